@@ -1,0 +1,146 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { EngramDb } from './client.ts';
+import { chunks, documents, indexManifest, meta, settingsOverlay } from './schema.ts';
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type NewDocumentRow = typeof documents.$inferInsert;
+export type ChunkRow = typeof chunks.$inferSelect;
+export type NewChunkRow = typeof chunks.$inferInsert;
+export type ManifestRow = typeof indexManifest.$inferSelect;
+
+const INSERT_BATCH = 200;
+
+/** Replaces a document and all its chunks atomically. */
+export async function replaceDocument(db: EngramDb, doc: NewDocumentRow, docChunks: NewChunkRow[]): Promise<void> {
+  await replaceDocuments(db, [{ doc, chunks: docChunks }]);
+}
+
+/** Replaces many documents (and their chunks) in one transaction. */
+export async function replaceDocuments(
+  db: EngramDb,
+  items: { doc: NewDocumentRow; chunks: NewChunkRow[] }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  await db.transaction(async (tx) => {
+    const ids = items.map((i) => i.doc.id);
+    for (let i = 0; i < ids.length; i += INSERT_BATCH) {
+      const slice = ids.slice(i, i + INSERT_BATCH);
+      await tx.delete(chunks).where(inArray(chunks.docId, slice));
+      await tx.delete(documents).where(inArray(documents.id, slice));
+    }
+    const docs = items.map((i) => i.doc);
+    for (let i = 0; i < docs.length; i += INSERT_BATCH) await tx.insert(documents).values(docs.slice(i, i + INSERT_BATCH));
+    const all = items.flatMap((i) => i.chunks);
+    for (let i = 0; i < all.length; i += INSERT_BATCH) await tx.insert(chunks).values(all.slice(i, i + INSERT_BATCH));
+  });
+}
+
+export async function deleteDocuments(db: EngramDb, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < ids.length; i += INSERT_BATCH) {
+      const slice = ids.slice(i, i + INSERT_BATCH);
+      await tx.delete(chunks).where(inArray(chunks.docId, slice));
+      await tx.delete(documents).where(inArray(documents.id, slice));
+    }
+  });
+}
+
+export async function getDocument(db: EngramDb, id: string): Promise<DocumentRow | undefined> {
+  const rows = await db.select().from(documents).where(eq(documents.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function listDocuments(db: EngramDb, options: { includeArchived?: boolean } = {}): Promise<DocumentRow[]> {
+  const where = options.includeArchived ? undefined : eq(documents.archived, false);
+  return db.select().from(documents).where(where).orderBy(desc(documents.date), asc(documents.path));
+}
+
+export async function chunksOfDocument(db: EngramDb, docId: string): Promise<ChunkRow[]> {
+  return db.select().from(chunks).where(eq(chunks.docId, docId)).orderBy(asc(chunks.ord));
+}
+
+/** Everything the in-memory lexical index needs, in one pass. */
+export async function loadIndexRows(db: EngramDb) {
+  return db
+    .select({
+      chunkId: chunks.id,
+      docId: chunks.docId,
+      ord: chunks.ord,
+      tokens: chunks.tokens,
+      text: chunks.text,
+      fingerprint: chunks.fingerprint,
+    })
+    .from(chunks)
+    .innerJoin(documents, eq(documents.id, chunks.docId))
+    .where(eq(documents.archived, false))
+    .orderBy(asc(chunks.docId), asc(chunks.ord));
+}
+
+/** Fingerprints of what is indexed per document, to decide what an incremental pass must redo. */
+export async function documentHashes(db: EngramDb): Promise<Map<string, { id: string; contentHash: string; mtimeMs: number }>> {
+  const rows = await db
+    .select({ id: documents.id, root: documents.root, path: documents.path, contentHash: documents.contentHash, mtimeMs: documents.mtimeMs })
+    .from(documents);
+  return new Map(rows.map((r) => [`${r.root}:${r.path}`, { id: r.id, contentHash: r.contentHash, mtimeMs: r.mtimeMs }]));
+}
+
+/** Live counts, computed from the tables on every call (never from the manifest). */
+export async function corpusCounts(db: EngramDb) {
+  const [docRow] = await db
+    .select({ n: count(), archived: sql<number>`coalesce(sum(${documents.archived}), 0)` })
+    .from(documents);
+  const [chunkRow] = await db
+    .select({ n: count() })
+    .from(chunks)
+    .innerJoin(documents, eq(documents.id, chunks.docId))
+    .where(eq(documents.archived, false));
+  const total = Number(docRow?.n ?? 0);
+  const archived = Number(docRow?.archived ?? 0);
+  return { documents: total - archived, archived, chunks: Number(chunkRow?.n ?? 0) };
+}
+
+export async function folderCounts(db: EngramDb) {
+  return db
+    .select({ root: documents.root, category: documents.category, documents: count() })
+    .from(documents)
+    .where(eq(documents.archived, false))
+    .groupBy(documents.root, documents.category)
+    .orderBy(asc(documents.root), asc(documents.category));
+}
+
+export async function getManifest(db: EngramDb): Promise<ManifestRow | undefined> {
+  const rows = await db.select().from(indexManifest).where(eq(indexManifest.id, 'main')).limit(1);
+  return rows[0];
+}
+
+export async function putManifest(db: EngramDb, row: Omit<ManifestRow, 'id'>): Promise<void> {
+  await db
+    .insert(indexManifest)
+    .values({ id: 'main', ...row })
+    .onConflictDoUpdate({ target: indexManifest.id, set: row });
+}
+
+export async function readSettingsOverlay(db: EngramDb): Promise<Record<string, unknown>> {
+  const rows = await db.select().from(settingsOverlay).where(eq(settingsOverlay.id, 'overlay')).limit(1);
+  return rows[0]?.json ?? {};
+}
+
+export async function writeSettingsOverlay(db: EngramDb, json: Record<string, unknown>): Promise<void> {
+  const updatedAt = new Date().toISOString();
+  await db
+    .insert(settingsOverlay)
+    .values({ id: 'overlay', json, updatedAt })
+    .onConflictDoUpdate({ target: settingsOverlay.id, set: { json, updatedAt } });
+}
+
+export async function getMeta(db: EngramDb, key: string): Promise<string | undefined> {
+  const rows = await db.select().from(meta).where(eq(meta.key, key)).limit(1);
+  return rows[0]?.value;
+}
+
+export async function setMeta(db: EngramDb, key: string, value: string): Promise<void> {
+  await db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+export { and, eq };

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { corpusCounts, getMeta, openDatabase, replaceDocument, setMeta } from '../src/index.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'engram-db-'));
+
+const doc = (id: string, archived = false) => ({
+  id,
+  root: 'diary' as const,
+  path: `${id}.txt`,
+  title: `t-${id}`,
+  date: '2026-11-01',
+  contentHash: 'h',
+  mtimeMs: 1,
+  size: 1,
+  archived,
+  indexedAt: new Date().toISOString(),
+});
+
+test('opens a file database in WAL mode with migrations applied', async () => {
+  const dir = tmp();
+  const db = await openDatabase({ url: `file:${join(dir, 'engram.db')}` });
+  const mode = await db.client.execute('PRAGMA journal_mode');
+  assert.equal(String(mode.rows[0]?.journal_mode).toLowerCase(), 'wal');
+  await setMeta(db.db, 'k', 'v');
+  db.close();
+  const again = await openDatabase({ url: `file:${join(dir, 'engram.db')}` });
+  assert.equal(await getMeta(again.db, 'k'), 'v');
+  again.close();
+  assert.ok(readdirSync(dir).includes('engram.db'));
+});
+
+test('live counts follow the rows: replacing a document replaces its chunks, archived are excluded', async () => {
+  const db = await openDatabase({ url: `file:${join(tmp(), 'engram.db')}` });
+  const chunk = (docId: string, ord: number) => ({ id: `${docId}#${ord}`, docId, ord, text: 'x', tokens: 'x', start: 0, end: 1, fingerprint: 'f' });
+  await replaceDocument(db.db, doc('a'), [chunk('a', 0), chunk('a', 1)]);
+  await replaceDocument(db.db, doc('b'), [chunk('b', 0)]);
+  await replaceDocument(db.db, doc('a'), [chunk('a', 0)]);
+  await replaceDocument(db.db, doc('c', true), [chunk('c', 0)]);
+  assert.deepEqual(await corpusCounts(db.db), { documents: 2, archived: 1, chunks: 2 });
+  db.close();
+});
