@@ -68,13 +68,57 @@ export async function loadIndexRows(db: EngramDb) {
       docId: chunks.docId,
       ord: chunks.ord,
       tokens: chunks.tokens,
-      text: chunks.text,
-      fingerprint: chunks.fingerprint,
     })
     .from(chunks)
     .innerJoin(documents, eq(documents.id, chunks.docId))
     .where(eq(documents.archived, false))
     .orderBy(asc(chunks.docId), asc(chunks.ord));
+}
+
+/** Chunks of live documents with text and fingerprint (what the semantic channel embeds). */
+export async function loadChunkTexts(db: EngramDb, docIds?: string[]) {
+  const base = db
+    .select({ id: chunks.id, text: chunks.text, fingerprint: chunks.fingerprint })
+    .from(chunks)
+    .innerJoin(documents, eq(documents.id, chunks.docId));
+  if (!docIds) return base.where(eq(documents.archived, false));
+  if (docIds.length === 0) return [];
+  const out: { id: string; text: string; fingerprint: string }[] = [];
+  for (let i = 0; i < docIds.length; i += INSERT_BATCH)
+    out.push(...(await base.where(and(eq(documents.archived, false), inArray(chunks.docId, docIds.slice(i, i + INSERT_BATCH))))));
+  return out;
+}
+
+export async function chunkTextsByIds(db: EngramDb, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += INSERT_BATCH) {
+    const rows = await db.select({ id: chunks.id, text: chunks.text }).from(chunks).where(inArray(chunks.id, ids.slice(i, i + INSERT_BATCH)));
+    for (const r of rows) out.set(r.id, r.text);
+  }
+  return out;
+}
+
+/** Rewrites the stored tokens of every chunk and document (after a tokenizer change; no re-embedding). */
+export async function updateTokens(
+  db: EngramDb,
+  chunkTokens: { id: string; tokens: string }[],
+  docTokens: { id: string; titleTokens: string; summaryTokens: string; tagTokens: string }[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const c of chunkTokens) await tx.update(chunks).set({ tokens: c.tokens }).where(eq(chunks.id, c.id));
+    for (const d of docTokens)
+      await tx.update(documents).set({ titleTokens: d.titleTokens, summaryTokens: d.summaryTokens, tagTokens: d.tagTokens }).where(eq(documents.id, d.id));
+  });
+}
+
+/** Monotonic counter bumped by every write, so other processes notice and refresh their in-memory index. */
+export async function bumpGeneration(db: EngramDb): Promise<number> {
+  await db.run(sql`INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
+  return Number((await getMeta(db, 'generation')) ?? '0');
+}
+
+export async function readGeneration(db: EngramDb): Promise<number> {
+  return Number((await getMeta(db, 'generation')) ?? '0');
 }
 
 /** Fingerprints of what is indexed per document, to decide what an incremental pass must redo. */
@@ -144,3 +188,28 @@ export async function setMeta(db: EngramDb, key: string, value: string): Promise
 }
 
 export { and, eq };
+
+export async function documentsByIds(db: EngramDb, ids: string[]): Promise<DocumentRow[]> {
+  const out: DocumentRow[] = [];
+  for (let i = 0; i < ids.length; i += INSERT_BATCH)
+    out.push(...(await db.select().from(documents).where(inArray(documents.id, ids.slice(i, i + INSERT_BATCH)))));
+  return out;
+}
+
+export async function indexRowsOfDocuments(db: EngramDb, docIds: string[]) {
+  const out: { chunkId: string; docId: string; ord: number; tokens: string }[] = [];
+  for (let i = 0; i < docIds.length; i += INSERT_BATCH)
+    out.push(
+      ...(await db
+        .select({ chunkId: chunks.id, docId: chunks.docId, ord: chunks.ord, tokens: chunks.tokens })
+        .from(chunks)
+        .innerJoin(documents, eq(documents.id, chunks.docId))
+        .where(and(eq(documents.archived, false), inArray(chunks.docId, docIds.slice(i, i + INSERT_BATCH))))
+        .orderBy(asc(chunks.docId), asc(chunks.ord))),
+    );
+  return out;
+}
+
+export async function documentVersions(db: EngramDb) {
+  return db.select({ id: documents.id, contentHash: documents.contentHash, indexedAt: documents.indexedAt, archived: documents.archived }).from(documents);
+}

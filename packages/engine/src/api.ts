@@ -1,0 +1,99 @@
+// The engine's public surface, shared by the CLI, the console (tRPC) and the plugin.
+import type { EngramConfig } from './config/schema.ts';
+import type { RecallResult } from './recall/types.ts';
+
+export interface MemorySummary {
+  docId: string;
+  root: 'diary' | 'legacy';
+  path: string;
+  title: string;
+  date: string;
+  time: string | null;
+  category: string;
+  tags: string[];
+  summary: string;
+  chunks: number;
+  archived: boolean;
+  warnings: string[];
+  /** true for the read-only legacy corpus. */
+  readOnly: boolean;
+}
+
+export interface MemoryDetail extends MemorySummary {
+  /** The whole file content. */
+  raw: string;
+  /** sha1 of `raw`: send it back on save so a concurrent edit is detected instead of overwritten. */
+  contentHash: string;
+}
+
+export interface WriteInput {
+  title?: string;
+  /** Full diary text (`[HH:MM] title`, `> summary`, body, `Tag: …`) or just a body. */
+  content: string;
+  summary?: string;
+  tags?: string[];
+  folder?: string;
+  date?: string;
+  time?: string;
+}
+
+export interface WriteResult {
+  docId: string;
+  path: string;
+  warnings: string[];
+  /** Whether the new memory already has vectors (false when the semantic channel is off or degraded). */
+  semanticIndexed: boolean;
+}
+
+export interface IndexProgress {
+  phase: 'scan' | 'parse' | 'tokenize' | 'store' | 'embed' | 'done';
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface IndexReport {
+  mode: 'full' | 'incremental';
+  documents: number;
+  chunks: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  warnings: string[];
+  skipped: { path: string; reason: string }[];
+  semantic: { embedded: number; reused: number; degradedBatches: number; skipped: string | null };
+  ms: number;
+}
+
+export interface EngineStatus {
+  documents: number;
+  archived: number;
+  chunks: number;
+  vectors: number;
+  tokenizer: { configured: string; active: 'jieba' | 'gram'; fallbackReason: string | null; builtWith: string | null; mismatch: boolean };
+  chunkParams: { size: number; overlap: number; builtWith: { size: number; overlap: number } | null; adviseRebuild: boolean };
+  semantic: { state: string; reason: string | null; action: string | null; provider: string; dimensions: number };
+  builtAt: string | null;
+  folders: { root: string; category: string; documents: number }[];
+  warnings: string[];
+  diaryDir: string;
+  dataDir: string;
+  databaseUrl: string;
+}
+
+export interface SettingsView {
+  /** Effective config with secrets masked. */
+  effective: EngramConfig;
+  /** Deploy base (config file + env) with secrets masked. */
+  base: EngramConfig;
+  overlay: Record<string, unknown>;
+  /** Config paths whose value comes from env and cannot be changed from the console. */
+  lockedByEnv: string[];
+}
+
+export type SaveSettingsResult =
+  | { ok: true; restartRequired: string[] }
+  | { ok: false; requiresConfirmation: true; reasons: string[]; fatal: boolean };
+
+export type { RecallResult };

@@ -1,0 +1,265 @@
+// `engram` CLI: thin adapter from arguments to the engine. Bad input = one clear line on stderr + exit 2.
+import { createInterface } from 'node:readline';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { openEngine, type Engine } from '../engine.ts';
+import { EngramError, errorMessage, isEngramError } from '../errors.ts';
+import { migrateLegacy } from '../diary/migrate.ts';
+import { progressBar, recallJson, recallText } from './output.ts';
+
+const COMMON = {
+  'diary-dir': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'legacy-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+const USAGE = `engram — long-term memory for LLM agents
+
+usage: engram <command> [options]
+
+commands:
+  index [--incremental]           rebuild the index from the diary folder (--incremental: changed files only)
+  recall "QUERY" [--k N]          what would be injected for QUERY, with its explanation
+  recall --stdin --json           one query per input line, one JSON object per output line
+  write --title T (--content C | --stdin) [--folder F] [--tags a,b]
+  edit ID --target OLD --replace NEW
+  forget ID                       archive a memory (moves it to the archive folder)
+  list [--archived]               list memories
+  status                          index and corpus status
+  migrate-legacy SRC DST          convert front-matter .md files into .txt diaries (idempotent)
+  serve [--port N] [--host H]     start the console
+
+common options:
+  --diary-dir D   --data-dir D   --legacy-dir D   --database-url URL   --config FILE   --json
+environment: ENGRAM_DIARY_DIR, ENGRAM_DATA_DIR, ENGRAM_DATABASE_URL, ENGRAM_CONFIG, ENGRAM_EMBEDDING_* (see README)`;
+
+class UsageError extends Error {}
+
+function parse(args: string[], extra: ParseArgsConfig['options'] = {}) {
+  try {
+    return parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+  }
+}
+
+function checkDir(flag: string, value: string | undefined): void {
+  if (value === undefined) return;
+  if (!existsSync(value)) throw new UsageError(`${flag}: directory does not exist: ${value}`);
+  if (!statSync(value).isDirectory()) throw new UsageError(`${flag}: not a directory: ${value}`);
+}
+
+async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean } = {}): Promise<T> {
+  checkDir('--diary-dir', values['diary-dir'] as string | undefined);
+  checkDir('--legacy-dir', values['legacy-dir'] as string | undefined);
+  const options: Record<string, unknown> = {};
+  if (values['diary-dir']) options.diaryDir = resolve(String(values['diary-dir']));
+  if (values['data-dir']) options.dataDir = resolve(String(values['data-dir']));
+  if (values['legacy-dir']) options.legacyDir = resolve(String(values['legacy-dir']));
+  if (values['database-url']) options.databaseUrl = String(values['database-url']);
+  // Flags beat env: clear the env variables that a flag overrides.
+  const env = { ...process.env };
+  if (options.diaryDir) delete env.ENGRAM_DIARY_DIR;
+  if (options.dataDir) delete env.ENGRAM_DATA_DIR;
+  if (options.legacyDir) delete env.ENGRAM_LEGACY_DIR;
+  if (options.databaseUrl) delete env.ENGRAM_DATABASE_URL;
+  const engine = await openEngine({ options, env, configFile: values.config as string | undefined, syncOnOpen: opts.syncOnOpen });
+  try {
+    return await fn(engine);
+  } finally {
+    engine.close();
+  }
+}
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
+async function cmdIndex(args: string[]) {
+  const { values } = parse(args, { incremental: { type: 'boolean', default: false } });
+  const tty = process.stderr.isTTY && !values.json;
+  await withEngine(
+    values,
+    async (engine) => {
+      const report = await engine.index({
+        full: !values.incremental,
+        onProgress: (p) => {
+          if (tty && p.total > 0) process.stderr.write(`\r${progressBar(p.phase, p.done, p.total)}`);
+        },
+      });
+      if (tty) process.stderr.write('\n');
+      if (values.json) out(JSON.stringify(report));
+      else {
+        out(`indexed ${report.documents} documents, ${report.chunks} chunks in ${report.ms} ms (${report.mode})`);
+        out(`added ${report.added}, updated ${report.updated}, removed ${report.removed}, unchanged ${report.unchanged}`);
+        out(`semantic: ${report.semantic.skipped ?? `embedded ${report.semantic.embedded}, reused ${report.semantic.reused}, degraded batches ${report.semantic.degradedBatches}`}`);
+        for (const w of report.warnings.slice(0, 20)) out(`warning: ${w}`);
+        if (report.warnings.length > 20) out(`… ${report.warnings.length - 20} more warnings`);
+        for (const s of report.skipped) out(`skipped: ${s.path}: ${s.reason}`);
+      }
+    },
+    { syncOnOpen: false },
+  );
+}
+
+async function cmdRecall(args: string[]) {
+  const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' } });
+  const k = values.k === undefined ? undefined : Number(values.k);
+  if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 100)) throw new UsageError(`--k must be an integer from 1 to 100, got "${values.k}"`);
+  const only = values.only as string | undefined;
+  if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only must be lexical or semantic');
+  if (!values.stdin && positionals.length === 0) throw new UsageError('recall needs a QUERY argument or --stdin');
+  await withEngine(values, async (engine) => {
+    const run = async (q: string) => {
+      const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined });
+      out(values.json ? JSON.stringify(recallJson(r)) : recallText(r));
+    };
+    if (values.stdin) {
+      const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+      for await (const line of rl) await run(line);
+    } else await run(positionals.join(' '));
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function cmdWrite(args: string[]) {
+  const { values } = parse(args, {
+    title: { type: 'string' },
+    content: { type: 'string' },
+    stdin: { type: 'boolean', default: false },
+    folder: { type: 'string' },
+    tags: { type: 'string' },
+    summary: { type: 'string' },
+  });
+  const content = values.stdin ? await readStdin() : (values.content as string | undefined);
+  if (!content || content.trim() === '') throw new UsageError('write needs --content TEXT or --stdin');
+  await withEngine(values, async (engine) => {
+    const r = await engine.write({
+      title: values.title as string | undefined,
+      content,
+      folder: values.folder as string | undefined,
+      summary: values.summary as string | undefined,
+      tags: values.tags ? String(values.tags).split(/[,，]/).map((s) => s.trim()).filter(Boolean) : undefined,
+    });
+    if (values.json) out(JSON.stringify(r));
+    else {
+      out(`wrote ${r.path} (${r.docId})`);
+      for (const w of r.warnings) out(`warning: ${w}`);
+    }
+  }, { syncOnOpen: false });
+}
+
+async function cmdEdit(args: string[]) {
+  const { values, positionals } = parse(args, { target: { type: 'string' }, replace: { type: 'string' } });
+  if (positionals.length !== 1) throw new UsageError('edit needs exactly one ID (docId, path or file id)');
+  if (values.target === undefined || values.replace === undefined) throw new UsageError('edit needs --target and --replace');
+  await withEngine(values, async (engine) => {
+    const r = await engine.edit(positionals[0]!, String(values.target), String(values.replace));
+    out(values.json ? JSON.stringify(r) : `edited ${r.path} (${r.strategy} match)`);
+  }, { syncOnOpen: false });
+}
+
+async function cmdForget(args: string[]) {
+  const { values, positionals } = parse(args);
+  if (positionals.length !== 1) throw new UsageError('forget needs exactly one ID');
+  await withEngine(values, async (engine) => {
+    const r = await engine.forget(positionals[0]!);
+    out(values.json ? JSON.stringify(r) : `archived ${r.from} → ${r.to}`);
+  }, { syncOnOpen: false });
+}
+
+async function cmdList(args: string[]) {
+  const { values } = parse(args, { archived: { type: 'boolean', default: false } });
+  await withEngine(values, async (engine) => {
+    const list = await engine.list({ includeArchived: Boolean(values.archived) });
+    if (values.json) out(JSON.stringify(list));
+    else for (const m of list) out(`${m.docId}  ${m.date}  ${m.archived ? '[archived] ' : ''}${m.title}  (${m.path}, ${m.chunks} chunks)`);
+  });
+}
+
+async function cmdStatus(args: string[]) {
+  const { values } = parse(args);
+  await withEngine(values, async (engine) => {
+    const s = await engine.status();
+    if (values.json) out(JSON.stringify(s));
+    else {
+      out(`documents ${s.documents} (archived ${s.archived}), chunks ${s.chunks}, vectors ${s.vectors}`);
+      out(`tokenizer ${s.tokenizer.active} (configured ${s.tokenizer.configured}${s.tokenizer.fallbackReason ? `, fallback: ${s.tokenizer.fallbackReason}` : ''})`);
+      out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
+      out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
+      for (const w of s.warnings.slice(0, 10)) out(`warning: ${w}`);
+    }
+  }, { syncOnOpen: false });
+}
+
+async function cmdMigrate(args: string[]) {
+  const { values, positionals } = parse(args);
+  if (positionals.length !== 2) throw new UsageError('migrate-legacy needs SRC and DST directories');
+  const [src, dst] = positionals as [string, string];
+  checkDir('SRC', src);
+  const report = await migrateLegacy(resolve(src), resolve(dst));
+  if (values.json) out(JSON.stringify(report));
+  else {
+    out(`migrated ${report.migrated.length}, skipped ${report.skipped.length}`);
+    for (const s of report.skipped) out(`skipped: ${s.src}: ${s.reason}`);
+  }
+}
+
+async function cmdServe(args: string[]) {
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const { serveConsole } = await import('./serve.ts');
+  await serveConsole({
+    port: values.port as string | undefined,
+    host: values.host as string | undefined,
+    diaryDir: values['diary-dir'] as string | undefined,
+    dataDir: values['data-dir'] as string | undefined,
+  });
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
+  index: cmdIndex,
+  recall: cmdRecall,
+  write: cmdWrite,
+  edit: cmdEdit,
+  forget: cmdForget,
+  list: cmdList,
+  status: cmdStatus,
+  'migrate-legacy': cmdMigrate,
+  serve: cmdServe,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    out(USAGE);
+    return command ? 0 : 2;
+  }
+  const fn = COMMANDS[command];
+  if (!fn) {
+    process.stderr.write(`engram: unknown command "${command}" (try engram --help)\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(USAGE);
+    return 0;
+  }
+  try {
+    await fn(rest);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) process.stderr.write(`engram ${command}: ${e.message}\n`);
+    else if (isEngramError(e)) process.stderr.write(`engram ${command}: ${e.message} [${e.code}]\n`);
+    else process.stderr.write(`engram ${command}: ${errorMessage(e)}\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+export { EngramError };

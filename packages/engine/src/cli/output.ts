@@ -1,0 +1,62 @@
+// Shapes printed by the CLI. The recall JSON is a public contract (one object per query line).
+import type { RecallResult } from '../recall/types.ts';
+
+export function recallJson(r: RecallResult) {
+  return {
+    query: r.query,
+    hits: r.hits.map((h) => ({
+      docId: h.docId,
+      path: h.path,
+      root: h.root,
+      title: h.title,
+      date: h.date,
+      score: round(h.score),
+      channels: {
+        lexical: h.channels.lexical && { rank: h.channels.lexical.rank, score: round(h.channels.lexical.score) },
+        semantic: h.channels.semantic && { rank: h.channels.semantic.rank, score: round(h.channels.semantic.score) },
+        fused: round(h.channels.fused),
+        decay: round(h.channels.decay),
+      },
+      matched: h.matched.map((m) => ({ token: m.token, idf: round(m.idf), fields: m.fields })),
+      folded: h.folded,
+    })),
+    gate: {
+      removed: r.explain.gate.removed,
+      byGate: r.explain.gate.byGate,
+      reasons: r.explain.gate.removals.map((x) => ({ gate: x.gate, docId: x.docId, title: x.title, detail: x.detail })),
+      distinctiveTokens: r.explain.gate.distinctiveTokens,
+      noDistinctiveTokens: r.explain.gate.noDistinctiveTokens,
+    },
+    semantic: r.explain.semantic,
+    tokens: r.tokens.map((t) => ({ token: t.token, idf: round(t.idf), distinctive: t.distinctive, fromAlias: t.fromAlias })),
+    k: r.explain.k,
+    timing: r.timing,
+  };
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+export function recallText(r: RecallResult): string {
+  const lines: string[] = [];
+  lines.push(`query: ${r.query}`);
+  lines.push(`tokens: ${r.tokens.map((t) => `${t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
+  lines.push(`semantic: ${r.explain.semantic.ran ? `ran, ${r.explain.semantic.candidates} candidates` : `skipped (${r.explain.semantic.skipped})`}`);
+  if (r.hits.length === 0) lines.push('no hits: nothing would be injected');
+  r.hits.forEach((h, i) => {
+    const lex = h.channels.lexical ? `lex #${h.channels.lexical.rank} ${h.channels.lexical.score.toFixed(2)}` : 'lex —';
+    const sem = h.channels.semantic ? `sem #${h.channels.semantic.rank} ${h.channels.semantic.score.toFixed(3)}` : 'sem —';
+    lines.push(`${i + 1}. ${h.date} ${h.title}  [${h.path}]`);
+    lines.push(`   score ${h.score.toFixed(4)} (${lex}, ${sem}, decay ${h.channels.decay.toFixed(2)})${h.folded ? `, ${h.folded} more chunks folded` : ''}`);
+    lines.push(`   matched: ${h.matched.map((m) => `${m.token}(idf ${m.idf.toFixed(2)})`).join(' ') || '—'}`);
+  });
+  if (r.explain.gate.removed > 0)
+    lines.push(`gates removed ${r.explain.gate.removed}: ${Object.entries(r.explain.gate.byGate).map(([g, n]) => `${g} ${n}`).join(', ')}`);
+  lines.push(`time: ${r.timing.totalMs.toFixed(1)} ms`);
+  return lines.join('\n');
+}
+
+export function progressBar(label: string, done: number, total: number, width = 30): string {
+  const ratio = total > 0 ? Math.min(1, done / total) : 0;
+  const filled = Math.round(ratio * width);
+  return `${label.padEnd(9)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total}`;
+}

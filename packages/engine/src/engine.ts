@@ -1,0 +1,468 @@
+// The engine facade: one object per process that owns the database, the live index and the
+// semantic channel, and offers every operation the CLI, the console and the plugin use.
+import {
+  chunkTextsByIds,
+  corpusCounts,
+  folderCounts,
+  getManifest,
+  openDatabase,
+  readSettingsOverlay,
+  writeSettingsOverlay,
+  bumpGeneration,
+  type Database,
+  type DocumentRow,
+} from '@engram/db';
+import { readFile, stat } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  EngineStatus,
+  IndexProgress,
+  IndexReport,
+  MemoryDetail,
+  MemorySummary,
+  SaveSettingsResult,
+  SettingsView,
+  WriteInput,
+  WriteResult,
+} from './api.ts';
+import { isPlainObject, maskSecrets, stripMaskedSecrets, withPath, getPath } from './config/merge.ts';
+import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
+import { secretPaths, type EngramConfig } from './config/schema.ts';
+import { docIdFor, resolveDocId } from './diary/ids.ts';
+import { parseDiaryText } from './diary/parse.ts';
+import { archiveEntry, createEntry, editEntry } from './diary/store.ts';
+import { writeFileAtomic, safeJoin } from './diary/fsio.ts';
+import { EngramError, errorMessage } from './errors.ts';
+import { runIndex, type IndexRunResult } from './index/indexer.ts';
+import { LiveIndex } from './index/live.ts';
+import { sha1 } from './index/rows.ts';
+import { silentLogger, type Logger } from './log.ts';
+import { recall as runRecall, type Judge, type RecallOptions } from './recall/pipeline.ts';
+import { renderRecallBlock } from './recall/render.ts';
+import type { RecallResult } from './recall/types.ts';
+import type { SemanticPort } from './semantic/port.ts';
+import { createTokenizer } from './text/tokenize.ts';
+import type { Tokenizer } from './types.ts';
+
+export interface OpenEngineOptions extends ResolveInput {
+  log?: Logger;
+  /** Index files changed since the last run before answering (default true). */
+  syncOnOpen?: boolean;
+  /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */
+  semanticFactory?: (engine: { config: EngramConfig; db: Database }) => Promise<SemanticPort | null>;
+  judgeFactory?: (config: EngramConfig) => Judge | null;
+  now?: () => Date;
+}
+
+const lexicalOptions = (c: EngramConfig) => ({
+  k1: c.recall.bm25K1,
+  b: c.recall.bm25B,
+  fieldWeights: c.recall.fieldWeights,
+  singleCharWeight: c.recall.singleCharWeight,
+});
+
+export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  const env = options.env ?? process.env;
+  const resolved = resolveBase(options);
+  mkdirSync(resolved.base.dataDir, { recursive: true });
+  const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined });
+  try {
+    const overlay = await readSettingsOverlay(db.db);
+    const config = applyOverlay(resolved, overlay, env);
+    ensureDiaryDir(config, resolved);
+    const engine = new Engine(db, resolved, overlay, config, options);
+    await engine.init(options.syncOnOpen ?? true);
+    return engine;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase): void {
+  if (existsSync(config.diaryDir)) return;
+  const explicit = resolved.lockedByEnv.includes('diaryDir') || config.diaryDir !== join(config.dataDir, 'diaries');
+  if (explicit) throw new EngramError('diary-dir-missing', `diary directory does not exist: ${config.diaryDir}`);
+  mkdirSync(config.diaryDir, { recursive: true });
+}
+
+export class Engine {
+  config: EngramConfig;
+  tokenizer: Tokenizer;
+  readonly live: LiveIndex;
+  semantic: SemanticPort | null = null;
+  private judge: Judge | null = null;
+  private resident: { text: string; critical: boolean }[] = [];
+  private readonly log: Logger;
+  private lastIndexWarnings: string[] = [];
+  private writeQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly database: Database,
+    private readonly resolved: ResolvedBase,
+    private overlay: Record<string, unknown>,
+    config: EngramConfig,
+    private readonly options: OpenEngineOptions,
+  ) {
+    this.config = config;
+    this.log = options.log ?? silentLogger;
+    this.tokenizer = createTokenizer({ kind: config.recall.tokenizer, userDict: config.recall.userDict });
+    this.live = new LiveIndex(lexicalOptions(config));
+  }
+
+  get db() {
+    return this.database.db;
+  }
+
+  async init(syncOnOpen: boolean): Promise<void> {
+    await this.openSemantic();
+    this.judge = this.options.judgeFactory?.(this.config) ?? null;
+    if (syncOnOpen) {
+      try {
+        await this.index({ full: false });
+      } catch (e) {
+        // A bad diary folder must not stop the engine from answering with what is indexed.
+        this.lastIndexWarnings = [`index on open failed: ${errorMessage(e)}`];
+        this.log('warn', 'index on open failed', { error: errorMessage(e) });
+      }
+    }
+    await this.live.load(this.db);
+  }
+
+  private async openSemantic(): Promise<void> {
+    this.semantic?.close();
+    this.semantic = null;
+    if (!this.options.semanticFactory && this.config.embedding.provider === 'none') return;
+    try {
+      const factory = this.options.semanticFactory ?? (await import('./semantic/factory.ts')).createSemanticPort;
+      this.semantic = await factory({ config: this.config, db: this.database });
+    } catch (e) {
+      this.log('warn', 'semantic channel unavailable, lexical only', { error: errorMessage(e) });
+      this.semantic = null;
+    }
+  }
+
+  /** Serialises writes within this process; libSQL's busy timeout handles other processes. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writeQueue.then(fn, fn);
+    this.writeQueue = run.catch(() => {});
+    return run;
+  }
+
+  async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
+    if (typeof query !== 'string') throw new EngramError('bad-query', 'query must be a string');
+    await this.live.refreshIfStale(this.db);
+    return runRecall(
+      {
+        config: this.config,
+        tokenizer: this.tokenizer,
+        lexical: this.live.lexical,
+        doc: (id) => this.live.meta(id),
+        docOfChunk: (id) => this.live.chunkDoc.get(id),
+        semantic: this.semantic,
+        chunkTexts: (ids) => chunkTextsByIds(this.db, ids),
+        judge: this.judge,
+        now: this.options.now,
+      },
+      query,
+      options,
+    );
+  }
+
+  renderInjection(result: RecallResult, attrs: Record<string, string> = {}): string {
+    return renderRecallBlock(
+      result.hits.map((h) => ({ date: h.date, title: h.title, text: h.text })),
+      this.config.inject,
+      attrs,
+    );
+  }
+
+  index(opts: { full?: boolean; onProgress?: (p: IndexProgress) => void; signal?: AbortSignal } = {}): Promise<IndexReport> {
+    return this.exclusive(async () => {
+      const result: IndexRunResult = await runIndex(
+        { db: this.db, config: this.config, tokenizer: this.tokenizer, semantic: this.semantic, onProgress: opts.onProgress, signal: opts.signal, now: this.options.now },
+        opts.full ? 'full' : 'incremental',
+      );
+      this.resident = result.resident;
+      this.lastIndexWarnings = [];
+      if (opts.full) await this.live.load(this.db);
+      else await this.live.reloadDocuments(this.db, result.changedDocIds);
+      this.live.generation = -1; // re-read the counter on the next recall
+      const { changedDocIds: _c, resident: _r, ...report } = result;
+      return report;
+    });
+  }
+
+  private summaryOf(d: DocumentRow): MemorySummary {
+    return {
+      docId: d.id,
+      root: d.root,
+      path: d.path,
+      title: d.title,
+      date: d.date,
+      time: d.time,
+      category: d.category,
+      tags: d.tags,
+      summary: d.summary,
+      chunks: 0,
+      archived: d.archived,
+      warnings: d.warnings,
+      readOnly: d.root === 'legacy',
+    };
+  }
+
+  async list(opts: { includeArchived?: boolean } = {}): Promise<MemorySummary[]> {
+    await this.live.refreshIfStale(this.db);
+    const chunkCount = new Map<string, number>();
+    for (const docId of this.live.chunkDoc.values()) chunkCount.set(docId, (chunkCount.get(docId) ?? 0) + 1);
+    return [...this.live.docs.values()]
+      .filter((d) => opts.includeArchived || !d.archived)
+      .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
+      .map((d) => ({ ...this.summaryOf(d), chunks: chunkCount.get(d.id) ?? 0 }));
+  }
+
+  /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */
+  async resolve(idOrPath: string): Promise<DocumentRow | null> {
+    await this.live.refreshIfStale(this.db);
+    const docs = [...this.live.docs.values()].map((d) => ({ id: d.id, root: d.root, path: d.path, embeddedId: embeddedIdOf(d.path) }));
+    const id = resolveDocId(idOrPath, docs);
+    return id ? (this.live.docs.get(id) ?? null) : null;
+  }
+
+  private rootDir(root: 'diary' | 'legacy'): string {
+    return root === 'diary' ? this.config.diaryDir : this.config.legacyDir;
+  }
+
+  async read(idOrPath: string): Promise<MemoryDetail | null> {
+    const d = await this.resolve(idOrPath);
+    if (!d) return null;
+    const file = safeJoin(this.rootDir(d.root), d.path);
+    let raw: string;
+    try {
+      raw = await readFile(file, 'utf8');
+    } catch (e) {
+      throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
+    }
+    const chunks = [...this.live.chunkDoc.values()].filter((x) => x === d.id).length;
+    return { ...this.summaryOf(d), chunks, raw, contentHash: sha1(raw) };
+  }
+
+  private async requireWritable(idOrPath: string): Promise<DocumentRow> {
+    const d = await this.resolve(idOrPath);
+    if (!d) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
+    if (d.root !== 'diary') throw new EngramError('read-only', `"${d.title}" is in the read-only legacy corpus`);
+    return d;
+  }
+
+  /** Re-indexes the given diary files after a write (a path that no longer exists is dropped). */
+  private async reindexPaths(paths: string[]): Promise<void> {
+    const result = await runIndex(
+      { db: this.db, config: this.config, tokenizer: this.tokenizer, semantic: this.semantic, now: this.options.now },
+      'incremental',
+      paths,
+    );
+    await this.live.reloadDocuments(this.db, result.changedDocIds);
+    this.live.generation = -1;
+  }
+
+  async write(input: WriteInput): Promise<WriteResult> {
+    if (!input || typeof input.content !== 'string' || input.content.trim() === '')
+      throw new EngramError('bad-input', 'content is required');
+    return this.exclusive(async () => {
+      const titles = new Set([...this.live.docs.values()].filter((d) => !d.archived).map((d) => d.title));
+      const created = await createEntry(
+        this.config.diaryDir,
+        { ...input, folder: input.folder ?? this.config.diary.folder, format: this.config.diary.format },
+        titles,
+      );
+      await this.reindexPaths([created.path]);
+      const docId = docIdFor('diary', created.path);
+      const semanticIndexed = this.semantic?.status().state === 'ready';
+      return { docId, path: created.path, warnings: created.warnings, semanticIndexed };
+    });
+  }
+
+  async edit(idOrPath: string, target: string, replacement: string): Promise<{ docId: string; path: string; strategy: string }> {
+    return this.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const result = await editEntry(this.config.diaryDir, d.path, target, replacement, this.config.diary.updateMinTarget);
+      await this.reindexPaths([d.path]);
+      return { docId: d.id, path: d.path, strategy: result.strategy };
+    });
+  }
+
+  /** Whole-file save from an editor; refuses when the file changed since it was read. */
+  async saveText(idOrPath: string, raw: string, expectedHash: string): Promise<MemoryDetail> {
+    if (typeof raw !== 'string' || raw.trim() === '') throw new EngramError('bad-input', 'the text must not be empty');
+    await this.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.config.diaryDir, d.path);
+      const current = await readFile(file, 'utf8');
+      if (sha1(current) !== expectedHash)
+        throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
+      await writeFileAtomic(file, raw);
+      await this.reindexPaths([d.path]);
+    });
+    const after = await this.read(idOrPath);
+    if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');
+    return after;
+  }
+
+  /** Archives (never deletes): the file moves under the archive folder and leaves recall. */
+  async forget(idOrPath: string): Promise<{ docId: string; from: string; to: string }> {
+    return this.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      if (d.archived) throw new EngramError('already-archived', `"${d.title}" is already archived`);
+      const moved = await archiveEntry(this.config.diaryDir, d.path, this.config.diary.archiveFolder);
+      await this.reindexPaths([d.path, moved.path]);
+      return { docId: d.id, from: d.path, to: moved.path };
+    });
+  }
+
+  residentMemories(): { text: string; critical: boolean }[] {
+    return [...this.config.runtime.memories, ...this.resident];
+  }
+
+  async status(): Promise<EngineStatus> {
+    const counts = await corpusCounts(this.db);
+    const manifest = await getManifest(this.db);
+    const folders = await folderCounts(this.db);
+    const sem = this.semantic?.status();
+    const builtChunk = manifest ? { size: manifest.chunkSize, overlap: manifest.chunkOverlap } : null;
+    return {
+      documents: counts.documents,
+      archived: counts.archived,
+      chunks: counts.chunks,
+      vectors: sem?.vectors ?? 0,
+      tokenizer: {
+        configured: this.config.recall.tokenizer,
+        active: this.tokenizer.engine,
+        fallbackReason: this.tokenizer.fallbackReason,
+        builtWith: manifest?.tokenizer ?? null,
+        mismatch: manifest !== undefined && manifest.tokenizer !== this.tokenizer.engine,
+      },
+      chunkParams: {
+        ...this.config.chunk,
+        builtWith: builtChunk,
+        adviseRebuild: builtChunk !== null && (builtChunk.size !== this.config.chunk.size || builtChunk.overlap !== this.config.chunk.overlap),
+      },
+      semantic: sem
+        ? { state: sem.state, reason: sem.reason, action: sem.action, provider: sem.provider, dimensions: sem.dimensions }
+        : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: this.config.embedding.provider, dimensions: 0 },
+      builtAt: manifest?.builtAt ?? null,
+      folders,
+      warnings: [...this.lastIndexWarnings, ...[...this.live.docs.values()].flatMap((d) => d.warnings)].slice(0, 500),
+      diaryDir: this.config.diaryDir,
+      dataDir: this.config.dataDir,
+      databaseUrl: this.config.databaseUrl.startsWith('file:') ? this.config.databaseUrl : this.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),
+    };
+  }
+
+  getSettings(): SettingsView {
+    return {
+      effective: maskSecrets(this.config, secretPaths),
+      base: maskSecrets(this.resolved.base, secretPaths),
+      overlay: maskSecrets(this.overlay, secretPaths),
+      lockedByEnv: this.resolved.lockedByEnv,
+    };
+  }
+
+  /**
+   * Saves a partial settings patch. Each leaf equal to the deploy base is removed from the overlay,
+   * any other leaf is set in it, and everything else in the previous overlay is kept.
+   */
+  async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only' } = {}): Promise<SaveSettingsResult> {
+    if (!isPlainObject(patch)) throw new EngramError('bad-input', 'settings patch must be an object');
+    const clean = stripMaskedSecrets(patch, secretPaths);
+    let next = this.overlay;
+    for (const [path, value] of leaves(clean)) {
+      const key = path.join('.');
+      if (['dataDir', 'databaseUrl', 'databaseAuthToken'].includes(key)) continue;
+      if (this.resolved.lockedByEnv.includes(key)) continue;
+      const baseValue = getPath(this.resolved.base, path);
+      next = JSON.stringify(baseValue) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
+    }
+    const candidate = applyOverlay(this.resolved, next, this.options.env ?? process.env);
+    const fingerprintChanged = embeddingFingerprintKey(candidate) !== embeddingFingerprintKey(this.config);
+    if (fingerprintChanged && !opts.confirm && (await corpusCounts(this.db)).chunks > 0) {
+      return {
+        ok: false,
+        requiresConfirmation: true,
+        fatal: true,
+        reasons: describeEmbeddingChange(this.config, candidate),
+      };
+    }
+    await writeSettingsOverlay(this.db, next);
+    this.overlay = next;
+    await this.applyConfig(candidate, { rebuild: opts.confirm === 'rebuild' });
+    await bumpGeneration(this.db);
+    return { ok: true, restartRequired: [] };
+  }
+
+  private async applyConfig(next: EngramConfig, opts: { rebuild: boolean }): Promise<void> {
+    const prev = this.config;
+    this.config = next;
+    const tokenizerChanged = prev.recall.tokenizer !== next.recall.tokenizer || JSON.stringify(prev.recall.userDict) !== JSON.stringify(next.recall.userDict);
+    if (tokenizerChanged) this.tokenizer = createTokenizer({ kind: next.recall.tokenizer, userDict: next.recall.userDict });
+    if (embeddingFingerprintKey(prev) !== embeddingFingerprintKey(next) || JSON.stringify(prev.embedding) !== JSON.stringify(next.embedding)) await this.openSemantic();
+    this.judge = this.options.judgeFactory?.(next) ?? null;
+    const lexicalChanged = JSON.stringify(lexicalOptions(prev)) !== JSON.stringify(lexicalOptions(next));
+    if (opts.rebuild) await this.index({ full: true });
+    else if (tokenizerChanged || prev.diaryDir !== next.diaryDir || JSON.stringify(prev.chunk) !== JSON.stringify(next.chunk)) await this.index({ full: false });
+    if (lexicalChanged) {
+      (this.live as unknown as { options: unknown }).options = lexicalOptions(next);
+      await this.live.load(this.db);
+    }
+  }
+
+  async integrityCheck(sampleSize = 5): Promise<{ checked: number; minCos: number; ok: boolean; reason?: string }> {
+    if (!this.semantic || this.semantic.status().state !== 'ready') return { checked: 0, minCos: 0, ok: false, reason: 'semantic channel is not ready' };
+    const ids = [...this.live.chunkDoc.keys()];
+    const sample: string[] = [];
+    for (let i = 0; i < Math.min(sampleSize, ids.length); i++) sample.push(ids[Math.floor((i * ids.length) / Math.min(sampleSize, ids.length))]!);
+    const texts = await chunkTextsByIds(this.db, sample);
+    return this.semantic.integrityCheck([...texts.entries()].map(([id, text]) => ({ id, text })));
+  }
+
+  close(): void {
+    this.semantic?.close();
+    this.database.close();
+  }
+}
+
+function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator<[string[], unknown]> {
+  for (const [k, v] of Object.entries(obj)) {
+    if (isPlainObject(v) && Object.keys(v).length > 0) yield* leaves(v, [...prefix, k]);
+    else yield [[...prefix, k], v];
+  }
+}
+
+function embeddingFingerprintKey(c: EngramConfig): string {
+  const e = c.embedding;
+  if (e.provider === 'none') return 'none';
+  return JSON.stringify([e.provider, e.model, e.provider === 'local' ? e.modelDir : e.baseUrl, e.dimensions]);
+}
+
+function describeEmbeddingChange(a: EngramConfig, b: EngramConfig): string[] {
+  const out: string[] = [];
+  const ea = a.embedding;
+  const eb = b.embedding;
+  if (ea.provider !== eb.provider) out.push(`provider ${ea.provider} → ${eb.provider}`);
+  if (ea.model !== eb.model) out.push(`model ${ea.model || '(none)'} → ${eb.model || '(none)'}`);
+  if (ea.baseUrl !== eb.baseUrl) out.push(`endpoint ${ea.baseUrl || '(none)'} → ${eb.baseUrl || '(none)'}`);
+  if (ea.modelDir !== eb.modelDir) out.push(`model directory changed`);
+  if (ea.dimensions !== eb.dimensions) out.push(`dimensions ${ea.dimensions} → ${eb.dimensions}`);
+  out.push('existing vectors cannot be compared with the new ones: rebuild the index to use the semantic channel again');
+  return out;
+}
+
+function embeddedIdOf(path: string): string | null {
+  const m = /-([0-9a-f]{8})(?:\.[a-z]+)$/i.exec(path);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+export async function fileStat(path: string) {
+  return stat(path);
+}
+export { parseDiaryText };

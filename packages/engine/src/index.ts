@@ -1,0 +1,10 @@
+export { openEngine, Engine, type OpenEngineOptions } from './engine.ts';
+export * from './api.ts';
+export * from './recall/types.ts';
+export { EngramError, isEngramError } from './errors.ts';
+export { configSchema, secretPaths, type EngramConfig, type EngramConfigInput } from './config/schema.ts';
+export { resolveBase, applyOverlay } from './config/resolve.ts';
+export { deepMerge, maskSecrets, MASK } from './config/merge.ts';
+export { renderRecallBlock, sanitizeTagName, formatItemPrefix, fitToBudget } from './recall/render.ts';
+export type { Logger, LogLevel } from './log.ts';
+export { stderrLogger, silentLogger } from './log.ts';

@@ -1,0 +1,193 @@
+// Full and incremental indexing: diary files → rows in libSQL → vectors. The files are the truth;
+// every pass can be repeated, and a pass that dies half-way leaves the old rows or the new ones.
+import {
+  bumpGeneration,
+  deleteDocuments,
+  documentHashes,
+  getManifest,
+  loadChunkTexts,
+  putManifest,
+  replaceDocuments,
+  type EngramDb,
+} from '@engram/db';
+import type { IndexProgress, IndexReport } from '../api.ts';
+import type { EngramConfig } from '../config/schema.ts';
+import { docIdFor } from '../diary/ids.ts';
+import { scanRoots } from '../diary/store.ts';
+import { parseDiaryText } from '../diary/parse.ts';
+import { safeJoin } from '../diary/fsio.ts';
+import { readFile, stat } from 'node:fs/promises';
+import type { ParsedDocument, Tokenizer } from '../types.ts';
+import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
+import type { SemanticPort } from '../semantic/port.ts';
+
+export const ENGINE_VERSION = '0.1.0';
+const STORE_BATCH = 100;
+
+export interface IndexRunContext {
+  db: EngramDb;
+  config: EngramConfig;
+  tokenizer: Tokenizer;
+  semantic: SemanticPort | null;
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export interface IndexRunResult extends IndexReport {
+  /** Documents whose rows changed (added, updated or removed): the in-memory index reloads these. */
+  changedDocIds: string[];
+  resident: { text: string; critical: boolean }[];
+}
+
+export async function runIndex(
+  ctx: IndexRunContext,
+  mode: 'full' | 'incremental',
+  only?: string[],
+): Promise<IndexRunResult> {
+  const t0 = performance.now();
+  const progress = ctx.onProgress ?? (() => {});
+  const { config } = ctx;
+  progress({ phase: 'scan', done: 0, total: 0, message: config.diaryDir });
+  const scan = only
+    ? await parseDiaryFiles(config, only)
+    : await scanRoots({
+        diaryDir: config.diaryDir,
+        legacyDir: config.legacyDir,
+        archiveFolder: config.diary.archiveFolder,
+        requireTag: config.diary.requireTag,
+        timePrefix: config.diary.timePrefix,
+      });
+  ctx.signal?.throwIfAborted();
+
+  const allExisting = await documentHashes(ctx.db);
+  // With `only`, the pass is limited to those diary paths: other rows are neither compared nor removed.
+  const onlyKeys = only ? new Set(only.map((p) => `diary:${p}`)) : null;
+  const existing = onlyKeys ? new Map([...allExisting].filter(([k]) => onlyKeys.has(k))) : allExisting;
+  const manifest = await getManifest(ctx.db);
+  const tokenizerChanged = manifest !== undefined && manifest.tokenizer !== ctx.tokenizer.engine;
+  const chunkChanged =
+    manifest !== undefined && (manifest.chunkSize !== config.chunk.size || manifest.chunkOverlap !== config.chunk.overlap);
+  const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
+
+  const toWrite: ParsedDocument[] = [];
+  let unchanged = 0;
+  let added = 0;
+  let updated = 0;
+  const seenKeys = new Set<string>();
+  for (const doc of scan.docs) {
+    const key = `${doc.root}:${doc.path}`;
+    seenKeys.add(key);
+    const before = existing.get(key);
+    if (!before) added += 1;
+    else if (redoAll || before.contentHash !== sha1(doc.raw)) updated += 1;
+    else {
+      unchanged += 1;
+      continue;
+    }
+    toWrite.push(doc);
+  }
+  const removedIds = [...existing.entries()].filter(([key]) => !seenKeys.has(key)).map(([, v]) => v.id);
+
+  const indexedAt = (ctx.now ?? (() => new Date()))().toISOString();
+  const changedDocIds: string[] = [];
+  let stored = 0;
+  progress({ phase: 'store', done: 0, total: toWrite.length });
+  for (let i = 0; i < toWrite.length; i += STORE_BATCH) {
+    ctx.signal?.throwIfAborted();
+    const batch: DocumentRows[] = toWrite
+      .slice(i, i + STORE_BATCH)
+      .map((d) => documentRows(d, docIdFor(d.root, d.path), ctx.tokenizer, config.chunk, indexedAt));
+    await replaceDocuments(ctx.db, batch);
+    for (const b of batch) changedDocIds.push(b.doc.id);
+    stored += batch.length;
+    progress({ phase: 'store', done: stored, total: toWrite.length });
+  }
+  await deleteDocuments(ctx.db, removedIds);
+  changedDocIds.push(...removedIds);
+
+  const semantic = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
+
+  const all = await documentHashes(ctx.db);
+  await putManifest(ctx.db, {
+    engineVersion: ENGINE_VERSION,
+    tokenizer: ctx.tokenizer.engine,
+    chunkSize: config.chunk.size,
+    chunkOverlap: config.chunk.overlap,
+    corpusHash: corpusHash([...all.values()]),
+    builtAt: mode === 'full' || !manifest ? indexedAt : manifest.builtAt,
+    embedding: ctx.semantic ? (ctx.semantic.status().fingerprint as Record<string, unknown> | null) : null,
+  });
+  if (changedDocIds.length > 0 || mode === 'full') await bumpGeneration(ctx.db);
+
+  const chunks = (await loadChunkTexts(ctx.db)).length;
+  progress({ phase: 'done', done: 1, total: 1 });
+  return {
+    mode,
+    documents: scan.docs.filter((d) => !d.archived).length,
+    chunks,
+    added,
+    updated,
+    removed: removedIds.length,
+    unchanged,
+    warnings: [...scan.warnings, ...scan.docs.flatMap((d) => d.warnings)],
+    skipped: scan.skipped,
+    semantic,
+    ms: Math.round(performance.now() - t0),
+    changedDocIds,
+    resident: scan.resident,
+  };
+}
+
+/** Parses just these diary paths (relative to the diary root); a path that no longer exists is left out. */
+async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
+  const docs: ParsedDocument[] = [];
+  const skipped: { path: string; reason: string }[] = [];
+  for (const path of paths) {
+    const file = safeJoin(config.diaryDir, path);
+    let raw: string;
+    let info: { mtimeMs: number; size: number };
+    try {
+      const st = await stat(file);
+      raw = await readFile(file, 'utf8');
+      info = { mtimeMs: st.mtimeMs, size: st.size };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') skipped.push({ path, reason: String(e) });
+      continue;
+    }
+    docs.push(
+      parseDiaryText(raw, {
+        root: 'diary',
+        path,
+        ...info,
+        archiveFolder: config.diary.archiveFolder,
+        requireTag: config.diary.requireTag,
+        timePrefix: config.diary.timePrefix,
+      }),
+    );
+  }
+  return { docs, warnings: [] as string[], skipped, resident: [] as { text: string; critical: boolean }[] };
+}
+
+/** Brings the vector table in line with the chunk table. Failures degrade, they never abort the run. */
+export async function syncVectors(
+  ctx: IndexRunContext,
+  mode: 'full' | 'incremental',
+  changedDocIds: string[],
+  removedDocIds: string[],
+): Promise<IndexReport['semantic']> {
+  if (!ctx.semantic) return { embedded: 0, reused: 0, degradedBatches: 0, skipped: 'semantic channel not configured' };
+  const status = ctx.semantic.status();
+  if (status.state === 'off' || status.state === 'error' || status.state === 'mismatch')
+    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state };
+  const chunks = mode === 'full' ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
+  const removedPrefixes = new Set(removedDocIds);
+  const report = await ctx.semantic.sync(chunks, {
+    mode,
+    removedDocIds: [...removedPrefixes],
+    changedDocIds,
+    signal: ctx.signal,
+    onProgress: (done, total) => ctx.onProgress?.({ phase: 'embed', done, total }),
+  });
+  return { embedded: report.embedded, reused: report.reused, degradedBatches: report.degradedBatches.length, skipped: null };
+}

@@ -1,0 +1,91 @@
+// The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
+// in step with it. Several processes may share one database: a generation counter in `meta` tells
+// each of them when another one wrote, and `refresh` reloads only what changed.
+import { documentsByIds, documentVersions, indexRowsOfDocuments, listDocuments, loadIndexRows, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
+import type { DocMeta } from '../recall/pipeline.ts';
+import { lexicalEntry } from './rows.ts';
+
+export class LiveIndex {
+  lexical: LexicalIndex;
+  readonly docs = new Map<string, DocumentRow>();
+  readonly chunkDoc = new Map<string, string>();
+  private readonly chunksOfDoc = new Map<string, string[]>();
+  generation = -1;
+
+  constructor(private readonly options: LexicalOptions) {
+    this.lexical = new LexicalIndex(options);
+  }
+
+  meta(docId: string): DocMeta | undefined {
+    const d = this.docs.get(docId);
+    return d && { docId: d.id, root: d.root, path: d.path, title: d.title, date: d.date, category: d.category, tags: d.tags };
+  }
+
+  /** Full reload from the database. */
+  async load(db: EngramDb): Promise<void> {
+    const generation = await readGeneration(db);
+    const docs = await listDocuments(db, { includeArchived: true });
+    const rows = await loadIndexRows(db);
+    this.lexical = new LexicalIndex(this.options);
+    this.docs.clear();
+    this.chunkDoc.clear();
+    this.chunksOfDoc.clear();
+    for (const d of docs) this.docs.set(d.id, d);
+    for (const r of rows) {
+      const d = this.docs.get(r.docId);
+      if (!d) continue;
+      this.lexical.add(lexicalEntry(r, d));
+      this.track(r.chunkId, r.docId);
+    }
+    this.generation = generation;
+  }
+
+  private track(chunkId: string, docId: string) {
+    this.chunkDoc.set(chunkId, docId);
+    const list = this.chunksOfDoc.get(docId);
+    if (list) list.push(chunkId);
+    else this.chunksOfDoc.set(docId, [chunkId]);
+  }
+
+  dropDocument(docId: string): void {
+    for (const c of this.chunksOfDoc.get(docId) ?? []) this.chunkDoc.delete(c);
+    this.chunksOfDoc.delete(docId);
+    this.lexical.removeDocument(docId);
+    this.docs.delete(docId);
+  }
+
+  /** Reloads the given documents (or drops them when they are gone from the database). */
+  async reloadDocuments(db: EngramDb, docIds: string[]): Promise<void> {
+    if (docIds.length === 0) return;
+    const wanted = new Set(docIds);
+    for (const id of wanted) this.dropDocument(id);
+    const ids = [...wanted];
+    for (const d of await documentsByIds(db, ids)) this.docs.set(d.id, d);
+    const rows = await indexRowsOfDocuments(db, ids);
+    for (const r of rows) {
+      const d = this.docs.get(r.docId);
+      if (!d) continue;
+      this.lexical.add(lexicalEntry(r, d));
+      this.track(r.chunkId, r.docId);
+    }
+  }
+
+  /** Catches up with writes made by another process; cheap when nothing changed. */
+  async refreshIfStale(db: EngramDb): Promise<boolean> {
+    const generation = await readGeneration(db);
+    if (generation === this.generation) return false;
+    const rows = await documentVersions(db);
+    const seen = new Set<string>();
+    const changed: string[] = [];
+    for (const r of rows) {
+      seen.add(r.id);
+      const mine = this.docs.get(r.id);
+      if (!mine || mine.contentHash !== r.contentHash || mine.indexedAt !== r.indexedAt || mine.archived !== r.archived) changed.push(r.id);
+    }
+    for (const id of [...this.docs.keys()]) if (!seen.has(id)) changed.push(id);
+    await this.reloadDocuments(db, changed);
+    this.generation = generation;
+    return changed.length > 0;
+  }
+}

@@ -1,0 +1,88 @@
+// Pure conversion of a parsed document into the rows stored in libSQL and the lexical index.
+import { createHash } from 'node:crypto';
+import type { NewChunkRow, NewDocumentRow } from '@engram/db';
+import type { LexicalEntry } from '../lexical/bm25.ts';
+import { chunkText } from '../text/chunk.ts';
+import type { ParsedDocument, Tokenizer } from '../types.ts';
+
+export const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex');
+
+export const joinTokens = (tokens: string[]): string => tokens.join(' ');
+export const splitTokens = (s: string): string[] => (s.length === 0 ? [] : s.split(' '));
+
+export interface DocumentRows {
+  doc: NewDocumentRow;
+  chunks: NewChunkRow[];
+}
+
+export function documentRows(
+  parsed: ParsedDocument,
+  docId: string,
+  tokenizer: Tokenizer,
+  chunk: { size: number; overlap: number },
+  indexedAt: string,
+): DocumentRows {
+  // A document with an empty body still gets one chunk (its title and summary), so it is findable.
+  const bodyChunks = chunkText(parsed.body, chunk);
+  const pieces = bodyChunks.length > 0 ? bodyChunks : [{ ord: 0, text: parsed.summary || parsed.title, start: 0, end: 0 }];
+  const chunks: NewChunkRow[] = pieces.map((c, i) => ({
+    id: `${docId}#${i}`,
+    docId,
+    ord: i,
+    text: c.text,
+    tokens: joinTokens(tokenizer.tokenize(c.text)),
+    start: c.start,
+    end: c.end,
+    fingerprint: sha1(c.text),
+  }));
+  const doc: NewDocumentRow = {
+    id: docId,
+    root: parsed.root,
+    path: parsed.path,
+    title: parsed.title,
+    date: parsed.date,
+    time: parsed.time,
+    category: parsed.category,
+    summary: parsed.summary,
+    tags: parsed.tags,
+    titleTokens: joinTokens(tokenizer.tokenize(parsed.title)),
+    summaryTokens: joinTokens(tokenizer.tokenize(parsed.summary)),
+    tagTokens: joinTokens(tokenizer.tokenize(parsed.tags.join(' '))),
+    contentHash: sha1(parsed.raw),
+    mtimeMs: parsed.mtimeMs,
+    size: parsed.size,
+    archived: parsed.archived,
+    warnings: parsed.warnings,
+    indexedAt,
+  };
+  return { doc, chunks };
+}
+
+export interface DocFields {
+  titleTokens: string;
+  summaryTokens: string;
+  tagTokens: string;
+}
+
+export function lexicalEntry(chunk: { chunkId: string; docId: string; tokens: string }, doc: DocFields): LexicalEntry {
+  return {
+    chunkId: chunk.chunkId,
+    docId: chunk.docId,
+    fields: {
+      title: splitTokens(doc.titleTokens),
+      summary: splitTokens(doc.summaryTokens),
+      tags: splitTokens(doc.tagTokens),
+      body: splitTokens(chunk.tokens),
+    },
+  };
+}
+
+/** Order-independent hash of what is indexed, for the manifest. */
+export function corpusHash(items: { id: string; contentHash: string }[]): string {
+  return sha1(
+    items
+      .map((i) => `${i.id}:${i.contentHash}`)
+      .sort()
+      .join('\n'),
+  );
+}

@@ -1,0 +1,217 @@
+// The recall pipeline: tokenize → lexical → semantic → fuse → gate → collapse → decay → judge → select.
+// The one implementation behind the CLI, the console and the plugin.
+import type { EngramConfig } from '../config/schema.ts';
+import type { Tokenizer } from '../types.ts';
+import { fitToBudget } from './render.ts';
+import {
+  applyDecay,
+  applyGates,
+  chooseK,
+  collapseByDocument,
+  describeTokens,
+  expandAliases,
+  fuse,
+  type Candidate,
+} from './stages.ts';
+import type { GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
+
+export interface DocMeta {
+  docId: string;
+  root: 'diary' | 'legacy';
+  path: string;
+  title: string;
+  date: string;
+  category: string;
+  tags: string[];
+}
+
+export interface LexicalSearcher {
+  idf(token: string): number;
+  hasIdf(): boolean;
+  search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
+}
+
+export type SemanticSearchResult =
+  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number }
+  | { ran: false; skipped: string };
+
+export interface SemanticSearcher {
+  search(query: string, limit: number, opts?: { signal?: AbortSignal }): Promise<SemanticSearchResult>;
+}
+
+export interface JudgeVerdict {
+  applied: boolean;
+  reason: string | null;
+  /** chunkIds the judge dropped, with their probability. */
+  dropped: { chunkId: string; probability: number | null }[];
+}
+
+export type Judge = (query: string, candidates: { chunkId: string; title: string; text: string }[]) => Promise<JudgeVerdict>;
+
+export interface RecallDeps {
+  config: EngramConfig;
+  tokenizer: Tokenizer;
+  lexical: LexicalSearcher;
+  doc(docId: string): DocMeta | undefined;
+  docOfChunk(chunkId: string): string | undefined;
+  semantic: SemanticSearcher | null;
+  chunkTexts(chunkIds: string[]): Promise<Map<string, string>>;
+  judge?: Judge | null;
+  now?: () => Date;
+}
+
+export interface RecallOptions {
+  k?: number;
+  /** Debug: run one channel only. Excluding a channel names the *other* one (pitfall #13). */
+  only?: 'lexical' | 'semantic';
+  signal?: AbortSignal;
+}
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
+
+export async function recall(deps: RecallDeps, query: string, options: RecallOptions = {}): Promise<RecallResult> {
+  const cfg = deps.config.recall;
+  const tStart = performance.now();
+  const stages: RecallResult['explain']['stages'] = [];
+
+  let t = performance.now();
+  const baseTokens = [...new Set(deps.tokenizer.tokenize(query))];
+  const expanded = expandAliases(baseTokens, deps.config.aliases, (s) => deps.tokenizer.tokenize(s));
+  const idfAvailable = deps.lexical.hasIdf();
+  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg);
+  const distinctive = new Set(tokens.filter((x) => x.distinctive).map((x) => x.token));
+  const tokenizeMs = ms(t);
+
+  t = performance.now();
+  const lexicalHits =
+    options.only === 'semantic' || tokens.length === 0 ? [] : deps.lexical.search(tokens.map((x) => x.token), cfg.lexicalLimit);
+  const lexicalMs = ms(t);
+  stages.push({ name: 'lexical', kept: lexicalHits.length, dropped: 0 });
+
+  t = performance.now();
+  let semantic: SemanticSearchResult;
+  if (options.only === 'lexical') semantic = { ran: false, skipped: 'excluded by only=lexical' };
+  else if (!deps.semantic) semantic = { ran: false, skipped: 'semantic channel not configured' };
+  else {
+    try {
+      semantic = await deps.semantic.search(query, cfg.semanticLimit, { signal: options.signal });
+    } catch (e) {
+      semantic = { ran: false, skipped: `semantic search failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+  const semanticMs = ms(t);
+  const semanticHits = semantic.ran
+    ? semantic.hits.flatMap((h) => {
+        const docId = deps.docOfChunk(h.chunkId);
+        return docId ? [{ chunkId: h.chunkId, docId, score: h.score }] : [];
+      })
+    : [];
+  stages.push({ name: 'semantic', kept: semanticHits.length, dropped: 0, note: semantic.ran ? undefined : semantic.skipped });
+
+  t = performance.now();
+  const fused = fuse(lexicalHits, semanticHits, cfg);
+  const fuseMs = ms(t);
+  stages.push({ name: 'fuse', kept: fused.length, dropped: 0 });
+
+  t = performance.now();
+  const titleOf = (docId: string) => deps.doc(docId)?.title ?? '';
+  let gated: { kept: Candidate[]; removals: GateRemoval[] };
+  const noDistinctive = distinctive.size === 0;
+  if (noDistinctive) {
+    gated = {
+      kept: [],
+      removals: fused.map((c) => ({
+        gate: 'no-distinctive-query' as const,
+        chunkId: c.chunkId,
+        docId: c.docId,
+        title: titleOf(c.docId),
+        detail: 'the query has no distinctive term, so nothing is injected',
+      })),
+    };
+  } else {
+    gated = applyGates(fused, { distinctive, semanticRan: semantic.ran, cfg, titleOf });
+  }
+  stages.push({ name: 'gate', kept: gated.kept.length, dropped: gated.removals.length });
+
+  const collapsed = collapseByDocument(gated.kept);
+  stages.push({ name: 'collapse', kept: collapsed.length, dropped: gated.kept.length - collapsed.length, note: 'one hit per document' });
+  const decayed = applyDecay(collapsed, (docId) => deps.doc(docId)?.date ?? '', (deps.now ?? (() => new Date()))(), deps.config.timeDecay);
+  stages.push({ name: 'decay', kept: decayed.length, dropped: 0 });
+  const gateMs = ms(t);
+
+  const { k, reason: kReason } = chooseK(distinctive.size, cfg, options.k);
+  // The judge sees a few more than K so its drops can be refilled from the next ranks.
+  let pool = decayed.slice(0, Math.max(k * 2, k));
+  const texts = await deps.chunkTexts(pool.map((c) => c.chunkId));
+
+  t = performance.now();
+  let judgeInfo: RecallResult['explain']['judge'] = null;
+  if (deps.judge && pool.length > 0) {
+    let verdict: JudgeVerdict;
+    try {
+      verdict = await deps.judge(query, pool.map((c) => ({ chunkId: c.chunkId, title: titleOf(c.docId), text: texts.get(c.chunkId) ?? '' })));
+    } catch (e) {
+      verdict = { applied: false, reason: `judge failed: ${e instanceof Error ? e.message : String(e)}`, dropped: [] };
+    }
+    if (verdict.applied) {
+      const dropIds = new Set(verdict.dropped.map((d) => d.chunkId));
+      for (const d of verdict.dropped) {
+        const c = pool.find((p) => p.chunkId === d.chunkId);
+        if (c) gated.removals.push({ gate: 'judge', chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail: `judge probability ${d.probability ?? 'unknown'}` });
+      }
+      pool = pool.filter((c) => !dropIds.has(c.chunkId));
+    }
+    judgeInfo = { applied: verdict.applied, dropped: verdict.applied ? verdict.dropped.length : 0, reason: verdict.reason, ms: ms(t) };
+  }
+  const judgeMs = judgeInfo ? judgeInfo.ms : 0;
+
+  const top = pool.slice(0, k).map((c) => ({ c, text: texts.get(c.chunkId) ?? '' }));
+  const budget = fitToBudget(top, cfg.maxChars);
+  stages.push({ name: 'select', kept: budget.kept.length, dropped: decayed.length - budget.kept.length, note: `k=${k}, maxChars=${cfg.maxChars}` });
+
+  const hits: RecallHit[] = budget.kept.map(({ c, text }) => {
+    const meta = deps.doc(c.docId);
+    return {
+      docId: c.docId,
+      chunkId: c.chunkId,
+      root: meta?.root ?? 'diary',
+      path: meta?.path ?? '',
+      title: meta?.title ?? '',
+      date: meta?.date ?? '',
+      category: meta?.category ?? '',
+      tags: meta?.tags ?? [],
+      score: c.score,
+      channels: { lexical: c.lexical, semantic: c.semantic, fused: c.fused, decay: c.decay },
+      matched: c.matched,
+      folded: c.folded,
+      text,
+    };
+  });
+
+  const byGate: Partial<Record<GateName, number>> = {};
+  for (const r of gated.removals) byGate[r.gate] = (byGate[r.gate] ?? 0) + 1;
+
+  return {
+    query,
+    tokenizer: deps.tokenizer.engine,
+    tokens,
+    hits,
+    explain: {
+      stages,
+      gate: {
+        removed: gated.removals.length,
+        byGate,
+        removals: gated.removals,
+        distinctiveTokens: [...distinctive],
+        noDistinctiveTokens: noDistinctive,
+        idfAvailable,
+      },
+      semantic: { ran: semantic.ran, skipped: semantic.ran ? null : semantic.skipped, candidates: semanticHits.length },
+      lexical: { candidates: lexicalHits.length },
+      judge: judgeInfo,
+      k: { chosen: k, reason: kReason },
+      maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
+    },
+    timing: { totalMs: ms(tStart), tokenizeMs, lexicalMs, semanticMs, fuseMs, gateMs, judgeMs },
+  };
+}

@@ -1,0 +1,170 @@
+// Pure stages of the recall pipeline. Each takes plain data and returns plain data plus what it
+// removed and why; pipeline.ts strings them together and does the I/O.
+import type { EngramConfig } from '../config/schema.ts';
+import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
+
+type RecallConfig = EngramConfig['recall'];
+
+const CJK_CHAR = /^[\u3400-\u9fff\uf900-\ufaff]$/u;
+
+export const isSingleCjk = (token: string): boolean => CJK_CHAR.test(token);
+
+/** Adds every member of an alias group whose term (or its tokens) appears in the query. */
+export function expandAliases(
+  queryTokens: string[],
+  groups: string[][],
+  tokenize: (text: string) => string[],
+): { token: string; fromAlias: boolean }[] {
+  const seen = new Set(queryTokens);
+  const out = queryTokens.map((token) => ({ token, fromAlias: false }));
+  for (const group of groups) {
+    const hit = group.some((term) => {
+      const parts = tokenize(term);
+      return parts.length > 0 && parts.every((p) => seen.has(p));
+    });
+    if (!hit) continue;
+    for (const term of group)
+      for (const t of tokenize(term))
+        if (!seen.has(t)) {
+          seen.add(t);
+          out.push({ token: t, fromAlias: true });
+        }
+  }
+  return out;
+}
+
+/** A token is distinctive when it is long enough and (if an IDF table exists) rare enough. */
+export function describeTokens(
+  tokens: { token: string; fromAlias: boolean }[],
+  idfOf: (t: string) => number,
+  idfAvailable: boolean,
+  cfg: Pick<RecallConfig, 'minTokenLen' | 'minTokenIdf' | 'singleCharWeight'>,
+): QueryToken[] {
+  return tokens.map(({ token, fromAlias }) => {
+    const idf = idfOf(token);
+    const longEnough = [...token].length >= cfg.minTokenLen;
+    const rareEnough = !idfAvailable || idf >= cfg.minTokenIdf;
+    return { token, idf, weight: isSingleCjk(token) ? cfg.singleCharWeight : 1, distinctive: longEnough && rareEnough, fromAlias };
+  });
+}
+
+export interface Candidate {
+  chunkId: string;
+  docId: string;
+  lexical: ChannelScore | null;
+  semantic: ChannelScore | null;
+  matched: MatchedTerm[];
+  fused: number;
+  decay: number;
+  score: number;
+  folded: number;
+}
+
+/** Weighted reciprocal-rank fusion: score = Σ weight / (k + rank). Ranks start at 1. */
+export function fuse(
+  lexical: { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[],
+  semantic: { chunkId: string; docId: string; score: number }[],
+  cfg: Pick<RecallConfig, 'rrfK' | 'lexicalWeight' | 'semanticWeight'>,
+): Candidate[] {
+  const byId = new Map<string, Candidate>();
+  const get = (chunkId: string, docId: string) => {
+    let c = byId.get(chunkId);
+    if (!c) {
+      c = { chunkId, docId, lexical: null, semantic: null, matched: [], fused: 0, decay: 1, score: 0, folded: 0 };
+      byId.set(chunkId, c);
+    }
+    return c;
+  };
+  lexical.forEach((h, i) => {
+    const c = get(h.chunkId, h.docId);
+    c.lexical = { rank: i + 1, score: h.score };
+    c.matched = h.matched;
+    c.fused += cfg.lexicalWeight / (cfg.rrfK + i + 1);
+  });
+  semantic.forEach((h, i) => {
+    const c = get(h.chunkId, h.docId);
+    c.semantic = { rank: i + 1, score: h.score };
+    c.fused += cfg.semanticWeight / (cfg.rrfK + i + 1);
+  });
+  const out = [...byId.values()];
+  for (const c of out) c.score = c.fused;
+  return out.sort(byScore);
+}
+
+export const byScore = (a: { score: number; chunkId: string }, b: { score: number; chunkId: string }) =>
+  b.score - a.score || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0);
+
+export interface GateContext {
+  distinctive: Set<string>;
+  semanticRan: boolean;
+  cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic'>;
+  titleOf: (docId: string) => string;
+}
+
+/**
+ * Relevance gates. The distinctive-term gate judges hits that have lexical matches; the semantic gates
+ * apply only when the semantic channel really ran for this query (else cosine is meaningless).
+ */
+export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[] } {
+  const kept: Candidate[] = [];
+  const removals: GateRemoval[] = [];
+  const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
+    removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
+  for (const c of candidates) {
+    if (ctx.semanticRan && ctx.cfg.requireSemantic && c.semantic === null) {
+      remove(c, 'semantic-required', 'not among the semantic channel\'s candidates');
+      continue;
+    }
+    if (ctx.semanticRan && c.semantic !== null && ctx.cfg.minSemantic > 0 && c.semantic.score < ctx.cfg.minSemantic) {
+      remove(c, 'semantic-min', `cosine ${c.semantic.score.toFixed(3)} < ${ctx.cfg.minSemantic}`);
+      continue;
+    }
+    if (c.matched.length > 0 && !c.matched.some((m) => ctx.distinctive.has(m.token))) {
+      remove(c, 'distinctive-term', `matched only ${c.matched.map((m) => m.token).join(' ')} (none distinctive)`);
+      continue;
+    }
+    kept.push(c);
+  }
+  return { kept, removals };
+}
+
+/** One hit per document: the best chunk stays, the others are counted as folded. */
+export function collapseByDocument(candidates: Candidate[]): Candidate[] {
+  const best = new Map<string, Candidate>();
+  for (const c of [...candidates].sort(byScore)) {
+    const b = best.get(c.docId);
+    if (b) b.folded += 1;
+    else best.set(c.docId, { ...c, folded: 0 });
+  }
+  return [...best.values()].sort(byScore);
+}
+
+/** Exponential half-life decay by document age, never below `floor`. Pure: `now` is passed in. */
+export function decayFactor(date: string, now: Date, cfg: EngramConfig['timeDecay']): number {
+  if (!cfg.enabled) return 1;
+  const t = Date.parse(`${date}T00:00:00`);
+  if (Number.isNaN(t)) return 1;
+  const ageDays = Math.max(0, (now.getTime() - t) / 86_400_000);
+  return Math.max(cfg.floor, Math.pow(0.5, ageDays / cfg.halfLifeDays));
+}
+
+export function applyDecay(candidates: Candidate[], dateOf: (docId: string) => string, now: Date, cfg: EngramConfig['timeDecay']): Candidate[] {
+  return candidates
+    .map((c) => {
+      const decay = decayFactor(dateOf(c.docId), now, cfg);
+      return { ...c, decay, score: c.fused * decay };
+    })
+    .sort(byScore);
+}
+
+/**
+ * Dynamic K: around kBase, one more per distinctive query token beyond two (broad questions touch
+ * more memories), bounded by kMin..kMax. An explicit k wins.
+ */
+export function chooseK(distinctiveCount: number, cfg: Pick<RecallConfig, 'kBase' | 'kMin' | 'kMax'>, explicit?: number): { k: number; reason: string } {
+  if (explicit !== undefined) return { k: Math.max(1, Math.floor(explicit)), reason: `explicit k=${explicit}` };
+  const lo = Math.min(cfg.kMin, cfg.kMax);
+  const hi = Math.max(cfg.kMin, cfg.kMax);
+  const k = Math.min(hi, Math.max(lo, cfg.kBase + Math.max(0, distinctiveCount - 2)));
+  return { k, reason: `kBase ${cfg.kBase} + ${Math.max(0, distinctiveCount - 2)} for ${distinctiveCount} distinctive tokens, within ${lo}..${hi}` };
+}

@@ -1,0 +1,92 @@
+// The shapes a recall produces. Every stage records what it kept, dropped and why, so a recall can
+// always explain itself (CLI --json, console Recall debug, plugin logs all print these).
+
+export interface QueryToken {
+  token: string;
+  /** IDF over the live chunk set; 0 when unknown. */
+  idf: number;
+  /** Scoring weight (single CJK characters are down-weighted). */
+  weight: number;
+  /** Counts for the distinctive-term gate (length and IDF thresholds). */
+  distinctive: boolean;
+  /** Added by an alias group rather than typed in the query. */
+  fromAlias: boolean;
+}
+
+export interface ChannelScore {
+  rank: number;
+  score: number;
+}
+
+export interface MatchedTerm {
+  token: string;
+  idf: number;
+  fields: string[];
+}
+
+export interface RecallHit {
+  docId: string;
+  chunkId: string;
+  root: 'diary' | 'legacy';
+  /** File path relative to its root. */
+  path: string;
+  title: string;
+  date: string;
+  category: string;
+  tags: string[];
+  /** Final score after fusion and decay (what the order is by). */
+  score: number;
+  channels: {
+    lexical: ChannelScore | null;
+    semantic: ChannelScore | null;
+    /** Weighted reciprocal-rank fusion before decay. */
+    fused: number;
+    /** Time-decay multiplier applied to `fused`. */
+    decay: number;
+  };
+  matched: MatchedTerm[];
+  /** Other chunks of the same document that also matched and were folded into this hit. */
+  folded: number;
+  /** The chunk text that would be injected. */
+  text: string;
+}
+
+export type GateName = 'distinctive-term' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
+
+export interface GateRemoval {
+  gate: GateName;
+  chunkId: string;
+  docId: string;
+  title: string;
+  detail: string;
+}
+
+export interface RecallExplanation {
+  /** Candidate counts after each stage. */
+  stages: { name: string; kept: number; dropped: number; note?: string }[];
+  gate: {
+    removed: number;
+    byGate: Partial<Record<GateName, number>>;
+    removals: GateRemoval[];
+    /** Tokens that counted as distinctive for this query. */
+    distinctiveTokens: string[];
+    noDistinctiveTokens: boolean;
+    /** When the IDF table is unavailable the distinctive gate falls back to length only. */
+    idfAvailable: boolean;
+  };
+  semantic: { ran: boolean; skipped: string | null; candidates: number };
+  lexical: { candidates: number };
+  judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
+  k: { chosen: number; reason: string };
+  maxChars: { limit: number; used: number; truncatedItems: number };
+}
+
+export interface RecallResult {
+  query: string;
+  tokenizer: 'jieba' | 'gram';
+  tokens: QueryToken[];
+  /** Exactly what would be injected; empty when the gates decide to inject nothing. */
+  hits: RecallHit[];
+  explain: RecallExplanation;
+  timing: { totalMs: number; tokenizeMs: number; lexicalMs: number; semanticMs: number; fuseMs: number; gateMs: number; judgeMs: number };
+}

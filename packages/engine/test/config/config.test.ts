@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { deepMerge, deltaAgainst, isMasked, maskSecrets, MASK, stripMaskedSecrets } from '../../src/config/merge.ts';
+import { applyOverlay, resolveBase } from '../../src/config/resolve.ts';
+import { secretPaths } from '../../src/config/schema.ts';
+
+test('deepMerge merges objects key by key and replaces arrays and scalars', () => {
+  const merged = deepMerge({ a: { b: 1, c: [1, 2] }, d: 'x' }, { a: { c: [3] }, e: true });
+  assert.deepEqual(merged, { a: { b: 1, c: [3] }, d: 'x', e: true });
+});
+
+test('deltaAgainst keeps only what differs from the base', () => {
+  assert.deepEqual(deltaAgainst({ a: { b: 1, c: 2 }, d: [1] }, { a: { b: 1, c: 3 }, d: [1] }), { a: { c: 3 } });
+  assert.equal(deltaAgainst({ a: 1 }, { a: 1 }), undefined);
+});
+
+test('secrets are masked for display and a masked echo is stripped from a patch', () => {
+  const cfg = { embedding: { apiKey: 'sk-real', model: 'm' }, judge: { apiKey: '' } };
+  const masked = maskSecrets(cfg, secretPaths);
+  assert.equal(masked.embedding.apiKey, MASK);
+  assert.equal(masked.judge.apiKey, '', 'an empty secret stays empty so the UI can tell "not set"');
+  assert.ok(isMasked(masked.embedding.apiKey));
+  const patch = stripMaskedSecrets({ embedding: { apiKey: MASK, model: 'n' } }, secretPaths);
+  assert.deepEqual(patch, { embedding: { model: 'n' } });
+});
+
+test('env wins over the config file and over the overlay; data location stays with the base', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-cfg-'));
+  const file = join(dir, 'engram.json');
+  writeFileSync(file, JSON.stringify({ recall: { kBase: 4 }, embedding: { model: 'from-file' } }));
+  const env = { HOME: dir, ENGRAM_EMBEDDING_MODEL: 'from-env', ENGRAM_DATA_DIR: join(dir, 'data') };
+  const resolved = resolveBase({ configFile: file, env });
+  assert.equal(resolved.base.recall.kBase, 4);
+  assert.equal(resolved.base.embedding.model, 'from-env');
+  assert.ok(resolved.lockedByEnv.includes('embedding.model'));
+  const effective = applyOverlay(resolved, { embedding: { model: 'from-overlay' }, recall: { kBase: 7 }, dataDir: '/elsewhere' }, env);
+  assert.equal(effective.embedding.model, 'from-env');
+  assert.equal(effective.recall.kBase, 7);
+  assert.equal(effective.dataDir, join(dir, 'data'));
+  assert.equal(effective.databaseUrl, `file:${join(dir, 'data', 'engram.db')}`);
+});
+
+test('an invalid config names the offending path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-cfg-'));
+  const file = join(dir, 'bad.json');
+  writeFileSync(file, JSON.stringify({ recall: { kBase: 'five' } }));
+  assert.throws(() => resolveBase({ configFile: file, env: { HOME: dir } }), /recall\.kBase/);
+  writeFileSync(file, '{ not json');
+  assert.throws(() => resolveBase({ configFile: file, env: { HOME: dir } }), /not valid JSON/);
+});
