@@ -1,0 +1,139 @@
+// Anchored replace: change one passage of a diary, located by quoting it. Guessing wrong would
+// silently destroy someone's memory, so every doubt is an error and the content stays as it was:
+// the anchor must be long enough, found, and unique at the first strategy level that finds it.
+
+export type ReplaceStrategy = 'exact' | 'trailing-space' | 'whitespace-free';
+
+export type AnchoredReplaceResult =
+  | { ok: true; content: string; strategy: ReplaceStrategy; start: number; end: number }
+  | { ok: false; code: 'target-too-short' | 'not-found' | 'ambiguous'; message: string; matches?: number };
+
+/** The text a strategy compares, and for every code unit of it the index it came from. */
+interface Projection {
+  text: string;
+  map: number[];
+}
+
+/** The characters JavaScript's \s matches, by code unit (a lookup instead of a regex per character). */
+function isWhitespace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+const isBlankInLine = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d;
+
+/** Drops spaces/tabs (and a CR) at the end of every line; line feeds stay. */
+function withoutTrailingSpace(s: string): Projection {
+  const parts: string[] = [];
+  const map: number[] = [];
+  let lineStart = 0;
+  for (;;) {
+    const nl = s.indexOf('\n', lineStart);
+    const lineEnd = nl < 0 ? s.length : nl;
+    let contentEnd = lineEnd;
+    while (contentEnd > lineStart && isBlankInLine(s.charCodeAt(contentEnd - 1))) contentEnd--;
+    parts.push(s.slice(lineStart, contentEnd));
+    for (let i = lineStart; i < contentEnd; i++) map.push(i);
+    if (nl < 0) break;
+    parts.push('\n');
+    map.push(nl);
+    lineStart = nl + 1;
+  }
+  return { text: parts.join(''), map };
+}
+
+/** Drops every whitespace character (including U+3000 and NBSP). */
+function withoutWhitespace(s: string): Projection {
+  const parts: string[] = [];
+  const map: number[] = [];
+  let runStart = -1;
+  for (let i = 0; i <= s.length; i++) {
+    const ws = i === s.length || isWhitespace(s.charCodeAt(i));
+    if (!ws) {
+      if (runStart < 0) runStart = i;
+      map.push(i);
+    } else if (runStart >= 0) {
+      parts.push(s.slice(runStart, i));
+      runStart = -1;
+    }
+  }
+  return { text: parts.join(''), map };
+}
+
+const identity = (s: string): Projection => ({ text: s, map: [] });
+
+/** Start offsets of every (possibly overlapping) occurrence; stops counting at `limit`. */
+function occurrences(hay: string, needle: string, limit = 1000): number[] {
+  const out: number[] = [];
+  if (needle === '') return out;
+  let from = 0;
+  for (;;) {
+    const at = hay.indexOf(needle, from);
+    if (at < 0 || out.length >= limit) return out;
+    out.push(at);
+    from = at + 1;
+  }
+}
+
+/** How long an anchor is, in the sense of the ≥ N 字 rule: non-whitespace code points. */
+export function anchorLength(target: string): number {
+  return Array.from(withoutWhitespace(target).text).length;
+}
+
+const LEVELS: { strategy: ReplaceStrategy; project: (s: string) => Projection; exact: boolean }[] = [
+  { strategy: 'exact', project: identity, exact: true },
+  { strategy: 'trailing-space', project: withoutTrailingSpace, exact: false },
+  { strategy: 'whitespace-free', project: withoutWhitespace, exact: false },
+];
+
+export function anchoredReplace(content: string, target: string, replacement: string, minTarget: number): AnchoredReplaceResult {
+  const len = anchorLength(target);
+  if (len < minTarget) {
+    return {
+      ok: false,
+      code: 'target-too-short',
+      message: `target is ${len} characters (ignoring whitespace); at least ${minTarget} are required so it cannot match the wrong passage — quote more of the original text`,
+    };
+  }
+
+  for (const level of LEVELS) {
+    const hay = level.project(content);
+    const needle = level.project(target).text;
+    if (needle === '') continue;
+    const found = occurrences(hay.text, needle, 1000);
+    if (found.length === 0) continue;
+    if (found.length > 1) {
+      return {
+        ok: false,
+        code: 'ambiguous',
+        matches: found.length,
+        message: `target matches ${found.length}${found.length >= 1000 ? '+' : ''} places (${level.strategy}); quote more surrounding text so it identifies exactly one passage`,
+      };
+    }
+    const at = found[0]!;
+    const start = level.exact ? at : hay.map[at]!;
+    const end = level.exact ? at + needle.length : hay.map[at + needle.length - 1]! + 1;
+    return {
+      ok: true,
+      strategy: level.strategy,
+      start,
+      end,
+      content: content.slice(0, start) + replacement + content.slice(end),
+    };
+  }
+  return {
+    ok: false,
+    code: 'not-found',
+    message: 'target not found (also tried ignoring trailing spaces and all whitespace); copy the passage verbatim from the current text',
+  };
+}
+
+/** Converts a replacement's line feeds to the file's convention, so an edit does not mix CRLF and LF. */
+export function matchLineEndings(content: string, replacement: string): string {
+  const crlf = (content.match(/\r\n/g) ?? []).length;
+  const lf = (content.match(/\n/g) ?? []).length - crlf;
+  if (crlf > 0 && crlf >= lf) return replacement.replace(/\r?\n/g, '\r\n');
+  return replacement;
+}

@@ -1,0 +1,207 @@
+// The only places the diary layer writes bytes. Two guarantees: a crash never leaves a half-written
+// file under a final name, and nothing is written outside the diary root.
+import { randomBytes } from 'node:crypto';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { link, lstat, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
+import { DiaryError, fsCode } from './errors.ts';
+
+/** Temp files of atomic writes start with this (a dot-file, so scanners skip them anyway). */
+export const TEMP_PREFIX = '.engram-tmp-';
+export const isTempFileName = (name: string): boolean => name.startsWith(TEMP_PREFIX) || name.endsWith('.tmp');
+
+function tempPathFor(path: string): string {
+  return join(dirname(path), `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Writes content to a fresh temp file next to `path` and fsyncs it; returns the temp path. */
+async function writeTemp(path: string, content: string | Uint8Array, mode: number): Promise<string> {
+  const tmp = tempPathFor(path);
+  const handle = await open(tmp, 'wx', mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (e) {
+    await handle.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await handle.close();
+  return tmp;
+}
+
+/** Makes a rename/link durable: fsync the directory entry (best effort; not supported everywhere). */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const h = await open(dir, 'r');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // Windows and some filesystems refuse to open or fsync directories.
+  }
+}
+
+/** Replaces `path` atomically: readers see either the old or the new content, never a mix. */
+export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  const tmp = await writeTemp(path, content, options.mode ?? 0o666);
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await syncDir(dirname(path));
+}
+
+/**
+ * Creates `path` only if nothing exists there (DiaryError 'exists' otherwise). The content is
+ * written to a temp file first and hard-linked into place — link() fails atomically when the name is
+ * taken, so there is no check-then-write race and no half-written file under the final name.
+ * Filesystems without hard links fall back to an exclusive `wx` open (still never overwrites).
+ */
+export async function createFileExclusive(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  const mode = options.mode ?? 0o666;
+  const tmp = await writeTemp(path, content, mode);
+  try {
+    await link(tmp, path);
+  } catch (e) {
+    const code = fsCode(e);
+    if (code === 'EEXIST') throw new DiaryError('exists', `refusing to overwrite an existing file: ${basename(path)}`, { path });
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
+      await createWithExclusiveOpen(path, content, mode);
+    } else throw e;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  await syncDir(dirname(path));
+}
+
+async function createWithExclusiveOpen(path: string, content: string | Uint8Array, mode: number): Promise<void> {
+  let handle;
+  try {
+    handle = await open(path, 'wx', mode);
+  } catch (e) {
+    if (fsCode(e) === 'EEXIST') throw new DiaryError('exists', `refusing to overwrite an existing file: ${basename(path)}`, { path });
+    throw e;
+  }
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+    await handle.close();
+  } catch (e) {
+    await handle.close().catch(() => {});
+    await rm(path, { force: true }); // it is ours: we created it exclusively a moment ago
+    throw e;
+  }
+}
+
+/**
+ * Moves `from` to `to` without ever replacing an existing `to` (DiaryError 'exists').
+ * link + unlink where possible; otherwise a rename guarded by an existence check.
+ */
+export async function moveNoOverwrite(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (e) {
+    const code = fsCode(e);
+    if (code === 'EEXIST') throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
+      if (await exists(to)) throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
+      await rename(from, to);
+      await syncDir(dirname(to));
+      return;
+    }
+    throw e;
+  }
+  await rm(from);
+  await syncDir(dirname(to));
+  if (dirname(from) !== dirname(to)) await syncDir(dirname(from));
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Is `child` equal to or inside `parent` (both absolute, already resolved)? */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!isAbsolute(rel) && rel.split(sep)[0] !== '..');
+}
+
+/**
+ * Lexical checks of a user-supplied relative path: no NUL, not absolute (POSIX, drive letter or UNC),
+ * no `..` segment. Returns the cleaned segments.
+ */
+export function checkRelativePath(relativePath: string): string[] {
+  if (typeof relativePath !== 'string') throw new DiaryError('path-escape', 'path must be a string');
+  if (relativePath.includes('\0')) throw new DiaryError('path-escape', 'path contains a NUL character');
+  const rel = relativePath.replace(/\\/g, '/');
+  if (isAbsolute(rel) || win32.isAbsolute(relativePath) || /^[A-Za-z]:/.test(rel)) {
+    throw new DiaryError('path-escape', `absolute paths are not allowed: ${relativePath}`, { path: relativePath });
+  }
+  const segments = rel.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) {
+    throw new DiaryError('path-escape', `".." is not allowed in paths: ${relativePath}`, { path: relativePath });
+  }
+  return segments;
+}
+
+/**
+ * `root` + `relativePath`, refusing anything that would land outside `root` — lexically and after
+ * following symlinks (the deepest existing ancestor is realpath'd; a dangling symlink on the way is
+ * refused because writing through it would create a file wherever it points). Synchronous on
+ * purpose: it is a guard in front of every path, and a couple of realpath calls are cheap.
+ */
+export function safeJoin(root: string, relativePath: string): string {
+  const segments = checkRelativePath(relativePath);
+  const rootAbs = resolve(root);
+  const target = segments.length > 0 ? join(rootAbs, ...segments) : rootAbs;
+  if (!isInside(rootAbs, target)) throw new DiaryError('path-escape', `path escapes the root: ${relativePath}`, { path: relativePath });
+
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(rootAbs);
+  } catch (e) {
+    throw new DiaryError('not-found', `root directory does not exist: ${rootAbs}`, { path: rootAbs, cause: fsCode(e) });
+  }
+
+  let probe = target;
+  const rest: string[] = [];
+  for (;;) {
+    let real: string;
+    try {
+      real = realpathSync(probe);
+    } catch (e) {
+      if (fsCode(e) !== 'ENOENT' && fsCode(e) !== 'ENOTDIR') throw e;
+      if (lstatOrNull(probe)?.isSymbolicLink()) {
+        throw new DiaryError('path-escape', `path goes through a dangling symlink: ${relativePath}`, { path: relativePath });
+      }
+      const parent = dirname(probe);
+      if (parent === probe) return target;
+      rest.unshift(basename(probe));
+      probe = parent;
+      continue;
+    }
+    const realTarget = rest.length > 0 ? join(real, ...rest) : real;
+    if (!isInside(realRoot, realTarget)) {
+      throw new DiaryError('path-escape', `path leaves the root through a symlink: ${relativePath}`, { path: relativePath });
+    }
+    return target;
+  }
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
