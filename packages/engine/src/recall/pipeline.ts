@@ -4,13 +4,14 @@ import type { EngramConfig } from '../config/schema.ts';
 import type { Tokenizer } from '../types.ts';
 import { fitToBudget } from './render.ts';
 import {
-  applyDecay,
   applyGates,
   chooseK,
   collapseByDocument,
+  decayFactor,
   describeTokens,
   expandAliases,
   fuse,
+  idfThreshold,
   type Candidate,
 } from './stages.ts';
 import type { GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
@@ -26,6 +27,7 @@ export interface DocMeta {
 }
 
 export interface LexicalSearcher {
+  readonly size: number;
   idf(token: string): number;
   hasIdf(): boolean;
   search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
@@ -78,7 +80,8 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
   const baseTokens = [...new Set(deps.tokenizer.tokenize(query))];
   const expanded = expandAliases(baseTokens, deps.config.aliases, (s) => deps.tokenizer.tokenize(s));
   const idfAvailable = deps.lexical.hasIdf();
-  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg);
+  const minIdf = idfThreshold(cfg.minTokenIdf, deps.lexical.size);
+  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg, minIdf);
   const distinctive = new Set(tokens.filter((x) => x.distinctive).map((x) => x.token));
   const tokenizeMs = ms(t);
 
@@ -109,7 +112,20 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
   stages.push({ name: 'semantic', kept: semanticHits.length, dropped: 0, note: semantic.ran ? undefined : semantic.skipped });
 
   t = performance.now();
-  const fused = fuse(lexicalHits, semanticHits, cfg);
+  // Decay works inside each channel's own scale before fusion: RRF scores are compressed (1/61 vs
+  // 1/62), so decaying them afterwards would let a few weeks of age outweigh a clear relevance gap.
+  const now = (deps.now ?? (() => new Date()))();
+  const dateOf = (docId: string) => deps.doc(docId)?.date ?? '';
+  const decayOf = new Map<string, number>();
+  const decayFor = (docId: string) => {
+    let d = decayOf.get(docId);
+    if (d === undefined) decayOf.set(docId, (d = decayFactor(dateOf(docId), now, deps.config.timeDecay)));
+    return d;
+  };
+  const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
+    list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
+  const fused = fuse(byDecayed(lexicalHits), byDecayed(semanticHits), cfg);
+  for (const c of fused) c.decay = decayFor(c.docId);
   const fuseMs = ms(t);
   stages.push({ name: 'fuse', kept: fused.length, dropped: 0 });
 
@@ -133,10 +149,8 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
   }
   stages.push({ name: 'gate', kept: gated.kept.length, dropped: gated.removals.length });
 
-  const collapsed = collapseByDocument(gated.kept);
-  stages.push({ name: 'collapse', kept: collapsed.length, dropped: gated.kept.length - collapsed.length, note: 'one hit per document' });
-  const decayed = applyDecay(collapsed, (docId) => deps.doc(docId)?.date ?? '', (deps.now ?? (() => new Date()))(), deps.config.timeDecay);
-  stages.push({ name: 'decay', kept: decayed.length, dropped: 0 });
+  const decayed = collapseByDocument(gated.kept);
+  stages.push({ name: 'collapse', kept: decayed.length, dropped: gated.kept.length - decayed.length, note: 'one hit per document' });
   const gateMs = ms(t);
 
   const { k, reason: kReason } = chooseK(distinctive.size, cfg, options.k);
@@ -205,6 +219,7 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
         distinctiveTokens: [...distinctive],
         noDistinctiveTokens: noDistinctive,
         idfAvailable,
+        idfThreshold: minIdf,
       },
       semantic: { ran: semantic.ran, skipped: semantic.ran ? null : semantic.skipped, candidates: semanticHits.length },
       lexical: { candidates: lexicalHits.length },

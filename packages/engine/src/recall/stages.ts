@@ -33,17 +33,29 @@ export function expandAliases(
   return out;
 }
 
+/**
+ * The IDF a token must reach to count as distinctive. In a small corpus no token can reach the
+ * configured threshold (with N chunks the largest IDF is ln(1 + (N - 0.5) / 1.5)), so the bar is
+ * capped at half that ceiling: "found in at most about half of the corpus".
+ */
+export function idfThreshold(configured: number, chunkCount: number): number {
+  if (chunkCount <= 0) return configured;
+  const ceiling = Math.log(1 + (chunkCount - 0.5) / 1.5);
+  return Math.min(configured, ceiling / 2);
+}
+
 /** A token is distinctive when it is long enough and (if an IDF table exists) rare enough. */
 export function describeTokens(
   tokens: { token: string; fromAlias: boolean }[],
   idfOf: (t: string) => number,
   idfAvailable: boolean,
   cfg: Pick<RecallConfig, 'minTokenLen' | 'minTokenIdf' | 'singleCharWeight'>,
+  minIdf: number = cfg.minTokenIdf,
 ): QueryToken[] {
   return tokens.map(({ token, fromAlias }) => {
     const idf = idfOf(token);
     const longEnough = [...token].length >= cfg.minTokenLen;
-    const rareEnough = !idfAvailable || idf >= cfg.minTokenIdf;
+    const rareEnough = !idfAvailable || idf >= minIdf;
     return { token, idf, weight: isSingleCjk(token) ? cfg.singleCharWeight : 1, distinctive: longEnough && rareEnough, fromAlias };
   });
 }
@@ -146,15 +158,6 @@ export function decayFactor(date: string, now: Date, cfg: EngramConfig['timeDeca
   if (Number.isNaN(t)) return 1;
   const ageDays = Math.max(0, (now.getTime() - t) / 86_400_000);
   return Math.max(cfg.floor, Math.pow(0.5, ageDays / cfg.halfLifeDays));
-}
-
-export function applyDecay(candidates: Candidate[], dateOf: (docId: string) => string, now: Date, cfg: EngramConfig['timeDecay']): Candidate[] {
-  return candidates
-    .map((c) => {
-      const decay = decayFactor(dateOf(c.docId), now, cfg);
-      return { ...c, decay, score: c.fused * decay };
-    })
-    .sort(byScore);
 }
 
 /**

@@ -73,6 +73,8 @@ export interface RecallExplanation {
     noDistinctiveTokens: boolean;
     /** When the IDF table is unavailable the distinctive gate falls back to length only. */
     idfAvailable: boolean;
+    /** The IDF a query token needed to count as distinctive (capped in small corpora). */
+    idfThreshold: number;
   };
   semantic: { ran: boolean; skipped: string | null; candidates: number };
   lexical: { candidates: number };

@@ -123,3 +123,12 @@ test('render: budget keeps order, cuts one item at most, and the block name is s
   assert.match(block, /\[1\] 2026-01-02 · T\nbody/);
   assert.equal(renderRecallBlock([], cfg.inject), '');
 });
+
+test('the IDF bar is capped in small corpora so a two-document corpus still has distinctive terms', async () => {
+  const { idfThreshold } = await import('../../src/recall/stages.ts');
+  const { bm25Idf } = await import('../../src/lexical/bm25.ts');
+  assert.equal(idfThreshold(2, 100_000), 2);
+  const small = idfThreshold(2, 2);
+  assert.ok(bm25Idf(2, 1) >= small, 'a term in one of two docs is distinctive');
+  assert.ok(bm25Idf(2, 2) < small, 'a term in every doc is not');
+});

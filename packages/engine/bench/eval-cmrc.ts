@@ -1,0 +1,159 @@
+// Retrieval evaluation on CMRC 2018 (dev): 70 % of the paragraphs become diaries; questions about
+// them measure recall, questions about the other 30 % (and chatter) measure "inject nothing".
+// Run: npm run eval  (ENGRAM_EVAL_LIMIT=N for a quicker partial run)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openEngine } from '../src/engine.ts';
+import { LexicalIndex } from '../src/lexical/bm25.ts';
+import { createTokenizer } from '../src/text/tokenize.ts';
+import { CHATTER_QUERIES } from './chatter.ts';
+
+interface Paragraph {
+  id: string;
+  context: string;
+  qas: { id: string; question: string }[];
+}
+
+export interface EvalRow {
+  system: string;
+  r1: number;
+  r5: number;
+  mrr: number;
+  oocNothing: number;
+  chatterNothing: number;
+  queries: number;
+  msPerQuery: number;
+}
+
+const datasetPath = resolve(new URL('.', import.meta.url).pathname, '../../../../shared/datasets/cmrc2018/cmrc2018_dev.json');
+
+export function loadCmrc(path = datasetPath): Paragraph[] {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { data: { paragraphs: Paragraph[] }[] };
+  return raw.data.flatMap((a) => a.paragraphs);
+}
+
+/** Deterministic 70/30 split by paragraph position. */
+export function splitCorpus(paragraphs: Paragraph[]) {
+  const indexed = paragraphs.filter((_, i) => i % 10 < 7);
+  const held = paragraphs.filter((_, i) => i % 10 >= 7);
+  return { indexed, held };
+}
+
+/** A diary title like a person would write: the paragraph's opening phrase. */
+export function titleOf(context: string): string {
+  const first = context.split(/[，。,（(；;：:]/)[0] ?? context;
+  return first.replace(/[《》「」“”"]/g, '').slice(0, 24).trim() || context.slice(0, 12);
+}
+
+function writeDiaries(dir: string, paragraphs: Paragraph[]): Map<string, string> {
+  const pathOf = new Map<string, string>();
+  paragraphs.forEach((p, i) => {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const name = `2026-10-${day}-${p.id}.txt`;
+    writeFileSync(join(dir, name), `[09:00] ${titleOf(p.context)}\n\n${p.context}\n`);
+    pathOf.set(p.id, name);
+  });
+  return pathOf;
+}
+
+function score(ranks: (number | null)[]) {
+  const n = ranks.length || 1;
+  return {
+    r1: ranks.filter((r) => r !== null && r <= 1).length / n,
+    r5: ranks.filter((r) => r !== null && r <= 5).length / n,
+    mrr: ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / n,
+  };
+}
+
+/** Character 1+2-gram BM25 with no gates: the baseline every change is compared with. */
+function baseline(indexed: Paragraph[], held: Paragraph[], questions: { q: string; gold: string }[]): EvalRow {
+  const gram = createTokenizer({ kind: 'gram' });
+  const index = new LexicalIndex({ k1: 1.2, b: 0.75, fieldWeights: { title: 1, summary: 1, tags: 1, body: 1 }, singleCharWeight: 1 });
+  for (const p of indexed) index.add({ chunkId: p.id, docId: p.id, fields: { title: [], summary: [], tags: [], body: gram.tokenize(p.context) } });
+  const t0 = performance.now();
+  const ranks = questions.map(({ q, gold }) => {
+    const hits = index.search(gram.tokenize(q), 5);
+    const at = hits.findIndex((h) => h.docId === gold);
+    return at >= 0 ? at + 1 : null;
+  });
+  const oocQs = held.flatMap((p) => p.qas.map((x) => x.question));
+  const ooc = oocQs.filter((q) => index.search(gram.tokenize(q), 5).length === 0).length / (oocQs.length || 1);
+  const chat = CHATTER_QUERIES.filter((q) => index.search(gram.tokenize(q), 5).length === 0).length / CHATTER_QUERIES.length;
+  const count = questions.length + oocQs.length + CHATTER_QUERIES.length;
+  return { system: 'baseline: char 1+2-gram BM25, no gates', ...score(ranks), oocNothing: ooc, chatterNothing: chat, queries: count, msPerQuery: (performance.now() - t0) / count };
+}
+
+export async function runEval(opts: { limit?: number; options?: Record<string, unknown>; label?: string } = {}): Promise<EvalRow[]> {
+  let paragraphs = loadCmrc();
+  if (opts.limit) paragraphs = paragraphs.slice(0, opts.limit);
+  const { indexed, held } = splitCorpus(paragraphs);
+  const work = mkdtempSync(join(tmpdir(), 'engram-eval-'));
+  const diaryDir = join(work, 'diaries');
+  mkdirSync(diaryDir);
+  writeDiaries(diaryDir, indexed);
+  const questions = indexed.flatMap((p) => p.qas.map((x) => ({ q: x.question, gold: p.id })));
+  const rows: EvalRow[] = [baseline(indexed, held, questions)];
+  const engine = await openEngine({
+    options: { diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false, timePrefix: true }, ...opts.options },
+    env: { HOME: work, ...pickEmbeddingEnv() },
+    syncOnOpen: false,
+    now: () => new Date('2026-11-01T00:00:00'),
+  });
+  try {
+    await engine.index({ full: true });
+    const goldPath = new Map(indexed.map((p, i) => [p.id, writeName(p, i)]));
+    const t0 = performance.now();
+    const ranks: (number | null)[] = [];
+    for (const { q, gold } of questions) {
+      const r = await engine.recall(q, { k: 5 });
+      const at = r.hits.findIndex((h) => h.path === goldPath.get(gold));
+      ranks.push(at >= 0 ? at + 1 : null);
+    }
+    let oocNothing = 0;
+    const oocQs = held.flatMap((p) => p.qas.map((x) => x.question));
+    for (const q of oocQs) if ((await engine.recall(q)).hits.length === 0) oocNothing += 1;
+    let chatNothing = 0;
+    for (const q of CHATTER_QUERIES) if ((await engine.recall(q)).hits.length === 0) chatNothing += 1;
+    const count = questions.length + oocQs.length + CHATTER_QUERIES.length;
+    const sem = engine.semantic ? 'hybrid' : 'lexical';
+    rows.push({
+      system: opts.label ?? `engram ${sem} (${engine.tokenizer.engine}, gates on)`,
+      ...score(ranks),
+      oocNothing: oocNothing / (oocQs.length || 1),
+      chatterNothing: chatNothing / CHATTER_QUERIES.length,
+      queries: count,
+      msPerQuery: (performance.now() - t0) / count,
+    });
+  } finally {
+    engine.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+function writeName(p: Paragraph, i: number) {
+  return `2026-10-${String((i % 28) + 1).padStart(2, '0')}-${p.id}.txt`;
+}
+
+function pickEmbeddingEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ENGRAM_EMBEDDING_') && v) out[k] = v;
+  return out;
+}
+
+export function formatTable(rows: EvalRow[]): string {
+  const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+  const lines = [
+    '| system | R@1 | R@5 | MRR | out-of-corpus → nothing | chatter → nothing | queries | ms/query |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.system} | ${r.r1.toFixed(3)} | ${r.r5.toFixed(3)} | ${r.mrr.toFixed(3)} | ${pct(r.oocNothing)} | ${pct(r.chatterNothing)} | ${r.queries} | ${r.msPerQuery.toFixed(2)} |`),
+  ];
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const limit = process.env.ENGRAM_EVAL_LIMIT ? Number(process.env.ENGRAM_EVAL_LIMIT) : undefined;
+  const rows = await runEval({ limit });
+  console.log(formatTable(rows));
+}

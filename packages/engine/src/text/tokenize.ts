@@ -1,0 +1,126 @@
+import type { Tokenizer, TokenizerKind } from '../types.ts';
+import { loadBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
+import { RUN_PATTERN } from './scripts.ts';
+import { isStopWord } from './stopwords.ts';
+
+/**
+ * How jieba segments a CJK run: 'cut' (one segmentation) or 'search' (cutForSearch: also the
+ * dictionary words inside long words, 中华人民共和国 → 中华/人民/共和国/…).
+ */
+export type JiebaMode = 'search' | 'cut';
+
+export interface TokenizerOptions {
+  kind: TokenizerKind;
+  /** jieba user dictionary lines: "word [freq] [tag]". Ignored in gram mode. */
+  userDict?: readonly string[];
+  /** Default 'cut'. */
+  jiebaMode?: JiebaMode;
+  /**
+   * Let jieba's HMM join unknown characters into guessed words. Default false: the guess depends
+   * on the neighbouring characters, so a name is joined one way in the question (尚恩有) and
+   * another in the note (尚恩), and the two never match.
+   */
+  hmm?: boolean;
+  /**
+   * Also emit the bigrams of consecutive single characters jieba left unjoined (names, rare terms,
+   * domain words missing from the dictionary such as 去重). Default true.
+   */
+  singleRunBigrams?: boolean;
+  /** Replaces the @node-rs/jieba loader (tests simulate a failed load with it). */
+  loadJieba?: JiebaLoader;
+}
+
+export interface EngramTokenizer extends Tokenizer {
+  /** Problems with user dictionary lines (skipped, not fatal). */
+  readonly userDictErrors: readonly string[];
+}
+
+/**
+ * Builds a tokenizer. 'auto' and 'jieba' use jieba when it loads and fall back to 1-/2-grams
+ * otherwise (recorded in `fallbackReason`); memory recall is an enhancement and must not fail
+ * because a native module is missing.
+ */
+export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
+  if (options.kind === 'gram') return gramTokenizer(null);
+  const loaded = obtainJieba(options.loadJieba ?? loadBundledJieba);
+  if (!loaded.ok) return gramTokenizer(loaded.reason);
+  const { errors } = loadUserDict(loaded.jieba, options.userDict ?? []);
+  const segment = jiebaSegmenter(loaded.jieba, {
+    mode: options.jiebaMode ?? 'cut',
+    hmm: options.hmm ?? false,
+    singleRunBigrams: options.singleRunBigrams ?? true,
+  });
+  return {
+    engine: 'jieba',
+    fallbackReason: null,
+    userDictErrors: errors,
+    tokenize: (text) => tokenizeWith(text, segment),
+  };
+}
+
+function gramTokenizer(fallbackReason: string | null): EngramTokenizer {
+  return { engine: 'gram', fallbackReason, userDictErrors: [], tokenize: (text) => tokenizeWith(text, gramTokens) };
+}
+
+type CjkSegmenter = (run: string, out: string[]) => void;
+
+/** Splits text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`. */
+function tokenizeWith(text: string, segmentCjk: CjkSegmenter): string[] {
+  const out: string[] = [];
+  // NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms.
+  const normalized = text.normalize('NFKC').toLowerCase();
+  for (const match of normalized.matchAll(RUN_PATTERN)) {
+    if (match[1] !== undefined) segmentCjk(match[1], out);
+    else wordTokens(match[0], out);
+  }
+  return out;
+}
+
+/** A latin/digit word stays whole (443, sing-box, v0.2.6) and also yields its parts of ≥ 2 chars. */
+function wordTokens(word: string, out: string[]): void {
+  if (!isStopWord(word)) out.push(word);
+  if (!/[-_.]/.test(word)) return;
+  for (const part of word.split(/[-_.]+/)) {
+    if (part.length >= 2 && part !== word && !isStopWord(part)) out.push(part);
+  }
+}
+
+interface JiebaSettings {
+  mode: JiebaMode;
+  hmm: boolean;
+  singleRunBigrams: boolean;
+}
+
+function jiebaSegmenter(jieba: JiebaSegmenter, settings: JiebaSettings): CjkSegmenter {
+  return (run, out) => {
+    const words = settings.mode === 'search' ? jieba.cutForSearch(run, settings.hmm) : jieba.cut(run, settings.hmm);
+    let previousChar: string | null = null;
+    for (const word of words) {
+      if (!isStopWord(word)) out.push(word);
+      const isChar = isOneCodePoint(word);
+      if (settings.singleRunBigrams && isChar && previousChar !== null) pushPair(previousChar, word, out);
+      previousChar = isChar ? word : null;
+    }
+  };
+}
+
+const isOneCodePoint = (word: string): boolean =>
+  word.length === 1 || (word.length === 2 && word.codePointAt(0)! > 0xffff);
+
+/** Every character plus every adjacent pair, without stop words. */
+function gramTokens(run: string, out: string[]): void {
+  const chars = Array.from(run);
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    if (!isStopWord(char)) out.push(char);
+    const next = chars[i + 1];
+    if (next !== undefined) pushPair(char, next, out);
+  }
+}
+
+/** Pairs of two stop characters (了吗, 我的) straddle function words and carry no topic. */
+function pushPair(first: string, second: string, out: string[]): void {
+  const pair = first + second;
+  if (isStopWord(pair) || (isStopWord(first) && isStopWord(second))) return;
+  out.push(pair);
+}
