@@ -66,6 +66,8 @@ export const configSchema = z.object({
       requireSemantic: z.boolean().default(true),
       minTokenLen: z.number().int().min(0).max(10).default(2),
       minTokenIdf: z.number().min(0).max(20).default(2.0),
+      /** Coverage gate: a lexical hit must explain at least this share of the query's weight; 0 = off. */
+      minCoverage: z.number().min(0).max(1).default(0.3),
     })
     .prefault({}),
 

@@ -3,6 +3,7 @@
 import type { EngramConfig } from '../config/schema.ts';
 import type { Tokenizer } from '../types.ts';
 import { fitToBudget } from './render.ts';
+import { backgroundIdfTable, UNKNOWN_WORD_IDF } from './background-idf.ts';
 import {
   applyGates,
   chooseK,
@@ -12,6 +13,8 @@ import {
   expandAliases,
   fuse,
   idfThreshold,
+  coverageOf,
+  queryWeights,
   type Candidate,
 } from './stages.ts';
 import type { GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
@@ -125,7 +128,12 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
   const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
     list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
   const fused = fuse(byDecayed(lexicalHits), byDecayed(semanticHits), cfg);
-  for (const c of fused) c.decay = decayFor(c.docId);
+  const weights = queryWeights(tokens, backgroundIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
+  const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
+  for (const c of fused) {
+    c.decay = decayFor(c.docId);
+    if (c.matched.length > 0) c.coverage = coverageOf(c.matched, weights, aliasTokens);
+  }
   const fuseMs = ms(t);
   stages.push({ name: 'fuse', kept: fused.length, dropped: 0 });
 
@@ -197,6 +205,7 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
       score: c.score,
       channels: { lexical: c.lexical, semantic: c.semantic, fused: c.fused, decay: c.decay },
       matched: c.matched,
+      coverage: c.coverage,
       folded: c.folded,
       text,
     };

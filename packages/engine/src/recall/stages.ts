@@ -60,12 +60,43 @@ export function describeTokens(
   });
 }
 
+/**
+ * How much each query word weighs when judging how much of the query a hit explains: general-language
+ * IDF when available (so a name the corpus never saw weighs a lot, 公司 little), else corpus IDF with
+ * unseen words at the corpus ceiling. Single CJK characters and alias additions do not count.
+ */
+export function queryWeights(tokens: QueryToken[], background: Map<string, number> | null, unknownWeight: number, corpusCeiling: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of tokens) {
+    if (t.fromAlias || isSingleCjk(t.token)) continue;
+    const w = background ? (background.get(t.token) ?? unknownWeight) : t.idf > 0 ? t.idf : corpusCeiling;
+    out.set(t.token, w);
+  }
+  return out;
+}
+
+/** Share of the query's weight that a hit's matched tokens carry (alias matches add, capped at 1). */
+export function coverageOf(matched: MatchedTerm[], weights: Map<string, number>, aliasTokens: Set<string>): number {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  if (total <= 0) return 1;
+  let got = 0;
+  for (const m of matched) {
+    const w = weights.get(m.token);
+    if (w !== undefined) got += w;
+    else if (aliasTokens.has(m.token)) got += Math.min(...weights.values());
+  }
+  return Math.min(1, got / total);
+}
+
 export interface Candidate {
   chunkId: string;
   docId: string;
   lexical: ChannelScore | null;
   semantic: ChannelScore | null;
   matched: MatchedTerm[];
+  /** Share of the query explained by the lexical matches (1 when there are none to judge). */
+  coverage: number;
   fused: number;
   decay: number;
   score: number;
@@ -82,7 +113,7 @@ export function fuse(
   const get = (chunkId: string, docId: string) => {
     let c = byId.get(chunkId);
     if (!c) {
-      c = { chunkId, docId, lexical: null, semantic: null, matched: [], fused: 0, decay: 1, score: 0, folded: 0 };
+      c = { chunkId, docId, lexical: null, semantic: null, matched: [], coverage: 1, fused: 0, decay: 1, score: 0, folded: 0 };
       byId.set(chunkId, c);
     }
     return c;
@@ -109,7 +140,7 @@ export const byScore = (a: { score: number; chunkId: string }, b: { score: numbe
 export interface GateContext {
   distinctive: Set<string>;
   semanticRan: boolean;
-  cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic'>;
+  cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic' | 'minCoverage'>;
   titleOf: (docId: string) => string;
 }
 
@@ -133,6 +164,10 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     }
     if (c.matched.length > 0 && !c.matched.some((m) => ctx.distinctive.has(m.token))) {
       remove(c, 'distinctive-term', `matched only ${c.matched.map((m) => m.token).join(' ')} (none distinctive)`);
+      continue;
+    }
+    if (c.matched.length > 0 && c.coverage < ctx.cfg.minCoverage) {
+      remove(c, 'coverage', `explains ${(c.coverage * 100).toFixed(0)}% of the query (< ${(ctx.cfg.minCoverage * 100).toFixed(0)}%)`);
       continue;
     }
     kept.push(c);

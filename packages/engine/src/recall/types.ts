@@ -45,13 +45,15 @@ export interface RecallHit {
     decay: number;
   };
   matched: MatchedTerm[];
+  /** Share of the query's weight explained by the matched tokens. */
+  coverage: number;
   /** Other chunks of the same document that also matched and were folded into this hit. */
   folded: number;
   /** The chunk text that would be injected. */
   text: string;
 }
 
-export type GateName = 'distinctive-term' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
+export type GateName = 'distinctive-term' | 'coverage' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
 
 export interface GateRemoval {
   gate: GateName;
