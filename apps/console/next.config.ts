@@ -1,0 +1,20 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // Native addons and model runtimes load through Node's own require, never bundled.
+  serverExternalPackages: ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', '@libsql/client', 'libsql'],
+  // Workspace packages ship TypeScript source that imports siblings with `.ts` extensions.
+  transpilePackages: ['@engram/engine', '@engram/db'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  devIndicators: false,
+  // The build type-checks the console (and the engine it imports) unless explicitly told not to.
+  typescript: { ignoreBuildErrors: process.env.ENGRAM_SKIP_TYPECHECK === '1' },
+  turbopack: {
+    // The engine reads user-chosen paths (config file, model dir) at run time. That only matters for
+    // file tracing of a deployment bundle, which the console does not make: it runs in place.
+    ignoreIssue: [{ path: '**/packages/engine/src/**', title: /Dynamic filesystem access/ }],
+  },
+};
+
+export default config;

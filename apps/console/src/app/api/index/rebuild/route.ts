@@ -1,0 +1,58 @@
+// Full rebuild with live progress: POST, answered as NDJSON (one RebuildEvent per line) so a plain
+// fetch reader can move the bar. Guarded like every mutation.
+import { getRuntime } from '../../../../server/engine.ts';
+import { engineUnavailable, isEngineError } from '../../../../server/errors.ts';
+import { checkMutation } from '../../../../server/security.ts';
+import { progressPercent, type RebuildEvent } from '../../../../shared/progress.ts';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(req: Request): Promise<Response> {
+  let runtime;
+  try {
+    runtime = await getRuntime();
+  } catch (e) {
+    const err = engineUnavailable(e);
+    return Response.json({ error: { code: err.code, message: err.message } }, { status: 503 });
+  }
+  const verdict = checkMutation(req.headers, runtime.token, runtime.allowedOrigins);
+  if (!verdict.ok) return Response.json({ error: { code: 'FORBIDDEN', message: verdict.reason } }, { status: 403 });
+
+  let full = true;
+  try {
+    const body = (await req.json()) as { full?: unknown };
+    if (body && typeof body.full === 'boolean') full = body.full;
+  } catch {
+    // An empty body means the default: a full rebuild.
+  }
+
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (e: RebuildEvent) => controller.enqueue(encoder.encode(`${JSON.stringify(e)}\n`));
+      let last = -1;
+      try {
+        const report = await runtime.engine.index({
+          full,
+          onProgress(p) {
+            const percent = Math.max(last, progressPercent(p));
+            last = percent;
+            send({ type: 'progress', phase: p.phase, done: p.done, total: p.total, message: p.message, percent });
+          },
+        });
+        send({ type: 'done', percent: 100, report });
+      } catch (e) {
+        if (isEngineError(e)) send({ type: 'error', code: e.code, message: e.message });
+        else {
+          console.error('[engram-console] rebuild failed', e);
+          send({ type: 'error', code: 'internal', message: 'Rebuild failed — see the console server log.' });
+        }
+      } finally {
+        controller.close();
+      }
+    },
+  });
+  return new Response(stream, {
+    headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
+  });
+}

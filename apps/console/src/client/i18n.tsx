@@ -1,0 +1,47 @@
+'use client';
+// Language: Chinese by default, English on request; the choice is kept in localStorage.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { en, format, zh, type Lang, type MessageKey } from './messages.ts';
+
+const STORAGE_KEY = 'engram.lang';
+
+interface I18n {
+  lang: Lang;
+  setLang: (lang: Lang) => void;
+  t: (key: MessageKey, vars?: Record<string, string | number>) => string;
+  /** Picks the right half of an inline [zh, en] pair (settings labels live next to their fields). */
+  pick: (pair: readonly [string, string]) => string;
+}
+
+const I18nContext = createContext<I18n | null>(null);
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Lang>('zh');
+  useEffect(() => {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    if (stored === 'en' || stored === 'zh') setLangState(stored);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  }, [lang]);
+  const setLang = useCallback((next: Lang) => {
+    localStorage.setItem(STORAGE_KEY, next);
+    setLangState(next);
+  }, []);
+  const value = useMemo<I18n>(() => {
+    const table = lang === 'zh' ? zh : en;
+    return {
+      lang,
+      setLang,
+      t: (key, vars) => format(table[key], vars),
+      pick: (pair) => (lang === 'zh' ? pair[0] : pair[1]),
+    };
+  }, [lang, setLang]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18n {
+  const ctx = useContext(I18nContext);
+  if (!ctx) throw new Error('useI18n outside I18nProvider');
+  return ctx;
+}

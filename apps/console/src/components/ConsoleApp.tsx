@@ -1,0 +1,21 @@
+'use client';
+// Client root: providers (API with the install token, language, toasts, rebuild stream) around the shell.
+import { I18nProvider } from '../client/i18n.tsx';
+import { RebuildProvider } from '../client/rebuild.tsx';
+import { ToastProvider } from '../client/toast.tsx';
+import { ApiProvider } from '../client/trpc.tsx';
+import { AppShell } from './AppShell.tsx';
+
+export function ConsoleApp({ token }: { token: string }) {
+  return (
+    <ApiProvider token={token}>
+      <I18nProvider>
+        <ToastProvider>
+          <RebuildProvider>
+            <AppShell />
+          </RebuildProvider>
+        </ToastProvider>
+      </I18nProvider>
+    </ApiProvider>
+  );
+}

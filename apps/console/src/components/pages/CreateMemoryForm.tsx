@@ -1,0 +1,104 @@
+'use client';
+// New memory: the same write path the agent's tool uses; format problems come back as warnings.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useI18n } from '../../client/i18n.tsx';
+import { useToast } from '../../client/toast.tsx';
+import { useTRPC } from '../../client/trpc.tsx';
+import { Button, Card, inputClass } from '../ui.tsx';
+
+export const splitTags = (s: string): string[] =>
+  s
+    .split(/[,，、\n]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+export function CreateMemoryForm({ categories, onDone }: { categories: string[]; onDone: () => void }) {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [title, setTitle] = useState('');
+  const [content, setContent] = useState('');
+  const [tags, setTags] = useState('');
+  const [folder, setFolder] = useState('');
+  const [warnings, setWarnings] = useState<string[]>([]);
+
+  const create = useMutation(
+    trpc.memories.create.mutationOptions({
+      onSuccess: async (res) => {
+        toast.ok(t('library.create.done', { path: res.path }));
+        setWarnings([...res.warnings, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])]);
+        setTitle('');
+        setContent('');
+        setTags('');
+        await Promise.all([queryClient.invalidateQueries(trpc.memories.pathFilter()), queryClient.invalidateQueries(trpc.index.pathFilter())]);
+        if (res.warnings.length === 0) onDone();
+      },
+      onError: (e) => toast.error(e),
+    }),
+  );
+
+  const submit = () => {
+    const tagList = splitTags(tags);
+    create.mutate({
+      content,
+      ...(title.trim() ? { title: title.trim() } : {}),
+      ...(tagList.length ? { tags: tagList } : {}),
+      ...(folder.trim() ? { folder: folder.trim() } : {}),
+    });
+  };
+
+  return (
+    <Card title={t('library.new')} testId="create-form">
+      <form
+        className="grid grid-cols-1 gap-3 @side:grid-cols-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <label className="flex flex-col gap-1 text-xs text-muted">
+          {t('library.create.title')}
+          <input data-testid="create-title" className={inputClass} value={title} placeholder={t('library.create.titlePh')} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-muted">
+          {t('library.create.folder')}
+          <input className={inputClass} list="engram-categories" value={folder} placeholder={t('library.create.folderPh')} onChange={(e) => setFolder(e.target.value)} />
+          <datalist id="engram-categories">
+            {categories.filter(Boolean).map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-muted @side:col-span-2">
+          {t('library.create.content')}
+          <textarea
+            data-testid="create-content"
+            className={`${inputClass} prose-raw min-h-40 resize-y`}
+            value={content}
+            placeholder={t('library.create.contentPh')}
+            onChange={(e) => setContent(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-muted @side:col-span-2">
+          {t('library.create.tags')}
+          <input data-testid="create-tags" className={inputClass} value={tags} placeholder={t('library.create.tagsPh')} onChange={(e) => setTags(e.target.value)} />
+        </label>
+        {warnings.length > 0 ? (
+          <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn @side:col-span-2" data-testid="create-warnings">
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="flex gap-2 @side:col-span-2">
+          <Button type="submit" variant="primary" data-testid="create-submit" disabled={create.isPending || !content.trim()}>
+            {t('library.create.submit')}
+          </Button>
+          <Button onClick={onDone}>{t('common.cancel')}</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

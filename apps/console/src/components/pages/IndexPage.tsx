@@ -1,0 +1,268 @@
+'use client';
+// Index: what is indexed and how (counts, tokenizer, embedding fingerprint, build time, warnings),
+// per-folder details, a full rebuild with a live progress bar, and the integrity check.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useI18n } from '../../client/i18n.tsx';
+import { useRebuild } from '../../client/rebuild.tsx';
+import { useToast } from '../../client/toast.tsx';
+import { useTRPC } from '../../client/trpc.tsx';
+import type { RouterOutputs } from '../../client/types.ts';
+import { Badge, Banner, Button, Card, ErrorNote, PageHeader, Stat } from '../ui.tsx';
+
+type Status = RouterOutputs['index']['status'];
+
+export function IndexPage() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const status = useQuery(trpc.index.status.queryOptions());
+  const rebuild = useRebuild();
+
+  return (
+    <div>
+      <PageHeader
+        eyebrow={t('index.eyebrow')}
+        title={t('index.title')}
+        description={t('index.desc')}
+        actions={
+          <>
+            <Button onClick={() => status.refetch()}>{t('common.refresh')}</Button>
+            <IntegrityButton />
+            <Button variant="primary" data-testid="index-rebuild" disabled={rebuild.running} onClick={() => void rebuild.start()}>
+              {rebuild.running ? t('index.rebuilding') : t('index.rebuild')}
+            </Button>
+          </>
+        }
+      />
+      <div className="page-grid">
+        <div className="flex min-w-0 flex-col gap-3">
+          {status.error ? <ErrorNote error={status.error} onRetry={() => status.refetch()} retryLabel={t('common.retry')} /> : null}
+          {status.data ? <MismatchBanner status={status.data} onRebuild={() => void rebuild.start()} busy={rebuild.running} /> : null}
+          <RebuildProgress />
+          {status.data ? <StatusView status={status.data} /> : <div className="text-sm text-muted">{t('common.loading')}</div>}
+          {status.data ? (
+            <div className="@wide:hidden">
+              <PathsCard status={status.data} />
+            </div>
+          ) : null}
+        </div>
+        <aside className="page-aside">
+          <Card title={t('index.aside.title')}>
+            <p className="text-sm text-muted">{t('index.aside.body')}</p>
+          </Card>
+          {status.data ? <PathsCard status={status.data} /> : null}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function MismatchBanner({ status: s, onRebuild, busy }: { status: Status; onRebuild: () => void; busy: boolean }) {
+  const { t } = useI18n();
+  const lines: string[] = [];
+  if (s.tokenizer.mismatch) lines.push(t('index.mismatch.tokenizer', { built: s.tokenizer.builtWith ?? '?', active: s.tokenizer.active }));
+  if (s.chunkParams.adviseRebuild && s.chunkParams.builtWith) {
+    lines.push(
+      t('index.mismatch.chunk', {
+        built: `${s.chunkParams.builtWith.size}/${s.chunkParams.builtWith.overlap}`,
+        now: `${s.chunkParams.size}/${s.chunkParams.overlap}`,
+      }),
+    );
+  }
+  if (s.semantic.state === 'mismatch') lines.push([s.semantic.reason, s.semantic.action].filter(Boolean).join(' — '));
+  if (lines.length === 0) return null;
+  return (
+    <Banner
+      tone="warn"
+      testId="mismatch-banner"
+      title={t('index.mismatch.title')}
+      actions={
+        <Button variant="primary" disabled={busy} onClick={onRebuild}>
+          {t('index.rebuild')}
+        </Button>
+      }
+    >
+      {lines.map((l) => (
+        <div key={l}>{l}</div>
+      ))}
+      <div>{s.semantic.state === 'mismatch' && s.semantic.action ? null : t('index.mismatch.action')}</div>
+    </Banner>
+  );
+}
+
+function RebuildProgress() {
+  const { t } = useI18n();
+  const r = useRebuild();
+  if (!r.running && !r.report && !r.error && r.percent === 0) return null;
+  return (
+    <Card testId="rebuild-card">
+      <div className="flex items-center justify-between gap-2 text-sm">
+        <span className="font-medium">{r.running ? t('index.rebuilding') : r.error ? t('index.rebuild.failed') : t('index.rebuild')}</span>
+        <span className="font-mono text-xs text-muted">
+          {r.phase ?? ''} {r.message ? `· ${r.message}` : ''}
+        </span>
+        <span data-testid="rebuild-percent" className="font-semibold tabular-nums">
+          {r.percent}%
+        </span>
+      </div>
+      <div
+        className="mt-2 h-2.5 overflow-hidden rounded-full bg-sunken"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={r.percent}
+        data-testid="rebuild-progress"
+        data-state={r.running ? 'running' : r.error ? 'error' : 'done'}
+      >
+        <div className={`h-full rounded-full transition-[width] duration-200 ${r.error ? 'bg-danger' : 'bg-accent'}`} style={{ width: `${r.percent}%` }} />
+      </div>
+      {r.error ? (
+        <div className="mt-2 text-sm text-danger" role="alert">
+          {r.error.message} <span className="font-mono text-xs opacity-75">{r.error.code}</span>
+        </div>
+      ) : null}
+      {r.report ? (
+        <div className="mt-2 flex flex-wrap gap-1.5 text-xs" data-testid="rebuild-report">
+          <Badge tone="ok">{t('index.rebuild.done', { documents: r.report.documents, chunks: r.report.chunks, ms: r.report.ms })}</Badge>
+          <Badge>+{r.report.added}</Badge>
+          <Badge>~{r.report.updated}</Badge>
+          <Badge>−{r.report.removed}</Badge>
+          <Badge>={r.report.unchanged}</Badge>
+          <Badge>
+            emb {r.report.semantic.embedded} / reuse {r.report.semantic.reused}
+            {r.report.semantic.skipped ? ` · ${r.report.semantic.skipped}` : ''}
+          </Badge>
+          {r.report.skipped.length ? <Badge tone="warn">skipped {r.report.skipped.length}</Badge> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function StatusView({ status: s }: { status: Status }) {
+  const { t } = useI18n();
+  const semTone = s.semantic.state === 'ready' ? 'ok' : s.semantic.state === 'off' ? 'neutral' : 'warn';
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-2 @rail:grid-cols-4" data-testid="index-stats">
+        <Stat label={t('index.documents')} value={s.documents} hint={`${t('index.archived')} ${s.archived}`} testId="stat-documents" />
+        <Stat label={t('index.chunks')} value={s.chunks} testId="stat-chunks" />
+        <Stat label={t('index.vectors')} value={s.vectors} hint={s.semantic.dimensions ? `${s.semantic.dimensions}d` : undefined} testId="stat-vectors" />
+        <Stat label={t('index.builtAt')} value={s.builtAt ? shortDateTime(s.builtAt) : t('index.never')} testId="stat-built-at" />
+      </div>
+      <Card title={t('index.tokenizer')} actions={<Badge tone={s.tokenizer.mismatch ? 'warn' : 'accent'}>{s.tokenizer.active}</Badge>}>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-muted">configured</dt>
+          <dd>{s.tokenizer.configured}</dd>
+          <dt className="text-muted">built with</dt>
+          <dd>{s.tokenizer.builtWith ?? '–'}</dd>
+          <dt className="text-muted">{t('index.chunkParams')}</dt>
+          <dd>
+            {s.chunkParams.size} / {s.chunkParams.overlap}
+            {s.chunkParams.builtWith ? <span className="text-muted"> (built {s.chunkParams.builtWith.size} / {s.chunkParams.builtWith.overlap})</span> : null}
+          </dd>
+        </dl>
+        {s.tokenizer.fallbackReason ? <p className="mt-2 text-xs text-warn">{t('index.tokenizer.fallback', { engine: s.tokenizer.active, reason: s.tokenizer.fallbackReason })}</p> : null}
+      </Card>
+      <Card title={t('index.embedding')} actions={<Badge tone={semTone}>{s.semantic.state}</Badge>} testId="index-embedding">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-muted">provider</dt>
+          <dd>{s.semantic.provider}</dd>
+          <dt className="text-muted">dimensions</dt>
+          <dd>{s.semantic.dimensions || '–'}</dd>
+          {s.semantic.reason ? (
+            <>
+              <dt className="text-muted">{t('index.embedding.state')}</dt>
+              <dd>{s.semantic.reason}</dd>
+            </>
+          ) : null}
+          {s.semantic.action ? (
+            <>
+              <dt className="text-muted">→</dt>
+              <dd className="font-medium">{s.semantic.action}</dd>
+            </>
+          ) : null}
+        </dl>
+      </Card>
+      <Card title={t('index.folders')} testId="index-folders">
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="text-left text-xs text-muted">
+              <th className="py-1 font-normal">{t('index.folder.root')}</th>
+              <th className="py-1 font-normal">{t('index.folder.category')}</th>
+              <th className="py-1 text-right font-normal">{t('index.folder.documents')}</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {s.folders.map((f) => (
+              <tr key={`${f.root}/${f.category}`}>
+                <td className="py-1">{f.root}</td>
+                <td className="py-1">{f.category || '/'}</td>
+                <td className="py-1 text-right tabular-nums">{f.documents}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      {s.warnings.length > 0 ? (
+        <Card title={`${t('index.warnings')} (${s.warnings.length})`} testId="index-warnings">
+          <ul className="max-h-64 overflow-auto font-mono text-xs text-warn">
+            {s.warnings.slice(0, 200).map((w, i) => (
+              <li key={`${i}-${w}`}>{w}</li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+    </>
+  );
+}
+
+function IntegrityButton() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const check = useMutation(
+    trpc.index.integrity.mutationOptions({
+      onSuccess: (r) => {
+        const text = `${t('index.integrity')}: ${r.ok ? 'OK' : 'FAIL'} · checked ${r.checked} · min cos ${r.minCos.toFixed(4)}${r.reason ? ` · ${r.reason}` : ''}`;
+        if (r.ok) toast.ok(text);
+        else toast.error(new Error(text));
+      },
+      onError: (e) => toast.error(e),
+    }),
+  );
+  return (
+    <Button data-testid="index-integrity" disabled={check.isPending} onClick={() => check.mutate()}>
+      {check.isPending ? t('index.integrity.running') : t('index.integrity')}
+    </Button>
+  );
+}
+
+/** Local `YYYY-MM-DD HH:MM`: short enough for a stat tile at any width. */
+function shortDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function PathsCard({ status: s }: { status: Status }) {
+  const { t } = useI18n();
+  return (
+    <Card title={t('index.paths')}>
+      <dl className="flex flex-col gap-1.5 text-xs">
+        {(
+          [
+            ['diaryDir', s.diaryDir],
+            ['dataDir', s.dataDir],
+            ['database', s.databaseUrl],
+          ] as const
+        ).map(([k, v]) => (
+          <div key={k}>
+            <dt className="text-muted">{k}</dt>
+            <dd className="font-mono break-all">{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}

@@ -1,0 +1,317 @@
+'use client';
+// Recall debug: runs the real recall pipeline and shows everything it decided — per-hit channel ranks
+// and scores (as bars), matched tokens with IDF, gate removals, stage counts, timings, and the exact
+// text that would be injected.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useI18n } from '../../client/i18n.tsx';
+import { useTRPC } from '../../client/trpc.tsx';
+import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
+import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
+import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
+
+type RecallOutput = RouterOutputs['recall']['run'];
+type RecallResult = RecallOutput['result'];
+type Hit = RecallResult['hits'][number];
+type Submitted = RouterInputs['recall']['run'];
+
+const fmt = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+export function RecallPage() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const [query, setQuery] = useState('');
+  const [k, setK] = useState('');
+  const [only, setOnly] = useState<'' | 'lexical' | 'semantic'>('');
+  const [submitted, setSubmitted] = useState<Submitted | null>(null);
+
+  const recall = useQuery({
+    ...trpc.recall.run.queryOptions(submitted ?? { query: '-' }, { staleTime: 0, gcTime: 60_000, retry: false }),
+    enabled: submitted !== null,
+  });
+
+  const run = () => {
+    const next: Submitted = { query: query.trim(), ...(k ? { k: Number(k) } : {}), ...(only ? { only } : {}) };
+    if (JSON.stringify(next) === JSON.stringify(submitted)) void recall.refetch();
+    else setSubmitted(next);
+  };
+
+  return (
+    <div>
+      <PageHeader eyebrow={t('recall.eyebrow')} title={t('recall.title')} description={t('recall.desc')} />
+      <div className="page-grid">
+        <div className="flex min-w-0 flex-col gap-3">
+          <form
+            className="flex flex-wrap items-end gap-2 rounded-xl border border-line bg-panel p-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (query.trim()) run();
+            }}
+          >
+            <label className="flex min-w-0 flex-[3_1_14rem] flex-col gap-1 text-xs text-muted">
+              {t('recall.query')}
+              <input data-testid="recall-query" className={inputClass} value={query} placeholder={t('recall.queryPh')} onChange={(e) => setQuery(e.target.value)} />
+            </label>
+            <label className="flex flex-[1_1_5rem] flex-col gap-1 text-xs text-muted">
+              {t('recall.k')}
+              <select className={inputClass} value={k} onChange={(e) => setK(e.target.value)}>
+                <option value="">{t('recall.kAuto')}</option>
+                {[1, 2, 3, 5, 8, 10, 15, 20].map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-[1_1_7rem] flex-col gap-1 text-xs text-muted">
+              {t('recall.channel')}
+              <select data-testid="recall-channel" className={inputClass} value={only} onChange={(e) => setOnly(e.target.value as typeof only)}>
+                <option value="">{t('recall.channel.hybrid')}</option>
+                <option value="lexical">{t('recall.channel.lexical')}</option>
+                <option value="semantic">{t('recall.channel.semantic')}</option>
+              </select>
+            </label>
+            <Button type="submit" variant="primary" data-testid="recall-run" disabled={!query.trim() || recall.isFetching}>
+              {recall.isFetching ? '…' : t('recall.run')}
+            </Button>
+          </form>
+          {recall.error ? <ErrorNote error={recall.error} /> : null}
+          {recall.data ? <RecallReport data={recall.data} /> : null}
+          {recall.data ? (
+            <div className="@wide:hidden">
+              <TimingCard result={recall.data.result} />
+            </div>
+          ) : null}
+        </div>
+        <aside className="page-aside">
+          <Card title={t('recall.aside.title')}>
+            <p className="text-sm text-muted">{t('recall.aside.body')}</p>
+          </Card>
+          {recall.data ? <TimingCard result={recall.data.result} /> : null}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function RecallReport({ data }: { data: RecallOutput }) {
+  const { t } = useI18n();
+  const r = data.result;
+  const ex = r.explain;
+  return (
+    <div className="flex flex-col gap-3" data-testid="recall-result">
+      <div className="flex flex-wrap items-center gap-1.5 text-xs">
+        <Badge tone="accent">{r.tokenizer}</Badge>
+        <Badge tone={r.hits.length ? 'ok' : 'warn'}>{t('recall.hits', { n: r.hits.length })}</Badge>
+        <span data-testid="recall-semantic">
+          <Badge tone={ex.semantic.ran ? 'neutral' : 'warn'}>
+            {ex.semantic.ran ? t('recall.semantic.ran', { n: ex.semantic.candidates }) : t('recall.semantic.skipped', { reason: ex.semantic.skipped ?? '—' })}
+          </Badge>
+        </span>
+        <Badge>{t('recall.lexical.candidates', { n: ex.lexical.candidates })}</Badge>
+        <Badge>{t('recall.kChosen', { k: ex.k.chosen, reason: ex.k.reason })}</Badge>
+        <Badge>
+          {t('recall.maxChars', { used: ex.maxChars.used, limit: ex.maxChars.limit })}
+          {ex.maxChars.truncatedItems ? t('recall.truncated', { n: ex.maxChars.truncatedItems }) : ''}
+        </Badge>
+        {ex.judge?.applied ? <Badge>{t('recall.judge', { dropped: ex.judge.dropped, ms: Math.round(ex.judge.ms) })}</Badge> : null}
+      </div>
+
+      <Card title={t('recall.tokens')}>
+        <div className="flex flex-wrap gap-1.5" data-testid="recall-tokens">
+          {r.tokens.length === 0 ? <span className="text-sm text-muted">{t('common.none')}</span> : null}
+          {r.tokens.map((tok) => (
+            <span
+              key={tok.token}
+              className={`inline-flex items-baseline gap-1 rounded-md border px-1.5 py-0.5 text-xs ${tok.distinctive ? 'border-accent/50 bg-accent-soft' : 'border-line bg-sunken'}`}
+              title={`${tok.distinctive ? t('recall.tokens.distinctive') : ''} ${tok.fromAlias ? t('recall.tokens.alias') : ''}`.trim()}
+            >
+              <span className="font-medium">{tok.token}</span>
+              <span className="font-mono text-muted">idf {fmt(tok.idf, 2)}</span>
+              {tok.weight !== 1 ? <span className="font-mono text-muted">×{fmt(tok.weight, 2)}</span> : null}
+              {tok.fromAlias ? <span className="text-sem">≈</span> : null}
+            </span>
+          ))}
+        </div>
+      </Card>
+
+      {r.hits.length === 0 ? (
+        <div className="rounded-xl border border-warn/40 bg-warn-soft px-4 py-3 text-sm" data-testid="recall-empty">
+          <div className="font-semibold">{t('recall.noHits')}</div>
+          <div className="text-muted">{t('recall.noHits.why')}</div>
+        </div>
+      ) : (
+        <HitList hits={r.hits} />
+      )}
+
+      <GateCard result={r} />
+
+      <Card title={t('recall.stages')}>
+        <ol className="flex flex-col gap-1 text-sm" data-testid="recall-stages">
+          {ex.stages.map((s) => (
+            <li key={s.name} className="flex flex-wrap items-baseline gap-2">
+              <span className="w-28 font-mono text-xs">{s.name}</span>
+              <span className="tabular-nums">{s.kept}</span>
+              {s.dropped ? <span className="text-xs text-danger tabular-nums">−{s.dropped}</span> : null}
+              {s.note ? <span className="text-xs text-muted">{s.note}</span> : null}
+            </li>
+          ))}
+        </ol>
+      </Card>
+
+      <Card title={t('recall.injection')}>
+        <pre data-testid="recall-injection" className="prose-raw max-h-[32rem] overflow-auto rounded-md bg-sunken p-3">
+          {data.injection || t('recall.injection.empty')}
+        </pre>
+      </Card>
+    </div>
+  );
+}
+
+function HitList({ hits }: { hits: Hit[] }) {
+  const { t } = useI18n();
+  const maxScore = Math.max(...hits.map((h) => h.score), 1e-9);
+  const maxLex = Math.max(...hits.map((h) => h.channels.lexical?.score ?? 0), 1e-9);
+  return (
+    <ol className="flex flex-col gap-2">
+      {hits.map((h, i) => {
+        const bars: ScoreBar[] = [
+          { key: 'fused', label: t('recall.fused'), fraction: h.score / maxScore, text: fmt(h.score, 4), color: 'var(--accent)' },
+          {
+            key: 'lexical',
+            label: t('recall.lexical'),
+            fraction: h.channels.lexical ? h.channels.lexical.score / maxLex : 0,
+            text: h.channels.lexical ? `#${h.channels.lexical.rank} · ${fmt(h.channels.lexical.score, 2)}` : t('recall.notInChannel'),
+            color: 'var(--lex)',
+          },
+          {
+            key: 'semantic',
+            label: t('recall.semantic'),
+            fraction: h.channels.semantic ? h.channels.semantic.score : 0,
+            text: h.channels.semantic ? `#${h.channels.semantic.rank} · ${fmt(h.channels.semantic.score, 3)}` : t('recall.notInChannel'),
+            color: 'var(--sem)',
+          },
+        ];
+        return (
+          <li key={h.chunkId} className="rounded-xl border border-line bg-panel px-4 py-3" data-testid="recall-hit" data-doc-id={h.docId}>
+            <div className="flex items-baseline gap-2">
+              <span className="font-mono text-xs text-muted">[{i + 1}]</span>
+              <span className="min-w-0 flex-1 truncate font-medium">{h.title}</span>
+              <span className="shrink-0 text-xs text-muted tabular-nums">{h.date}</span>
+            </div>
+            <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-muted">
+              <Badge tone="accent">{h.category || '/'}</Badge>
+              <span className="font-mono">{h.path}</span>
+              <span>{t('recall.decay', { n: fmt(h.channels.decay, 3) })}</span>
+              <span>RRF {fmt(h.channels.fused, 4)}</span>
+              {h.folded ? <span>{t('recall.folded', { n: h.folded })}</span> : null}
+            </div>
+            <div className="mt-2">
+              <ScoreBars bars={bars} testId="recall-hit-chart" />
+            </div>
+            {h.matched.length > 0 ? (
+              <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs" data-testid="recall-hit-matched">
+                <span className="text-muted">{t('recall.matched')}:</span>
+                {h.matched.map((m) => (
+                  <span key={m.token} className="rounded bg-sunken px-1.5 py-0.5" title={m.fields.join(', ')}>
+                    {m.token} <span className="font-mono text-muted">idf {fmt(m.idf, 2)}</span>
+                    {m.fields.length ? <span className="ml-1 text-muted">({m.fields.join('/')})</span> : null}
+                  </span>
+                ))}
+              </div>
+            ) : null}
+            <details className="mt-2">
+              <summary className="cursor-pointer text-xs text-muted select-none">{t('recall.injection')}</summary>
+              <pre className="prose-raw mt-1 max-h-64 overflow-auto rounded-md bg-sunken p-2">{h.text}</pre>
+            </details>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function GateCard({ result }: { result: RecallResult }) {
+  const { t } = useI18n();
+  const g = result.explain.gate;
+  const byGate = Object.entries(g.byGate).filter(([, n]) => (n ?? 0) > 0);
+  return (
+    <Card title={t('recall.gates')} actions={<Badge tone={g.removed ? 'warn' : 'neutral'}>{t('recall.gates.removed', { n: g.removed })}</Badge>} testId="recall-gates">
+      <div className="flex flex-col gap-2 text-sm">
+        {g.noDistinctiveTokens ? <div className="text-warn">{t('recall.gates.noDistinctive')}</div> : null}
+        {!g.idfAvailable ? <div className="text-warn">{t('recall.gates.noIdf')}</div> : null}
+        {g.distinctiveTokens.length > 0 ? (
+          <div className="flex flex-wrap gap-1 text-xs">
+            <span className="text-muted">{t('recall.tokens.distinctive')}:</span>
+            {g.distinctiveTokens.map((tok) => (
+              <Badge key={tok} tone="accent">
+                {tok}
+              </Badge>
+            ))}
+          </div>
+        ) : null}
+        {byGate.length > 0 ? (
+          <div className="flex flex-wrap gap-1 text-xs">
+            {byGate.map(([gate, n]) => (
+              <Badge key={gate} tone="warn">
+                {gate}: {n}
+              </Badge>
+            ))}
+          </div>
+        ) : null}
+        {g.removals.length === 0 ? (
+          <div className="text-muted">{t('recall.gates.none')}</div>
+        ) : (
+          <ul className="flex flex-col divide-y divide-line rounded-md border border-line">
+            {g.removals.slice(0, 30).map((rm) => (
+              <li key={`${rm.gate}-${rm.chunkId}`} className="flex flex-col gap-0.5 px-3 py-1.5 text-xs @rail:flex-row @rail:items-baseline @rail:gap-3">
+                <span className="w-36 shrink-0 font-mono text-warn">{rm.gate}</span>
+                <span className="min-w-0 flex-1 truncate">{rm.title}</span>
+                <span className="text-muted">{rm.detail}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function TimingCard({ result }: { result: RecallResult }) {
+  const { t } = useI18n();
+  const tm = result.timing;
+  const parts = useMemo(
+    () =>
+      (
+        [
+          ['tokenize', tm.tokenizeMs, 'var(--muted)'],
+          ['lexical', tm.lexicalMs, 'var(--lex)'],
+          ['semantic', tm.semanticMs, 'var(--sem)'],
+          ['fuse', tm.fuseMs, 'var(--accent)'],
+          ['gate', tm.gateMs, 'var(--warn)'],
+          ['judge', tm.judgeMs, 'var(--danger)'],
+        ] as const
+      ).map(([key, ms, color]) => ({ key, ms, color, label: t(`recall.timing.${key}`) })),
+    [tm, t],
+  );
+  return (
+    <Card title={t('recall.timing')} testId="recall-timing">
+      <TimingBar parts={parts} total={tm.totalMs} />
+      <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-0.5 text-xs">
+        {parts.map((p) => (
+          <div key={p.key} className="flex justify-between gap-2">
+            <dt className="flex items-center gap-1.5 text-muted">
+              <span className="inline-block h-2 w-2 rounded-sm" style={{ background: p.color }} />
+              {p.label}
+            </dt>
+            <dd className="tabular-nums">{p.ms.toFixed(1)}</dd>
+          </div>
+        ))}
+        <div className="col-span-2 mt-1 flex justify-between border-t border-line pt-1 font-medium">
+          <dt>{t('recall.timing.total')}</dt>
+          <dd className="tabular-nums">{t('common.ms', { n: tm.totalMs.toFixed(1) })}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}

@@ -1,0 +1,208 @@
+'use client';
+// Settings: a draft of every option (sections A–J), saved as a patch of the changed paths. The engine
+// merges it over the deploy base; a change of embedding fingerprint asks for confirmation first.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useI18n } from '../../client/i18n.tsx';
+import { useRebuild } from '../../client/rebuild.tsx';
+import { useToast } from '../../client/toast.tsx';
+import { useTRPC } from '../../client/trpc.tsx';
+import { buildPatch, changedPaths, getAt, setAt } from '../settings/draft.ts';
+import { Field } from '../settings/fields.tsx';
+import { ALL_FIELDS, SECTIONS, type SectionSpec } from '../settings/spec.ts';
+import { NotePreviewTool, TemplateButtons, TestEmbeddingTool } from '../settings/tools.tsx';
+import { Badge, Banner, Button, Card, ErrorNote, PageHeader } from '../ui.tsx';
+
+const EDITABLE_PATHS = ALL_FIELDS.filter((f) => f.kind !== 'readonly').map((f) => f.path);
+
+interface Confirmation {
+  reasons: string[];
+  fatal: boolean;
+}
+
+export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
+  const { t, pick } = useI18n();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const rebuild = useRebuild();
+  const settings = useQuery(trpc.settings.get.queryOptions(undefined, { staleTime: Infinity }));
+  const original = settings.data?.effective;
+  const locked = useMemo(() => new Set(settings.data?.lockedByEnv ?? []), [settings.data]);
+  const [draft, setDraft] = useState<unknown>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [restartNote, setRestartNote] = useState<string[]>([]);
+
+  useEffect(() => {
+    if (original && draft === null) setDraft(original);
+  }, [original, draft]);
+
+  const dirty = useMemo(() => (draft && original ? changedPaths(draft, original, EDITABLE_PATHS) : []), [draft, original]);
+  const get = useCallback((path: string) => getAt(draft, path), [draft]);
+
+  const save = useMutation(trpc.settings.save.mutationOptions());
+
+  /** Saves the changed paths; true when the settings were stored. */
+  const submit = async (confirm?: 'rebuild' | 'save-only'): Promise<boolean> => {
+    if (!draft) return false;
+    try {
+      const res = await save.mutateAsync({ patch: buildPatch(draft, dirty), ...(confirm ? { confirm } : {}) });
+      if (!res.ok) {
+        setConfirmation({ reasons: res.reasons, fatal: res.fatal });
+        return false;
+      }
+      setConfirmation(null);
+      const restart = [...res.restartRequired, ...dirty.filter((p) => ALL_FIELDS.find((f) => f.path === p)?.restart)];
+      setRestartNote(restart);
+      const fresh = await settings.refetch();
+      if (fresh.data) setDraft(fresh.data.effective);
+      toast.ok(t('settings.saved'));
+      return true;
+    } catch (e) {
+      toast.error(e);
+      return false;
+    }
+  };
+
+  const saveAndRebuild = async () => {
+    // Save without the engine's in-call rebuild, then run the streamed rebuild so the bar shows progress.
+    if (!(await submit('save-only'))) return;
+    onGoToIndex();
+    await rebuild.start();
+  };
+
+  if (settings.error) return <ErrorNote error={settings.error} onRetry={() => settings.refetch()} retryLabel={t('common.retry')} />;
+
+  return (
+    <div>
+      <PageHeader eyebrow={t('settings.eyebrow')} title={t('settings.title')} description={t('settings.desc')} />
+      <div className="page-grid">
+        <div className="flex min-w-0 flex-col gap-3" data-testid="settings-form">
+          {restartNote.length > 0 ? (
+            <Banner tone="accent" title={t('settings.restart', { paths: restartNote.join(', ') })} testId="settings-restart-note" />
+          ) : null}
+          {!draft ? <div className="text-sm text-muted">{t('common.loading')}</div> : null}
+          {draft
+            ? SECTIONS.map((section) => (
+                <SectionCard key={section.id} section={section} get={get} locked={locked} dirty={dirty} onChange={(path, v) => setDraft((d: unknown) => setAt(d, path, v))} />
+              ))
+            : null}
+          <div className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center gap-2 rounded-xl border border-line bg-panel/95 px-3 py-2 shadow-lg backdrop-blur">
+            <span className="flex-1 text-sm text-muted" data-testid="settings-dirty">
+              {dirty.length ? t('settings.dirty', { n: dirty.length }) : t('settings.clean')}
+            </span>
+            <Button disabled={!dirty.length || save.isPending} onClick={() => setDraft(original ?? null)}>
+              {t('settings.reset')}
+            </Button>
+            <Button variant="primary" data-testid="settings-save" disabled={!dirty.length || save.isPending} onClick={() => void submit()}>
+              {save.isPending ? t('settings.saving') : t('settings.save')}
+            </Button>
+          </div>
+        </div>
+        <aside className="page-aside">
+          <Card>
+            <nav className="flex flex-col gap-0.5 text-sm">
+              {SECTIONS.map((s) => (
+                <a key={s.id} href={`#settings-${s.id}`} className="rounded px-2 py-1 text-muted hover:bg-sunken hover:text-fg" onClick={(e) => { e.preventDefault(); document.getElementById(`settings-${s.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }); }}>
+                  <span className="mr-2 font-mono text-xs">{s.letter}</span>
+                  {pick(s.title)}
+                </a>
+              ))}
+            </nav>
+          </Card>
+          <Card title={t('settings.aside.title')}>
+            <p className="text-sm text-muted">{t('settings.aside.body')}</p>
+          </Card>
+        </aside>
+      </div>
+      {confirmation ? (
+        <ConfirmDialog
+          confirmation={confirmation}
+          busy={save.isPending}
+          onRebuild={() => void saveAndRebuild()}
+          onSaveOnly={() => void submit('save-only')}
+          onCancel={() => setConfirmation(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function SectionCard({
+  section,
+  get,
+  locked,
+  dirty,
+  onChange,
+}: {
+  section: SectionSpec;
+  get: (path: string) => unknown;
+  locked: Set<string>;
+  dirty: string[];
+  onChange: (path: string, value: unknown) => void;
+}) {
+  const { pick } = useI18n();
+  const changed = section.fields.filter((f) => dirty.includes(f.path)).length;
+  return (
+    <div id={`settings-${section.id}`} className="scroll-mt-4" data-testid={`settings-section-${section.id}`}>
+      <Card
+        title={
+          <span className="flex items-center gap-2">
+            <span className="rounded bg-accent-soft px-1.5 py-0.5 font-mono text-xs text-accent">{section.letter}</span>
+            {pick(section.title)}
+          </span>
+        }
+        actions={changed ? <Badge tone="accent">● {changed}</Badge> : undefined}
+      >
+        {section.description ? <p className="mb-3 text-xs text-muted">{pick(section.description)}</p> : null}
+        {section.fields.length ? (
+          <div className="grid grid-cols-1 gap-x-5 gap-y-3.5 @rail:grid-cols-2">
+            {section.fields
+              .filter((f) => !f.showIf || f.showIf(get))
+              .map((f) => (
+                <Field
+                  key={f.path}
+                  spec={f}
+                  value={get(f.path)}
+                  locked={locked.has(f.path)}
+                  onChange={(v) => onChange(f.path, v)}
+                  extra={f.kind === 'template' ? <TemplateButtons disabled={locked.has(f.path)} onFill={(text) => onChange(f.path, text)} onClear={() => onChange(f.path, '')} /> : undefined}
+                />
+              ))}
+          </div>
+        ) : null}
+        {section.tool === 'test-embedding' ? <TestEmbeddingTool embedding={get('embedding')} /> : null}
+        {section.tool === 'note-preview' ? <NotePreviewTool /> : null}
+      </Card>
+    </div>
+  );
+}
+
+function ConfirmDialog({ confirmation, busy, onRebuild, onSaveOnly, onCancel }: { confirmation: Confirmation; busy: boolean; onRebuild: () => void; onSaveOnly: () => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-3" role="dialog" aria-modal="true" data-testid="settings-confirm">
+      <div className="w-full max-w-lg rounded-xl border border-line bg-panel p-4 shadow-xl">
+        <h2 className="text-base font-semibold">{t('settings.confirm.title')}</h2>
+        <p className="mt-1 text-sm text-muted">{t('settings.confirm.body')}</p>
+        <ul className="mt-2 list-disc pl-5 text-sm">
+          {confirmation.reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+        {confirmation.fatal ? <p className="mt-2 text-sm text-warn">{t('settings.confirm.fatal')}</p> : null}
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <Button onClick={onCancel} data-testid="settings-confirm-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button onClick={onSaveOnly} disabled={busy} data-testid="settings-confirm-save-only">
+            {t('settings.confirm.saveOnly')}
+          </Button>
+          <Button variant="primary" onClick={onRebuild} disabled={busy} data-testid="settings-confirm-rebuild">
+            {t('settings.confirm.rebuild')}
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+

@@ -1,0 +1,210 @@
+// Every option the engine reads, as a control on the Settings page. Declared as data so a test can
+// prove that no config path lacks a control (a backend option without a control is a silent bug).
+
+export type FieldKind = 'text' | 'number' | 'bool' | 'select' | 'textarea' | 'lines' | 'secret' | 'readonly' | 'memories' | 'aliases' | 'template';
+
+export type Pair = readonly [zh: string, en: string];
+
+export interface FieldSpec {
+  /** Dotted config path. */
+  path: string;
+  kind: FieldKind;
+  label: Pair;
+  help?: Pair;
+  options?: readonly string[];
+  min?: number;
+  max?: number;
+  step?: number;
+  /** Only shown when this returns true for the current draft. */
+  showIf?: (get: (path: string) => unknown) => boolean;
+  /** Takes effect after a restart of the process that reads it. */
+  restart?: boolean;
+  placeholder?: Pair;
+}
+
+export interface SectionSpec {
+  id: string;
+  letter: string;
+  title: Pair;
+  description?: Pair;
+  fields: FieldSpec[];
+  /** Extra tool rendered under the fields. */
+  tool?: 'test-embedding' | 'note-preview';
+}
+
+const providerIs = (...p: string[]) => (get: (path: string) => unknown) => p.includes(String(get('embedding.provider')));
+const judgeOn = (get: (path: string) => unknown) => get('judge.enabled') === true;
+const messageMode = (path: string) => (get: (p: string) => unknown) => get(path) === 'message';
+
+export const SECTIONS: SectionSpec[] = [
+  {
+    id: 'embedding',
+    letter: 'A',
+    title: ['Embedding 渠道', 'Embedding channel'],
+    description: ['向量通道的来源。改变提供方、模型、端点或维度会改变指纹,需要全量重建。', 'Where vectors come from. Changing provider, model, endpoint or dimensions changes the fingerprint and needs a full rebuild.'],
+    tool: 'test-embedding',
+    fields: [
+      { path: 'embedding.provider', kind: 'select', options: ['none', 'openai', 'local'], label: ['提供方', 'Provider'], help: ['none = 只用词法召回', 'none = lexical recall only'] },
+      { path: 'embedding.baseUrl', kind: 'text', label: ['Base URL', 'Base URL'], placeholder: ['https://api.example.com/v1', 'https://api.example.com/v1'], showIf: providerIs('openai') },
+      { path: 'embedding.model', kind: 'text', label: ['模型', 'Model'], showIf: providerIs('openai', 'local') },
+      { path: 'embedding.apiKey', kind: 'secret', label: ['API Key', 'API key'], showIf: providerIs('openai') },
+      { path: 'embedding.modelDir', kind: 'text', label: ['本地模型目录', 'Local model directory'], help: ['含 onnx/model.onnx 与 tokenizer.json', 'Holds onnx/model.onnx and tokenizer.json'], showIf: providerIs('local') },
+      { path: 'embedding.dimensions', kind: 'number', min: 0, max: 65536, label: ['维度', 'Dimensions'], help: ['0 = 按模型默认', '0 = model default'] },
+      { path: 'embedding.batchSize', kind: 'number', min: 1, max: 2048, label: ['批量', 'Batch size'] },
+      { path: 'embedding.concurrency', kind: 'number', min: 1, max: 32, label: ['并发', 'Concurrency'] },
+      { path: 'embedding.minIntervalMs', kind: 'number', min: 0, max: 60000, label: ['请求间隔 (ms)', 'Min interval (ms)'] },
+      { path: 'embedding.timeoutMs', kind: 'number', min: 100, max: 600000, label: ['超时 (ms)', 'Timeout (ms)'] },
+      { path: 'embedding.maxRetries', kind: 'number', min: 0, max: 20, label: ['最大重试', 'Max retries'] },
+    ],
+  },
+  {
+    id: 'recall',
+    letter: 'B',
+    title: ['召回参数', 'Recall parameters'],
+    description: ['分词、BM25、融合权重、K 的上下界、注入字数、时间衰减与分块。', 'Tokenizer, BM25, fusion weights, K bounds, injected size, time decay and chunking.'],
+    fields: [
+      { path: 'recall.tokenizer', kind: 'select', options: ['auto', 'jieba', 'gram'], label: ['分词器', 'Tokenizer'], help: ['改动后需重建索引', 'Needs a rebuild'] },
+      { path: 'recall.singleCharWeight', kind: 'number', min: 0, max: 1, step: 0.05, label: ['单字权重', 'Single-character weight'] },
+      { path: 'recall.userDict', kind: 'lines', label: ['用户词典', 'User dictionary'], help: ['每行「词 词频 词性」', 'One "word freq tag" per line'] },
+      { path: 'recall.bm25K1', kind: 'number', min: 0, max: 5, step: 0.1, label: ['BM25 k1', 'BM25 k1'] },
+      { path: 'recall.bm25B', kind: 'number', min: 0, max: 1, step: 0.05, label: ['BM25 b', 'BM25 b'] },
+      { path: 'recall.fieldWeights.title', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:标题', 'Field weight: title'] },
+      { path: 'recall.fieldWeights.summary', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:摘要', 'Field weight: summary'] },
+      { path: 'recall.fieldWeights.tags', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:标签', 'Field weight: tags'] },
+      { path: 'recall.fieldWeights.body', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:正文', 'Field weight: body'] },
+      { path: 'recall.lexicalLimit', kind: 'number', min: 1, max: 500, label: ['词法候选池', 'Lexical candidates'] },
+      { path: 'recall.semanticLimit', kind: 'number', min: 1, max: 500, label: ['向量候选池', 'Semantic candidates'] },
+      { path: 'recall.kBase', kind: 'number', min: 1, max: 50, label: ['K 基准', 'K base'] },
+      { path: 'recall.kMin', kind: 'number', min: 1, max: 50, label: ['K 下界', 'K min'] },
+      { path: 'recall.kMax', kind: 'number', min: 1, max: 50, label: ['K 上界', 'K max'] },
+      { path: 'recall.maxChars', kind: 'number', min: 200, max: 100000, step: 100, label: ['注入字数上限', 'Max injected characters'] },
+      { path: 'recall.rrfK', kind: 'number', min: 1, max: 1000, label: ['RRF k', 'RRF k'] },
+      { path: 'recall.semanticWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['向量通道权重', 'Semantic weight'] },
+      { path: 'recall.lexicalWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['词法通道权重', 'Lexical weight'] },
+      { path: 'timeDecay.enabled', kind: 'bool', label: ['时间衰减', 'Time decay'] },
+      { path: 'timeDecay.halfLifeDays', kind: 'number', min: 1, max: 36500, label: ['半衰期(天)', 'Half-life (days)'], showIf: (g) => g('timeDecay.enabled') === true },
+      { path: 'timeDecay.floor', kind: 'number', min: 0, max: 1, step: 0.05, label: ['衰减下限', 'Decay floor'], showIf: (g) => g('timeDecay.enabled') === true },
+      { path: 'chunk.size', kind: 'number', min: 100, max: 20000, step: 50, label: ['分块大小(字)', 'Chunk size (chars)'], help: ['改动后需重建索引', 'Needs a rebuild'] },
+      { path: 'chunk.overlap', kind: 'number', min: 0, max: 5000, step: 10, label: ['分块重叠(字)', 'Chunk overlap (chars)'] },
+    ],
+  },
+  {
+    id: 'gates',
+    letter: 'B2',
+    title: ['相关性闸门与裁判', 'Relevance gates and judge'],
+    description: ['宁可不注入,也不注入噪声。', 'Better to inject nothing than noise.'],
+    fields: [
+      { path: 'recall.minTokenLen', kind: 'number', min: 0, max: 10, label: ['区分词最短长度', 'Distinctive token min length'] },
+      { path: 'recall.minTokenIdf', kind: 'number', min: 0, max: 20, step: 0.1, label: ['区分词最低 IDF', 'Distinctive token min IDF'] },
+      { path: 'recall.minCoverage', kind: 'number', min: 0, max: 1, step: 0.05, label: ['词法覆盖率下限', 'Min lexical coverage'], help: ['词法命中至少要解释查询权重的这一比例;0 = 关闭', 'A lexical hit must explain at least this share of the query weight; 0 = off'] },
+      { path: 'recall.minSemantic', kind: 'number', min: 0, max: 1, step: 0.01, label: ['向量分下限', 'Min semantic score'] },
+      { path: 'recall.requireSemantic', kind: 'bool', label: ['要求向量通道命中', 'Require a semantic match'], help: ['向量通道不可用时自动跳过', 'Skipped automatically when the semantic channel is down'] },
+      { path: 'judge.enabled', kind: 'bool', label: ['启用 LLM 裁判', 'LLM judge'] },
+      { path: 'judge.baseUrl', kind: 'text', label: ['裁判 Base URL', 'Judge base URL'], showIf: judgeOn },
+      { path: 'judge.model', kind: 'text', label: ['裁判模型', 'Judge model'], showIf: judgeOn },
+      { path: 'judge.apiKey', kind: 'secret', label: ['裁判 API Key', 'Judge API key'], showIf: judgeOn },
+      { path: 'judge.threshold', kind: 'number', min: 0, max: 1, step: 0.05, label: ['裁判阈值', 'Judge threshold'], showIf: judgeOn },
+      { path: 'judge.concurrency', kind: 'number', min: 1, max: 32, label: ['裁判并发', 'Judge concurrency'], showIf: judgeOn },
+      { path: 'judge.timeoutMs', kind: 'number', min: 100, max: 120000, label: ['裁判超时 (ms)', 'Judge timeout (ms)'], showIf: judgeOn },
+    ],
+  },
+  {
+    id: 'freeze',
+    letter: 'C',
+    title: ['冻结行为', 'Freeze behaviour'],
+    description: ['召回结果在什么时候重新计算;其余时间保持冻结,以免打穿前缀缓存。', 'When recall is recomputed; in between it stays frozen so the prompt cache holds.'],
+    fields: [
+      { path: 'freeze.onUserMessage', kind: 'bool', label: ['用户发消息时刷新', 'Refresh on user message'] },
+      { path: 'freeze.onTodoCheck', kind: 'bool', label: ['待办勾选时刷新', 'Refresh on todo check'] },
+    ],
+  },
+  {
+    id: 'runtime',
+    letter: 'D',
+    title: ['常驻记忆', 'Resident memories'],
+    description: ['每轮都注入的长期事实与偏好。', 'Long-term facts and preferences injected on every turn.'],
+    fields: [
+      { path: 'runtime.inject', kind: 'bool', label: ['注入常驻记忆', 'Inject resident memories'] },
+      { path: 'runtime.mode', kind: 'select', options: ['section', 'message'], label: ['注入位置', 'Injection place'], help: ['section = 系统提示词;message = 对话消息', 'section = system prompt; message = a conversation message'] },
+      { path: 'runtime.maxMessages', kind: 'number', min: 0, max: 200, label: ['最多保留几条', 'Max messages kept'], help: ['0 = 不限制', '0 = no limit'], showIf: messageMode('runtime.mode') },
+      { path: 'runtime.order', kind: 'number', min: -10000, max: 10000, label: ['排序', 'Order'] },
+      { path: 'runtime.toolGuidance', kind: 'bool', label: ['附带工具使用说明', 'Include tool guidance'] },
+      { path: 'runtime.memories', kind: 'memories', label: ['常驻记忆条目', 'Resident memory items'] },
+    ],
+  },
+  {
+    id: 'aliases',
+    letter: 'E',
+    title: ['同义词别名', 'Aliases'],
+    description: ['一组可互换的词:查询命中其中一个,就按整组检索。', 'Groups of interchangeable terms: a query hitting one searches the whole group.'],
+    fields: [{ path: 'aliases', kind: 'aliases', label: ['别名组', 'Alias groups'] }],
+  },
+  {
+    id: 'storage',
+    letter: 'F',
+    title: ['日记存放', 'Diary storage'],
+    fields: [
+      { path: 'diaryDir', kind: 'text', label: ['日记根目录', 'Diary folder'], help: ['子目录即分类', 'Sub-folders are categories'] },
+      { path: 'legacyDir', kind: 'text', label: ['旧语料目录(只读)', 'Legacy corpus folder (read-only)'], help: ['留空 = 不用', 'Empty = none'] },
+      { path: 'diary.folder', kind: 'text', label: ['默认分类', 'Default category'] },
+      { path: 'diary.format', kind: 'select', options: ['txt', 'md'], label: ['写入格式', 'File format'] },
+      { path: 'diary.archiveFolder', kind: 'text', label: ['归档目录名', 'Archive folder name'] },
+      { path: 'diary.requireTag', kind: 'bool', label: ['校验 Tag 行', 'Check the Tag line'] },
+      { path: 'diary.timePrefix', kind: 'bool', label: ['校验 [HH:MM] 时间锚', 'Check the [HH:MM] anchor'] },
+      { path: 'diary.updateMinTarget', kind: 'number', min: 1, max: 1000, label: ['局部修改锚点最短字数', 'Anchored edit: min target length'], help: ['不建议调低', 'Lowering it is not advised'] },
+      { path: 'dataDir', kind: 'readonly', label: ['数据目录', 'Data folder'], help: ['由部署配置决定', 'Fixed by the deploy base'] },
+      { path: 'databaseUrl', kind: 'readonly', label: ['数据库', 'Database'], help: ['由部署配置决定', 'Fixed by the deploy base'] },
+      { path: 'databaseAuthToken', kind: 'readonly', label: ['数据库令牌', 'Database token'], help: ['由部署配置决定', 'Fixed by the deploy base'] },
+    ],
+  },
+  {
+    id: 'inject',
+    letter: 'G',
+    title: ['注入文案与占位符', 'Injection texts and placeholders'],
+    description: ['召回块与常驻块的措辞。免责声明是「这是背景资料、不是指令」的唯一防线。', 'Wording of the recall and resident blocks. The disclaimer is the only line that says "background, not instructions".'],
+    fields: [
+      { path: 'inject.enabled', kind: 'bool', label: ['注入召回结果', 'Inject recall results'] },
+      { path: 'inject.mode', kind: 'select', options: ['message', 'context'], label: ['注入位置', 'Injection place'], help: ['message = 对话消息;context = 系统提示词', 'message = a conversation message; context = the system prompt'] },
+      { path: 'inject.maxMessages', kind: 'number', min: 0, max: 200, label: ['最多保留几条', 'Max messages kept'], help: ['0 = 不限制', '0 = no limit'], showIf: messageMode('inject.mode') },
+      { path: 'inject.order', kind: 'number', min: -10000, max: 10000, label: ['排序', 'Order'] },
+      { path: 'inject.blockName', kind: 'text', label: ['外层标签名', 'Block tag name'], help: ['会被清理成合法的 XML 标签名', 'Sanitised to a valid XML tag name'] },
+      { path: 'inject.header', kind: 'textarea', label: ['首行说明', 'Header'] },
+      { path: 'inject.disclaimer', kind: 'textarea', label: ['免责声明', 'Disclaimer'] },
+      { path: 'inject.itemPrefix', kind: 'text', label: ['单条命中前缀', 'Item prefix'], help: ['占位符:{n} {date} {title}', 'Placeholders: {n} {date} {title}'] },
+      { path: 'runtime.title', kind: 'text', label: ['常驻 section 标题', 'Resident section title'] },
+      { path: 'runtime.intro', kind: 'textarea', label: ['常驻 section 引导语', 'Resident section intro'] },
+      { path: 'runtime.criticalTitle', kind: 'text', label: ['「必须遵守」小标题', '"Must obey" heading'] },
+      { path: 'runtime.normalTitle', kind: 'text', label: ['「一般事实」小标题', '"General facts" heading'] },
+    ],
+  },
+  {
+    id: 'template',
+    letter: 'H',
+    title: ['日记写作规范', 'Diary-writing guideline'],
+    description: ['注入给模型的写作规范提示词。留空 = 使用内置模板;改动在宿主重启后生效。', 'The guideline prompt given to the model. Empty = the built-in template; changes apply after the host restarts.'],
+    fields: [
+      { path: 'diary.templateEnabled', kind: 'bool', label: ['注入写作规范', 'Inject the guideline'] },
+      { path: 'diary.templateText', kind: 'template', label: ['规范正文', 'Guideline text'], restart: true },
+    ],
+  },
+  {
+    id: 'preview',
+    letter: 'I',
+    title: ['语义写入预览', 'Semantic-write preview'],
+    description: ['贴一段模型回复,看系统会从中写入什么(只解析,不落盘)。', 'Paste a model reply and see what would be written (parses only, writes nothing).'],
+    tool: 'note-preview',
+    fields: [],
+  },
+  {
+    id: 'console',
+    letter: 'J',
+    title: ['控制台与安全', 'Console and security'],
+    fields: [
+      { path: 'console.host', kind: 'readonly', label: ['监听地址', 'Listen host'], help: ['由 HOST 环境变量或配置文件决定;默认只监听 127.0.0.1', 'Set by HOST or the config file; loopback only by default'] },
+      { path: 'console.port', kind: 'readonly', label: ['端口', 'Port'], help: ['由 PORT 环境变量或配置文件决定', 'Set by PORT or the config file'] },
+      { path: 'console.allowedOrigins', kind: 'lines', label: ['允许嵌入与写入的来源', 'Origins allowed to frame and write'], help: ['每行一个,例如 http://127.0.0.1:7860', 'One per line, e.g. http://127.0.0.1:7860'] },
+    ],
+  },
+];
+
+export const ALL_FIELDS: FieldSpec[] = SECTIONS.flatMap((s) => s.fields);

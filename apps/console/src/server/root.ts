@@ -1,0 +1,19 @@
+// The public scripting API: every procedure is documented in docs/api.md.
+import { memoriesRouter } from './routers/memories.ts';
+import { recallRouter } from './routers/recall.ts';
+import { indexRouter } from './routers/index.ts';
+import { settingsRouter } from './routers/settings.ts';
+import { systemRouter } from './routers/system.ts';
+import { createCallerFactory, createTRPCRouter } from './trpc.ts';
+
+export const appRouter = createTRPCRouter({
+  memories: memoriesRouter,
+  recall: recallRouter,
+  index: indexRouter,
+  settings: settingsRouter,
+  system: systemRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,11 @@
+import { recallInput } from '../../shared/validators.ts';
+import { createTRPCRouter, procedure } from '../trpc.ts';
+
+export const recallRouter = createTRPCRouter({
+  /** A recall with its full explanation and the exact text that would be injected. */
+  run: procedure.input(recallInput).query(async ({ ctx, input }) => {
+    const { engine } = ctx.runtime;
+    const result = await engine.recall(input.query, { k: input.k, only: input.only });
+    return { result, injection: await engine.renderInjection(result) };
+  }),
+});

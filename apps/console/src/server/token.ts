@@ -1,0 +1,37 @@
+// The per-install token that every mutation must carry. Created on first start next to the data,
+// readable only by its owner; the page embeds it for same-origin use.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const TOKEN_FILE = 'console-token';
+
+export const tokenPath = (dataDir: string): string => join(dataDir, TOKEN_FILE);
+
+function readToken(file: string): string | null {
+  try {
+    const value = readFileSync(file, 'utf8').trim();
+    return value.length >= 32 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function ensureToken(dataDir: string): string {
+  const file = tokenPath(dataDir);
+  const existing = readToken(file);
+  if (existing) return existing;
+  mkdirSync(dataDir, { recursive: true });
+  const token = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // Another process created it first: use theirs. A short/garbled file is replaced.
+    const raced = readToken(file);
+    if (raced) return raced;
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  }
+  chmodSync(file, 0o600);
+  return token;
+}

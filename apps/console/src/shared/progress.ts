@@ -1,0 +1,25 @@
+// Index progress → one 0–100 number for the bar. Phases take fixed shares of the bar, so the bar only
+// ever moves forward even though each phase counts its own units.
+export type ProgressPhase = 'scan' | 'parse' | 'tokenize' | 'store' | 'embed' | 'done';
+
+const SPANS: Record<ProgressPhase, [number, number]> = {
+  scan: [0, 5],
+  parse: [5, 30],
+  tokenize: [30, 50],
+  store: [50, 70],
+  embed: [70, 99],
+  done: [100, 100],
+};
+
+export function progressPercent(p: { phase: ProgressPhase; done: number; total: number }): number {
+  const [from, to] = SPANS[p.phase] ?? [0, 0];
+  if (p.phase === 'done') return 100;
+  const fraction = p.total > 0 ? Math.min(1, Math.max(0, p.done / p.total)) : 0;
+  return Math.round(from + (to - from) * fraction);
+}
+
+/** One line of the NDJSON rebuild stream. */
+export type RebuildEvent =
+  | { type: 'progress'; phase: ProgressPhase; done: number; total: number; message?: string; percent: number }
+  | { type: 'done'; percent: 100; report: unknown }
+  | { type: 'error'; code: string; message: string };

@@ -1,0 +1,120 @@
+// Builds the console when its production build is missing or older than its sources, and runs
+// `next start` (through the console's own start script) on a free port with temp data folders.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const consoleDir = join(repoRoot, 'apps/console');
+
+const SOURCES = ['apps/console/src', 'apps/console/next.config.ts', 'apps/console/package.json', 'apps/console/postcss.config.mjs', 'packages/engine/src', 'packages/db/src'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+export function buildIsFresh(): boolean {
+  const buildId = join(consoleDir, '.next/BUILD_ID');
+  if (!existsSync(buildId)) return false;
+  const built = statSync(buildId).mtimeMs;
+  return SOURCES.every((s) => newestMtime(join(repoRoot, s)) <= built);
+}
+
+/** Runs `next build` unless a fresh production build is already there. Returns the build time or 0. */
+export function ensureBuild(log: (s: string) => void): number {
+  if (process.env.ENGRAM_E2E_REUSE_BUILD === '1' && existsSync(join(consoleDir, '.next/BUILD_ID'))) return 0;
+  if (buildIsFresh()) return 0;
+  const started = Date.now();
+  log('building the console (next build)…');
+  // Type errors are the typecheck's business; the browser tests need the bundle.
+  const res = spawnSync(process.execPath, [join(repoRoot, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: consoleDir,
+    env: { ...process.env, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  if (res.status !== 0) throw new Error(`next build failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
+  return Date.now() - started;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningConsole {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the production server and resolves when Next says it is ready — deliberately without an
+ * HTTP probe, so the first page load is a cold one (engine not yet opened).
+ */
+export async function startConsole(env: Record<string, string>, port: number): Promise<RunningConsole> {
+  const child = spawn(process.execPath, [join(consoleDir, 'scripts/start.mjs')], {
+    cwd: consoleDir,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    try {
+      process.kill(-child.pid!, 'SIGTERM'); // the start script and the next server it spawned
+    } catch {
+      child.kill('SIGTERM');
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`console did not become ready:\n${out}`)), 60_000);
+    const check = () => {
+      if (/Ready in|✓ Ready/.test(out)) {
+        clearTimeout(deadline);
+        child.stdout!.off('data', check);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(deadline);
+      reject(new Error(`console exited with ${code}:\n${out}`));
+    });
+  }).catch(async (e) => {
+    await stop();
+    throw e;
+  });
+  return { url: `http://127.0.0.1:${port}`, port, child, output: () => out, stop };
+}
