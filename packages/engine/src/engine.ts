@@ -43,12 +43,15 @@ import { renderRecallBlock } from './recall/render.ts';
 import type { RecallResult } from './recall/types.ts';
 import type { SemanticPort } from './semantic/port.ts';
 import { createTokenizer } from './text/tokenize.ts';
+import { applyNotes, previewNotes, type NoteWriterHost } from './notes.ts';
 import type { Tokenizer } from './types.ts';
 
 export interface OpenEngineOptions extends ResolveInput {
   log?: Logger;
   /** Index files changed since the last run before answering (default true). */
   syncOnOpen?: boolean;
+  /** Create a missing diary folder even when it was named explicitly (the console does; the CLI refuses). */
+  createDiaryDir?: boolean;
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */
   semanticFactory?: (engine: { config: EngramConfig; db: Database }) => Promise<SemanticPort | null>;
   judgeFactory?: (config: EngramConfig) => Judge | null;
@@ -70,7 +73,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   try {
     const overlay = await readSettingsOverlay(db.db);
     const config = applyOverlay(resolved, overlay, env);
-    ensureDiaryDir(config, resolved);
+    ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
     const engine = new Engine(db, resolved, overlay, config, options);
     await engine.init(options.syncOnOpen ?? true);
     return engine;
@@ -80,10 +83,10 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   }
 }
 
-function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase): void {
+function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: boolean): void {
   if (existsSync(config.diaryDir)) return;
   const explicit = resolved.lockedByEnv.includes('diaryDir') || config.diaryDir !== join(config.dataDir, 'diaries');
-  if (explicit) throw new EngramError('diary-dir-missing', `diary directory does not exist: ${config.diaryDir}`);
+  if (explicit && !create) throw new EngramError('diary-dir-missing', `diary directory does not exist: ${config.diaryDir}`);
   mkdirSync(config.diaryDir, { recursive: true });
 }
 
@@ -318,6 +321,31 @@ export class Engine {
       await this.reindexPaths([d.path, moved.path]);
       return { docId: d.id, from: d.path, to: moved.path };
     });
+  }
+
+  private noteHost(): NoteWriterHost {
+    const live = () => [...this.live.docs.values()].filter((d) => d.root === 'diary' && !d.archived);
+    return {
+      diaryDir: this.config.diaryDir,
+      minTarget: this.config.diary.updateMinTarget,
+      titles: () => new Set(live().map((d) => d.title)),
+      diaryDocs: () => live().map((d) => ({ id: d.id, path: d.path, title: d.title })),
+      write: (input) => this.write(input),
+      edit: (docId, target, replacement) => this.edit(docId, target, replacement),
+    };
+  }
+
+  /** What the semantic write blocks in `text` would do; writes nothing. */
+  async previewNoteBlocks(text: string) {
+    if (typeof text !== 'string') throw new EngramError('bad-input', 'text must be a string');
+    await this.live.refreshIfStale(this.db);
+    return previewNotes(this.noteHost(), text);
+  }
+
+  /** Applies the semantic write blocks in an assistant reply; hashes in `applied` are skipped. */
+  async applyNoteBlocks(text: string, applied: Set<string>) {
+    await this.live.refreshIfStale(this.db);
+    return applyNotes(this.noteHost(), text, applied);
   }
 
   residentMemories(): { text: string; critical: boolean }[] {

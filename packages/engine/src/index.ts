@@ -8,3 +8,6 @@ export { deepMerge, maskSecrets, MASK } from './config/merge.ts';
 export { renderRecallBlock, sanitizeTagName, formatItemPrefix, fitToBudget } from './recall/render.ts';
 export type { Logger, LogLevel } from './log.ts';
 export { stderrLogger, silentLogger } from './log.ts';
+export { BUILTIN_DIARY_GUIDELINE } from './diary/template.ts';
+export { parseNoteBlocks, type NoteBlock } from './diary/semantic-block.ts';
+export type { NoteBlockPreview, NoteBlockResult } from './notes.ts';
