@@ -38,6 +38,7 @@ export class LiveIndex {
       this.lexical.add(lexicalEntry(r, d));
       this.track(r.chunkId, r.docId);
     }
+    this.lexical.finishBulkAdd();
     this.generation = generation;
   }
 
@@ -69,6 +70,7 @@ export class LiveIndex {
       this.lexical.add(lexicalEntry(r, d));
       this.track(r.chunkId, r.docId);
     }
+    if (rows.length > 100) this.lexical.finishBulkAdd();
   }
 
   /** Catches up with writes made by another process; cheap when nothing changed. */

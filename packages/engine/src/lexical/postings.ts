@@ -1,8 +1,9 @@
 // Posting lists for the lexical index, built for speed and a small GC footprint.
 //
-// Every term's list is a region of one shared Int32Array (the arena) holding pairs sorted by slot:
-// (slot << 4 | field mask, weighted tf as float32 bits) — 8 bytes per posting. A list that outgrows its
-// region moves to the end of the arena; abandoned regions are reclaimed by sliding lists down.
+// Every term's list is a region of one shared Int32Array (the arena) holding pairs sorted by
+// slot: (slot << 4 | field mask, weighted tf as float32 bits), 8 bytes per posting. A list that
+// outgrows its region moves to the end of the arena; abandoned regions are reclaimed by sliding
+// lists down.
 // One arena instead of one typed array per term keeps tens of thousands of small buffers away from
 // the garbage collector, whose full collections dominated bulk builds.
 //
@@ -18,9 +19,10 @@ const MASK = (1 << MASK_BITS) - 1;
 export const MAX_SLOT = 2 ** (31 - MASK_BITS) - 1;
 
 export const packPosting = (slot: number, fieldMask: number): number => (slot << MASK_BITS) | fieldMask;
-export const slotOf = (packed: number): number => packed >>> MASK_BITS;
-export const fieldMaskOf = (packed: number): number => packed & MASK;
-/** Postings buffered before an automatic flush (~16 MB of log). */
+export const postingSlot = (packed: number): number => packed >>> MASK_BITS;
+export const postingFieldMask = (packed: number): number => packed & MASK;
+
+/** Postings buffered before an automatic flush (12 MB of log). */
 const DEFAULT_LOG_CAPACITY = 1 << 20;
 const MIN_REGION = 2;
 
@@ -98,8 +100,8 @@ export class PostingStore {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const packed = this.arena[(base + mid) * POSTING_STRIDE]!;
-      const value = slotOf(packed);
-      if (value === slot) return fieldMaskOf(packed);
+      const value = postingSlot(packed);
+      if (value === slot) return postingFieldMask(packed);
       if (value < slot) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -114,7 +116,9 @@ export class PostingStore {
     this.flush();
     this.deadCounts[termId]!++;
     const length = this.lengths[termId]!;
-    if (length >= 16 && this.deadCounts[termId]! * 2 > length) this.rewrite(termId, (slot) => (isAlive(slot) ? slot : -1));
+    if (length >= 16 && this.deadCounts[termId]! * 2 > length) {
+      this.rewrite(termId, (slot) => (isAlive(slot) ? slot : -1));
+    }
   }
 
   /** Renumbers the slots of every list through `remap` (-1 drops the entry). */
@@ -138,7 +142,8 @@ export class PostingStore {
         const from = i * LOG_STRIDE;
         const termId = log[from]!;
         this.reserve(termId, 1);
-        this.arena.set(log.subarray(from + 1, from + LOG_STRIDE), (this.start[termId]! + this.lengths[termId]!) * POSTING_STRIDE);
+        const to = (this.start[termId]! + this.lengths[termId]!) * POSTING_STRIDE;
+        this.arena.set(log.subarray(from + 1, from + LOG_STRIDE), to);
         this.lengths[termId]!++;
       }
     } else {
@@ -197,6 +202,31 @@ export class PostingStore {
     this.arenaTf = new Float32Array(this.arena.buffer);
   }
 
+  /**
+   * Repacks every list tightly into a right-sized arena: after a bulk build, growth slack and
+   * abandoned regions can be a third or more of the arena.
+   */
+  trim(): void {
+    this.flush();
+    let total = 0;
+    for (let t = 0; t < this.terms; t++) total += this.lengths[t]!;
+    // A little headroom so the next few additions do not immediately reallocate.
+    const arena = new Int32Array((total + (total >> 4) + 1024) * POSTING_STRIDE);
+    let next = 0;
+    for (let t = 0; t < this.terms; t++) {
+      const from = this.start[t]! * POSTING_STRIDE;
+      const length = this.lengths[t]!;
+      arena.set(this.arena.subarray(from, from + length * POSTING_STRIDE), next * POSTING_STRIDE);
+      this.start[t] = next;
+      this.capacity[t] = length;
+      next += length;
+    }
+    this.arena = arena;
+    this.arenaTf = new Float32Array(arena.buffer);
+    this.used = next;
+    this.garbage = 0;
+  }
+
   /** Slides every region down over abandoned space, in place (regions ordered by start). */
   private compactArena(): void {
     const order = Array.from({ length: this.terms }, (_, t) => t).sort((a, b) => this.start[a]! - this.start[b]!);
@@ -220,9 +250,9 @@ export class PostingStore {
     let write = base;
     for (let read = base; read < base + length * POSTING_STRIDE; read += POSTING_STRIDE) {
       const packed = arena[read]!;
-      const slot = remap(slotOf(packed));
+      const slot = remap(postingSlot(packed));
       if (slot < 0) continue;
-      arena[write] = packPosting(slot, fieldMaskOf(packed));
+      arena[write] = packPosting(slot, postingFieldMask(packed));
       arena[write + 1] = arena[read + 1]!;
       write += POSTING_STRIDE;
     }

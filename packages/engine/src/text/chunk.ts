@@ -178,7 +178,8 @@ function chooseNextStart(
   if (lowest >= sentenceStart) return sentenceStart;
   const raw = avoidSurrogateSplit(text, lowest, 1);
   let wordStart = raw;
-  while (wordStart < sentenceStart && isLatinWordChar(text[wordStart - 1]) && isLatinWordChar(text[wordStart])) wordStart++;
+  const insideWord = (pos: number) => isLatinWordChar(text[pos - 1]) && isLatinWordChar(text[pos]);
+  while (wordStart < sentenceStart && insideWord(wordStart)) wordStart++;
   // A word running all the way to the sentence start (a hard-split blob) is cut mid-word instead.
   return wordStart < sentenceStart ? wordStart : raw;
 }

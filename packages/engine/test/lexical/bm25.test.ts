@@ -167,6 +167,17 @@ describe('LexicalIndex updates', () => {
     assert.equal(index.idf('旧词'), 0);
   });
 
+  it('keeps results after finishBulkAdd repacks memory, and keeps accepting changes', () => {
+    const index = indexOf([...a, ...fillers]);
+    const before = queries.map((q) => index.search(q, 10));
+    index.finishBulkAdd();
+    assert.deepEqual(queries.map((q) => index.search(q, 10)), before);
+    for (const e of b) index.add(e);
+    index.remove('f1');
+    const expected = indexOf([...a, ...fillers.filter((f) => f.chunkId !== 'f1'), ...b]);
+    for (const q of queries) assert.deepEqual(index.search(q, 10), expected.search(q, 10));
+  });
+
   it('stays exact through heavy churn (slot and posting compaction)', () => {
     const vocabulary = Array.from({ length: 40 }, (_, i) => `词${i}`);
     const make = (id: number, salt: number) =>

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { fieldMaskOf, POSTING_STRIDE, PostingStore, slotOf } from '../../src/lexical/postings.ts';
+import { POSTING_STRIDE, PostingStore, postingFieldMask, postingSlot } from '../../src/lexical/postings.ts';
 
 function contents(store: PostingStore, termId: number): [number, number, number][] {
   store.flush();
   const base = store.startOf(termId) * POSTING_STRIDE;
   return Array.from({ length: store.lengthOf(termId) }, (_, i) => [
-    slotOf(store.arena[base + i * POSTING_STRIDE]!),
-    fieldMaskOf(store.arena[base + i * POSTING_STRIDE]!),
+    postingSlot(store.arena[base + i * POSTING_STRIDE]!),
+    postingFieldMask(store.arena[base + i * POSTING_STRIDE]!),
     store.arenaTf[base + i * POSTING_STRIDE + 1]!,
   ]);
 }

@@ -125,7 +125,8 @@ describe('token shape (generated inputs)', () => {
   // Tokens are stored space-joined (index/rows.ts), so none may be empty or contain whitespace.
   it('never yields empty tokens, whitespace, lone surrogates or stop words', () => {
     const unit = fc.oneof(
-      fc.constantFrom('东', '京', '的', '了', '一下', ' ', '\n', '-', '_', '.', 'Ab', '443', '𠮷', '😀', '，', '。', '\u3000', 'ｘ'),
+      fc.constantFrom('东', '京', '的', '了', '一下', ' ', '\n', '-', '_', '.', 'Ab', '443'),
+      fc.constantFrom('𠮷', '😀', '，', '。', '\u3000', 'ｘ'),
       fc.string({ maxLength: 3 }),
     );
     fc.assert(
