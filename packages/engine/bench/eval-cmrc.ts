@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { openEngine } from '../src/engine.ts';
 import { LexicalIndex } from '../src/lexical/bm25.ts';
 import { createTokenizer } from '../src/text/tokenize.ts';
-import { CHATTER_QUERIES } from './chatter.ts';
+import { CHATTER_QUERIES, HELD_OUT_CHATTER } from './chatter.ts';
 
 interface Paragraph {
   id: string;
@@ -22,6 +22,7 @@ export interface EvalRow {
   mrr: number;
   oocNothing: number;
   chatterNothing: number;
+  heldOutChatterNothing: number;
   queries: number;
   msPerQuery: number;
 }
@@ -79,9 +80,9 @@ function baseline(indexed: Paragraph[], held: Paragraph[], questions: { q: strin
   });
   const oocQs = held.flatMap((p) => p.qas.map((x) => x.question));
   const ooc = oocQs.filter((q) => index.search(gram.tokenize(q), 5).length === 0).length / (oocQs.length || 1);
-  const chat = CHATTER_QUERIES.filter((q) => index.search(gram.tokenize(q), 5).length === 0).length / CHATTER_QUERIES.length;
-  const count = questions.length + oocQs.length + CHATTER_QUERIES.length;
-  return { system: 'baseline: char 1+2-gram BM25, no gates', ...score(ranks), oocNothing: ooc, chatterNothing: chat, queries: count, msPerQuery: (performance.now() - t0) / count };
+  const nothing = (qs: string[]) => qs.filter((q) => index.search(gram.tokenize(q), 5).length === 0).length / qs.length;
+  const count = questions.length + oocQs.length + CHATTER_QUERIES.length + HELD_OUT_CHATTER.length;
+  return { system: 'baseline: char 1+2-gram BM25, no gates', ...score(ranks), oocNothing: ooc, chatterNothing: nothing(CHATTER_QUERIES), heldOutChatterNothing: nothing(HELD_OUT_CHATTER), queries: count, msPerQuery: (performance.now() - t0) / count };
 }
 
 export async function runEval(opts: { limit?: number; options?: Record<string, unknown>; label?: string } = {}): Promise<EvalRow[]> {
@@ -115,13 +116,16 @@ export async function runEval(opts: { limit?: number; options?: Record<string, u
     for (const q of oocQs) if ((await engine.recall(q)).hits.length === 0) oocNothing += 1;
     let chatNothing = 0;
     for (const q of CHATTER_QUERIES) if ((await engine.recall(q)).hits.length === 0) chatNothing += 1;
-    const count = questions.length + oocQs.length + CHATTER_QUERIES.length;
+    let heldOutNothing = 0;
+    for (const q of HELD_OUT_CHATTER) if ((await engine.recall(q)).hits.length === 0) heldOutNothing += 1;
+    const count = questions.length + oocQs.length + CHATTER_QUERIES.length + HELD_OUT_CHATTER.length;
     const sem = engine.semantic ? 'hybrid' : 'lexical';
     rows.push({
       system: opts.label ?? `engram ${sem} (${engine.tokenizer.engine}, gates on)`,
       ...score(ranks),
       oocNothing: oocNothing / (oocQs.length || 1),
       chatterNothing: chatNothing / CHATTER_QUERIES.length,
+      heldOutChatterNothing: heldOutNothing / HELD_OUT_CHATTER.length,
       queries: count,
       msPerQuery: (performance.now() - t0) / count,
     });
@@ -145,15 +149,16 @@ function pickEmbeddingEnv(): Record<string, string> {
 export function formatTable(rows: EvalRow[]): string {
   const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
   const lines = [
-    '| system | R@1 | R@5 | MRR | out-of-corpus → nothing | chatter → nothing | queries | ms/query |',
-    '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.system} | ${r.r1.toFixed(3)} | ${r.r5.toFixed(3)} | ${r.mrr.toFixed(3)} | ${pct(r.oocNothing)} | ${pct(r.chatterNothing)} | ${r.queries} | ${r.msPerQuery.toFixed(2)} |`),
+    '| system | R@1 | R@5 | MRR | out-of-corpus → nothing | chatter → nothing (tuned on) | chatter → nothing (held out) | queries | ms/query |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.system} | ${r.r1.toFixed(3)} | ${r.r5.toFixed(3)} | ${r.mrr.toFixed(3)} | ${pct(r.oocNothing)} | ${pct(r.chatterNothing)} | ${pct(r.heldOutChatterNothing)} | ${r.queries} | ${r.msPerQuery.toFixed(2)} |`),
   ];
   return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const limit = process.env.ENGRAM_EVAL_LIMIT ? Number(process.env.ENGRAM_EVAL_LIMIT) : undefined;
-  const rows = await runEval({ limit });
+  const options = process.env.ENGRAM_EVAL_OPTIONS ? (JSON.parse(process.env.ENGRAM_EVAL_OPTIONS) as Record<string, unknown>) : undefined;
+  const rows = await runEval({ limit, options });
   console.log(formatTable(rows));
 }

@@ -68,6 +68,8 @@ export const configSchema = z.object({
       minTokenIdf: z.number().min(0).max(20).default(2.0),
       /** Coverage gate: a lexical hit must explain at least this share of the query's weight; 0 = off. */
       minCoverage: z.number().min(0).max(1).default(0.3),
+      /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
+      minQueryInformation: z.number().min(0).max(100).default(6.5),
     })
     .prefault({}),
 

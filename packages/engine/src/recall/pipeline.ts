@@ -141,17 +141,15 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
   const titleOf = (docId: string) => deps.doc(docId)?.title ?? '';
   let gated: { kept: Candidate[]; removals: GateRemoval[] };
   const noDistinctive = distinctive.size === 0;
-  if (noDistinctive) {
-    gated = {
-      kept: [],
-      removals: fused.map((c) => ({
-        gate: 'no-distinctive-query' as const,
-        chunkId: c.chunkId,
-        docId: c.docId,
-        title: titleOf(c.docId),
-        detail: 'the query has no distinctive term, so nothing is injected',
-      })),
-    };
+  let information = 0;
+  for (const w of weights.values()) information += w;
+  const tooVague = !noDistinctive && cfg.minQueryInformation > 0 && information < cfg.minQueryInformation;
+  if (noDistinctive || tooVague) {
+    const gate = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
+    const detail = noDistinctive
+      ? 'the query has no distinctive term, so nothing is injected'
+      : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
+    gated = { kept: [], removals: fused.map((c) => ({ gate, chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail })) };
   } else {
     gated = applyGates(fused, { distinctive, semanticRan: semantic.ran, cfg, titleOf });
   }
@@ -227,6 +225,7 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
         removals: gated.removals,
         distinctiveTokens: [...distinctive],
         noDistinctiveTokens: noDistinctive,
+        queryInformation: Math.round(information * 100) / 100,
         idfAvailable,
         idfThreshold: minIdf,
       },

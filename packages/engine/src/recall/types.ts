@@ -53,7 +53,7 @@ export interface RecallHit {
   text: string;
 }
 
-export type GateName = 'distinctive-term' | 'coverage' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
+export type GateName = 'distinctive-term' | 'coverage' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
 
 export interface GateRemoval {
   gate: GateName;
@@ -73,6 +73,8 @@ export interface RecallExplanation {
     /** Tokens that counted as distinctive for this query. */
     distinctiveTokens: string[];
     noDistinctiveTokens: boolean;
+    /** Sum of the general-language weights of the query's words (the vague-query gate's measure). */
+    queryInformation: number;
     /** When the IDF table is unavailable the distinctive gate falls back to length only. */
     idfAvailable: boolean;
     /** The IDF a query token needed to count as distinctive (capped in small corpora). */

@@ -37,6 +37,9 @@ const CHINESE_FUNCTION_WORDS = [
   '麻烦', '谢谢', '一起', '东西', '事情', '一样', '这样子', '那样子', '明白', '收到', '没问题',
   '你看', '我看', '好了吗', '检查一下', '试一次', '再试一次', '怎么弄', '怎么办', '别的', '下一步',
   '修好', '修一下', '改改', '改好', '改一下', '测一下', '跑一下',
+  // reactions and status words a user types between steps
+  '别动', '写得', '不错', '辛苦', '辛苦了', '回来', '回来了', '不行', '不对', '没反应', '意思', '稍等',
+  '等一下', '搞定', '搞定了', '快点', '快一点', '一点儿', '重来', '随便吧', '然后呢',
 ];
 
 const ENGLISH_FUNCTION_WORDS = [
@@ -45,6 +48,7 @@ const ENGLISH_FUNCTION_WORDS = [
   'those', 'i', 'me', 'my', 'you', 'your', 'he', 'she', 'we', 'our', 'they', 'them', 'do', 'does',
   'did', 'not', 'no', 'yes', 'ok', 'okay', 'please', 'just', 'so', 'then', 'there', 'here', 'what',
   'how', 'why', 'can', 'could', 'should', 'would', 'will', 'if', 'let', 'lets',
+  'thanks', 'thank', 'thx', 'go', 'lgtm', 'sure', 'fine', 'great', 'nice', 'cool', 'again', 'continue',
 ];
 
 const STOP_WORDS: ReadonlySet<string> = new Set([...CHINESE_FUNCTION_WORDS, ...ENGLISH_FUNCTION_WORDS]);

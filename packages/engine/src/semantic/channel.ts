@@ -1,0 +1,679 @@
+// The semantic channel: turns chunks into vectors (remote or local embedder), keeps them in libSQL
+// and in an in-memory index, answers nearest-neighbour queries, and guards against mixing vector
+// spaces. It is an enhancement: every fault degrades to "no semantic results" with a reason, and
+// nothing here throws into the recall path or stops an index build.
+import type { Client } from '@libsql/client';
+import type { EngramConfig } from '../config/schema.ts';
+import { runBatches, type BatchResult } from './batch-runner.ts';
+import type { Embedder } from './embedder.ts';
+import { EmbeddingFault, redact } from './embedding-fault.ts';
+import {
+  compareFingerprints,
+  fingerprintOf,
+  localModelName,
+  type EmbeddingFingerprint,
+  type FingerprintComparison,
+} from './fingerprint.ts';
+import { LocalEmbedder } from './local-embedder.ts';
+import { OpenAiEmbedder } from './openai-embedder.ts';
+import { RequestPacer } from './pacer.ts';
+import { cosine, normalise, VectorIndex } from './vector-index.ts';
+import { VectorStore, type StoredVector } from './vector-store.ts';
+
+export type { EmbeddingFingerprint, FingerprintComparison } from './fingerprint.ts';
+
+export interface SemanticStatus {
+  state: 'off' | 'ready' | 'mismatch' | 'error';
+  /** Why the channel is not ready (null when ready). */
+  reason: string | null;
+  /** What the user can do about it. */
+  action: string | null;
+  provider: 'none' | 'openai' | 'local';
+  /** What the current configuration produces. */
+  fingerprint: EmbeddingFingerprint | null;
+  /** What the stored vectors were built with. */
+  storedFingerprint: EmbeddingFingerprint | null;
+  vectors: number;
+  dimensions: number;
+  lastError: string | null;
+  /** Batches given up since the channel opened. */
+  degradedBatches: number;
+  /** Non-fatal differences (chunk parameters) that make a rebuild worthwhile. */
+  advice: string[];
+}
+
+export interface SyncChunk {
+  id: string;
+  text: string;
+  /** Hash of the text: a stored vector is reused while it is unchanged. */
+  fingerprint: string;
+}
+
+export interface SyncOptions {
+  mode: 'full' | 'incremental';
+  /** Chunk ids whose vectors go (incremental). */
+  removedIds?: string[];
+  /** Documents deleted: every vector of their chunks goes (incremental). */
+  removedDocIds?: string[];
+  /** Documents re-chunked: their vectors not among `chunks` go (incremental). */
+  changedDocIds?: string[];
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Chunk ids are `${docId}#${ordinal}` (index/rows.ts). */
+export const docIdOfChunk = (chunkId: string): string => {
+  const hash = chunkId.lastIndexOf('#');
+  return hash < 0 ? chunkId : chunkId.slice(0, hash);
+};
+
+export interface DegradedBatch {
+  index: number;
+  /** Chunks left without a vector by this batch. */
+  size: number;
+  reason: string;
+}
+
+export interface SyncResult {
+  embedded: number;
+  reused: number;
+  removed: number;
+  degradedBatches: DegradedBatch[];
+  /** Set when nothing was embedded because the channel is not ready (off / error / mismatch). */
+  skipped: string | null;
+  /** The signal fired before every batch was handled. */
+  aborted: boolean;
+}
+
+export interface SemanticHit {
+  chunkId: string;
+  /** Cosine similarity. */
+  score: number;
+  /** 1-based. */
+  rank: number;
+}
+
+export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number } | { ran: false; skipped: string };
+
+export interface IntegrityReport {
+  /** Sample chunks re-embedded and compared (chunks without a stored vector are skipped). */
+  checked: number;
+  minCos: number;
+  ok: boolean;
+  failures: { id: string; cos: number }[];
+  /** Why some or all of the sample could not be checked. */
+  errors: string[];
+}
+
+export type SemanticLog = (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
+
+export interface SemanticChannelOptions {
+  client: Client;
+  embedding: EngramConfig['embedding'];
+  chunk: { size: number; overlap: number };
+  log?: SemanticLog;
+  fetchImpl?: typeof fetch;
+  /** Wall-clock limit of a query embedding (default min(embedding.timeoutMs, 5000)). */
+  queryTimeoutMs?: number;
+  /** First retry wait when the server gives none (default 500 ms, doubling). */
+  backoffBaseMs?: number;
+  /** A Retry-After longer than this gives the batch up instead of stalling (default 120 s). */
+  maxRetryWaitMs?: number;
+  /** Share big scans with a helper thread (default true). */
+  parallelSearch?: boolean;
+}
+
+export const REBUILD_ACTION =
+  'Rebuild the index to re-embed every chunk with the current embedding settings (the old vectors are backed up first). Until then recall is lexical only.';
+const INTEGRITY_MIN_COS = 0.999;
+const QUERY_CACHE_SIZE = 64;
+
+type State = SemanticStatus['state'];
+
+export class SemanticChannel {
+  private readonly config: EngramConfig['embedding'];
+  private readonly chunkParams: { size: number; overlap: number };
+  private readonly log: SemanticLog;
+  private readonly opts: SemanticChannelOptions;
+  private readonly store: VectorStore;
+  private embedder: Embedder | null = null;
+  private pacer: RequestPacer;
+  private index: VectorIndex | null = null;
+  private state: State = 'off';
+  private reason: string | null = null;
+  private action: string | null = null;
+  private current: EmbeddingFingerprint;
+  private stored: EmbeddingFingerprint | null = null;
+  private storedCount = 0;
+  private tableDims: number | null = null;
+  private advice: string[] = [];
+  private lastError: string | null = null;
+  private degradedTotal = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queryCache = new Map<string, Float32Array>();
+  private closed = false;
+
+  private constructor(opts: SemanticChannelOptions) {
+    this.opts = opts;
+    this.config = opts.embedding;
+    this.chunkParams = opts.chunk;
+    this.log = opts.log ?? (() => {});
+    this.store = new VectorStore(opts.client);
+    this.current = fingerprintOf(opts.embedding, opts.chunk);
+    this.pacer = new RequestPacer({ concurrency: 1, minIntervalMs: 0 });
+  }
+
+  /** Opens the channel; never throws for embedding problems (they become the status), only for a broken database. */
+  static async open(opts: SemanticChannelOptions): Promise<SemanticChannel> {
+    const channel = new SemanticChannel(opts);
+    await channel.init();
+    return channel;
+  }
+
+  /** The shared judgement of the three gates. */
+  static compare(stored: EmbeddingFingerprint | null, proposed: EmbeddingFingerprint): FingerprintComparison {
+    return compareFingerprints(stored, proposed);
+  }
+
+  /** The fingerprint a (proposed) configuration would have; for the settings-save gate. */
+  static fingerprintFor(embedding: EngramConfig['embedding'], chunk: { size: number; overlap: number }): EmbeddingFingerprint {
+    return fingerprintOf(embedding, chunk);
+  }
+
+  /**
+   * The settings-save gate: would saving this embedding/chunk config strand the stored vectors?
+   * `requiresConfirmation` → offer "rebuild now / save only / cancel".
+   */
+  static async checkSettings(
+    client: Client,
+    proposed: { embedding: EngramConfig['embedding']; chunk: { size: number; overlap: number } },
+  ): Promise<FingerprintComparison & { requiresConfirmation: boolean; stored: EmbeddingFingerprint | null; proposed: EmbeddingFingerprint }> {
+    const stored = await SemanticChannel.storedFingerprint(client);
+    const next = fingerprintOf(proposed.embedding, proposed.chunk);
+    const cmp = compareFingerprints(stored, next);
+    return { ...cmp, requiresConfirmation: cmp.fatal, stored, proposed: next };
+  }
+
+  /** What the database's vectors were built with, without opening a channel. */
+  static async storedFingerprint(client: Client): Promise<EmbeddingFingerprint | null> {
+    const exists = await client.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_meta'");
+    if (exists.rows.length === 0) return null;
+    return new VectorStore(client).readFingerprint();
+  }
+
+  status(): SemanticStatus {
+    return {
+      state: this.state,
+      reason: this.reason,
+      action: this.action,
+      provider: this.config.provider,
+      fingerprint: this.config.provider === 'none' ? null : { ...this.current },
+      storedFingerprint: this.stored ? { ...this.stored } : null,
+      vectors: this.index ? this.index.size : this.storedCount,
+      dimensions: this.index?.dims ?? this.tableDims ?? (this.current.dimensions || this.stored?.dimensions || 0),
+      lastError: this.lastError,
+      degradedBatches: this.degradedTotal,
+      advice: [...this.advice],
+    };
+  }
+
+  /** Whether this chunk has a vector (a recall gate must not punish chunks the channel never saw). */
+  hasVector(chunkId: string): boolean {
+    return this.index?.has(chunkId) ?? false;
+  }
+
+  // ---------------------------------------------------------------- set-up
+
+  private setState(state: State, reason: string | null, action: string | null): void {
+    this.state = state;
+    this.reason = reason;
+    this.action = action;
+  }
+
+  private secrets(): string[] {
+    return [this.config.apiKey];
+  }
+
+  private safe(message: string): string {
+    return redact(message, this.secrets());
+  }
+
+  private async init(): Promise<void> {
+    await this.store.ensureMeta();
+    this.stored = await this.store.readFingerprint();
+    this.tableDims = await this.store.tableDimensions();
+    this.storedCount = this.tableDims === null ? 0 : await this.store.count();
+    const cfg = this.config;
+
+    if (cfg.provider === 'none') {
+      this.setState('off', 'embedding provider is none', 'Set embedding.provider to "openai" or "local" to add semantic recall; lexical recall works without it.');
+      return;
+    }
+    try {
+      this.embedder = await this.createEmbedder();
+    } catch (e) {
+      const msg = this.safe(e instanceof Error ? e.message : String(e));
+      this.lastError = msg;
+      this.setState('error', msg, cfg.provider === 'local'
+        ? 'Point embedding.modelDir at a local model directory (config.json, tokenizer.json, onnx/model.onnx), or set embedding.provider to "none".'
+        : 'Fix the embedding settings (baseUrl, model), or set embedding.provider to "none".');
+      this.log('error', 'semantic channel unavailable', { provider: cfg.provider, reason: msg });
+      return;
+    }
+    this.pacer = this.embedder.remote
+      ? new RequestPacer({ concurrency: cfg.concurrency, minIntervalMs: cfg.minIntervalMs })
+      : new RequestPacer({ concurrency: 1, minIntervalMs: 0 });
+    this.current = fingerprintOf(cfg, this.chunkParams, this.embedder.dimensions ?? 0);
+
+    // Stored vectors without a fingerprint cannot be trusted: treat them like a model change.
+    if (!this.stored && this.storedCount > 0) {
+      this.setState('mismatch', `${this.storedCount} stored vectors have no recorded fingerprint`, REBUILD_ACTION);
+      this.log('warn', 'semantic channel off: stored vectors without fingerprint', { vectors: this.storedCount });
+      return;
+    }
+    const cmp = compareFingerprints(this.stored, this.current);
+    if (!cmp.fatal && this.stored && this.tableDims && this.current.dimensions && this.tableDims !== this.current.dimensions) {
+      cmp.fatal = true;
+      cmp.reasons.push(`stored vectors have ${this.tableDims} dimensions, the embedder produces ${this.current.dimensions}`);
+    }
+    if (cmp.fatal) {
+      this.setState('mismatch', cmp.reasons.join('; '), REBUILD_ACTION);
+      this.log('warn', 'semantic channel off: embedding settings changed', { reasons: cmp.reasons, stored: this.stored, current: this.current });
+      return;
+    }
+    this.advice = cmp.advise;
+    // Auto dimension (0): the stored vectors say what the model returns.
+    const known = this.tableDims ?? this.stored?.dimensions ?? 0;
+    if (this.embedder instanceof OpenAiEmbedder && known > 0) this.embedder.expectDimensions(known);
+    if (!this.current.dimensions && known > 0) this.current = { ...this.current, dimensions: known };
+    if (this.tableDims) {
+      const index = new VectorIndex(this.tableDims, { parallel: this.opts.parallelSearch !== false, initialCapacity: this.storedCount });
+      const loaded = await this.store.loadAll((row) => {
+        index.upsert(row.id, row.fingerprint, row.vector);
+      });
+      if (loaded.malformed > 0) this.log('warn', 'skipped malformed stored vectors', { count: loaded.malformed });
+      this.index = index;
+    }
+    this.setState('ready', null, null);
+    this.log('info', 'semantic channel ready', {
+      provider: cfg.provider,
+      model: this.current.model,
+      dimensions: this.status().dimensions,
+      vectors: this.index?.size ?? 0,
+      advice: this.advice,
+    });
+  }
+
+  private async createEmbedder(): Promise<Embedder> {
+    const cfg = this.config;
+    if (cfg.provider === 'openai') {
+      if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
+      if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
+      try {
+        new URL(cfg.baseUrl.trim());
+      } catch {
+        throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
+      }
+      return new OpenAiEmbedder({
+        baseUrl: cfg.baseUrl,
+        model: cfg.model,
+        apiKey: cfg.apiKey,
+        dimensions: cfg.dimensions,
+        timeoutMs: cfg.timeoutMs,
+        fetchImpl: this.opts.fetchImpl,
+      });
+    }
+    const local = await LocalEmbedder.load(cfg.modelDir, localModelName(cfg));
+    if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
+      await local.dispose();
+      throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
+    }
+    return local;
+  }
+
+  /** Serialises everything that writes vectors. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Creates the table (and records the fingerprint) once the dimension is known. */
+  private async ensureTable(dims: number): Promise<VectorIndex> {
+    if (this.tableDims !== null && this.tableDims !== dims) {
+      throw new EmbeddingFault('dimensions', `embedder returned ${dims}-dimensional vectors, stored vectors have ${this.tableDims}`);
+    }
+    if (this.tableDims === null) {
+      await this.store.createTable(dims);
+      this.tableDims = dims;
+      this.current = { ...this.current, dimensions: dims };
+      await this.store.writeFingerprint(this.current);
+      this.stored = { ...this.current };
+      this.log('info', 'vector table created', { dimensions: dims, model: this.current.model });
+    }
+    if (!this.index) this.index = new VectorIndex(dims, { parallel: this.opts.parallelSearch !== false });
+    return this.index;
+  }
+
+  private async writeVectors(rows: StoredVector[]): Promise<void> {
+    if (rows.length === 0) return;
+    const index = await this.ensureTable((rows[0] as StoredVector).vector.length);
+    await this.store.upsertMany(rows);
+    for (const r of rows) index.upsert(r.id, r.fingerprint, r.vector);
+    this.storedCount = index.size;
+  }
+
+  private async removeIds(ids: string[]): Promise<number> {
+    if (ids.length === 0 || this.tableDims === null) return 0;
+    const unique = [...new Set(ids)];
+    const present = this.index ? unique.filter((id) => this.index?.has(id)) : unique;
+    await this.store.deleteMany(unique);
+    for (const id of unique) this.index?.remove(id);
+    this.storedCount = this.index ? this.index.size : await this.store.count();
+    return present.length;
+  }
+
+  /**
+   * Makes the vector table match these chunks: reuses vectors whose chunk fingerprint is unchanged,
+   * embeds the rest, drops vectors of chunks not listed (full) or of `removedIds` (incremental).
+   * Never throws for embedding faults: failed batches are reported in `degradedBatches`.
+   */
+  sync(chunks: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+    return this.exclusive(async () => {
+      try {
+        return await this.syncNow(chunks, opts);
+      } catch (e) {
+        // A database failure here must not take the index build down with it.
+        const reason = this.safe(`semantic sync failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.lastError = reason;
+        this.log('error', 'semantic sync failed', { reason });
+        return { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: reason, aborted: opts.signal?.aborted ?? false };
+      }
+    });
+  }
+
+  private async syncNow(chunks: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+    const result: SyncResult = { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: null, aborted: false };
+    const total = chunks.length;
+    let done = 0;
+    const progress = (n: number) => {
+      done += n;
+      opts.onProgress?.(done, total);
+    };
+
+    // Removals apply in every state: they keep the durable table tidy for when the channel returns.
+    const listed = new Set(chunks.map((c) => c.id));
+    const stale: string[] = [...(opts.removedIds ?? [])];
+    const byDoc = new Set([...(opts.removedDocIds ?? []), ...(opts.changedDocIds ?? [])]);
+    if (opts.mode === 'full' || byDoc.size > 0) {
+      const present = this.index ? this.index.idList() : (await this.store.listIds()).map((r) => r.id);
+      for (const id of present) {
+        if (listed.has(id)) continue;
+        if (opts.mode === 'full' || byDoc.has(docIdOfChunk(id))) stale.push(id);
+      }
+    }
+    const ready = this.state === 'ready' && this.embedder !== null;
+
+    // Reuse: same id and fingerprint, or the same text already embedded under another id (a moved
+    // document). Donor vectors are copied out before stale rows are removed.
+    const copies: StoredVector[] = [];
+    const groups = new Map<string, SyncChunk[]>();
+    if (ready) {
+      const byFingerprint = new Map<string, string>();
+      if (this.index) for (const id of this.index.idList()) byFingerprint.set(this.index.fingerprintOf(id) as string, id);
+      for (const c of chunks) {
+        if (this.index?.fingerprintOf(c.id) === c.fingerprint) {
+          result.reused++;
+          continue;
+        }
+        const donor = byFingerprint.get(c.fingerprint);
+        const vector = donor !== undefined ? this.index?.vectorOf(donor) : undefined;
+        if (vector) {
+          copies.push({ id: c.id, fingerprint: c.fingerprint, vector });
+          continue;
+        }
+        const group = groups.get(c.fingerprint);
+        if (group) group.push(c);
+        else groups.set(c.fingerprint, [c]);
+      }
+    }
+    result.removed = await this.removeIds(stale);
+
+    if (!ready || !this.embedder) {
+      result.skipped = this.reason ?? `semantic channel is ${this.state}`;
+      return result;
+    }
+    const embedder = this.embedder;
+    progress(result.reused);
+    if (copies.length > 0) {
+      try {
+        await this.writeVectors(copies);
+        result.reused += copies.length;
+      } catch (e) {
+        result.degradedBatches.push({ index: -1, size: copies.length, reason: this.safe(`saving reused vectors failed: ${(e as Error).message}`) });
+      }
+      progress(copies.length);
+    }
+
+    const unique = [...groups.values()];
+    const batchSize = Math.max(1, this.config.batchSize);
+    const batches: SyncChunk[][][] = [];
+    for (let i = 0; i < unique.length; i += batchSize) batches.push(unique.slice(i, i + batchSize));
+    const chunkCount = (b: SyncChunk[][]) => b.reduce((n, g) => n + g.length, 0);
+
+    const degrade = (index: number, size: number, reason: string) => {
+      const safeReason = this.safe(reason);
+      result.degradedBatches.push({ index, size, reason: safeReason });
+      this.degradedTotal++;
+      this.lastError = safeReason;
+      this.log('warn', 'embedding batch degraded to lexical-only', { batch: index, chunks: size, reason: safeReason });
+    };
+
+    const onResult = async (r: BatchResult) => {
+      const batch = batches[r.index] as SyncChunk[][];
+      const size = chunkCount(batch);
+      if (r.vectors) {
+        const rows: StoredVector[] = [];
+        batch.forEach((group, i) => {
+          for (const c of group) rows.push({ id: c.id, fingerprint: c.fingerprint, vector: r.vectors?.[i] as Float32Array });
+        });
+        try {
+          await this.writeVectors(rows);
+          result.embedded += rows.length;
+        } catch (e) {
+          degrade(r.index, size, `saving vectors failed: ${(e as Error).message}`);
+        }
+      } else degrade(r.index, size, r.error ?? 'unknown error');
+      progress(size);
+    };
+
+    if (batches.length > 0) {
+      const finished = await runBatches(
+        batches.map((b) => b.map((g) => (g[0] as SyncChunk).text)),
+        (texts, signal) => embedder.embed(texts, { signal }),
+        {
+          pacer: this.pacer,
+          maxRetries: embedder.remote ? this.config.maxRetries : 0,
+          signal: opts.signal,
+          maxWaitMs: this.opts.maxRetryWaitMs,
+          backoffBaseMs: this.opts.backoffBaseMs,
+          onResult,
+          onRetry: (info) => this.log('info', 'embedding batch retry', { batch: info.index, attempt: info.attempt, waitMs: info.waitMs, reason: this.safe(info.reason) }),
+        },
+      );
+      result.aborted = !finished;
+    }
+
+    // After a complete full sync every stored vector belongs to the current chunking.
+    if (opts.mode === 'full' && !result.aborted && this.stored && this.tableDims !== null) {
+      const next = { ...this.current, dimensions: this.tableDims };
+      if (next.chunkSize !== this.stored.chunkSize || next.chunkOverlap !== this.stored.chunkOverlap) {
+        await this.store.writeFingerprint(next);
+        this.stored = next;
+        this.advice = [];
+      }
+    }
+    this.log('info', 'semantic sync done', {
+      mode: opts.mode,
+      embedded: result.embedded,
+      reused: result.reused,
+      removed: result.removed,
+      degradedBatches: result.degradedBatches.length,
+      aborted: result.aborted,
+    });
+    return result;
+  }
+
+  remove(chunkIds: string[]): Promise<void> {
+    return this.exclusive(async () => {
+      await this.removeIds(chunkIds);
+    });
+  }
+
+  /**
+   * The rebuild gate: when the stored vectors cannot serve the current settings (or `force`), backs
+   * them up and starts empty; otherwise keeps them so the rebuild's full sync reuses what it can.
+   */
+  async prepareRebuild(opts: { force?: boolean } = {}): Promise<{ reset: boolean; reasons: string[]; advise: string[] }> {
+    const cmp = compareFingerprints(this.stored, this.current);
+    const reasons = this.state === 'mismatch' && this.reason && cmp.reasons.length === 0 ? [this.reason] : cmp.reasons;
+    const reset = opts.force === true || this.state === 'mismatch' || cmp.fatal;
+    if (reset) await this.resetForRebuild();
+    return { reset, reasons, advise: cmp.advise };
+  }
+
+  /** Moves the current vectors aside (backup table, newest 2 kept) and starts empty with the current fingerprint. */
+  resetForRebuild(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.config.provider === 'none') return; // nothing to rebuild into: keep the vectors for later
+      const backup = await this.store.backupAndClear(2);
+      if (backup) this.log('info', 'old vectors backed up', { table: backup, fingerprint: this.stored });
+      this.index?.close();
+      this.index = null;
+      this.tableDims = null;
+      this.stored = null;
+      this.storedCount = 0;
+      this.advice = [];
+      this.queryCache.clear();
+      if (!this.embedder) return; // state stays 'error' with its reason
+      if (this.embedder instanceof OpenAiEmbedder) {
+        // The stored dimension no longer constrains the new vectors.
+        const fresh = await this.createEmbedder();
+        this.embedder = fresh;
+      }
+      this.current = fingerprintOf(this.config, this.chunkParams, this.embedder.dimensions ?? 0);
+      if (this.current.dimensions > 0) await this.ensureTable(this.current.dimensions);
+      this.setState('ready', null, null);
+    });
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  private async embedQuery(query: string, signal?: AbortSignal): Promise<Float32Array> {
+    const cached = this.queryCache.get(query);
+    if (cached) {
+      this.queryCache.delete(query);
+      this.queryCache.set(query, cached);
+      return cached;
+    }
+    const embedder = this.embedder as Embedder;
+    const timeoutMs = this.opts.queryTimeoutMs ?? Math.min(this.config.timeoutMs, 5000);
+    const [vector] = await embedder.embed([query], { signal, timeoutMs });
+    const v = vector as Float32Array;
+    this.queryCache.set(query, v);
+    if (this.queryCache.size > QUERY_CACHE_SIZE) this.queryCache.delete(this.queryCache.keys().next().value as string);
+    return v;
+  }
+
+  /** Nearest chunks by cosine. Never throws: a fault returns { ran: false, skipped: reason }. */
+  async search(
+    query: string,
+    limit: number,
+    opts: { signal?: AbortSignal; allowedChunkIds?: Set<string> } = {},
+  ): Promise<SemanticSearchResult> {
+    const started = performance.now();
+    try {
+      if (this.closed) return { ran: false, skipped: 'semantic channel is closed' };
+      if (this.state !== 'ready' || !this.embedder) return { ran: false, skipped: this.reason ?? `semantic channel is ${this.state}` };
+      if (!query.trim()) return { ran: false, skipped: 'empty query' };
+      const index = this.index;
+      if (!index || index.size === 0) return { ran: false, skipped: 'no vectors indexed yet' };
+      const vector = await this.embedQuery(query, opts.signal);
+      if (vector.length !== index.dims) {
+        const reason = `query embedding has ${vector.length} dimensions, stored vectors have ${index.dims}`;
+        this.lastError = reason;
+        return { ran: false, skipped: reason };
+      }
+      const hits = index.search(vector, Math.max(0, Math.floor(limit)), opts.allowedChunkIds);
+      return {
+        ran: true,
+        hits: hits.map((h, i) => ({ chunkId: h.id, score: h.score, rank: i + 1 })),
+        ms: performance.now() - started,
+      };
+    } catch (e) {
+      const reason = this.safe(`query embedding failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.lastError = reason;
+      this.log('warn', 'semantic search skipped', { reason });
+      return { ran: false, skipped: reason };
+    }
+  }
+
+  /** Re-embeds a sample and compares with the stored vectors (cos ≥ 0.999 passes). */
+  async integrityCheck(sample: { id: string; text: string }[]): Promise<IntegrityReport> {
+    const report: IntegrityReport = { checked: 0, minCos: 1, ok: false, failures: [], errors: [] };
+    if (this.state !== 'ready' || !this.embedder || !this.index) {
+      report.errors.push(this.reason ?? (this.index ? `semantic channel is ${this.state}` : 'no vectors indexed yet'));
+      report.minCos = 0;
+      return report;
+    }
+    const index = this.index;
+    const embedder = this.embedder;
+    const items = sample.filter((s) => index.has(s.id));
+    const batchSize = Math.max(1, this.config.batchSize);
+    const batches: { id: string; text: string }[][] = [];
+    for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize));
+    try {
+      await runBatches(
+        batches.map((b) => b.map((s) => s.text)),
+        (texts, signal) => embedder.embed(texts, { signal }),
+        {
+          pacer: this.pacer,
+          maxRetries: embedder.remote ? this.config.maxRetries : 0,
+          maxWaitMs: this.opts.maxRetryWaitMs,
+          backoffBaseMs: this.opts.backoffBaseMs,
+          onResult: (r) => {
+            const batch = batches[r.index] as { id: string; text: string }[];
+            if (!r.vectors) {
+              report.errors.push(this.safe(r.error ?? 'unknown error'));
+              return;
+            }
+            batch.forEach((s, i) => {
+              const stored = index.vectorOf(s.id);
+              const fresh = Float32Array.from(r.vectors?.[i] as Float32Array);
+              if (!stored) return;
+              const cos = fresh.length === stored.length && normalise(fresh) ? cosine(stored, fresh) : 0;
+              report.checked++;
+              report.minCos = Math.min(report.minCos, cos);
+              if (cos < INTEGRITY_MIN_COS) report.failures.push({ id: s.id, cos });
+            });
+          },
+        },
+      );
+    } catch (e) {
+      report.errors.push(this.safe(e instanceof Error ? e.message : String(e)));
+    }
+    if (report.checked === 0) report.minCos = 0;
+    report.ok = report.checked > 0 && report.failures.length === 0 && report.errors.length === 0;
+    if (!report.ok) this.log('warn', 'integrity check failed', { checked: report.checked, minCos: report.minCos, failures: report.failures.length, errors: report.errors });
+    return report;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.index?.close();
+    void this.embedder?.dispose?.();
+  }
+}

@@ -1,0 +1,134 @@
+// What a set of stored vectors was built with, and whether a new embedding setup can keep using
+// them. Vectors from another model, endpoint or dimension live in a different space: comparing a
+// query against them gives confident nonsense, so those changes switch the semantic channel off
+// until a rebuild. Chunk parameters only change which texts exist; vectors stay comparable.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EngramConfig } from '../config/schema.ts';
+
+export interface EmbeddingFingerprint {
+  provider: string;
+  model: string;
+  /** OpenAI-compatible: the base URL without credentials or query; local: the model directory. */
+  endpoint: string;
+  /** 0 = not known yet (taken from the first response). */
+  dimensions: number;
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+export interface FingerprintComparison {
+  /** The stored vectors cannot be used with the proposed setup. */
+  fatal: boolean;
+  reasons: string[];
+  /** Non-fatal differences that make a rebuild worthwhile. */
+  advise: string[];
+}
+
+export type EmbeddingConfig = EngramConfig['embedding'];
+
+/** Strips credentials, query, fragment and trailing slashes: the key must never end up stored. */
+export function normaliseEndpoint(url: string): string {
+  const trimmed = url.trim();
+  if (!trimmed) return '';
+  try {
+    const u = new URL(trimmed);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString().replace(/\/+$/, '');
+  } catch {
+    return trimmed.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  }
+}
+
+/** The name a local model is known by: the configured model name, else its directory name. */
+export function localModelName(embedding: EmbeddingConfig): string {
+  if (embedding.model.trim()) return embedding.model.trim();
+  const dir = embedding.modelDir.trim().replace(/[\\/]+$/, '');
+  return dir.split(/[\\/]/).pop() ?? '';
+}
+
+/** hidden_size from a local model's config.json, 0 when unreadable. */
+export function localModelDimensions(modelDir: string): number {
+  try {
+    const file = join(resolve(modelDir), 'config.json');
+    if (!existsSync(file)) return 0;
+    const cfg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const n = Number(cfg.hidden_size ?? cfg.d_model ?? cfg.dim ?? 0);
+    return Number.isInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The fingerprint a configuration would produce. `dimensions` overrides the configured value (the
+ * channel passes what the model or the stored vectors actually have).
+ */
+export function fingerprintOf(
+  embedding: EmbeddingConfig,
+  chunk: { size: number; overlap: number },
+  dimensions?: number,
+): EmbeddingFingerprint {
+  const provider = embedding.provider;
+  const base = { provider, chunkSize: chunk.size, chunkOverlap: chunk.overlap };
+  if (provider === 'openai') {
+    return { ...base, model: embedding.model.trim(), endpoint: normaliseEndpoint(embedding.baseUrl), dimensions: dimensions ?? embedding.dimensions };
+  }
+  if (provider === 'local') {
+    const dir = embedding.modelDir.trim() ? resolve(embedding.modelDir.trim()) : '';
+    const dims = dimensions ?? (embedding.dimensions || (dir ? localModelDimensions(dir) : 0));
+    return { ...base, model: localModelName(embedding), endpoint: dir, dimensions: dims };
+  }
+  return { ...base, model: '', endpoint: '', dimensions: 0 };
+}
+
+/** The shared judgement of the three gates (start-up, rebuild, settings save). Pure. */
+export function compareFingerprints(stored: EmbeddingFingerprint | null, proposed: EmbeddingFingerprint): FingerprintComparison {
+  const reasons: string[] = [];
+  const advise: string[] = [];
+  // Nothing stored, or nothing to compare against (provider none keeps the old vectors untouched).
+  if (!stored || proposed.provider === 'none') return { fatal: false, reasons, advise };
+  if (stored.provider !== proposed.provider) reasons.push(`embedding provider changed: ${stored.provider} → ${proposed.provider}`);
+  if (stored.model !== proposed.model) reasons.push(`embedding model changed: ${stored.model || '(none)'} → ${proposed.model || '(none)'}`);
+  if (stored.endpoint !== proposed.endpoint) reasons.push(`embedding endpoint changed: ${stored.endpoint || '(none)'} → ${proposed.endpoint || '(none)'}`);
+  if (stored.dimensions > 0 && proposed.dimensions > 0 && stored.dimensions !== proposed.dimensions) {
+    reasons.push(`embedding dimensions changed: ${stored.dimensions} → ${proposed.dimensions}`);
+  }
+  if (stored.chunkSize !== proposed.chunkSize || stored.chunkOverlap !== proposed.chunkOverlap) {
+    advise.push(
+      `chunk parameters changed: size ${stored.chunkSize}/overlap ${stored.chunkOverlap} → ${proposed.chunkSize}/${proposed.chunkOverlap}; a rebuild re-chunks the corpus`,
+    );
+  }
+  return { fatal: reasons.length > 0, reasons, advise };
+}
+
+export const canonical = (f: EmbeddingFingerprint): EmbeddingFingerprint => ({
+  provider: f.provider,
+  model: f.model,
+  endpoint: f.endpoint,
+  dimensions: f.dimensions,
+  chunkSize: f.chunkSize,
+  chunkOverlap: f.chunkOverlap,
+});
+
+/** Parses a stored fingerprint; null when absent or malformed. */
+export function parseFingerprint(json: string | null | undefined): EmbeddingFingerprint | null {
+  if (!json) return null;
+  try {
+    const o = JSON.parse(json) as Partial<EmbeddingFingerprint>;
+    if (typeof o.provider !== 'string' || typeof o.model !== 'string' || typeof o.endpoint !== 'string') return null;
+    return canonical({
+      provider: o.provider,
+      model: o.model,
+      endpoint: o.endpoint,
+      dimensions: Number(o.dimensions) || 0,
+      chunkSize: Number(o.chunkSize) || 0,
+      chunkOverlap: Number(o.chunkOverlap) || 0,
+    });
+  } catch {
+    return null;
+  }
+}
