@@ -428,6 +428,18 @@ export class Engine {
     return { ok: true, restartRequired: [] };
   }
 
+  /**
+   * Picks up settings saved by another process (the console) — one small read; the config changes
+   * only when the stored overlay differs from the one this engine applied.
+   */
+  async refreshConfig(): Promise<boolean> {
+    const stored = await readSettingsOverlay(this.db);
+    if (JSON.stringify(stored) === JSON.stringify(this.overlay)) return false;
+    this.overlay = stored;
+    await this.applyConfig(applyOverlay(this.resolved, stored, this.options.env ?? process.env), { rebuild: false });
+    return true;
+  }
+
   private async applyConfig(next: EngramConfig, opts: { rebuild: boolean }): Promise<void> {
     const prev = this.config;
     this.config = next;

@@ -57,7 +57,7 @@ export async function locateTarget(host: NoteWriterHost, target: string): Promis
     const r = anchoredReplace(raw, target, '', host.minTarget);
     if (r.ok) matches.push(doc);
     else if (r.code === 'target-too-short') shortCode = r.message;
-    else if (r.code === 'ambiguous' || r.code === 'target-ambiguous') throw new EngramError('target-ambiguous', `the target text occurs several times in "${doc.title}"`);
+    else if (r.code === 'ambiguous') throw new EngramError('target-ambiguous', `the target text occurs several times in "${doc.title}"`);
   }
   if (shortCode) throw new EngramError('target-too-short', shortCode);
   if (matches.length === 0) throw new EngramError('target-not-found', 'no diary contains the target text');

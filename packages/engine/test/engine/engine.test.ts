@@ -196,3 +196,21 @@ test('files edited by hand are picked up by an incremental index; deleted files 
     engine.close();
   }
 });
+
+test('settings saved by another engine are picked up by refreshConfig', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const consoleSide = await openTestEngine(dirs);
+  const pluginSide = await openTestEngine(dirs, { syncOnOpen: false });
+  try {
+    assert.equal(await pluginSide.refreshConfig(), false, 'nothing to pick up yet');
+    await consoleSide.saveSettings({ inject: { mode: 'context' }, recall: { kBase: 4 } });
+    assert.equal(pluginSide.config.inject.mode, 'message');
+    assert.equal(await pluginSide.refreshConfig(), true);
+    assert.equal(pluginSide.config.inject.mode, 'context');
+    assert.equal(pluginSide.config.recall.kBase, 4);
+  } finally {
+    consoleSide.close();
+    pluginSide.close();
+  }
+});

@@ -97,6 +97,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'recall.minTokenLen', kind: 'number', min: 0, max: 10, label: ['区分词最短长度', 'Distinctive token min length'] },
       { path: 'recall.minTokenIdf', kind: 'number', min: 0, max: 20, step: 0.1, label: ['区分词最低 IDF', 'Distinctive token min IDF'] },
       { path: 'recall.minCoverage', kind: 'number', min: 0, max: 1, step: 0.05, label: ['词法覆盖率下限', 'Min lexical coverage'], help: ['词法命中至少要解释查询权重的这一比例;0 = 关闭', 'A lexical hit must explain at least this share of the query weight; 0 = off'] },
+      { path: 'recall.minQueryInformation', kind: 'number', min: 0, max: 100, step: 0.5, label: ['查询信息量下限', 'Min query information'], help: ['查询词的通用语料 IDF 之和低于此值时一条都不注入(挡住「看看效果」这类闲聊);0 = 关闭', 'Inject nothing when the query words carry less general-language IDF than this (stops chatter like "看看效果"); 0 = off'] },
       { path: 'recall.minSemantic', kind: 'number', min: 0, max: 1, step: 0.01, label: ['向量分下限', 'Min semantic score'] },
       { path: 'recall.requireSemantic', kind: 'bool', label: ['要求向量通道命中', 'Require a semantic match'], help: ['向量通道不可用时自动跳过', 'Skipped automatically when the semantic channel is down'] },
       { path: 'judge.enabled', kind: 'bool', label: ['启用 LLM 裁判', 'LLM judge'] },

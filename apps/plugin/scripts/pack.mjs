@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// `npm run pack:plugin`: builds an installable DSH bundle in apps/plugin/bundle/.
+//
+//   lib/host.mjs       the host half with the engine bundled in (ESM, Node 20). Native and heavy
+//                      packages stay external and are the bundle's dependencies.
+//   lib/client.js      the client half in the module-loader shape (CommonJS body; react comes from
+//                      the loader's require).
+//   drizzle/           database migrations, found by the db package as ../drizzle next to lib/.
+//   cordis.patch.yml   inserts the plugin row; package.json carries the dsh fields.
+//
+// Install: dsh plugin --profile web add file:<path to apps/plugin/bundle>
+import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(pluginDir, '../..');
+const out = join(pluginDir, 'bundle');
+
+/** Loaded at run time from the bundle's own node_modules: native addons and model runtimes. */
+const RUNTIME_DEPENDENCIES = ['@libsql/client', '@node-rs/jieba'];
+/** Only needed for local embeddings (embedding.provider: local). */
+const OPTIONAL_DEPENDENCIES = ['@huggingface/transformers', 'onnxruntime-node'];
+const EXTERNAL = [...RUNTIME_DEPENDENCIES, ...OPTIONAL_DEPENDENCIES, 'libsql'];
+const CLIENT_INJECT = ['slots', 'sidebarRightTabs', 'sidebarRight'];
+
+/** The version the workspace runs with (read from node_modules: some packages do not export ./package.json). */
+function installedVersion(name) {
+  for (const base of ['packages/db', 'packages/engine', '.']) {
+    const file = join(root, base, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version;
+  }
+  throw new Error(`${name} is not installed in the workspace`);
+}
+
+const source = JSON.parse(readFileSync(join(pluginDir, 'package.json'), 'utf8'));
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, 'lib'), { recursive: true });
+
+await build({
+  entryPoints: [join(pluginDir, 'src/index.ts')],
+  outfile: join(out, 'lib/host.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
+  // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
+  banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+await build({
+  entryPoints: [join(pluginDir, 'src/client/index.ts')],
+  outfile: join(out, 'lib/client.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'cjs',
+  target: 'es2020',
+  external: ['react'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+const migrations = join(root, 'drizzle');
+if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);
+cpSync(migrations, join(out, 'drizzle'), { recursive: true });
+
+const docs = join(root, 'docs/plugin.md');
+if (existsSync(docs)) cpSync(docs, join(out, 'README.md'));
+
+const pkg = {
+  name: source.name,
+  version: source.version,
+  description: 'Engram: long-term diary memory for DSH agents (resident memories, recall, memory tools, console tab).',
+  license: source.license ?? 'UNLICENSED',
+  main: './lib/host.mjs',
+  exports: { '.': './lib/host.mjs', './client': './lib/client.js', './package.json': './package.json' },
+  files: ['lib', 'drizzle', 'cordis.patch.yml', 'README.md'],
+  engines: { node: '>=20.10' },
+  dependencies: Object.fromEntries(RUNTIME_DEPENDENCIES.map((name) => [name, installedVersion(name)])),
+  optionalDependencies: Object.fromEntries(OPTIONAL_DEPENDENCIES.map((name) => [name, installedVersion(name)])),
+  dsh: {
+    bundle: { patch: './cordis.patch.yml' },
+    client: { platform: 'web', inject: CLIENT_INJECT },
+  },
+};
+writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+
+// The bundle's own row. A profile patch should carry only `id: engram` and `config` (a different
+// `name` makes the host drop the whole row).
+writeFileSync(
+  join(out, 'cordis.patch.yml'),
+  `# Engram plugin row, inserted when the bundle is installed. Override settings in your profile's
+# cordis.patch.yml with the same id and only a config block, for example:
+#   - id: engram
+#     config: { diaryDir: /path/to/diaries }
+- insert:
+    - id: engram
+      name: '${pkg.name}'
+      config:
+        # Writable diary folder ('' = $ENGRAM_DIARY_DIR or <dataDir>/diaries)
+        diaryDir: ''
+        # Index, database and console token ('' = $ENGRAM_DATA_DIR or ~/.engram)
+        dataDir: ''
+        runtime:
+          mode: section      # resident memories: section (system prompt) | message
+        inject:
+          mode: message      # recall: message (default) | context
+        console:
+          url: ''            # '' = http://127.0.0.1:3000
+          command: ''        # how to start the console when it is not running, e.g. engram serve
+          autoStart: false
+`,
+);
+
+const size = (file) => `${(statSync(join(out, file)).size / 1024).toFixed(0)} KiB`;
+console.log(`bundle written to ${relative(root, out)}/: lib/host.mjs ${size('lib/host.mjs')}, lib/client.js ${size('lib/client.js')}`);

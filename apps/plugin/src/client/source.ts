@@ -1,0 +1,31 @@
+// Which URL the console iframe loads. Pure.
+//   direct — the console on its own origin. rc.8's web host sets no frame policy, so it loads, as
+//            long as the console lets this page frame it (console.allowedOrigins).
+//   proxy  — the console through the plugin's host route: same origin as the host page, so neither
+//            mixed content nor the console's frame-ancestors policy stands in the way.
+
+export type ConsoleSource = 'direct' | 'proxy';
+
+export interface ClientConfig {
+  consoleUrl: string;
+  proxyPath: string;
+  startPath: string;
+  tokenHeader: string;
+  token: string;
+  reachable: boolean;
+}
+
+export function chooseSource(pageProtocol: string | undefined, consoleUrl: string, preferred?: ConsoleSource | null): ConsoleSource {
+  if (preferred === 'direct' || preferred === 'proxy') return preferred;
+  // An https page cannot frame an http console (mixed content); through the host it is same-origin.
+  if (pageProtocol === 'https:' && consoleUrl.startsWith('http:')) return 'proxy';
+  return 'direct';
+}
+
+export function iframeSrc(source: ConsoleSource, config: Pick<ClientConfig, 'consoleUrl' | 'proxyPath'>): string {
+  return source === 'direct' ? `${config.consoleUrl.replace(/\/+$/, '')}/` : config.proxyPath;
+}
+
+export function describeSource(source: ConsoleSource, config: Pick<ClientConfig, 'consoleUrl' | 'proxyPath'>): string {
+  return source === 'direct' ? `直连 ${config.consoleUrl}` : `经宿主代理 ${config.proxyPath}`;
+}

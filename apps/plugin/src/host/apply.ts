@@ -1,0 +1,262 @@
+// The host half: opens the engine and registers every channel once, statically. Which channel
+// speaks is decided on every turn from engine.config, so switching a mode in the console applies
+// to the next step without a restart. No failure inside the plugin reaches the conversation: each
+// hook catches, logs, and hands back the host's value unchanged.
+import { BUILTIN_DIARY_GUIDELINE, openEngine, type Engine, type EngramConfig } from '@engram/engine';
+import { splitPluginConfig } from './config.ts';
+import { ConsoleLink, ensureConsoleToken } from './console-link.ts';
+import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './host-types.ts';
+import { errorText, loggerOf } from './log.ts';
+import { pluginMessage } from './messages.ts';
+import { listenForNoteBlocks, NoteSink } from './note-sink.ts';
+import { RECALL_CONTEXT_NAME, RecallChannel } from './recall-channel.ts';
+import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME, ResidentChannel } from './resident.ts';
+import { createRoutes } from './routes.ts';
+import { describeStatus } from './status.ts';
+import { isSubagent, lastPersonMessage, sessionEvents } from './session-view.ts';
+import { escapePromptVariables, renderGuideline, renderNotice, renderResident } from './texts.ts';
+import { createTools } from './tools.ts';
+
+export const PLUGIN_NAME = 'engram';
+export const PLUGIN_VERSION = '0.1.0';
+/** Required services; tools and HTTP routes are optional (ctx.inject), so the plugin loads without them. */
+export const PLUGIN_INJECT = ['systemPrompt'];
+
+type Env = Record<string, string | undefined>;
+type EnterDecision = Extract<PreStepDecision, { kind: 'enter' }>;
+
+/** How this step's extra messages reach the host: appended to the decision, never the inbox. */
+export type Deliver = (payload: PreStepPayload, decision: EnterDecision, messages: UserMessage[]) => PreStepDecision;
+
+export const appendToDecision: Deliver = (_payload, decision, messages) =>
+  messages.length === 0 ? decision : { ...decision, messages: [...decision.messages, ...messages] };
+
+export interface HostPluginDeps {
+  env?: Env;
+  /** Called once the engine is open: tests change settings through it as the console would. */
+  onEngine?(engine: Engine): void;
+  /** Replaceable only so a mutation test can prove the inbox assertions catch a wrong delivery. */
+  deliver?: Deliver;
+}
+
+export interface HostPlugin {
+  name: string;
+  inject: string[];
+  apply(ctx: HostContext, config: unknown): Promise<void>;
+}
+
+export function createHostPlugin(deps: HostPluginDeps = {}): HostPlugin {
+  return { name: PLUGIN_NAME, inject: PLUGIN_INJECT, apply: (ctx, config) => applyEngram(ctx, config, deps) };
+}
+
+function engineLogger(log: HostLogger) {
+  return (level: 'debug' | 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => {
+    const line = data && Object.keys(data).length > 0 ? `${message} ${JSON.stringify(data)}` : message;
+    log[level](`engine: ${line}`);
+  };
+}
+
+/** Runs one registration through ctx.effect where the host has it, so it is undone with the plugin. */
+function effect(ctx: HostContext, register: () => unknown): void {
+  if (typeof ctx.effect === 'function') ctx.effect(() => register());
+  else register();
+}
+
+export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: HostPluginDeps = {}): Promise<void> {
+  const log = loggerOf(ctx, PLUGIN_NAME);
+  const env = deps.env ?? process.env;
+  const deliver = deps.deliver ?? appendToDecision;
+  const { engineOptions, plugin } = splitPluginConfig(rawConfig, env);
+
+  let engine: Engine | null = null;
+  let engineError: string | null = null;
+  let disposed = false;
+  try {
+    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen });
+    log.info(`engine open: diaries ${engine.config.diaryDir}, data ${engine.config.dataDir}`);
+  } catch (error) {
+    engineError = errorText(error);
+    // The plugin stays loaded and inert: the conversation goes on without memory.
+    log.error(`engine failed to open, memory is off: ${engineError}`);
+  }
+  const getEngine = (): Engine | null => (disposed ? null : engine);
+  // Settings saved by the console process reach this engine when it reloads them; an engine that can
+  // (refreshConfig) is asked once per step, before the step reads its config.
+  const refreshConfig = async (current: Engine): Promise<void> => {
+    const refresh = (current as unknown as { refreshConfig?: () => Promise<unknown> }).refreshConfig;
+    if (typeof refresh !== 'function') return;
+    try {
+      await refresh.call(current);
+    } catch (error) {
+      log.warn(`config refresh failed, keeping the current settings: ${errorText(error)}`);
+    }
+  };
+  const initial: EngramConfig | null = engine?.config ?? null;
+
+  const consoleUrl = plugin.consoleUrl || `http://${initial?.console.host ?? '127.0.0.1'}:${initial?.console.port ?? 3000}`;
+  const consoleLink = new ConsoleLink({
+    url: consoleUrl,
+    token: () => {
+      if (plugin.consoleToken) return plugin.consoleToken;
+      const dataDir = getEngine()?.config.dataDir;
+      if (!dataDir) throw new Error('no data directory: the engine is not open');
+      return ensureConsoleToken(dataDir);
+    },
+    command: plugin.consoleCommand,
+    env: { ...env, ...(initial ? { ENGRAM_DIARY_DIR: initial.diaryDir, ENGRAM_DATA_DIR: initial.dataDir } : {}) },
+    log,
+  });
+
+  // Registered first so it is undone last, after every listener that could still use the engine.
+  effect(ctx, () => () => {
+    disposed = true;
+    consoleLink.stop();
+    engine?.close();
+  });
+  if (engine && deps.onEngine) deps.onEngine(engine);
+
+  const recall = new RecallChannel({ engine: getEngine, log });
+  const resident = new ResidentChannel(log);
+  const sink = new NoteSink(getEngine, log);
+  let toolsAvailable = false;
+
+  const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable });
+
+  // Tier 1 and the diary guideline: static sections, read from config on every assembly.
+  const systemPrompt = ctx.systemPrompt;
+  effect(ctx, () =>
+    systemPrompt.section({
+      name: RESIDENT_SECTION_NAME,
+      order: initial?.runtime.order ?? 120,
+      text: () => {
+        const current = getEngine();
+        if (!current || current.config.runtime.mode !== 'section') return '';
+        try {
+          return escapePromptVariables(residentText(current.config, current));
+        } catch (error) {
+          log.warn(`resident section failed: ${errorText(error)}`);
+          return '';
+        }
+      },
+    }),
+  );
+  effect(ctx, () =>
+    systemPrompt.section({
+      name: GUIDELINE_SECTION_NAME,
+      order: GUIDELINE_ORDER,
+      text: () => {
+        const current = getEngine();
+        return current ? escapePromptVariables(renderGuideline(current.config.diary, BUILTIN_DIARY_GUIDELINE)) : '';
+      },
+    }),
+  );
+
+  // Tier 2, context mode: an empty placeholder (text() is synchronous and cannot wait for a recall),
+  // filled after the rest of the waterfall has built the final assembly.
+  effect(ctx, () => systemPrompt.context({ name: RECALL_CONTEXT_NAME, order: initial?.inject.order ?? 125, text: () => '' }));
+  ctx.on(
+    'system-prompt/assemble',
+    async (_assembly: PromptAssembly, context: AssembleContext | undefined, next: () => Promise<PromptAssembly>) => {
+      const result = await next();
+      try {
+        const current = getEngine();
+        const session = context?.agent?.session;
+        if (!current || !session || isSubagent(session)) return result;
+        await refreshConfig(current);
+        if (current.config.inject.mode !== 'context' || !current.config.inject.enabled) return result;
+        if (!Array.isArray(result?.contexts)) return result;
+        // Person messages are the pre-step's job (it sees the new one before it is recorded; here, on
+        // hosts that assemble first, only the previous one is visible). Todo progress is read here.
+        await recall.refresh(session, null, 'context', { phaseOnly: true });
+        const text = recall.contextText(session.header.id, current.config);
+        if (text === '') return result;
+        return { ...result, contexts: result.contexts.map((entry) => (entry.name === RECALL_CONTEXT_NAME ? { ...entry, text } : entry)) };
+      } catch (error) {
+        log.warn(`assemble: recall context skipped: ${errorText(error)}`);
+        return result;
+      }
+    },
+    { prepend: true },
+  );
+
+  // Message mode for both tiers, plus notices about failed diary blocks: appended to this step's
+  // decision.messages, right after the messages the host claimed for the step.
+  ctx.on('agent/pre-step', async (payload: PreStepPayload, next: () => Promise<PreStepDecision>) => {
+    const decision = await next();
+    if (decision?.kind !== 'enter' || !Array.isArray(decision.messages)) return decision;
+    try {
+      const current = getEngine();
+      const session = payload?.agent?.session;
+      if (!current || !session || isSubagent(session)) return decision;
+      await refreshConfig(current);
+      const sessionId = session.header.id;
+      const messages: UserMessage[] = [];
+      const attempt = async (what: string, run: () => Promise<void> | void) => {
+        try {
+          await run();
+        } catch (error) {
+          log.warn(`pre-step ${what} skipped (session ${sessionId}): ${errorText(error)}`);
+        }
+      };
+
+      await attempt('resident', () => {
+        const config = current.config;
+        if (config.runtime.mode !== 'message') return;
+        const message = resident.messageFor(sessionId, sessionEvents(session), config, residentText(config, current));
+        if (message) messages.push(message);
+      });
+      await attempt('recall', async () => {
+        if (!current.config.inject.enabled) return;
+        // The person's message of this step is in the payload, not yet in the events.
+        await recall.refresh(session, lastPersonMessage(payload.messages ?? []), current.config.inject.mode);
+        const config = current.config;
+        if (config.inject.mode !== 'message') return;
+        const message = recall.messageFor(session, sessionEvents(session), config);
+        if (message) messages.push(message);
+      });
+      await attempt('notice', () => {
+        const text = renderNotice(sink.takeNotices(sessionId));
+        if (text) messages.push(pluginMessage('notice', text));
+      });
+      return deliver(payload, decision, messages);
+    } catch (error) {
+      log.warn(`pre-step: left the decision unchanged: ${errorText(error)}`);
+      return decision;
+    }
+  });
+
+  // Semantic write blocks: from the recorded reply, and again when the turn stops (idempotent).
+  listenForNoteBlocks(ctx, sink, log);
+
+  // Tier 3: tools, where the host has a tools service.
+  ctx.inject?.(['tools'], (scoped) => {
+    toolsAvailable = true;
+    for (const tool of createTools({ engine: getEngine })) effect(scoped, () => scoped.tools.register(tool));
+    return () => {
+      toolsAvailable = false;
+    };
+  });
+
+  // Routes on whichever HTTP service this host generation has (never both: same table).
+  let routesOn: string | null = null;
+  const status = () =>
+    describeStatus({ engine: getEngine(), engineError, console: consoleLink, plugin: { name: PLUGIN_NAME, version: PLUGIN_VERSION, routesOn, toolsAvailable } });
+  const routes = createRoutes({ status, console: consoleLink, consoleBasePath: plugin.consoleBasePath });
+  for (const service of ['httpServer', 'webServer'] as const) {
+    ctx.inject?.([service], (scoped) => {
+      if (routesOn !== null) return;
+      routesOn = service;
+      for (const route of routes) effect(scoped, () => scoped[service].register(route));
+      return () => {
+        if (routesOn === service) routesOn = null;
+      };
+    });
+  }
+
+  if (plugin.autoStartConsole && engine) {
+    void consoleLink.start().then(
+      (outcome) => log.info(`console auto-start: ${outcome.ok ? outcome.state : outcome.message}`),
+      (error) => log.warn(`console auto-start failed: ${errorText(error)}`),
+    );
+  }
+}

@@ -1,0 +1,187 @@
+// `npm run pack:plugin` builds an installable bundle. This runs the real pack script, then checks
+// what a host would see: package.json fields, the patch file, a host entry that loads in Node and
+// works in the simulated host against its own bundled engine and migrations, and a client entry in
+// the module-loader shape that registers the tab (or the fallback) and renders the console iframe.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { runInNewContext } from 'node:vm';
+import { createHost } from '@engram/dsh-sim';
+import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
+import { makeCorpus, recallMessages } from './helpers.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
+const bundle = join(root, 'apps/plugin/bundle');
+
+before(() => {
+  const run = spawnSync('npm', ['run', '--silent', 'pack:plugin'], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, `pack:plugin failed:\n${run.stdout}\n${run.stderr}`);
+});
+
+test('package.json: entries, dsh fields, runtime dependencies only', () => {
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const source = JSON.parse(readFileSync(join(root, 'apps/plugin/package.json'), 'utf8'));
+  assert.equal(pkg.name, source.name);
+  assert.equal(pkg.version, source.version);
+  assert.ok(existsSync(join(bundle, pkg.main)));
+  assert.equal(pkg.exports['.'], pkg.main);
+  assert.ok(existsSync(join(bundle, pkg.exports['./client'])));
+  assert.equal(pkg.exports['./package.json'], './package.json');
+  assert.equal(pkg.dsh.bundle.patch, './cordis.patch.yml');
+  assert.equal(pkg.dsh.client.platform, 'web');
+  assert.ok(pkg.dsh.client.inject.includes('sidebarRightTabs') && pkg.dsh.client.inject.includes('slots'));
+  assert.equal(pkg.devDependencies, undefined);
+  for (const dep of ['@libsql/client', '@node-rs/jieba']) assert.match(pkg.dependencies[dep], /^\d+\.\d+\.\d+/, dep);
+  for (const dep of ['@huggingface/transformers', 'onnxruntime-node']) assert.ok(pkg.dependencies[dep] ?? pkg.optionalDependencies[dep], dep);
+  assert.ok(!('@engram/engine' in pkg.dependencies), 'the engine is bundled, not a dependency');
+});
+
+test('cordis.patch.yml inserts the row under the package name; migrations are next to lib/', () => {
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const patch = readFileSync(join(bundle, 'cordis.patch.yml'), 'utf8');
+  assert.match(patch, /^- insert:/m);
+  assert.match(patch, /id: engram/);
+  assert.ok(patch.includes(`name: '${pkg.name}'`));
+  assert.ok(existsSync(join(bundle, 'drizzle/meta/_journal.json')));
+  assert.ok(existsSync(join(bundle, 'README.md')));
+});
+
+test('the host entry loads in Node, exports name/inject/apply, and works in the host with its bundled engine', async (t) => {
+  const mod = await import(pathToFileURL(join(bundle, 'lib/host.mjs')).href);
+  assert.equal(mod.name, 'engram');
+  assert.equal(typeof mod.apply, 'function');
+  assert.deepEqual(mod.inject, ['systemPrompt']);
+  assert.deepEqual(Object.keys(mod).sort(), ['apply', 'inject', 'name']);
+
+  const corpus = makeCorpus();
+  const host = createHost();
+  t.after(async () => {
+    await host.close();
+    corpus.cleanup();
+  });
+  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  const session = host.createSession();
+  const turn = await session.userTurn('周报怎么写?', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
+  assert.match(recallMessages(turn.requests[0]!)[0]!.content, /周报每周五下午写/);
+  assert.match(turn.events.find((e) => e.type === 'tool/result')!.data.message.content[0].text, /日记 12 篇/);
+  await host.settle();
+  host.assertClean();
+});
+
+interface LoadedClient {
+  exports: Record<string, unknown>;
+  mini: ReturnType<typeof createMiniReact>;
+  requests: { url: string; init?: { method?: string; headers?: Record<string, string> } }[];
+}
+
+/** Evaluates the client file as the module loader does: a CommonJS body given the host's require. */
+function loadClient(config: Record<string, unknown>, protocol = 'http:'): LoadedClient {
+  const mini = createMiniReact();
+  const requests: LoadedClient['requests'] = [];
+  const module = { exports: {} as Record<string, unknown> };
+  const requireFromHost = (id: string) => {
+    if (id === 'react') return mini.React;
+    throw new Error(`the client asked the loader for "${id}"`);
+  };
+  const fetch = async (url: string, init?: LoadedClient['requests'][number]['init']) => {
+    requests.push({ url, ...(init ? { init } : {}) });
+    const body = init?.method === 'POST' ? { ok: true, state: 'started' } : config;
+    return { ok: true, status: 200, json: async () => body };
+  };
+  runInNewContext(readFileSync(join(bundle, 'lib/client.js'), 'utf8'), {
+    require: requireFromHost,
+    module,
+    exports: module.exports,
+    fetch,
+    location: { protocol },
+    setTimeout,
+  });
+  return { exports: module.exports, mini, requests };
+}
+
+const CONFIG = { consoleUrl: 'http://127.0.0.1:3000', proxyPath: '/engram/console/', startPath: '/engram/console-start', tokenHeader: 'x-engram-token', token: 't'.repeat(40), reachable: true };
+
+async function settle(mini: ReturnType<typeof createMiniReact>, component: () => unknown): Promise<Element> {
+  let tree = mini.render(component);
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setImmediate(r));
+    if (mini.dirty) tree = mini.render(component);
+  }
+  return tree;
+}
+
+test('the client entry exports only name, inject and apply', () => {
+  const { exports } = loadClient(CONFIG);
+  assert.deepEqual(Object.keys(exports).sort(), ['apply', 'inject', 'name']);
+  assert.equal('default' in exports, false);
+  assert.equal(exports.name, 'engram');
+  // Values from the loader's context: compare by content, not by prototype.
+  assert.deepEqual(JSON.parse(JSON.stringify(exports.inject)), { required: ['slots'], optional: ['sidebarRightTabs', 'sidebarRight'] });
+});
+
+test('with sidebarRightTabs: a tab and its body under the same key; the body renders the console iframe', async () => {
+  const { exports, mini, requests } = loadClient(CONFIG);
+  const tabs: Record<string, unknown>[] = [];
+  const slots: { options: { name: string; key?: string }; component: () => unknown }[] = [];
+  (exports.apply as (ctx: unknown) => void)({
+    sidebarRightTabs: { register: (tab: Record<string, unknown>) => (tabs.push(tab), () => {}) },
+    slots: { register: (options: { name: string; key?: string }, component: () => unknown) => (slots.push({ options, component }), () => {}) },
+  });
+  assert.equal(tabs.length, 1);
+  assert.equal(tabs[0]!.priority, 'extension');
+  assert.equal(slots.length, 1);
+  assert.equal(slots[0]!.options.name, 'sidebar.right.pane.tab');
+  assert.equal(slots[0]!.options.key, tabs[0]!.id, 'the slot key is the tab id');
+  assert.equal(tabs[0]!.kind, tabs[0]!.id);
+
+  const tree = await settle(mini, slots[0]!.component);
+  assert.equal(requests[0]!.url, '/engram/client-config');
+  const frame = findAll(tree, byData('frame'))[0]!;
+  assert.equal(frame.type, 'iframe');
+  assert.equal(frame.props.src, 'http://127.0.0.1:3000/');
+  assert.match(textOf(findAll(tree, byData('source'))[0]), /直连 http:\/\/127\.0\.0\.1:3000/);
+  // Switching to the host proxy says so and changes the iframe.
+  (findAll(tree, byData('switch'))[0]!.props.onClick as () => void)();
+  const switched = mini.render(slots[0]!.component);
+  assert.equal(findAll(switched, byData('frame'))[0]!.props.src, '/engram/console/');
+  assert.match(textOf(findAll(switched, byData('source'))[0]), /经宿主代理/);
+  assert.equal(findAll(switched, byData('start')).length, 0, 'no start button while the console runs');
+});
+
+test('on an https page the console goes through the host proxy; a stopped console gets a start button that sends the token', async () => {
+  const { exports, mini, requests } = loadClient({ ...CONFIG, reachable: false }, 'https:');
+  const slots: { component: () => unknown }[] = [];
+  (exports.apply as (ctx: unknown) => void)({
+    sidebarRightTabs: { register: () => () => {} },
+    slots: { register: (_options: unknown, component: () => unknown) => (slots.push({ component }), () => {}) },
+  });
+  const tree = await settle(mini, slots[0]!.component);
+  assert.equal(findAll(tree, byData('frame'))[0]!.props.src, '/engram/console/');
+  await (findAll(tree, byData('start'))[0]!.props.onClick as () => Promise<void>)();
+  const post = requests.find((r) => r.init?.method === 'POST')!;
+  assert.equal(post.url, '/engram/console-start');
+  assert.equal(post.init!.headers!['x-engram-token'], CONFIG.token);
+  assert.match(textOf(findAll(mini.render(slots[0]!.component), byData('note'))[0]), /已启动/);
+});
+
+test('without sidebarRightTabs the body goes into a settings section once the slot exists', async () => {
+  const { exports, mini } = loadClient(CONFIG);
+  const registered: { options: { name: string; key?: string; label?: string }; component: () => unknown }[] = [];
+  const waiting: { slot: string; callback: () => unknown }[] = [];
+  (exports.apply as (ctx: unknown) => void)({
+    slots: {
+      register: (options: { name: string; key?: string; label?: string }, component: () => unknown) => (registered.push({ options, component }), () => {}),
+      inject: (slot: string, callback: () => unknown) => (waiting.push({ slot, callback }), () => {}),
+    },
+  });
+  assert.equal(registered.length, 0, 'waits for the parent slot');
+  assert.deepEqual(waiting.map((w) => w.slot), ['settings.section']);
+  waiting[0]!.callback();
+  assert.equal(registered[0]!.options.name, 'settings.section');
+  assert.ok(registered[0]!.options.label);
+  const tree = await settle(mini, registered[0]!.component);
+  assert.equal(findAll(tree, byData('frame'))[0]!.type, 'iframe');
+});
