@@ -40,9 +40,12 @@ environment: ENGRAM_DIARY_DIR, ENGRAM_DATA_DIR, ENGRAM_DATABASE_URL, ENGRAM_CONF
 
 class UsageError extends Error {}
 
-function parse(args: string[], extra: ParseArgsConfig['options'] = {}) {
+type Values = Record<string, string | boolean | undefined>;
+
+function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
+    return { values: values as Values, positionals };
   } catch (e) {
     throw new UsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
   }
