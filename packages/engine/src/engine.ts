@@ -44,6 +44,8 @@ import type { RecallResult } from './recall/types.ts';
 import type { SemanticPort } from './semantic/port.ts';
 import { createTokenizer } from './text/tokenize.ts';
 import { applyNotes, previewNotes, type NoteWriterHost } from './notes.ts';
+import { createJudge, type JudgeStatus } from './judge/judge.ts';
+import { compareFingerprints, fingerprintOf } from './semantic/fingerprint.ts';
 import type { Tokenizer } from './types.ts';
 
 export interface OpenEngineOptions extends ResolveInput {
@@ -120,7 +122,7 @@ export class Engine {
 
   async init(syncOnOpen: boolean): Promise<void> {
     await this.openSemantic();
-    this.judge = this.options.judgeFactory?.(this.config) ?? null;
+    this.judge = this.buildJudge(this.config);
     if (syncOnOpen) {
       try {
         await this.index({ full: false });
@@ -145,6 +147,41 @@ export class Engine {
       this.semantic = null;
     }
   }
+
+  /**
+   * Embeds a probe text with draft embedding settings (masked or empty key = the saved key) and
+   * reports what came back. Never throws: a failure is { ok: false, message } without the key.
+   */
+  async testEmbedding(patch: unknown = {}): Promise<{ ok: boolean; message?: string; dimensions?: number; ms?: number }> {
+    const draft = isPlainObject(patch) ? stripMaskedSecrets({ embedding: patch }, secretPaths).embedding : {};
+    const cfg = { ...this.config.embedding, ...(isPlainObject(draft) ? draft : {}) } as EngramConfig['embedding'];
+    if (!cfg.apiKey) cfg.apiKey = this.config.embedding.apiKey;
+    if (cfg.provider === 'none') return { ok: false, message: 'embedding provider is none' };
+    const t0 = performance.now();
+    try {
+      const { createEmbedder } = await import('./semantic/channel.ts');
+      const embedder = await createEmbedder(cfg);
+      try {
+        const [v] = await embedder.embed(['连接测试 connection test'], { timeoutMs: Math.min(cfg.timeoutMs, 15_000) });
+        return { ok: true, dimensions: v?.length ?? 0, ms: Math.round(performance.now() - t0) };
+      } finally {
+        await embedder.dispose?.();
+      }
+    } catch (e) {
+      const message = errorMessage(e);
+      return { ok: false, message: cfg.apiKey ? message.replaceAll(cfg.apiKey, '••••') : message, ms: Math.round(performance.now() - t0) };
+    }
+  }
+
+  /** The one judge factory, shared by every recall (plugin injection and console debug alike). */
+  private buildJudge(config: EngramConfig): Judge | null {
+    if (this.options.judgeFactory) return this.options.judgeFactory(config);
+    const { judge, status } = createJudge(config.judge);
+    this.judgeStatus = status;
+    return judge;
+  }
+
+  judgeStatus: JudgeStatus = { enabled: false, reason: 'judge disabled' };
 
   /** Serialises writes within this process; libSQL's busy timeout handles other processes. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -412,13 +449,13 @@ export class Engine {
       next = JSON.stringify(baseValue) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
     }
     const candidate = applyOverlay(this.resolved, next, this.options.env ?? process.env);
-    const fingerprintChanged = embeddingFingerprintKey(candidate) !== embeddingFingerprintKey(this.config);
-    if (fingerprintChanged && !opts.confirm && (await corpusCounts(this.db)).chunks > 0) {
+    const change = compareFingerprints(fingerprintOf(this.config.embedding, this.config.chunk), fingerprintOf(candidate.embedding, candidate.chunk));
+    if (change.fatal && !opts.confirm && (await corpusCounts(this.db)).chunks > 0) {
       return {
         ok: false,
         requiresConfirmation: true,
         fatal: true,
-        reasons: describeEmbeddingChange(this.config, candidate),
+        reasons: [...change.reasons, 'existing vectors cannot be compared with the new ones: rebuild the index to use the semantic channel again'],
       };
     }
     await writeSettingsOverlay(this.db, next);
@@ -445,8 +482,8 @@ export class Engine {
     this.config = next;
     const tokenizerChanged = prev.recall.tokenizer !== next.recall.tokenizer || JSON.stringify(prev.recall.userDict) !== JSON.stringify(next.recall.userDict);
     if (tokenizerChanged) this.tokenizer = createTokenizer({ kind: next.recall.tokenizer, userDict: next.recall.userDict });
-    if (embeddingFingerprintKey(prev) !== embeddingFingerprintKey(next) || JSON.stringify(prev.embedding) !== JSON.stringify(next.embedding)) await this.openSemantic();
-    this.judge = this.options.judgeFactory?.(next) ?? null;
+    if (JSON.stringify(prev.embedding) !== JSON.stringify(next.embedding)) await this.openSemantic();
+    this.judge = this.buildJudge(next);
     const lexicalChanged = JSON.stringify(lexicalOptions(prev)) !== JSON.stringify(lexicalOptions(next));
     if (opts.rebuild) await this.index({ full: true });
     else if (tokenizerChanged || prev.diaryDir !== next.diaryDir || JSON.stringify(prev.chunk) !== JSON.stringify(next.chunk)) await this.index({ full: false });
@@ -476,25 +513,6 @@ function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator
     if (isPlainObject(v) && Object.keys(v).length > 0) yield* leaves(v, [...prefix, k]);
     else yield [[...prefix, k], v];
   }
-}
-
-function embeddingFingerprintKey(c: EngramConfig): string {
-  const e = c.embedding;
-  if (e.provider === 'none') return 'none';
-  return JSON.stringify([e.provider, e.model, e.provider === 'local' ? e.modelDir : e.baseUrl, e.dimensions]);
-}
-
-function describeEmbeddingChange(a: EngramConfig, b: EngramConfig): string[] {
-  const out: string[] = [];
-  const ea = a.embedding;
-  const eb = b.embedding;
-  if (ea.provider !== eb.provider) out.push(`provider ${ea.provider} → ${eb.provider}`);
-  if (ea.model !== eb.model) out.push(`model ${ea.model || '(none)'} → ${eb.model || '(none)'}`);
-  if (ea.baseUrl !== eb.baseUrl) out.push(`endpoint ${ea.baseUrl || '(none)'} → ${eb.baseUrl || '(none)'}`);
-  if (ea.modelDir !== eb.modelDir) out.push(`model directory changed`);
-  if (ea.dimensions !== eb.dimensions) out.push(`dimensions ${ea.dimensions} → ${eb.dimensions}`);
-  out.push('existing vectors cannot be compared with the new ones: rebuild the index to use the semantic channel again');
-  return out;
 }
 
 function embeddedIdOf(path: string): string | null {

@@ -180,6 +180,7 @@ export async function syncVectors(
   const status = ctx.semantic.status();
   if (status.state === 'off' || status.state === 'error' || status.state === 'mismatch')
     return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state };
+  if (mode === 'full') await ctx.semantic.prepareRebuild?.();
   const chunks = mode === 'full' ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
   const removedPrefixes = new Set(removedDocIds);
   const report = await ctx.semantic.sync(chunks, {

@@ -42,6 +42,7 @@ export type SemanticSearchResult =
 
 export interface SemanticSearcher {
   search(query: string, limit: number, opts?: { signal?: AbortSignal }): Promise<SemanticSearchResult>;
+  hasVector?(chunkId: string): boolean;
 }
 
 export interface JudgeVerdict {
@@ -151,7 +152,7 @@ export async function recall(deps: RecallDeps, query: string, options: RecallOpt
       : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
     gated = { kept: [], removals: fused.map((c) => ({ gate, chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail })) };
   } else {
-    gated = applyGates(fused, { distinctive, semanticRan: semantic.ran, cfg, titleOf });
+    gated = applyGates(fused, { distinctive, semanticRan: semantic.ran, cfg, titleOf, hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true });
   }
   stages.push({ name: 'gate', kept: gated.kept.length, dropped: gated.removals.length });
 

@@ -142,6 +142,8 @@ export interface GateContext {
   semanticRan: boolean;
   cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic' | 'minCoverage'>;
   titleOf: (docId: string) => string;
+  /** A chunk without a vector (written while the endpoint was down) is not judged by semantic gates. */
+  hasVector?: (chunkId: string) => boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
   const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   for (const c of candidates) {
-    if (ctx.semanticRan && ctx.cfg.requireSemantic && c.semantic === null) {
+    if (ctx.semanticRan && ctx.cfg.requireSemantic && c.semantic === null && (ctx.hasVector?.(c.chunkId) ?? true)) {
       remove(c, 'semantic-required', 'not among the semantic channel\'s candidates');
       continue;
     }

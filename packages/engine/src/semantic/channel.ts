@@ -304,31 +304,8 @@ export class SemanticChannel {
     });
   }
 
-  private async createEmbedder(): Promise<Embedder> {
-    const cfg = this.config;
-    if (cfg.provider === 'openai') {
-      if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
-      if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
-      try {
-        new URL(cfg.baseUrl.trim());
-      } catch {
-        throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
-      }
-      return new OpenAiEmbedder({
-        baseUrl: cfg.baseUrl,
-        model: cfg.model,
-        apiKey: cfg.apiKey,
-        dimensions: cfg.dimensions,
-        timeoutMs: cfg.timeoutMs,
-        fetchImpl: this.opts.fetchImpl,
-      });
-    }
-    const local = await LocalEmbedder.load(cfg.modelDir, localModelName(cfg));
-    if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
-      await local.dispose();
-      throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
-    }
-    return local;
+  private createEmbedder(): Promise<Embedder> {
+    return createEmbedder(this.config, this.opts.fetchImpl);
   }
 
   /** Serialises everything that writes vectors. */
@@ -676,4 +653,31 @@ export class SemanticChannel {
     this.index?.close();
     void this.embedder?.dispose?.();
   }
+}
+
+/** Builds the embedder a configuration names (also used by the console's "test connection"). */
+export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch): Promise<Embedder> {
+  if (cfg.provider === 'openai') {
+    if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
+    if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
+    try {
+      new URL(cfg.baseUrl.trim());
+    } catch {
+      throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
+    }
+    return new OpenAiEmbedder({
+      baseUrl: cfg.baseUrl,
+      model: cfg.model,
+      apiKey: cfg.apiKey,
+      dimensions: cfg.dimensions,
+      timeoutMs: cfg.timeoutMs,
+      fetchImpl,
+    });
+  }
+  const local = await LocalEmbedder.load(cfg.modelDir, localModelName(cfg));
+  if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
+    await local.dispose();
+    throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
+  }
+  return local;
 }

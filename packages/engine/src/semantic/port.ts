@@ -25,6 +25,10 @@ export interface SemanticPort {
     },
   ): Promise<{ embedded: number; reused: number; removed: number; degradedBatches: unknown[] }>;
   search(query: string, limit: number, opts?: { signal?: AbortSignal }): Promise<SemanticSearchResult>;
+  /** Whether this chunk has a vector (a chunk without one cannot be judged by the semantic gates). */
+  hasVector?(chunkId: string): boolean;
+  /** Before a full rebuild: back up and clear the vectors when they cannot be reused. */
+  prepareRebuild?(): Promise<unknown>;
   integrityCheck(sample: { id: string; text: string }[]): Promise<{ checked: number; minCos: number; ok: boolean }>;
   close(): void;
 }

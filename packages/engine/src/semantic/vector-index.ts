@@ -7,7 +7,7 @@
 // still reach the current k-th exact score is re-scored too. Whatever the data looks like, the
 // result equals a plain float scan; only the number of rows re-scored varies.
 import { CONTROL_BYTES, ScanPool } from './parallel-scan.ts';
-import { createScanKernels, type ScanKernels } from './simd-kernels.ts';
+import { createScanKernels, I8_ROW_ALIGN, type ScanKernels } from './simd-kernels.ts';
 import { TopK } from './topk.ts';
 
 export interface VectorHit {
@@ -67,7 +67,7 @@ export interface VectorIndexOptions {
 
 export class VectorIndex {
   readonly dims: number;
-  /** Row stride of the int8 copy: a multiple of 32, the kernel's step. */
+  /** Row stride of the int8 copy: a multiple of the kernel's step. */
   private readonly stride: number;
   private readonly useKernels: boolean;
   private parallel: boolean;
@@ -93,7 +93,7 @@ export class VectorIndex {
   constructor(dims: number, opts: VectorIndexOptions = {}) {
     if (!Number.isInteger(dims) || dims <= 0) throw new Error(`vector index needs a positive dimension, got ${dims}`);
     this.dims = dims;
-    this.stride = Math.ceil(dims / 32) * 32;
+    this.stride = Math.ceil(dims / I8_ROW_ALIGN) * I8_ROW_ALIGN;
     this.useKernels = opts.quantised !== false && dims <= MAX_KERNEL_DIMS;
     this.parallel = opts.parallel !== false;
     this.grow(Math.max(16, opts.initialCapacity ?? 0));

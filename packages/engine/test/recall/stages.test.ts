@@ -132,3 +132,10 @@ test('the IDF bar is capped in small corpora so a two-document corpus still has 
   assert.ok(bm25Idf(2, 1) >= small, 'a term in one of two docs is distinctive');
   assert.ok(bm25Idf(2, 2) < small, 'a term in every doc is not');
 });
+
+test('semantic-required spares chunks that have no vector (written while the endpoint was down)', () => {
+  const c = cand('x#0', 'x', { lex: ['上限'] });
+  const base = { distinctive: new Set(['上限']), cfg: cfg.recall, titleOf: (d: string) => d, semanticRan: true };
+  assert.equal(applyGates([c], { ...base, hasVector: () => true }).kept.length, 0);
+  assert.equal(applyGates([c], { ...base, hasVector: () => false }).kept.length, 1);
+});

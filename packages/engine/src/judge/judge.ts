@@ -1,0 +1,94 @@
+// Optional relevance judge: asks a chat model, one candidate per request, whether a statement
+// "query and memory discuss the same topic" is true, and drops candidates under the threshold.
+// It never adds, and any failure leaves the result as it was (applied: false, with the reason).
+import type { EngramConfig } from '../config/schema.ts';
+import type { Judge, JudgeVerdict } from '../recall/pipeline.ts';
+
+type JudgeConfig = EngramConfig['judge'];
+
+/** A statement to judge, not a question: chat models rate statements more sharply. */
+export function judgeStatement(query: string, title: string, text: string): string {
+  const memory = `${title}\n${text}`.slice(0, 1200);
+  return `判断下面这个陈述是否为真,只回答「是」或「否」。\n陈述:用户的话「${query.slice(0, 400)}」与这条记忆讨论的是同一个主题。\n记忆:\n${memory}`;
+}
+
+/** P(yes) from the first answer token's top log-probabilities, else from the answer text. */
+export function probabilityFromResponse(body: unknown): number | null {
+  const choice = (body as { choices?: unknown[] })?.choices?.[0] as
+    | { message?: { content?: unknown }; logprobs?: { content?: { top_logprobs?: { token?: unknown; logprob?: unknown }[] }[] } }
+    | undefined;
+  if (!choice) return null;
+  const top = choice.logprobs?.content?.[0]?.top_logprobs;
+  if (Array.isArray(top) && top.length > 0) {
+    let yes = 0;
+    let no = 0;
+    for (const t of top) {
+      if (typeof t.token !== 'string' || typeof t.logprob !== 'number') continue;
+      const p = Math.exp(t.logprob);
+      const tok = t.token.trim().toLowerCase();
+      if (tok.startsWith('是') || tok === 'yes' || tok === 'true') yes += p;
+      else if (tok.startsWith('否') || tok.startsWith('不') || tok === 'no' || tok === 'false') no += p;
+    }
+    if (yes + no > 0) return yes / (yes + no);
+  }
+  const content = choice.message?.content;
+  if (typeof content !== 'string') return null;
+  const s = content.trim().toLowerCase();
+  if (/^(是|yes|true)/.test(s)) return 1;
+  if (/^(否|不是|no|false)/.test(s)) return 0;
+  return null;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+export interface JudgeStatus {
+  enabled: boolean;
+  reason: string | null;
+}
+
+/** The one factory for the injection path and the debug path: they cannot disagree. */
+export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetch): { judge: Judge | null; status: JudgeStatus } {
+  if (!cfg.enabled) return { judge: null, status: { enabled: false, reason: 'judge disabled' } };
+  if (!cfg.baseUrl || !cfg.model) return { judge: null, status: { enabled: false, reason: 'judge enabled but baseUrl or model is missing' } };
+  const url = `${cfg.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const ask = async (statement: string, signal: AbortSignal): Promise<number | null> => {
+    const res = await fetchImpl(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}) },
+      body: JSON.stringify({ model: cfg.model, messages: [{ role: 'user', content: statement }], max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 5 }),
+      signal,
+    });
+    if (!res.ok) throw new Error(`judge endpoint answered HTTP ${res.status}`);
+    return probabilityFromResponse(await res.json());
+  };
+  const judge: Judge = async (query, candidates): Promise<JudgeVerdict> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), cfg.timeoutMs);
+    try {
+      const probs = await mapLimit(candidates, cfg.concurrency, (c) => ask(judgeStatement(query, c.title, c.text), controller.signal));
+      if (probs.every((p) => p === null)) return { applied: false, reason: 'the judge gave no usable verdict', dropped: [] };
+      const dropped = candidates
+        .map((c, i) => ({ chunkId: c.chunkId, probability: probs[i] ?? null }))
+        // A candidate without a verdict is kept: missing is unknown, not "irrelevant".
+        .filter((d) => d.probability !== null && d.probability < cfg.threshold);
+      return { applied: true, reason: null, dropped };
+    } catch (e) {
+      const msg = controller.signal.aborted ? `judge timed out after ${cfg.timeoutMs} ms` : `judge failed: ${e instanceof Error ? e.message : String(e)}`;
+      return { applied: false, reason: msg.replaceAll(cfg.apiKey || '\u0000', '••••'), dropped: [] };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { judge, status: { enabled: true, reason: null } };
+}
