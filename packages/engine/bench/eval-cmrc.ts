@@ -160,5 +160,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const limit = process.env.ENGRAM_EVAL_LIMIT ? Number(process.env.ENGRAM_EVAL_LIMIT) : undefined;
   const options = process.env.ENGRAM_EVAL_OPTIONS ? (JSON.parse(process.env.ENGRAM_EVAL_OPTIONS) as Record<string, unknown>) : undefined;
   const rows = await runEval({ limit, options });
+  if (process.env.ENGRAM_EVAL_FAKE_EMBEDDER === '1' && !process.env.ENGRAM_EMBEDDING_PROVIDER) {
+    // The hybrid path end to end against the deterministic test embedder (character bigrams hashed
+    // into 256 dims): it exercises the machinery, it is not a language model. Its cosines live on
+    // another scale, hence the lower minSemantic.
+    const { startFakeEmbedder } = await import('../test/semantic/fake-embedder.ts');
+    const server = await startFakeEmbedder({ dims: 256 });
+    try {
+      const hybrid = await runEval({
+        limit,
+        label: 'engram hybrid (jieba + deterministic test embedder, gates on)',
+        options: { ...options, embedding: { provider: 'openai', baseUrl: server.url, model: 'fake-bigram-256', dimensions: 256, minIntervalMs: 0, batchSize: 64 }, recall: { minSemantic: 0.2, ...((options?.recall as object) ?? {}) } },
+      });
+      rows.push(hybrid[1]!);
+    } finally {
+      await server.close();
+    }
+  }
   console.log(formatTable(rows));
 }
