@@ -134,3 +134,22 @@ test('test connection embeds a probe with draft settings and never leaks the key
     await server.close();
   }
 });
+
+test('changing the tokenizer re-tokenizes without re-embedding a single chunk', async () => {
+  const server = await startFakeEmbedder({ dims: 64 });
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs, {}, embedding(server.url));
+  try {
+    const embeddedBefore = server.inputs;
+    assert.ok(embeddedBefore > 0);
+    await engine.saveSettings({ recall: { tokenizer: 'gram' } });
+    assert.equal(engine.tokenizer.engine, 'gram');
+    assert.equal((await engine.status()).tokenizer.builtWith, 'gram', 'the stored tokens follow the new tokenizer');
+    assert.equal(server.inputs, embeddedBefore, 'no chunk was sent to the embedder again');
+    assert.equal((await engine.recall('数据库迁移之前的备份保留几份', { only: 'lexical' })).hits[0]?.title, '数据库备份策略');
+  } finally {
+    engine.close();
+    await server.close();
+  }
+});
