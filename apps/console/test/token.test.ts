@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ensureToken, tokenPath } from '../src/server/token.ts';
+import { ensureToken, tokenPath } from '@engram/engine';
 
 test('the install token is created once, owner-only, and reused', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'engram-token-')), 'data');

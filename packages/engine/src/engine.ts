@@ -33,6 +33,7 @@ import { docIdFor, resolveDocId } from './diary/ids.ts';
 import { parseDiaryText } from './diary/parse.ts';
 import { archiveEntry, createEntry, editEntry } from './diary/store.ts';
 import { writeFileAtomic, safeJoin } from './diary/fsio.ts';
+import { WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
 import { LiveIndex } from './index/live.ts';
@@ -46,6 +47,7 @@ import { createTokenizer } from './text/tokenize.ts';
 import { applyNotes, previewNotes, type NoteWriterHost } from './notes.ts';
 import { createJudge, type JudgeStatus } from './judge/judge.ts';
 import { compareFingerprints, fingerprintOf } from './semantic/fingerprint.ts';
+import { backgroundIdfTable } from './recall/background-idf.ts';
 import type { Tokenizer } from './types.ts';
 
 export interface OpenEngineOptions extends ResolveInput {
@@ -57,6 +59,8 @@ export interface OpenEngineOptions extends ResolveInput {
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */
   semanticFactory?: (engine: { config: EngramConfig; db: Database }) => Promise<SemanticPort | null>;
   judgeFactory?: (config: EngramConfig) => Judge | null;
+  /** Writer-lock timing (tests shorten it). */
+  writerLock?: WriterLockOptions;
   now?: () => Date;
 }
 
@@ -102,6 +106,8 @@ export class Engine {
   private readonly log: Logger;
   private lastIndexWarnings: string[] = [];
   private writeQueue: Promise<unknown> = Promise.resolve();
+  /** Cross-process: the console, the plugin and the CLI write one at a time (see diary/lock.ts). */
+  readonly writerLock: WriterLock;
 
   constructor(
     readonly database: Database,
@@ -114,6 +120,7 @@ export class Engine {
     this.log = options.log ?? silentLogger;
     this.tokenizer = createTokenizer({ kind: config.recall.tokenizer, userDict: config.recall.userDict });
     this.live = new LiveIndex(lexicalOptions(config));
+    this.writerLock = new WriterLock(join(config.dataDir, 'engram.lock'), options.writerLock);
   }
 
   get db() {
@@ -121,6 +128,7 @@ export class Engine {
   }
 
   async init(syncOnOpen: boolean): Promise<void> {
+    backgroundIdfTable(); // every recall weighs query words with it: pay the ~100 ms load at open, not on the first query
     await this.openSemantic();
     this.judge = this.buildJudge(this.config);
     if (syncOnOpen) {
@@ -183,9 +191,13 @@ export class Engine {
 
   judgeStatus: JudgeStatus = { enabled: false, reason: 'judge disabled' };
 
-  /** Serialises writes within this process; libSQL's busy timeout handles other processes. */
+  /**
+   * Serialises writes: within this process by a promise queue, across processes by the data
+   * folder's writer lock (without it two processes editing one diary lost an edit).
+   */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.writeQueue.then(fn, fn);
+    const locked = () => this.writerLock.run('write', fn);
+    const run = this.writeQueue.then(locked, locked);
     this.writeQueue = run.catch(() => {});
     return run;
   }
@@ -310,6 +322,8 @@ export class Engine {
     if (!input || typeof input.content !== 'string' || input.content.trim() === '')
       throw new EngramError('bad-input', 'content is required');
     return this.exclusive(async () => {
+      // Another process may have written since our last look: the title check must see its entries.
+      await this.live.refreshIfStale(this.db);
       const titles = new Set([...this.live.docs.values()].filter((d) => !d.archived).map((d) => d.title));
       const created = await createEntry(
         this.config.diaryDir,

@@ -11,3 +11,4 @@ export { stderrLogger, silentLogger } from './log.ts';
 export { BUILTIN_DIARY_GUIDELINE } from './diary/template.ts';
 export { parseNoteBlocks, type NoteBlock } from './diary/semantic-block.ts';
 export type { NoteBlockPreview, NoteBlockResult } from './notes.ts';
+export { ensureToken, tokenPath, TOKEN_FILE } from './security/install-token.ts';

@@ -2,7 +2,7 @@
 // resolver. Kept on globalThis so every Next bundle (pages, route handlers, proxy) shares it.
 import { openEngine, stderrLogger, type Engine } from '@engram/engine';
 import { normalizeOrigins } from './security.ts';
-import { ensureToken } from './token.ts';
+import { ensureToken } from '@engram/engine';
 
 export interface ConsoleRuntime {
   engine: Engine;

@@ -11,9 +11,21 @@ export interface EngineErrorLike {
   details?: Record<string, unknown> | undefined;
 }
 
-/** Duck-typed so it holds across module copies (Next bundles, tsx tests). */
+/**
+ * Duck-typed so it holds across module copies (Next bundles, tsx tests): an EngramError or any
+ * subclass of it (DiaryError names itself differently, so `name === 'EngramError'` alone missed it
+ * and every diary-layer refusal reached the browser as a generic 500).
+ */
+const ENGINE_ERROR_NAMES = new Set(['EngramError', 'DiaryError']);
+
 export function isEngineError(e: unknown): e is EngineErrorLike {
-  return e instanceof Error && e.name === 'EngramError' && typeof (e as { code?: unknown }).code === 'string';
+  if (!(e instanceof Error) || typeof (e as { code?: unknown }).code !== 'string') return false;
+  // Names survive minified production bundles; the class chain covers subclasses named otherwise.
+  if (ENGINE_ERROR_NAMES.has(e.name)) return true;
+  for (let proto = Object.getPrototypeOf(e); proto && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+    if ((proto as { constructor?: { name?: string } }).constructor?.name === 'EngramError') return true;
+  }
+  return false;
 }
 
 /** Which tRPC code an engine error code means. Engine errors are always the caller's to act on. */

@@ -2,40 +2,14 @@
 // answers, can start it when it does not, and shares its install token (<dataDir>/console-token),
 // which guards the plugin's own mutating route.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { ensureToken } from '@engram/engine';
 import type { HostLogger } from './host-types.ts';
 
-export const CONSOLE_TOKEN_FILE = 'console-token';
-
-function readToken(file: string): string | null {
-  try {
-    const value = readFileSync(file, 'utf8').trim();
-    return value.length >= 32 ? value : null;
-  } catch {
-    return null;
-  }
-}
+export { TOKEN_FILE as CONSOLE_TOKEN_FILE } from '@engram/engine';
 
 /** The console's token file: read it, or create it in the console's format when missing. */
-export function ensureConsoleToken(dataDir: string): string {
-  const file = join(dataDir, CONSOLE_TOKEN_FILE);
-  const existing = readToken(file);
-  if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
-  const token = randomBytes(32).toString('base64url');
-  try {
-    writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  } catch {
-    const raced = readToken(file);
-    if (raced) return raced;
-    writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  }
-  chmodSync(file, 0o600);
-  return token;
-}
+export const ensureConsoleToken = (dataDir: string): string => ensureToken(dataDir);
 
 /** Whether something answers HTTP at `url` (any status counts: the server is up). */
 export function probe(url: string, timeoutMs = 1500): Promise<boolean> {

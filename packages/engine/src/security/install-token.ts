@@ -1,5 +1,6 @@
-// The per-install token that every mutation must carry. Created on first start next to the data,
-// readable only by its owner; the page embeds it for same-origin use.
+// The per-install token that every console or plugin mutation must carry. Created on first start
+// next to the data, readable only by its owner; the console page embeds it for same-origin use, and
+// the plugin reads the same file so both halves agree on one secret.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
