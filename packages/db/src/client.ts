@@ -1,7 +1,7 @@
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.ts';
@@ -18,6 +18,26 @@ export interface OpenDatabaseOptions {
   busyTimeoutMs?: number;
   /** How many pre-migration backups to keep next to a file database. */
   keepBackups?: number;
+  /**
+   * A file that is not a database or fails its integrity check is moved to `backups/` and a fresh
+   * database is created in its place (the caller rebuilds it from the diary files). Off: it throws.
+   */
+  recoverCorrupt?: boolean;
+}
+
+/** Why a database was opened read-only: it was written by a newer Engram (migrations we do not know). */
+export interface ReadOnlyReason {
+  reason: string;
+  /** Migrations recorded in the file / known to this build. */
+  applied: number;
+  known: number;
+}
+
+/** A corrupt file that was moved aside and replaced by an empty database. */
+export interface Recovery {
+  reason: string;
+  /** Where the corrupt file went. */
+  backup: string;
 }
 
 export interface Database {
@@ -26,6 +46,10 @@ export interface Database {
   url: string;
   /** Path of the database file in embedded mode, null for remote or in-memory databases. */
   filePath: string | null;
+  /** Set when the data was written by a newer version: nothing may be written (migrations were not run). */
+  readOnly: ReadOnlyReason | null;
+  /** Set when a corrupt file was replaced by an empty database on this open. */
+  recovered: Recovery | null;
   close(): void;
 }
 
@@ -43,27 +67,107 @@ export const filePathOfUrl = (url: string): string | null => {
   return rest.startsWith('//') ? fileURLToPath(url) : rest;
 };
 
-/** Opens (creating if needed) the database, configures WAL and a busy timeout, and applies migrations. */
+/**
+ * Opens (creating if needed) the database, configures WAL and a busy timeout, and applies migrations
+ * (after a backup). A database written by a newer version is opened without migrating and marked
+ * read-only; a corrupt file is moved aside and replaced when `recoverCorrupt` is set.
+ */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const filePath = filePathOfUrl(options.url);
   if (filePath) mkdirSync(dirname(filePath), { recursive: true });
-  const client = createClient({ url: options.url, authToken: options.authToken });
+  try {
+    return await openOnce(options, filePath, null);
+  } catch (error) {
+    if (!filePath || !options.recoverCorrupt || !isCorruption(error)) throw error;
+    const backup = moveCorruptAside(filePath);
+    return openOnce(options, filePath, { reason: describeCorruption(error), backup });
+  }
+}
+
+async function openOnce(options: OpenDatabaseOptions, filePath: string | null, recovered: Recovery | null): Promise<Database> {
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000));
+  // `timeout` reaches every pooled connection (the PRAGMA below only the first one).
+  const client = createClient({ url: options.url, authToken: options.authToken, ...(filePath ? { timeout: busyTimeoutMs } : {}) });
   try {
     if (filePath) {
-      await client.execute(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+      await client.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       await client.execute('PRAGMA journal_mode = WAL');
       await client.execute('PRAGMA synchronous = NORMAL');
+      if (existsSync(filePath) && statSync(filePath).size > 0) await checkIntegrity(client);
     }
     await client.execute('PRAGMA foreign_keys = ON');
     const db = drizzle(client, { schema });
     const folder = options.migrationsFolder ?? defaultMigrationsFolder();
-    if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
-    await migrate(db, { migrationsFolder: folder });
-    return { client, db, url: options.url, filePath, close: () => client.close() };
+    const readOnly = await newerThanThisBuild(client, folder);
+    if (!readOnly) {
+      if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
+      await migrate(db, { migrationsFolder: folder });
+    }
+    return { client, db, url: options.url, filePath, readOnly, recovered, close: () => client.close() };
   } catch (error) {
     client.close();
     throw error;
   }
+}
+
+/** Thrown by the integrity check; recognised by `isCorruption` like SQLite's own errors. */
+class CorruptDatabaseError extends Error {
+  readonly code = 'SQLITE_CORRUPT';
+}
+
+async function checkIntegrity(client: Client): Promise<void> {
+  // quick_check reads every page but skips the index cross-checks: milliseconds for a diary corpus.
+  const rows = await client.execute('PRAGMA quick_check(5)');
+  const verdicts = rows.rows.map((r) => String(Object.values(r)[0]));
+  if (verdicts.length !== 1 || verdicts[0] !== 'ok') throw new CorruptDatabaseError(`integrity check failed: ${verdicts.join('; ')}`);
+}
+
+export function isCorruption(error: unknown): boolean {
+  const text = `${(error as { code?: unknown })?.code ?? ''} ${error instanceof Error ? error.message : String(error)}`;
+  return /SQLITE_NOTADB|SQLITE_CORRUPT|file is not a database|database disk image is malformed|integrity check failed/i.test(text);
+}
+
+const describeCorruption = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 300);
+
+/** Moves the database file and its WAL/SHM companions to `backups/engram-corrupt-<time>.db`. */
+function moveCorruptAside(filePath: string): string {
+  const dir = join(dirname(filePath), 'backups');
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = join(dir, `engram-corrupt-${stamp}.db`);
+  renameSync(filePath, target);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(filePath + suffix)) renameSync(filePath + suffix, target + suffix);
+  }
+  return target;
+}
+
+interface JournalEntry {
+  when: number;
+  tag: string;
+}
+
+const readJournal = (folder: string): JournalEntry[] =>
+  (JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: JournalEntry[] }).entries;
+
+/**
+ * Did a newer Engram migrate this database? It did when the file records more migrations than this
+ * build ships, or one created after our newest. Migrating it again (or writing to it) could break it.
+ */
+async function newerThanThisBuild(client: Client, folder: string): Promise<ReadOnlyReason | null> {
+  const table = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
+  if (table.rows.length === 0) return null;
+  const rows = await client.execute('SELECT COUNT(*) AS n, MAX(created_at) AS newest FROM __drizzle_migrations');
+  const applied = Number(rows.rows[0]?.n ?? 0);
+  const newest = Number(rows.rows[0]?.newest ?? 0);
+  const journal = readJournal(folder);
+  const ourNewest = Math.max(0, ...journal.map((e) => e.when));
+  if (applied <= journal.length && newest <= ourNewest) return null;
+  return {
+    reason: `this database was written by a newer version of Engram (${applied} schema migrations, this version knows ${journal.length}); it is open read-only — upgrade Engram to write to it`,
+    applied,
+    known: journal.length,
+  };
 }
 
 async function appliedMigrationCount(client: Client): Promise<number> {
@@ -78,14 +182,15 @@ async function appliedMigrationCount(client: Client): Promise<number> {
 /** Copies a non-empty database file aside before pending migrations run; keeps the newest `keep`. */
 async function backupBeforeMigrating(client: Client, filePath: string, folder: string, keep: number) {
   if (!existsSync(filePath) || statSync(filePath).size === 0) return;
-  const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+  const journal = readJournal(folder);
   const applied = await appliedMigrationCount(client);
-  if (applied === 0 || applied >= journal.entries.length) return;
+  if (applied === 0 || applied >= journal.length) return;
   await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
   const dir = join(dirname(filePath), 'backups');
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   copyFileSync(filePath, join(dir, `engram-${stamp}-v${applied}.db`));
-  const old = readdirSync(dir).filter((f) => f.startsWith('engram-') && f.endsWith('.db')).sort();
+  // Only pre-migration copies (engram-<time>-v<n>.db) rotate; corrupt files moved aside are never pruned.
+  const old = readdirSync(dir).filter((f) => /^engram-\d.*-v\d+\.db$/.test(f)).sort();
   for (const f of old.slice(0, Math.max(0, old.length - keep))) rmSync(join(dir, f));
 }

@@ -77,3 +77,91 @@ export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Cross-compaction memory: blocks stored when a session's history was compacted, per workspace and
+ * session. L1 = sections of the host's summary, L2 = the folded dialogue and read-type tool results.
+ * `deleted_at` set = in the trash.
+ */
+export const compactionBlocks = sqliteTable(
+  'compaction_blocks',
+  {
+    id: text('id').primaryKey(),
+    workspace: text('workspace').notNull(),
+    sessionId: text('session_id').notNull(),
+    compactionId: text('compaction_id').notNull(),
+    ord: integer('ord').notNull(),
+    layer: text('layer', { enum: ['L1', 'L2'] }).notNull(),
+    kind: text('kind', { enum: ['summary', 'dialogue', 'tool'] }).notNull(),
+    title: text('title').notNull(),
+    keywords: text('keywords', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    modelKeywords: text('model_keywords', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    body: text('body').notNull(),
+    /** 16 hex of sha1 over title + body: a block is stored and injected once per session. */
+    fingerprint: text('fingerprint').notNull(),
+    seqStart: integer('seq_start'),
+    seqEnd: integer('seq_end'),
+    /** Length of the source before a recorded cut (long tool results); null = whole. */
+    cutFrom: integer('cut_from'),
+    createdAt: text('created_at').notNull(),
+    injectedAt: text('injected_at'),
+    deletedAt: text('deleted_at'),
+  },
+  (t) => [uniqueIndex('compaction_blocks_fingerprint').on(t.workspace, t.sessionId, t.fingerprint), index('compaction_blocks_session').on(t.workspace, t.sessionId)],
+);
+
+/** One row per compaction ingested, written after its blocks: the de-duplication record. */
+export const compactionRuns = sqliteTable(
+  'compaction_runs',
+  {
+    id: text('id').primaryKey(),
+    workspace: text('workspace').notNull(),
+    sessionId: text('session_id').notNull(),
+    /** The compactionId, or `range:<fingerprint of the shadowed range>` when the host sent none. */
+    dedupeKey: text('dedupe_key').notNull(),
+    compactionId: text('compaction_id'),
+    rangeFingerprint: text('range_fingerprint').notNull(),
+    ord: integer('ord').notNull(),
+    seqStart: integer('seq_start'),
+    seqEnd: integer('seq_end'),
+    blocksAdded: integer('blocks_added').notNull(),
+    blocksSkipped: integer('blocks_skipped').notNull(),
+    /** The overview and rules texts of the window this compaction opened (stable for the window). */
+    overview: text('overview').notNull().default(''),
+    overviewTokens: integer('overview_tokens').notNull().default(0),
+    rulesText: text('rules_text').notNull().default(''),
+    report: text('report', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('compaction_runs_key').on(t.workspace, t.sessionId, t.dedupeKey), index('compaction_runs_session').on(t.workspace, t.sessionId)],
+);
+
+/** Deletes, restores and purges of compaction memory. */
+export const compactionAudit = sqliteTable(
+  'compaction_audit',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: text('at').notNull(),
+    workspace: text('workspace').notNull(),
+    sessionId: text('session_id').notNull(),
+    action: text('action', { enum: ['trash', 'restore', 'purge', 'delete'] }).notNull(),
+    /** 'session' or a block id. */
+    target: text('target').notNull(),
+    count: integer('count').notNull(),
+    detail: text('detail').notNull().default(''),
+  },
+  (t) => [index('compaction_audit_session').on(t.workspace, t.sessionId)],
+);
+
+/** Optional model assistance: cached answers (30 days) and calls per day (for the daily cap). */
+export const compactionLlmCache = sqliteTable('compaction_llm_cache', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+export const compactionLlmUsage = sqliteTable('compaction_llm_usage', {
+  day: text('day').primaryKey(),
+  calls: integer('calls').notNull(),
+  tokens: integer('tokens').notNull(),
+});

@@ -13,7 +13,7 @@ import {
   type DocumentRow,
 } from '@engram/db';
 import { readFile, stat } from 'node:fs/promises';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   EngineStatus,
@@ -31,9 +31,9 @@ import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from 
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
 import { parseDiaryText } from './diary/parse.ts';
-import { archiveEntry, createEntry, editEntry } from './diary/store.ts';
-import { writeFileAtomic, safeJoin } from './diary/fsio.ts';
-import { WriterLock, type WriterLockOptions } from './diary/lock.ts';
+import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
+import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
+import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
 import { LiveIndex } from './index/live.ts';
@@ -49,6 +49,12 @@ import { createJudge, type JudgeStatus } from './judge/judge.ts';
 import { compareFingerprints, fingerprintOf } from './semantic/fingerprint.ts';
 import { backgroundIdfTable } from './recall/background-idf.ts';
 import type { Tokenizer } from './types.ts';
+import { detectTimeZone, ensureTimeZone } from './timeq/timezone.ts';
+import { byWhen, type DayMemory, type TimeChannelDeps } from './timeq/channel.ts';
+import { locate as locateSegments } from './segments/locate.ts';
+import { splitSegments } from './segments/split.ts';
+import { pickSegments } from './segments/detail.ts';
+import type { MemoryLocate, MemoryRef, MemorySegments } from './segments/api.ts';
 
 export interface OpenEngineOptions extends ResolveInput {
   log?: Logger;
@@ -64,6 +70,9 @@ export interface OpenEngineOptions extends ResolveInput {
   now?: () => Date;
 }
 
+/** Longest query recall looks at (characters); longer ones are cut, not refused. */
+export const MAX_QUERY_CHARS = 20_000;
+
 const lexicalOptions = (c: EngramConfig) => ({
   k1: c.recall.bm25K1,
   b: c.recall.bm25B,
@@ -75,18 +84,84 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   const env = options.env ?? process.env;
   const resolved = resolveBase(options);
   mkdirSync(resolved.base.dataDir, { recursive: true });
-  const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined });
+  // A corrupt database file is moved to backups/ and rebuilt from the diary files below.
+  const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined, recoverCorrupt: true });
   try {
-    const overlay = await readSettingsOverlay(db.db);
-    const config = applyOverlay(resolved, overlay, env);
+    const { overlay, config, notes } = await loadOverlay(db, resolved, env);
     ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
     const engine = new Engine(db, resolved, overlay, config, options);
-    await engine.init(options.syncOnOpen ?? true);
+    if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
+    if (db.readOnly) notes.push(db.readOnly.reason);
+    engine.dataWarnings = notes;
+    for (const note of notes) options.log?.('warn', note);
+    // Read-only data is never indexed into; a rebuilt database is always filled from the files.
+    await engine.init(!db.readOnly && ((options.syncOnOpen ?? true) || db.recovered !== null));
     return engine;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/**
+ * The console's saved settings, applied over the deploy base. Settings that no longer validate (a
+ * newer version's keys, a hand-edited row, unreadable JSON) must not keep the engine from opening:
+ * the stored overlay is copied to backups/ and the offending leaves are dropped, with a warning.
+ */
+async function loadOverlay(db: Database, resolved: ResolvedBase, env: Record<string, string | undefined>) {
+  const notes: string[] = [];
+  let original: string | null = null;
+  let overlay: Record<string, unknown>;
+  try {
+    const stored = await readSettingsOverlay(db.db);
+    overlay = isPlainObject(stored) ? stored : {};
+    if (!isPlainObject(stored)) original = JSON.stringify(stored);
+  } catch (e) {
+    const raw = await db.client.execute("SELECT json FROM settings_overlay WHERE id = 'overlay'").then((r) => String(r.rows[0]?.json ?? ''), () => '');
+    original = raw;
+    overlay = {};
+    notes.push(`saved console settings were unreadable (${errorMessage(e)})`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const config = applyOverlay(resolved, overlay, env);
+      if (original !== null) {
+        const backup = backupOverlay(resolved.base.dataDir, original);
+        notes.push(`the saved console settings were repaired; the original is in ${backup}`);
+        if (!db.readOnly) await writeSettingsOverlay(db.db, overlay);
+      }
+      return { overlay, config, notes };
+    } catch (e) {
+      if (!(e instanceof EngramError) || e.code !== 'config-invalid' || attempt >= 100) throw e;
+      original ??= JSON.stringify(overlay);
+      const issues = ((e.details?.issues ?? []) as { path?: PropertyKey[] }[]).map((i) => (i.path ?? []).map(String));
+      let next = overlay;
+      for (const path of issues) {
+        // Drop the deepest part of the path the overlay actually has (the issue may name a child).
+        for (let n = path.length; n > 0; n--) {
+          if (getPath(next, path.slice(0, n)) !== undefined) {
+            next = withPath(next, path.slice(0, n), undefined);
+            notes.push(`ignored an invalid saved setting: ${path.slice(0, n).join('.')}`);
+            break;
+          }
+        }
+      }
+      if (next === overlay) {
+        if (Object.keys(overlay).length === 0) throw e; // the deploy base itself is invalid
+        next = {};
+        notes.push('ignored all saved console settings: they do not combine into a valid configuration');
+      }
+      overlay = next;
+    }
+  }
+}
+
+function backupOverlay(dataDir: string, text: string): string {
+  const dir = join(dataDir, 'backups');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `settings-overlay-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, text);
+  return file;
 }
 
 function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: boolean): void {
@@ -108,6 +183,8 @@ export class Engine {
   private writeQueue: Promise<unknown> = Promise.resolve();
   /** Cross-process: the console, the plugin and the CLI write one at a time (see diary/lock.ts). */
   readonly writerLock: WriterLock;
+  /** What opening the data found and repaired (read-only data, a rebuilt database, dropped settings). */
+  dataWarnings: string[] = [];
 
   constructor(
     readonly database: Database,
@@ -129,11 +206,16 @@ export class Engine {
 
   async init(syncOnOpen: boolean): Promise<void> {
     backgroundIdfTable(); // every recall weighs query words with it: pay the ~100 ms load at open, not on the first query
+    this.timeZone = await ensureTimeZone(this.db).then((z) => z.timeZone, () => detectTimeZone());
     await this.openSemantic();
     this.judge = this.buildJudge(this.config);
     if (syncOnOpen) {
+      // Temp files of writers killed mid-write: never read, but they would pile up.
+      await sweepOrphanTemps(this.config.diaryDir, processAlive).catch(() => 0);
       try {
-        await this.index({ full: false });
+        // Another process holding the writer lock is indexing the same files: do not hold up
+        // the host's start waiting for it (the next write or refresh catches up).
+        await this.index({ full: false, lockWaitMs: 3_000 });
       } catch (e) {
         // A bad diary folder must not stop the engine from answering with what is indexed.
         this.lastIndexWarnings = [`index on open failed: ${errorMessage(e)}`];
@@ -191,12 +273,16 @@ export class Engine {
 
   judgeStatus: JudgeStatus = { enabled: false, reason: 'judge disabled' };
 
+  /** The data directory's time zone (stored at first run): "today" and "昨天" are local days there. */
+  timeZone: string = detectTimeZone();
+
   /**
    * Serialises writes: within this process by a promise queue, across processes by the data
    * folder's writer lock (without it two processes editing one diary lost an edit).
    */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const locked = () => this.writerLock.run('write', fn);
+  private exclusive<T>(fn: () => Promise<T>, lockWaitMs?: number): Promise<T> {
+    if (this.database.readOnly) return Promise.reject(new EngramError('read-only-data', this.database.readOnly.reason));
+    const locked = () => this.writerLock.run('write', fn, lockWaitMs);
     const run = this.writeQueue.then(locked, locked);
     this.writeQueue = run.catch(() => {});
     return run;
@@ -204,6 +290,9 @@ export class Engine {
 
   async recall(query: string, options: RecallOptions = {}): Promise<RecallResult> {
     if (typeof query !== 'string') throw new EngramError('bad-query', 'query must be a string');
+    // A pasted log can make a person's message megabytes long; tokenising it all would hold the
+    // conversation for seconds. Its beginning is what recall can use anyway.
+    if (query.length > MAX_QUERY_CHARS) query = query.slice(0, MAX_QUERY_CHARS);
     await this.live.refreshIfStale(this.db);
     return runRecall(
       {
@@ -216,10 +305,44 @@ export class Engine {
         chunkTexts: (ids) => chunkTextsByIds(this.db, ids),
         judge: this.judge,
         now: this.options.now,
+        time: this.timeChannelDeps(),
       },
       query,
       options,
     );
+  }
+
+  /** Live diary entries (their date is when it happened; legacy files' is not) dated on one of `days`. */
+  private dayMemories(days: string[]): DayMemory[] {
+    const wanted = new Set(days);
+    const out: DayMemory[] = [];
+    for (const d of this.live.docs.values()) {
+      if (d.root !== 'diary' || d.archived || !wanted.has(d.date)) continue;
+      const meta = this.live.meta(d.id);
+      if (!meta) continue;
+      // Chunk ids are `${docId}#${ord}` (index/rows.ts): the first chunk is the memory's opening.
+      const first = `${d.id}#0`;
+      out.push({ meta, time: d.time, firstChunkId: this.live.chunkDoc.has(first) ? first : null });
+    }
+    return out;
+  }
+
+  private timeChannelDeps(): TimeChannelDeps {
+    return { timeZone: this.timeZone, memoriesOn: (days) => this.dayMemories(days) };
+  }
+
+  /**
+   * Diary entries dated on the given local days (YYYY-MM-DD), in the order they happened: by day,
+   * then HH:MM (entries without a time last). Legacy files and archived entries are left out.
+   */
+  async memoriesOn(days: string[]): Promise<MemorySummary[]> {
+    if (!Array.isArray(days) || days.some((d) => typeof d !== 'string')) throw new EngramError('bad-input', 'days must be a list of YYYY-MM-DD strings');
+    await this.live.refreshIfStale(this.db);
+    const chunkCount = new Map<string, number>();
+    for (const docId of this.live.chunkDoc.values()) chunkCount.set(docId, (chunkCount.get(docId) ?? 0) + 1);
+    return this.dayMemories(days)
+      .sort(byWhen)
+      .map((m) => ({ ...this.summaryOf(this.live.docs.get(m.meta.docId)!), chunks: chunkCount.get(m.meta.docId) ?? 0 }));
   }
 
   renderInjection(result: RecallResult, attrs: Record<string, string> = {}): string {
@@ -230,7 +353,7 @@ export class Engine {
     );
   }
 
-  index(opts: { full?: boolean; onProgress?: (p: IndexProgress) => void; signal?: AbortSignal } = {}): Promise<IndexReport> {
+  index(opts: { full?: boolean; onProgress?: (p: IndexProgress) => void; signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<IndexReport> {
     return this.exclusive(async () => {
       const result: IndexRunResult = await runIndex(
         { db: this.db, config: this.config, tokenizer: this.tokenizer, semantic: this.semantic, onProgress: opts.onProgress, signal: opts.signal, now: this.options.now },
@@ -243,7 +366,7 @@ export class Engine {
       this.live.generation = -1; // re-read the counter on the next recall
       const { changedDocIds: _c, resident: _r, ...report } = result;
       return report;
-    });
+    }, opts.lockWaitMs);
   }
 
   private summaryOf(d: DocumentRow): MemorySummary {
@@ -300,6 +423,43 @@ export class Engine {
     return { ...this.summaryOf(d), chunks, raw, contentHash: sha1(raw) };
   }
 
+  private async requireDetail(idOrPath: string): Promise<MemoryDetail> {
+    if (typeof idOrPath !== 'string' || idOrPath.trim() === '') throw new EngramError('bad-input', 'an id or path is required');
+    const detail = await this.read(idOrPath.trim());
+    if (!detail) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
+    return detail;
+  }
+
+  private refOf(d: MemoryDetail, segmentCount: number): MemoryRef {
+    return { docId: d.docId, title: d.title, date: d.date, path: d.path, chars: d.raw.length, segmentCount };
+  }
+
+  /**
+   * Which segments of one memory a query is about (BM25 over that memory's segments, with the
+   * engine's tokenizer), each with a preview around its first hit. The middle step of
+   * search → locate → detail: for a long memory, find the part worth reading.
+   */
+  async locate(idOrPath: string, query: string): Promise<MemoryLocate> {
+    if (typeof query !== 'string' || query.trim() === '') throw new EngramError('bad-query', 'query must be a non-empty string');
+    const d = await this.requireDetail(idOrPath);
+    const { segments, hits } = locateSegments(d.raw, query, this.tokenizer, { lexical: lexicalOptions(this.config) });
+    return { ...this.refOf(d, segments.length), query, hits };
+  }
+
+  /** A memory's whole text, or only the chosen segments (0-based indexes from locate). */
+  async detail(idOrPath: string, segments?: number[]): Promise<MemorySegments> {
+    if (segments !== undefined && !Array.isArray(segments)) throw new EngramError('bad-input', 'segments must be a list of segment numbers');
+    const d = await this.requireDetail(idOrPath);
+    const all = splitSegments(d.raw);
+    const pick = pickSegments(d.raw, all, segments, d.title);
+    return {
+      ...this.refOf(d, all.length),
+      whole: pick.whole,
+      segments: pick.segments.map((s) => ({ index: s.index, heading: s.heading, start: s.start, end: s.end, chars: s.end - s.start })),
+      text: pick.text,
+    };
+  }
+
   private async requireWritable(idOrPath: string): Promise<DocumentRow> {
     const d = await this.resolve(idOrPath);
     if (!d) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
@@ -349,13 +509,15 @@ export class Engine {
   /** Whole-file save from an editor; refuses when the file changed since it was read. */
   async saveText(idOrPath: string, raw: string, expectedHash: string): Promise<MemoryDetail> {
     if (typeof raw !== 'string' || raw.trim() === '') throw new EngramError('bad-input', 'the text must not be empty');
+    assertWritableSize(raw, 'the diary');
     await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
       const current = await readFile(file, 'utf8');
       if (sha1(current) !== expectedHash)
         throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
-      await writeFileAtomic(file, raw);
+      // Keep the file's permissions: a whole-file save must not reset them to the umask's default.
+      await writeFileAtomic(file, raw, { mode: (await stat(file)).mode & 0o7777 });
       await this.reindexPaths([d.path]);
     });
     const after = await this.read(idOrPath);
@@ -431,7 +593,7 @@ export class Engine {
         : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: this.config.embedding.provider, dimensions: 0 },
       builtAt: manifest?.builtAt ?? null,
       folders,
-      warnings: [...this.lastIndexWarnings, ...[...this.live.docs.values()].flatMap((d) => d.warnings)].slice(0, 500),
+      warnings: [...this.dataWarnings, ...this.lastIndexWarnings, ...[...this.live.docs.values()].flatMap((d) => d.warnings)].slice(0, 500),
       diaryDir: this.config.diaryDir,
       dataDir: this.config.dataDir,
       databaseUrl: this.config.databaseUrl.startsWith('file:') ? this.config.databaseUrl : this.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),
@@ -453,6 +615,7 @@ export class Engine {
    */
   async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only' } = {}): Promise<SaveSettingsResult> {
     if (!isPlainObject(patch)) throw new EngramError('bad-input', 'settings patch must be an object');
+    if (this.database.readOnly) throw new EngramError('read-only-data', this.database.readOnly.reason);
     const clean = stripMaskedSecrets(patch, secretPaths);
     let next = this.overlay;
     for (const [path, value] of leaves(clean)) {
@@ -522,8 +685,12 @@ export class Engine {
   }
 }
 
+/** Keys that would reach an object's prototype (JSON.parse makes `__proto__` an own key); never a setting. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator<[string[], unknown]> {
   for (const [k, v] of Object.entries(obj)) {
+    if (UNSAFE_KEYS.has(k)) continue;
     if (isPlainObject(v) && Object.keys(v).length > 0) yield* leaves(v, [...prefix, k]);
     else yield [[...prefix, k], v];
   }

@@ -1,4 +1,5 @@
 // The public scripting API: every procedure is documented in docs/api.md.
+import { compactionRouter } from './routers/compaction.ts';
 import { memoriesRouter } from './routers/memories.ts';
 import { recallRouter } from './routers/recall.ts';
 import { indexRouter } from './routers/index.ts';
@@ -12,6 +13,7 @@ export const appRouter = createTRPCRouter({
   index: indexRouter,
   settings: settingsRouter,
   system: systemRouter,
+  compaction: compactionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,7 +2,11 @@
 // speaks is decided on every turn from engine.config, so switching a mode in the console applies
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
-import { BUILTIN_DIARY_GUIDELINE, openEngine, type Engine, type EngramConfig } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, type Engine, type EngramConfig } from '@engram/engine';
+import { CompactionChannel, listenForCompactions } from './compaction-channel.ts';
+import { completeThrough, type LlmService } from './compaction-llm.ts';
+import { createCompactionRoutes } from './compaction-routes.ts';
+import { createCompactionTools } from './compaction-tools.ts';
 import { splitPluginConfig } from './config.ts';
 import { ConsoleLink, ensureConsoleToken } from './console-link.ts';
 import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './host-types.ts';
@@ -116,6 +120,34 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   if (engine && deps.onEngine) deps.onEngine(engine);
 
   const recall = new RecallChannel({ engine: getEngine, log });
+
+  // Cross-compaction memory: its own channel over the engine's database and data dir.
+  let llm: LlmService | null = null;
+  let compactionMemory: CompactionMemory | null = null;
+  if (engine) {
+    try {
+      const open = engine;
+      compactionMemory = new CompactionMemory({
+        database: open.database,
+        dataDir: open.config.dataDir,
+        tokenizer: open.tokenizer,
+        config: () => open.config,
+        complete: completeThrough(() => llm),
+        log: engineLogger(log),
+      });
+    } catch (error) {
+      log.warn(`compaction memory unavailable: ${errorText(error)}`);
+    }
+  }
+  const getCompactionMemory = (): CompactionMemory | null => (disposed ? null : compactionMemory);
+  const compaction = new CompactionChannel({ memory: getCompactionMemory, config: () => getEngine()?.config ?? null, log });
+  listenForCompactions(ctx, compaction, log);
+  ctx.inject?.(['llm'], (scoped) => {
+    llm = (scoped as unknown as { llm?: LlmService }).llm ?? null;
+    return () => {
+      llm = null;
+    };
+  });
   const resident = new ResidentChannel(log);
   const sink = new NoteSink(getEngine, log);
   let toolsAvailable = false;
@@ -214,6 +246,9 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
         const message = recall.messageFor(session, sessionEvents(session), config);
         if (message) messages.push(message);
       });
+      await attempt('compaction', async () => {
+        messages.push(...(await compaction.messagesFor(session, payload)));
+      });
       await attempt('notice', () => {
         const text = renderNotice(sink.takeNotices(sessionId));
         if (text) messages.push(pluginMessage('notice', text));
@@ -232,6 +267,14 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   ctx.inject?.(['tools'], (scoped) => {
     toolsAvailable = true;
     for (const tool of createTools({ engine: getEngine })) effect(scoped, () => scoped.tools.register(tool));
+    for (const tool of createCompactionTools({ memory: getCompactionMemory })) {
+      try {
+        effect(scoped, () => scoped.tools.register(tool));
+      } catch (error) {
+        // Another plugin may own the name (history_read is a common one): ours is then left out.
+        log.warn(`tool ${tool.name} not registered: ${errorText(error)}`);
+      }
+    }
     return () => {
       toolsAvailable = false;
     };
@@ -241,7 +284,10 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let routesOn: string | null = null;
   const status = () =>
     describeStatus({ engine: getEngine(), engineError, console: consoleLink, plugin: { name: PLUGIN_NAME, version: PLUGIN_VERSION, routesOn, toolsAvailable } });
-  const routes = createRoutes({ status, console: consoleLink, consoleBasePath: plugin.consoleBasePath });
+  const routes = [
+    ...createRoutes({ status, console: consoleLink, consoleBasePath: plugin.consoleBasePath }),
+    ...createCompactionRoutes({ channel: compaction, token: () => consoleLink.token() }),
+  ];
   for (const service of ['httpServer', 'webServer'] as const) {
     ctx.inject?.([service], (scoped) => {
       if (routesOn !== null) return;

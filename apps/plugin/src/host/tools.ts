@@ -2,10 +2,10 @@
 // channel (Engine.write / Engine.edit: the same writer the semantic blocks go through). Every tool
 // has a JSON Schema for its parameters, returns a typed value and renders it as text; a failure is
 // thrown as an error whose message starts with a stable code and says what to do instead.
-import { formatItemPrefix, type Engine, type EngineStatus, type MemorySummary, type WriteInput } from '@engram/engine';
+import { formatItemPrefix, type Engine, type EngineStatus, type MemoryLocate, type MemorySegments, type MemorySummary, type TimeExplanation, type WriteInput } from '@engram/engine';
 import type { ToolDefinition } from './host-types.ts';
 
-export const TOOL_NAMES = ['engram_search', 'engram_read', 'engram_write', 'engram_edit', 'engram_list', 'engram_forget', 'engram_status'] as const;
+export const TOOL_NAMES = ['engram_search', 'engram_read', 'engram_write', 'engram_edit', 'engram_list', 'engram_forget', 'engram_status', 'engram_locate', 'engram_detail'] as const;
 
 export class ToolError extends Error {
   constructor(
@@ -64,6 +64,25 @@ export interface SearchValue {
   hits: SearchHit[];
   /** Candidates the relevance gates removed (0 hits with gated > 0 = nothing relevant enough). */
   gated: number;
+  /** Set when the query named days (昨天, 九天前, 10月6日…): what the time channel made of it. */
+  time?: TimeExplanation | null;
+}
+
+/** Arguments must be a JSON object; anything else is the model's mistake, said as such. */
+function objectArgs<T>(args: T): T {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolError('invalid-arguments', 'arguments must be a JSON object');
+  return args;
+}
+
+/** The order the memory tools teach: stop as soon as what you have is enough. */
+const LAYER_HINT = '需要更多细节时:engram_locate({ id, query }) 找到长记忆里的相关段落 → engram_detail({ id, segments }) 只取那几段;够用就停,不必每层都调。';
+
+function timeLine(time: TimeExplanation | null | undefined): string | null {
+  if (!time) return null;
+  const days = time.days.length === 1 ? time.days[0] : `${time.days[0]} 至 ${time.days[time.days.length - 1]}`;
+  return time.applied
+    ? `「${time.matched}」= ${days}:当天的记忆共 ${time.memories} 条,按发生时间排列。`
+    : `「${time.matched}」= ${days}:${time.memories === 0 ? '那几天没有记忆' : '那几天的记忆都不涉及查询里的其他词'},以下按相关度检索。`;
 }
 
 export interface ListValue {
@@ -78,7 +97,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
 
   const search: ToolDefinition<{ query: string; k?: number }, SearchValue> = {
     name: 'engram_search',
-    description: '检索长期记忆(日记)。相关记忆通常已自动注入对话;只在不够用、或需要换个角度查找时调用。返回按相关度排序的片段及其 docId。',
+    description:
+      '检索长期记忆(日记)。相关记忆通常已自动注入对话;只在不够用、或需要换个角度查找时调用。返回按相关度排序的片段及其 docId;' +
+      '问的是某一天(昨天、九天前、10月6日、上周三)时,返回那几天的日记,按发生时间排列。' +
+      '取用顺序:① engram_search 拿片段和 docId → ② 片段不够、记忆又长时,engram_locate 在那一篇里定位段号 → ③ engram_detail 只取那几段(不给段号则取全文)。够用就停。',
     parameters: {
       type: 'object',
       required: ['query'],
@@ -90,12 +112,13 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     output: {
       schema: { type: 'object', properties: { query: { type: 'string' }, hits: { type: 'array' }, gated: { type: 'integer' } } },
       render: (_args, value) => {
+        const time = timeLine(value.time);
         if (value.hits.length === 0) {
-          return value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
+          const none = value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
+          return time ? `${time}\n${none}` : none;
         }
-        return value.hits
-          .map((h, i) => `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)} (docId: ${h.docId})\n${h.text.trim()}`)
-          .join('\n\n');
+        const hits = value.hits.map((h, i) => `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)} (docId: ${h.docId})\n${h.text.trim()}`).join('\n\n');
+        return [time, hits, LAYER_HINT].filter(Boolean).join('\n\n');
       },
     },
     timeoutMs: 30_000,
@@ -106,6 +129,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const result = await engine().recall(query, k !== undefined ? { k } : {});
         return {
           query,
+          time: result.explain.time ?? null,
           gated: result.explain.gate.removed,
           hits: result.hits.map((h) => ({ docId: h.docId, date: h.date, title: h.title, category: h.category, tags: h.tags, score: h.score, text: h.text })),
         };
@@ -256,5 +280,66 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     execute: () => guarded(async () => engine().status()),
   };
 
-  return [search, read, write, edit, list, forget, status];
+  const locate: ToolDefinition<{ id: string; query: string }, MemoryLocate> = {
+    name: 'engram_locate',
+    description:
+      '在一篇(通常很长的)记忆里定位与关键词相关的段落:只返回段号、小标题、字数、命中词和命中处的预览,不返回正文。' +
+      'id 来自 engram_search;拿到段号后用 engram_detail({ id, segments }) 只取那几段。短记忆只有一段,直接 engram_detail 取全文即可。',
+    parameters: {
+      type: 'object',
+      required: ['id', 'query'],
+      properties: {
+        id: { type: 'string', description: 'docId(来自 engram_search / engram_list)或相对路径' },
+        query: { type: 'string', description: '要找的内容:具体的词、路径、命令、名称效果最好' },
+      },
+    },
+    output: {
+      schema: { type: 'object', properties: { docId: { type: 'string' }, segmentCount: { type: 'integer' }, hits: { type: 'array' } } },
+      render: (_args, v) => {
+        const head = `${v.date} · ${v.title} (docId: ${v.docId}),共 ${v.segmentCount} 段、${v.chars} 字`;
+        if (v.hits.length === 0) return `${head}\n没有段落提到「${v.query}」。可换个关键词;或用 engram_detail({ id: "${v.docId}" }) 取全文。`;
+        const rows = v.hits.map((h) => `[段 ${h.index}] ${h.heading || '(开头)'} · ${h.chars} 字 · 命中 ${h.matched.join(' ')}\n  ${h.preview}`);
+        const best = v.hits.slice(0, 2).map((h) => h.index);
+        return [head, ...rows, `取段:engram_detail({ id: "${v.docId}", segments: [${best.join(', ')}] })`].join('\n');
+      },
+    },
+    execute: (args) =>
+      guarded(async () => {
+        const { id, query } = objectArgs(args);
+        return engine().locate(nonEmpty(id, 'id').trim(), nonEmpty(query, 'query'));
+      }),
+  };
+
+  const detail: ToolDefinition<{ id: string; segments?: number[] }, MemorySegments> = {
+    name: 'engram_detail',
+    description:
+      '取一篇记忆的原文:给 segments(engram_locate 返回的段号)就只取那几段,不给则取全文。长记忆请先 engram_locate 定位,只取需要的段。',
+    parameters: {
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: { type: 'string', description: 'docId 或相对路径' },
+        segments: { type: 'array', items: { type: 'integer', minimum: 0 }, description: '段号列表,来自 engram_locate;省略 = 全文' },
+      },
+    },
+    output: {
+      schema: { type: 'object', properties: { docId: { type: 'string' }, whole: { type: 'boolean' }, segments: { type: 'array' }, text: { type: 'string' } } },
+      render: (_args, v) => {
+        const head = v.whole
+          ? `${v.date} · ${v.title} (docId: ${v.docId}, ${v.path}) 全文 ${v.chars} 字`
+          : `${v.date} · ${v.title} (docId: ${v.docId}) 第 ${v.segments.map((s) => `${s.index}「${s.heading || '开头'}」`).join('、')} 段(共 ${v.segmentCount} 段,取了 ${v.text.length} / ${v.chars} 字)`;
+        return `${head}\n\n${v.text}`;
+      },
+    },
+    execute: (args) =>
+      guarded(async () => {
+        const id = nonEmpty(objectArgs(args).id, 'id').trim();
+        const raw = args.segments;
+        if (raw !== undefined && !(Array.isArray(raw) && raw.every((n) => Number.isInteger(n) && n >= 0)))
+          throw new ToolError('invalid-arguments', '"segments" must be a list of segment numbers (integers ≥ 0) from engram_locate');
+        return engine().detail(id, raw);
+      }),
+  };
+
+  return [search, read, write, edit, list, forget, status, locate, detail];
 }

@@ -10,6 +10,8 @@ export type DiaryErrorCode =
   | 'diary-dir-missing'
   | 'invalid-input'
   | 'already-archived'
+  // a write whose file would exceed what the scanner indexes (DEFAULT_MAX_FILE_BYTES)
+  | 'too-large'
   | 'not-archived'
   // anchored edits (editEntry); the pure anchoredReplace reports the same three without "target-"
   | 'target-too-short'

@@ -2,7 +2,7 @@
 // file under a final name, and nothing is written outside the diary root.
 import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { link, lstat, open, rename, rm } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { DiaryError, fsCode } from './errors.ts';
 
@@ -14,11 +14,15 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Writes content to a fresh temp file next to `path` and fsyncs it; returns the temp path. */
-async function writeTemp(path: string, content: string | Uint8Array, mode: number): Promise<string> {
+/**
+ * Writes content to a fresh temp file next to `path` and fsyncs it; returns the temp path. With
+ * `exactMode` the mode is set as given (the umask would otherwise strip bits of a file we replace).
+ */
+async function writeTemp(path: string, content: string | Uint8Array, mode: number, exactMode = false): Promise<string> {
   const tmp = tempPathFor(path);
   const handle = await open(tmp, 'wx', mode);
   try {
+    if (exactMode) await handle.chmod(mode);
     await handle.writeFile(content);
     await handle.sync();
   } catch (e) {
@@ -46,7 +50,7 @@ async function syncDir(dir: string): Promise<void> {
 
 /** Replaces `path` atomically: readers see either the old or the new content, never a mix. */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
-  const tmp = await writeTemp(path, content, options.mode ?? 0o666);
+  const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
   try {
     await rename(tmp, path);
   } catch (e) {
@@ -204,4 +208,41 @@ function lstatOrNull(p: string): Stats | null {
   } catch {
     return null;
   }
+}
+
+/** The writer's pid in a temp file name made by tempPathFor, or null for other temp names. */
+export function tempFileOwner(name: string): number | null {
+  const m = new RegExp(`^${TEMP_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-[0-9a-f]+\\.tmp$`).exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Removes temp files that a killed writer left behind (the scanner skips them, but they would pile
+ * up): those whose writing process is gone, or that are over an hour old. Returns how many went.
+ */
+export async function sweepOrphanTemps(root: string, isAlive: (pid: number) => boolean, maxAgeMs = 3_600_000): Promise<number> {
+  let removed = 0;
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = join(dir, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if (e.isFile()) {
+        const pid = tempFileOwner(e.name);
+        if (pid === null) continue;
+        const old = await lstat(full).then((st) => Date.now() - st.mtimeMs > maxAgeMs, () => false);
+        if (old || (pid !== process.pid && !isAlive(pid))) {
+          await rm(full, { force: true });
+          removed++;
+        }
+      }
+    }
+  };
+  await walk(resolve(root));
+  return removed;
 }

@@ -25,6 +25,18 @@ import {
 /** Files larger than this are skipped by the scanner (a diary is text written by hand or a model). */
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Refuses to write a diary the scanner would skip: it would be indexed right after the write and
+ * then vanish from recall at the next full rebuild.
+ */
+export function assertWritableSize(text: string, what: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > DEFAULT_MAX_FILE_BYTES) {
+    const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+    throw new DiaryError('too-large', `${what} would be ${mb(bytes)} MB; diaries over ${mb(DEFAULT_MAX_FILE_BYTES)} MB are not indexed — split it into several entries`, { bytes });
+  }
+}
+
 export interface ResidentMemory {
   text: string;
   critical: boolean;
@@ -373,6 +385,7 @@ export async function createEntry(
     format === 'md'
       ? formatMarkdown({ id, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags, date: entry.date, time: entry.time })
       : formatDiary({ time: entry.time, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags });
+  assertWritableSize(text, `the entry "${entry.title}"`);
   await createFileExclusive(join(folderAbs, name), text);
   const path = [...folderSegments, name].join('/');
   return { path, docId: docIdFor('diary', path), id, title: entry.title, warnings: entry.warnings };
@@ -429,6 +442,7 @@ export async function editEntry(diaryDir: string, relPath: string, target: strin
     });
   }
   const changed = result.content !== content;
+  if (changed) assertWritableSize(result.content, relPath);
   if (changed) await writeFileAtomic(abs, result.content, { mode });
   const path = checkRelativePath(relPath).join('/');
   return { path, docId: docIdFor('diary', path), strategy: result.strategy, changed };

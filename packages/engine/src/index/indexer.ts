@@ -2,6 +2,7 @@
 // every pass can be repeated, and a pass that dies half-way leaves the old rows or the new ones.
 import {
   bumpGeneration,
+  corpusCounts,
   deleteDocuments,
   documentHashes,
   getManifest,
@@ -106,7 +107,7 @@ export async function runIndex(
   await deleteDocuments(ctx.db, removedIds);
   changedDocIds.push(...removedIds);
 
-  const semantic = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
+  const { degraded, ...semantic } = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
 
   const all = await documentHashes(ctx.db);
   await putManifest(ctx.db, {
@@ -130,7 +131,7 @@ export async function runIndex(
     updated,
     removed: removedIds.length,
     unchanged,
-    warnings: [...scan.warnings, ...scan.docs.flatMap((d) => d.warnings)],
+    warnings: [...degraded, ...scan.warnings, ...scan.docs.flatMap((d) => d.warnings)],
     skipped: scan.skipped,
     semantic,
     ms: Math.round(performance.now() - t0),
@@ -169,26 +170,38 @@ async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
   return { docs, warnings: [] as string[], skipped, resident: [] as { text: string; critical: boolean }[] };
 }
 
-/** Brings the vector table in line with the chunk table. Failures degrade, they never abort the run. */
+/**
+ * Brings the vector table in line with the chunk table. Failures degrade, they never abort the run;
+ * `degraded` names each failed batch and why (the report's warnings carry it to the person).
+ */
 export async function syncVectors(
   ctx: IndexRunContext,
   mode: 'full' | 'incremental',
   changedDocIds: string[],
   removedDocIds: string[],
-): Promise<IndexReport['semantic']> {
-  if (!ctx.semantic) return { embedded: 0, reused: 0, degradedBatches: 0, skipped: 'semantic channel not configured' };
+): Promise<IndexReport['semantic'] & { degraded: string[] }> {
+  if (!ctx.semantic) return { embedded: 0, reused: 0, degradedBatches: 0, skipped: 'semantic channel not configured', degraded: [] };
   const status = ctx.semantic.status();
   if (status.state === 'off' || status.state === 'error' || status.state === 'mismatch')
-    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state };
+    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state, degraded: [] };
   if (mode === 'full') await ctx.semantic.prepareRebuild?.();
-  const chunks = mode === 'full' ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
+  // Batches that degraded in an earlier run left chunks without vectors, and nothing marks their
+  // documents as changed: when vectors are behind the chunk table, sync everything (unchanged
+  // vectors are reused by fingerprint, so only the missing ones are embedded).
+  const behind = mode === 'incremental' && status.vectors < (await corpusCounts(ctx.db)).chunks;
+  const syncMode = behind ? 'full' : mode;
+  const chunks = syncMode === 'full' ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
   const removedPrefixes = new Set(removedDocIds);
   const report = await ctx.semantic.sync(chunks, {
-    mode,
+    mode: syncMode,
     removedDocIds: [...removedPrefixes],
     changedDocIds,
     signal: ctx.signal,
     onProgress: (done, total) => ctx.onProgress?.({ phase: 'embed', done, total }),
   });
-  return { embedded: report.embedded, reused: report.reused, degradedBatches: report.degradedBatches.length, skipped: null };
+  // The port types batches loosely; the channel reports { index, size, reason } (semantic/channel.ts).
+  const degraded = (report.degradedBatches as { index?: number; size?: number; reason?: string }[]).map(
+    (b) => `semantic batch ${b.index} (${b.size} chunk${b.size === 1 ? '' : 's'}) degraded: ${b.reason}; those chunks are found lexically until the next index run embeds them`,
+  );
+  return { embedded: report.embedded, reused: report.reused, degradedBatches: report.degradedBatches.length, skipped: null, degraded };
 }

@@ -18,6 +18,7 @@ import {
   type Candidate,
 } from './stages.ts';
 import type { GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
+import { planTimeChannel, type TimeChannelDeps } from '../timeq/channel.ts';
 
 export interface DocMeta {
   docId: string;
@@ -64,6 +65,8 @@ export interface RecallDeps {
   chunkTexts(chunkIds: string[]): Promise<Map<string, string>>;
   judge?: Judge | null;
   now?: () => Date;
+  /** The time channel's view of the corpus; absent = no time channel. */
+  time?: TimeChannelDeps | null;
 }
 
 export interface RecallOptions {
@@ -71,11 +74,21 @@ export interface RecallOptions {
   /** Debug: run one channel only. Excluding a channel names the *other* one (pitfall #13). */
   only?: 'lexical' | 'semantic';
   signal?: AbortSignal;
+  /** false: ignore time words in the query (no time channel for this recall). */
+  time?: boolean;
 }
 
 const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 
 export async function recall(deps: RecallDeps, query: string, options: RecallOptions = {}): Promise<RecallResult> {
+  const time = await planTimeChannel(deps, query, options);
+  if (time?.kind === 'answer') return time.result;
+  const result = await recallByRelevance(deps, query, options);
+  result.explain.time = time?.explain ?? null;
+  return result;
+}
+
+async function recallByRelevance(deps: RecallDeps, query: string, options: RecallOptions): Promise<RecallResult> {
   const cfg = deps.config.recall;
   const tStart = performance.now();
   const stages: RecallResult['explain']['stages'] = [];

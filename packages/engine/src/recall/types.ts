@@ -85,6 +85,21 @@ export interface RecallExplanation {
   judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
   k: { chosen: number; reason: string };
   maxChars: { limit: number; used: number; truncatedItems: number };
+  /** The time channel: null when the query names no day (or the channel is off). */
+  time?: TimeExplanation | null;
+}
+
+/** What the time channel made of a query that names days (今天, 九天前, 10月6日, 上周三…). */
+export interface TimeExplanation {
+  /** The time words as found in the query. */
+  matched: string;
+  /** Local calendar days (YYYY-MM-DD) they stand for, in the data directory's time zone. */
+  days: string[];
+  /** Memories dated on those days (diary entries only: their date is when it happened). */
+  memories: number;
+  /** true: the hits are those days' memories; false: ordinary recall answered (see note). */
+  applied: boolean;
+  note: string | null;
 }
 
 export interface RecallResult {

@@ -34,6 +34,9 @@ export interface SectionSpec {
 
 const providerIs = (...p: string[]) => (get: (path: string) => unknown) => p.includes(String(get('embedding.provider')));
 const judgeOn = (get: (path: string) => unknown) => get('judge.enabled') === true;
+const compactionOn = (get: (path: string) => unknown) => get('compaction.enabled') !== false;
+const assistOn = (get: (path: string) => unknown) => compactionOn(get) && get('compaction.assist.mode') !== 'off';
+const assistModel = (get: (path: string) => unknown) => compactionOn(get) && get('compaction.assist.mode') === 'model';
 const messageMode = (path: string) => (get: (p: string) => unknown) => get(path) === 'message';
 
 export const SECTIONS: SectionSpec[] = [
@@ -98,6 +101,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'recall.minTokenIdf', kind: 'number', min: 0, max: 20, step: 0.1, label: ['区分词最低 IDF', 'Distinctive token min IDF'] },
       { path: 'recall.minCoverage', kind: 'number', min: 0, max: 1, step: 0.05, label: ['词法覆盖率下限', 'Min lexical coverage'], help: ['词法命中至少要解释查询权重的这一比例;0 = 关闭', 'A lexical hit must explain at least this share of the query weight; 0 = off'] },
       { path: 'recall.minQueryInformation', kind: 'number', min: 0, max: 100, step: 0.5, label: ['查询信息量下限', 'Min query information'], help: ['查询词的通用语料 IDF 之和低于此值时一条都不注入(挡住「看看效果」这类闲聊);0 = 关闭', 'Inject nothing when the query words carry less general-language IDF than this (stops chatter like "看看效果"); 0 = off'] },
+      { path: 'recall.timeChannel', kind: 'bool', label: ['时间通道', 'Time channel'], help: ['查询里有「昨天」「九天前」「10月6日」「上周三」这类日期时,直接取那几天的日记(按发生时间排序,其余词在当天内排序)', 'A query naming days (昨天, 九天前, 10月6日, 上周三) gets those days\' diary entries, in the order they happened; the other words rank within the day'] },
       { path: 'recall.minSemantic', kind: 'number', min: 0, max: 1, step: 0.01, label: ['向量分下限', 'Min semantic score'] },
       { path: 'recall.requireSemantic', kind: 'bool', label: ['要求向量通道命中', 'Require a semantic match'], help: ['向量通道不可用时自动跳过', 'Skipped automatically when the semantic channel is down'] },
       { path: 'judge.enabled', kind: 'bool', label: ['启用 LLM 裁判', 'LLM judge'] },
@@ -195,6 +199,53 @@ export const SECTIONS: SectionSpec[] = [
     description: ['贴一段模型回复,看系统会从中写入什么(只解析,不落盘)。', 'Paste a model reply and see what would be written (parses only, writes nothing).'],
     tool: 'note-preview',
     fields: [],
+  },
+  {
+    id: 'compaction',
+    letter: 'K',
+    title: ['跨压缩记忆', 'Cross-compaction memory'],
+    description: [
+      '会话被上下文压缩时,把被压掉的摘要与对话存到本机;压缩后注入一份总览,提问时本地检索命中才注入参考(≤ 700 token/轮)。',
+      'When a session is compacted, what was folded away is stored locally; after a compaction an overview is shown once, and on each question stored history is injected only when it scores above the threshold (≤ 700 tokens a turn).',
+    ],
+    fields: [
+      { path: 'compaction.enabled', kind: 'bool', label: ['总开关', 'Enabled'], help: ['关掉 = 不入库、不注入', 'Off = nothing stored, nothing injected'] },
+      { path: 'compaction.ingestSummary', kind: 'bool', label: ['入库:压缩摘要(L1)', 'Store: summary sections (L1)'], showIf: compactionOn },
+      { path: 'compaction.ingestDialogue', kind: 'bool', label: ['入库:对话原文(L2)', 'Store: dialogue (L2)'], showIf: compactionOn },
+      { path: 'compaction.ingestToolResults', kind: 'bool', label: ['入库:读类工具结果', 'Store: read-type tool results'], showIf: compactionOn },
+      { path: 'compaction.readTools', kind: 'lines', label: ['读类工具名', 'Read-type tools'], help: ['每行一个工具名', 'One tool name per line'], showIf: compactionOn },
+      { path: 'compaction.maxBlockChars', kind: 'number', min: 200, max: 20000, step: 100, label: ['单块字数上限', 'Max characters per block'], help: ['更长的会切成多块,不丢内容', 'Longer text is split into several blocks, none of it dropped'], showIf: compactionOn },
+      { path: 'compaction.maxToolResultChars', kind: 'number', min: 0, max: 1000000, step: 1000, label: ['单个工具结果字数上限', 'Max characters per tool result'], help: ['0 = 全部;截断会记录在块上', '0 = all; a cut is recorded on the block'], showIf: compactionOn },
+      { path: 'compaction.overview', kind: 'bool', label: ['压缩后注入总览', 'Overview after a compaction'], showIf: compactionOn },
+      { path: 'compaction.overviewMaxTokens', kind: 'number', min: 0, max: 4000, step: 10, label: ['总览 token 上限', 'Overview max tokens'], showIf: compactionOn },
+      { path: 'compaction.inject', kind: 'bool', label: ['提问时注入参考', 'Inject on each question'], showIf: compactionOn },
+      { path: 'compaction.minScore', kind: 'number', min: 0, max: 1, step: 0.01, label: ['命中阈值', 'Hit threshold'], help: ['调低 = 更容易命中,也更可能注入不太相关的内容', 'Lower = more hits, and more loosely related ones'], showIf: compactionOn },
+      { path: 'compaction.maxItems', kind: 'number', min: 1, max: 10, label: ['每轮最多几条', 'Items per turn'], showIf: compactionOn },
+      { path: 'compaction.maxItemChars', kind: 'number', min: 50, max: 5000, step: 10, label: ['每条字数上限', 'Max characters per item'], showIf: compactionOn },
+      { path: 'compaction.minItemChars', kind: 'number', min: 0, max: 1000, label: ['每条字数下限', 'Min characters per item'], showIf: compactionOn },
+      { path: 'compaction.maxTokens', kind: 'number', min: 50, max: 20000, step: 10, label: ['每轮 token 上限', 'Max tokens per turn'], help: ['超出时先去掉后面的整条', 'Over it, whole items are dropped from the end'], showIf: compactionOn },
+      { path: 'compaction.header', kind: 'textarea', label: ['注入块抬头', 'Header of the injected block'], showIf: compactionOn },
+      { path: 'compaction.duplicateSimilarity', kind: 'number', min: 0, max: 1, step: 0.05, label: ['去重相似度', 'Duplicate similarity'], showIf: compactionOn },
+      { path: 'compaction.cooldownSimilarity', kind: 'number', min: 0, max: 1, step: 0.05, label: ['同话题冷却相似度', 'Same-topic cool-down similarity'], showIf: compactionOn },
+      { path: 'compaction.fieldWeights.title', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:标题', 'Field weight: title'], showIf: compactionOn },
+      { path: 'compaction.fieldWeights.keywords', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:关键词', 'Field weight: keywords'], showIf: compactionOn },
+      { path: 'compaction.fieldWeights.body', kind: 'number', min: 0, max: 20, step: 0.5, label: ['字段权重:正文', 'Field weight: body'], showIf: compactionOn },
+      { path: 'compaction.rules.enabled', kind: 'bool', label: ['从摘要归纳次要规则', 'Minor rules from summaries'], showIf: compactionOn },
+      { path: 'compaction.rules.inject', kind: 'bool', label: ['注入次要规则', 'Inject the minor rules'], showIf: compactionOn },
+      { path: 'compaction.rules.injectMaxTokens', kind: 'number', min: 0, max: 4000, step: 10, label: ['次要规则 token 上限', 'Minor rules max tokens'], showIf: compactionOn },
+      { path: 'compaction.rules.maxRules', kind: 'number', min: 1, max: 500, label: ['次要规则条数上限', 'Max minor rules'], showIf: compactionOn },
+      { path: 'compaction.rules.archiveMaxBytes', kind: 'number', min: 1024, max: 50000000, step: 1024, label: ['压缩存档字节上限', 'Archive byte budget'], showIf: compactionOn },
+      { path: 'compaction.trash', kind: 'bool', label: ['删除先进回收站', 'Deletes go to the trash'], showIf: compactionOn },
+      { path: 'compaction.historyReadMaxChars', kind: 'number', min: 500, max: 200000, step: 500, label: ['history_read 字数上限', 'history_read max characters'], showIf: compactionOn },
+      { path: 'compaction.assist.mode', kind: 'select', options: ['off', 'main', 'model'], label: ['模型辅助', 'Model assistance'], help: ['off = 不调用大模型(默认);main = 会话主模型;model = 下面指定的模型', 'off = no model calls (default); main = the session’s model; model = the one below'], showIf: compactionOn },
+      { path: 'compaction.assist.provider', kind: 'text', label: ['辅助模型提供方', 'Assist provider'], showIf: assistModel },
+      { path: 'compaction.assist.model', kind: 'text', label: ['辅助模型', 'Assist model'], showIf: assistModel },
+      { path: 'compaction.assist.ingestKeywords', kind: 'bool', label: ['入库时补关键词', 'Keywords at ingest'], showIf: assistOn },
+      { path: 'compaction.assist.ingestTimeoutMs', kind: 'number', min: 500, max: 120000, step: 500, label: ['入库调用超时 (ms)', 'Ingest timeout (ms)'], showIf: assistOn },
+      { path: 'compaction.assist.searchTimeoutMs', kind: 'number', min: 500, max: 120000, step: 500, label: ['检索调用超时 (ms)', 'Search timeout (ms)'], showIf: assistOn },
+      { path: 'compaction.assist.dailyCap', kind: 'number', min: 0, max: 100000, label: ['每日调用上限', 'Daily call cap'], help: ['0 = 不限', '0 = unlimited'], showIf: assistOn },
+      { path: 'compaction.assist.cacheDays', kind: 'number', min: 0, max: 365, label: ['改写缓存天数', 'Rewrite cache (days)'], showIf: assistOn },
+    ],
   },
   {
     id: 'console',

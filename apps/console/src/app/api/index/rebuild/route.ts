@@ -2,6 +2,7 @@
 // fetch reader can move the bar. Guarded like every mutation.
 import { getRuntime } from '../../../../server/engine.ts';
 import { engineUnavailable, isEngineError } from '../../../../server/errors.ts';
+import { limitRequestBody } from '../../../../server/limits.ts';
 import { checkMutation } from '../../../../server/security.ts';
 import { progressPercent, type RebuildEvent } from '../../../../shared/progress.ts';
 
@@ -18,9 +19,11 @@ export async function POST(req: Request): Promise<Response> {
   const verdict = checkMutation(req.headers, runtime.token, runtime.allowedOrigins);
   if (!verdict.ok) return Response.json({ error: { code: 'FORBIDDEN', message: verdict.reason } }, { status: 403 });
 
+  const limited = await limitRequestBody(req, 64 * 1024);
+  if (limited instanceof Response) return limited;
   let full = true;
   try {
-    const body = (await req.json()) as { full?: unknown };
+    const body = (await limited.json()) as { full?: unknown };
     if (body && typeof body.full === 'boolean') full = body.full;
   } catch {
     // An empty body means the default: a full rebuild.

@@ -1,0 +1,124 @@
+'use client';
+// Cross-compaction memory, read-only: per session the stored blocks (L1 summary sections, L2
+// dialogue and tool results), the overview of the current window, the minor rules, the trash and
+// the audit log of deletes. Shown on the Index page.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useI18n } from '../../client/i18n.tsx';
+import { useTRPC } from '../../client/trpc.tsx';
+import { Badge, Card, ErrorNote, Muted } from '../ui.tsx';
+
+const clip = (text: string, max: number) => (Array.from(text).length > max ? `${Array.from(text).slice(0, max - 1).join('')}…` : text);
+
+export function CompactionSection() {
+  const { pick } = useI18n();
+  const trpc = useTRPC();
+  const sessions = useQuery(trpc.compaction.sessions.queryOptions());
+  const [selected, setSelected] = useState<{ workspace: string; sessionId: string } | null>(null);
+  const current = selected ?? (sessions.data?.[0] ? { workspace: sessions.data[0].workspace, sessionId: sessions.data[0].sessionId } : null);
+
+  return (
+    <Card title={pick(['跨压缩记忆', 'Cross-compaction memory'])} testId="compaction-section">
+      {sessions.error ? <ErrorNote error={sessions.error} onRetry={() => sessions.refetch()} /> : null}
+      {sessions.data && sessions.data.length === 0 ? (
+        <Muted>{pick(['还没有会话被压缩过。', 'No session has been compacted yet.'])}</Muted>
+      ) : null}
+      {sessions.data && sessions.data.length > 0 ? (
+        <div className="flex flex-col gap-3">
+          <ul className="flex flex-col gap-1 text-sm" data-testid="compaction-sessions">
+            {sessions.data.map((s) => {
+              const active = current?.sessionId === s.sessionId && current.workspace === s.workspace;
+              return (
+                <li key={`${s.workspace}\u0000${s.sessionId}`}>
+                  <button className={`text-left ${active ? 'font-semibold' : ''}`} onClick={() => setSelected({ workspace: s.workspace, sessionId: s.sessionId })}>
+                    {s.sessionId} <span className="text-muted">· {s.workspace || 'global'}</span>{' '}
+                    <Badge>{pick([`${s.compactions} 次压缩`, `${s.compactions} compactions`])}</Badge> <Badge tone="accent">{pick([`${s.blocks} 块`, `${s.blocks} blocks`])}</Badge>
+                    {s.trashed > 0 ? <Badge tone="warn">{pick([`回收站 ${s.trashed}`, `trash ${s.trashed}`])}</Badge> : null}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          {current ? <SessionDetail scope={current} /> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function SessionDetail({ scope }: { scope: { workspace: string; sessionId: string } }) {
+  const { pick } = useI18n();
+  const trpc = useTRPC();
+  const detail = useQuery(trpc.compaction.session.queryOptions(scope));
+  if (detail.error) return <ErrorNote error={detail.error} onRetry={() => detail.refetch()} />;
+  if (!detail.data) return <Muted>…</Muted>;
+  const d = detail.data;
+  return (
+    <div className="flex flex-col gap-3 text-sm" data-testid="compaction-detail">
+      <section>
+        <h4 className="font-semibold">{pick([`当前窗口的总览(${d.overviewTokens} token)`, `Overview of the current window (${d.overviewTokens} tokens)`])}</h4>
+        {d.overview ? <pre className="whitespace-pre-wrap text-xs">{d.overview}</pre> : <Muted>{pick(['(没有值得注入的总览)', '(nothing worth an overview)'])}</Muted>}
+      </section>
+      <section>
+        <h4 className="font-semibold">{pick(['保存的块', 'Stored blocks'])}</h4>
+        <ul className="flex flex-col gap-1" data-testid="compaction-blocks">
+          {d.blocks.map((b) => (
+            <li key={b.id}>
+              <Badge tone={b.layer === 'L1' ? 'accent' : 'neutral'}>{b.layer} {b.kind}</Badge> {clip(b.title, 60)}{' '}
+              <span className="text-muted">
+                · {Array.from(b.body).length} {pick(['字', 'chars'])}
+                {b.cutFrom !== null ? ` (${pick(['原长', 'cut from'])} ${b.cutFrom})` : ''}
+                {b.injectedAt ? ` · ${pick(['已注入', 'injected'])}` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {d.rules.length > 0 ? (
+        <section>
+          <h4 className="font-semibold">{pick(['次要规则', 'Minor rules'])}</h4>
+          <ul className="flex flex-col gap-1">
+            {d.rules.map((r) => (
+              <li key={r.text}>
+                {r.text} <span className="text-muted">×{r.hits}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {d.archive ? (
+        <Muted>
+          {pick([`压缩存档 ${d.archive.sections} 节;按体积淘汰 ${d.archive.head.evicted} 节;超限未写入 ${d.archive.head.refused} 条`, `Archive: ${d.archive.sections} sections; ${d.archive.head.evicted} evicted by size; ${d.archive.head.refused} refused as oversized`])}
+        </Muted>
+      ) : null}
+      <section>
+        <h4 className="font-semibold">{pick(['回收站', 'Trash'])}</h4>
+        {d.trashed.length === 0 ? (
+          <Muted>{pick(['空', 'Empty'])}</Muted>
+        ) : (
+          <ul className="flex flex-col gap-1" data-testid="compaction-trash">
+            {d.trashed.map((b) => (
+              <li key={b.id}>
+                {clip(b.title, 60)} <span className="text-muted">· {b.deletedAt}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section>
+        <h4 className="font-semibold">{pick(['删除审计', 'Delete audit'])}</h4>
+        {d.audit.length === 0 ? (
+          <Muted>{pick(['没有记录', 'No entries'])}</Muted>
+        ) : (
+          <ul className="flex flex-col gap-1" data-testid="compaction-audit">
+            {d.audit.map((a) => (
+              <li key={a.id}>
+                {a.at} · {a.action} · {a.target === 'session' ? pick(['整个会话', 'whole session']) : clip(a.target, 40)} · {a.count} {a.detail ? `· ${a.detail}` : ''}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

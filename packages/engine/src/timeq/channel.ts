@@ -1,0 +1,185 @@
+// The time channel of recall. "10月6日做了什么" or "九天前我问了什么" cannot be answered by
+// relevance: no memory's text contains the words 九天前, so lexical and semantic scores only bring
+// up whatever shares the other words. When the query names days, the answer is the memories of
+// those days, in the order they happened; the rest of the query, when it has distinctive words,
+// picks among them.
+import type { RecallDeps, RecallOptions } from '../recall/pipeline.ts';
+import type { DocMeta } from '../recall/pipeline.ts';
+import { fitToBudget } from '../recall/render.ts';
+import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
+import { coverageOf, describeTokens, expandAliases, idfThreshold, queryWeights } from '../recall/stages.ts';
+import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
+import { parseTimeExpression } from './parse.ts';
+
+/** A memory whose date says when it happened (a diary entry), as the time channel needs it. */
+export interface DayMemory {
+  meta: DocMeta;
+  /** HH:MM of the entry, null when the file has none. */
+  time: string | null;
+  /** The chunk shown when no chunk of the memory matched the rest of the query. */
+  firstChunkId: string | null;
+}
+
+export interface TimeChannelDeps {
+  /** The data directory's zone (stored at first run): "today" is the local day there. */
+  timeZone: string;
+  /** Live memories dated on one of `days` whose date is when it happened; archived ones excluded. */
+  memoriesOn(days: string[]): DayMemory[];
+}
+
+export type TimePlan =
+  /** The answer is those days' memories. */
+  | { kind: 'answer'; result: RecallResult }
+  /** The query names days, but ordinary recall answers it; the explanation says why. */
+  | { kind: 'relevance'; explain: TimeExplanation };
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
+
+// Words that ask what happened ("做了什么", "聊了哪些", "进展"). Chatter carries time words too
+// ("今天先到这", "今天天气怎么样"); without a topic and without one of these, listing the day's
+// memories would inject noise, which recall must not do.
+const ASKS_ABOUT_THE_DAY = /什么|啥|哪些|哪个|哪件|哪几|干了|做了|聊了|说了|问了|谈了|讨论|发生|记录|记了|写了|改了|修了|定了|决定|进展|经过|情况|总结|回顾|回忆|经历|安排|日记|记忆|工作|事情|事儿|内容/;
+
+/** Whether a rest without distinctive words still asks about the days (or is nothing but the time). */
+export function asksAboutTheDays(rest: string): boolean {
+  const bare = rest.replace(/[\s\p{P}\p{S}]/gu, '');
+  return bare === '' || ASKS_ABOUT_THE_DAY.test(bare);
+}
+
+/** Chronological: by day, then HH:MM (entries without a time last), then path. */
+export function byWhen(a: DayMemory, b: DayMemory): number {
+  if (a.meta.date !== b.meta.date) return a.meta.date < b.meta.date ? -1 : 1;
+  if (a.time !== b.time) return a.time === null ? 1 : b.time === null ? -1 : a.time < b.time ? -1 : 1;
+  return a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : 0;
+}
+
+interface DayMatch {
+  chunkId: string;
+  score: number;
+  rank: number;
+  matched: MatchedTerm[];
+  folded: number;
+}
+
+/**
+ * Decides whether the time channel answers `query`. Null: no time words (or the channel is off),
+ * recall is exactly the ordinary one.
+ */
+export async function planTimeChannel(deps: RecallDeps, query: string, options: RecallOptions): Promise<TimePlan | null> {
+  // A single-channel debug recall (options.only) compares channels: the time channel stays out of it.
+  if (options.time === false || options.only !== undefined || !deps.config.recall.timeChannel || !deps.time) return null;
+  const tStart = performance.now();
+  const now = (deps.now ?? (() => new Date()))();
+  const parsed = parseTimeExpression(query, now, deps.time.timeZone);
+  if (!parsed) return null;
+  const base = { matched: parsed.matched, days: parsed.days };
+  const memories = deps.time.memoriesOn(parsed.days).sort(byWhen);
+  if (memories.length === 0) return { kind: 'relevance', explain: { ...base, memories: 0, applied: false, note: 'no memory is dated on those days' } };
+
+  const cfg = deps.config.recall;
+  let t = performance.now();
+  const expanded = expandAliases([...new Set(deps.tokenizer.tokenize(parsed.rest))], deps.config.aliases, (s) => deps.tokenizer.tokenize(s));
+  const idfAvailable = deps.lexical.hasIdf();
+  const minIdf = idfThreshold(cfg.minTokenIdf, deps.lexical.size);
+  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg, minIdf);
+  const distinctive = new Set(tokens.filter((x) => x.distinctive).map((x) => x.token));
+  const tokenizeMs = ms(t);
+
+  t = performance.now();
+  // The rest of the query ranks within the days: the best chunk of each memory that matches it.
+  const onDays = new Set(memories.map((m) => m.meta.docId));
+  const best = new Map<string, DayMatch>();
+  let lexicalCandidates = 0;
+  if (distinctive.size > 0) {
+    const hits = deps.lexical.search(tokens.map((x) => x.token), Math.max(1, deps.lexical.size));
+    for (const h of hits) {
+      if (!onDays.has(h.docId) || !h.matched.some((m) => distinctive.has(m.token))) continue;
+      lexicalCandidates++;
+      const b = best.get(h.docId);
+      if (b) b.folded++;
+      else best.set(h.docId, { chunkId: h.chunkId, score: h.score, rank: best.size + 1, matched: h.matched, folded: 0 });
+    }
+  }
+  const lexicalMs = ms(t);
+  if (distinctive.size === 0 && !asksAboutTheDays(parsed.rest)) {
+    return { kind: 'relevance', explain: { ...base, memories: memories.length, applied: false, note: 'the query names days but asks nothing about them' } };
+  }
+  if (distinctive.size > 0 && best.size === 0) {
+    // Time narrows a topic; when the topic is on none of those days, the date was incidental or
+    // misremembered, and ordinary recall over all memories is the better answer.
+    return {
+      kind: 'relevance',
+      explain: { ...base, memories: memories.length, applied: false, note: `none of the ${memories.length} memories of those days mentions ${[...distinctive].join(' ')}` },
+    };
+  }
+
+  t = performance.now();
+  // With distinctive words only the memories that match them stay, best first within a day (days
+  // stay chronological); without, every memory of those days, in the order it happened.
+  const chosen =
+    distinctive.size > 0
+      ? memories.filter((m) => best.has(m.meta.docId)).sort((a, b) => (a.meta.date !== b.meta.date ? byWhen(a, b) : best.get(b.meta.docId)!.score - best.get(a.meta.docId)!.score || byWhen(a, b)))
+      : memories;
+  const k = options.k !== undefined ? Math.max(1, Math.floor(options.k)) : Math.max(cfg.kMin, cfg.kMax);
+  const top = chosen.slice(0, k);
+  const chunkOf = (m: DayMemory) => best.get(m.meta.docId)?.chunkId ?? m.firstChunkId;
+  const texts = await deps.chunkTexts(top.map(chunkOf).filter((id): id is string => id !== null));
+  const weights = queryWeights(tokens, backgroundIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
+  const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
+  const budget = fitToBudget(
+    top.map((m) => ({ m, text: texts.get(chunkOf(m) ?? '') ?? m.meta.title })),
+    cfg.maxChars,
+  );
+  const hits: RecallHit[] = budget.kept.map(({ m, text }) => {
+    const match = best.get(m.meta.docId);
+    return {
+      docId: m.meta.docId,
+      chunkId: chunkOf(m) ?? '',
+      root: m.meta.root,
+      path: m.meta.path,
+      title: m.meta.title,
+      date: m.meta.date,
+      category: m.meta.category,
+      tags: m.meta.tags,
+      score: match?.score ?? 0,
+      channels: { lexical: match ? { rank: match.rank, score: match.score } : null, semantic: null, fused: 0, decay: 1 },
+      matched: match?.matched ?? [],
+      coverage: match ? coverageOf(match.matched, weights, aliasTokens) : 1,
+      folded: match?.folded ?? 0,
+      text,
+    };
+  });
+  const selectMs = ms(t);
+
+  const dropped = memories.length - chosen.length;
+  const result: RecallResult = {
+    query,
+    tokenizer: deps.tokenizer.engine,
+    tokens,
+    hits,
+    explain: {
+      stages: [
+        { name: 'time', kept: chosen.length, dropped, note: `${parsed.matched} → ${parsed.days.length === 1 ? parsed.days[0] : `${parsed.days[0]}..${parsed.days[parsed.days.length - 1]}`}${dropped > 0 ? `; ${dropped} not about ${[...distinctive].join(' ')}` : ''}` },
+        { name: 'select', kept: hits.length, dropped: chosen.length - hits.length, note: `k=${k}, maxChars=${cfg.maxChars}` },
+      ],
+      gate: {
+        removed: 0,
+        byGate: {},
+        removals: [],
+        distinctiveTokens: [...distinctive],
+        noDistinctiveTokens: distinctive.size === 0,
+        queryInformation: Math.round([...weights.values()].reduce((a, b) => a + b, 0) * 100) / 100,
+        idfAvailable,
+        idfThreshold: minIdf,
+      },
+      semantic: { ran: false, skipped: 'time channel: memories are chosen by date', candidates: 0 },
+      lexical: { candidates: lexicalCandidates },
+      judge: null,
+      k: { chosen: k, reason: options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days` },
+      maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
+      time: { ...base, memories: memories.length, applied: true, note: distinctive.size > 0 ? `ranked within the day by ${[...distinctive].join(' ')}` : null },
+    },
+    timing: { totalMs: ms(tStart), tokenizeMs, lexicalMs, semanticMs: 0, fuseMs: 0, gateMs: selectMs, judgeMs: 0 },
+  };
+  return { kind: 'answer', result };
+}
