@@ -178,9 +178,8 @@ test(`every tool with arbitrary arguments: a value or its own "[code] …" error
   console.log(`# tool fuzz ${JSON.stringify(Object.fromEntries(codes))}`);
 });
 
-// Findings of the fuzz above that live outside the reliability helper's folders: marked todo (they
-// run and report, but do not fail the suite) until apps/plugin/src/host is fixed.
-test('a tool called with arguments that are not an object says so: [invalid-arguments]', { todo: 'tools.ts reads args.<name> before checking args is an object: null → "[failed] Cannot read properties of null"' }, async () => {
+// Findings of the fuzz above (both were red before the fixes in tools.ts and note-sink.ts).
+test('a tool called with arguments that are not an object says so: [invalid-arguments]', async () => {
   for (const tool of tools.filter((t) => (t.parameters as { required?: string[] })?.required?.length)) {
     for (const bad of [null, 42, 'text', [1, 2]]) {
       await assert.rejects(Promise.resolve().then(() => tool.execute(bad as never, { callId: 'c', name: tool.name, arguments: JSON.stringify(bad) })), /^Error: \[invalid-arguments\]|\[invalid-arguments\]/, `${tool.name}(${JSON.stringify(bad)})`);
@@ -188,7 +187,7 @@ test('a tool called with arguments that are not an object says so: [invalid-argu
   }
 });
 
-test('one malformed event in the session does not lose the turn’s diary block', { todo: 'note-sink.ts turn-stopping reads events[i].type without a guard: a null event aborts the scan' }, async () => {
+test('one malformed event in the session does not lose the turn’s diary block', async () => {
   const before = logs.length;
   const reply = { type: 'assistant/message', seq: 3, data: { message: { content: [{ type: 'text', text: '<<<DailyNoteStart>>>\ncommand: create\ntitle: 模糊测试留下的日记\n\n[10:00] 模糊测试留下的日记\n正文。\n<<<DailyNoteEnd>>>' }] } } };
   const sess = { header: { id: 'todo-session' }, snapshotEvents: () => [{ type: 'turn/start', seq: 1, data: {} }, reply, null] };

@@ -132,7 +132,9 @@ export function listenForNoteBlocks(ctx: HostContext, sink: NoteSink, log: HostL
       if (!session?.header || isSubagent(session)) return;
       const events = sessionEvents(session);
       for (let i = events.length - 1; i >= 0; i--) {
-        const event = events[i]!;
+        const event = events[i];
+        // One malformed event must not hide the reply that precedes it.
+        if (!event || typeof event !== 'object') continue;
         if (event.type === 'turn/start') break;
         if (event.type !== 'assistant/message') continue;
         const text = textOfContent(event.data?.message?.content);

@@ -68,11 +68,6 @@ export interface SearchValue {
   time?: TimeExplanation | null;
 }
 
-/** Arguments must be a JSON object; anything else is the model's mistake, said as such. */
-function objectArgs<T>(args: T): T {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ToolError('invalid-arguments', 'arguments must be a JSON object');
-  return args;
-}
 
 /** The order the memory tools teach: stop as soon as what you have is enough. */
 const LAYER_HINT = '需要更多细节时:engram_locate({ id, query }) 找到长记忆里的相关段落 → engram_detail({ id, segments }) 只取那几段;够用就停,不必每层都调。';
@@ -305,7 +300,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     },
     execute: (args) =>
       guarded(async () => {
-        const { id, query } = objectArgs(args);
+        const { id, query } = args;
         return engine().locate(nonEmpty(id, 'id').trim(), nonEmpty(query, 'query'));
       }),
   };
@@ -333,7 +328,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     },
     execute: (args) =>
       guarded(async () => {
-        const id = nonEmpty(objectArgs(args).id, 'id').trim();
+        const id = nonEmpty(args.id, 'id').trim();
         const raw = args.segments;
         if (raw !== undefined && !(Array.isArray(raw) && raw.every((n) => Number.isInteger(n) && n >= 0)))
           throw new ToolError('invalid-arguments', '"segments" must be a list of segment numbers (integers ≥ 0) from engram_locate');
@@ -341,5 +336,12 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       }),
   };
 
-  return [search, read, write, edit, list, forget, status, locate, detail];
+  // The host hands over whatever the model produced: a JSON null, a number or an array is not a call.
+  return [search, read, write, edit, list, forget, status, locate, detail].map((tool) => ({
+    ...tool,
+    execute: (args: unknown, exec: Parameters<ToolDefinition['execute']>[1]) =>
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? tool.execute(args as never, exec)
+        : Promise.reject(new ToolError('invalid-arguments', `${tool.name} takes a JSON object of arguments`)),
+  }));
 }
