@@ -175,6 +175,7 @@ test(`every tool with arbitrary arguments: a value or its own "[code] …" error
     { numRuns: RUNS(1_000) },
   );
   assert.deepEqual(unhandled, []);
+  assert.equal(codes.get('failed') ?? 0, 0, 'no tool failed without its own code (a crash inside it)');
   console.log(`# tool fuzz ${JSON.stringify(Object.fromEntries(codes))}`);
 });
 

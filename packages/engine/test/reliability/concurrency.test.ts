@@ -61,7 +61,7 @@ test('console and plugin processes writing at once: no lost update, no locked da
 
 test('one process: settings saved and recalls made while a full rebuild runs never meet a locked database', { timeout: 120_000 }, async () => {
   const dirs = tempDirs('engram-conc-');
-  seedDiaries(dirs.diaryDir, 400);
+  seedDiaries(dirs.diaryDir, 200);
   const engine = await openEngine({ env: { ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, HOME: dirs.dataDir } });
   try {
     const errors: string[] = [];

@@ -113,7 +113,8 @@ describe('semantic channel over an OpenAI-compatible endpoint', () => {
     assert.equal(server.requests, 5);
     assert.equal(starts.length, 5);
     assert.ok(maxInFlight <= 2 && server.maxConcurrent <= 2, `max in flight ${maxInFlight}`);
-    for (let i = 1; i < starts.length; i++) assert.ok(starts[i]! - starts[i - 1]! >= 39, `gap ${starts[i]! - starts[i - 1]!} ms`);
+    // The start interval itself is checked against the pacer's own clock in pacer.test.ts: measured
+    // here, at fetch time, the gaps depend on how busy the machine is (a timed assertion).
     close();
   });
 
