@@ -9,11 +9,10 @@ import {
   chooseK,
   collapseByDocument,
   decayFactor,
-  describeTokens,
-  expandAliases,
+  analyseQuery,
   fuse,
-  idfThreshold,
   coverageOf,
+  queryDeps,
   queryWeights,
   type Candidate,
 } from './stages.ts';
@@ -94,12 +93,7 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   const stages: RecallResult['explain']['stages'] = [];
 
   let t = performance.now();
-  const baseTokens = [...new Set(deps.tokenizer.tokenize(query))];
-  const expanded = expandAliases(baseTokens, deps.config.aliases, (s) => deps.tokenizer.tokenize(s));
-  const idfAvailable = deps.lexical.hasIdf();
-  const minIdf = idfThreshold(cfg.minTokenIdf, deps.lexical.size);
-  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg, minIdf);
-  const distinctive = new Set(tokens.filter((x) => x.distinctive).map((x) => x.token));
+  const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(query, queryDeps(deps), cfg);
   const tokenizeMs = ms(t);
 
   t = performance.now();

@@ -208,3 +208,28 @@ export function chooseK(distinctiveCount: number, cfg: Pick<RecallConfig, 'kBase
   const k = Math.min(hi, Math.max(lo, cfg.kBase + Math.max(0, distinctiveCount - 2)));
   return { k, reason: `kBase ${cfg.kBase} + ${Math.max(0, distinctiveCount - 2)} for ${distinctiveCount} distinctive tokens, within ${lo}..${hi}` };
 }
+
+/** The tokenize stage: query tokens (aliases added), each rated, and the distinctive ones. */
+export function analyseQuery(
+  text: string,
+  deps: { tokenize: (s: string) => string[]; aliases: string[][]; idf: (t: string) => number; hasIdf: boolean; corpusSize: number },
+  cfg: Pick<RecallConfig, 'minTokenLen' | 'minTokenIdf' | 'singleCharWeight'>,
+): { tokens: QueryToken[]; distinctive: Set<string>; idfAvailable: boolean; minIdf: number } {
+  const expanded = expandAliases([...new Set(deps.tokenize(text))], deps.aliases, deps.tokenize);
+  const minIdf = idfThreshold(cfg.minTokenIdf, deps.corpusSize);
+  const tokens = describeTokens(expanded, deps.idf, deps.hasIdf, cfg, minIdf);
+  return { tokens, distinctive: new Set(tokens.filter((x) => x.distinctive).map((x) => x.token)), idfAvailable: deps.hasIdf, minIdf };
+}
+
+/** What the tokenize stage needs from a recall's dependencies (shared by the pipeline and the time channel). */
+export const queryDeps = (deps: {
+  tokenizer: { tokenize(s: string): string[] };
+  config: { aliases: string[][] };
+  lexical: { idf(t: string): number; hasIdf(): boolean; readonly size: number };
+}) => ({
+  tokenize: (s: string) => deps.tokenizer.tokenize(s),
+  aliases: deps.config.aliases,
+  idf: (t: string) => deps.lexical.idf(t),
+  hasIdf: deps.lexical.hasIdf(),
+  corpusSize: deps.lexical.size,
+});

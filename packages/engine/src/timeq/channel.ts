@@ -7,7 +7,7 @@ import type { RecallDeps, RecallOptions } from '../recall/pipeline.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { fitToBudget } from '../recall/render.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
-import { coverageOf, describeTokens, expandAliases, idfThreshold, queryWeights } from '../recall/stages.ts';
+import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';
 
@@ -78,11 +78,7 @@ export async function planTimeChannel(deps: RecallDeps, query: string, options: 
 
   const cfg = deps.config.recall;
   let t = performance.now();
-  const expanded = expandAliases([...new Set(deps.tokenizer.tokenize(parsed.rest))], deps.config.aliases, (s) => deps.tokenizer.tokenize(s));
-  const idfAvailable = deps.lexical.hasIdf();
-  const minIdf = idfThreshold(cfg.minTokenIdf, deps.lexical.size);
-  const tokens = describeTokens(expanded, (tok) => deps.lexical.idf(tok), idfAvailable, cfg, minIdf);
-  const distinctive = new Set(tokens.filter((x) => x.distinctive).map((x) => x.token));
+  const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(parsed.rest, queryDeps(deps), cfg);
   const tokenizeMs = ms(t);
 
   t = performance.now();
