@@ -14,7 +14,7 @@ import {
 } from '@engram/db';
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type {
   EngineStatus,
   IndexProgress,
@@ -30,7 +30,7 @@ import { isPlainObject, maskSecrets, stripMaskedSecrets, withPath, getPath } fro
 import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
-import { parseDiaryText } from './diary/parse.ts';
+import { parseFileName } from './diary/parse.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
 import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
@@ -400,7 +400,7 @@ export class Engine {
   /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */
   async resolve(idOrPath: string): Promise<DocumentRow | null> {
     await this.live.refreshIfStale(this.db);
-    const docs = [...this.live.docs.values()].map((d) => ({ id: d.id, root: d.root, path: d.path, embeddedId: embeddedIdOf(d.path) }));
+    const docs = [...this.live.docs.values()].map((d) => ({ id: d.id, root: d.root, path: d.path, embeddedId: parseFileName(basename(d.path)).id }));
     const id = resolveDocId(idOrPath, docs);
     return id ? (this.live.docs.get(id) ?? null) : null;
   }
@@ -696,12 +696,3 @@ function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator
   }
 }
 
-function embeddedIdOf(path: string): string | null {
-  const m = /-([0-9a-f]{8})(?:\.[a-z]+)$/i.exec(path);
-  return m ? m[1]!.toLowerCase() : null;
-}
-
-export async function fileStat(path: string) {
-  return stat(path);
-}
-export { parseDiaryText };
