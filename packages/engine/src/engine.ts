@@ -26,7 +26,7 @@ import type {
   WriteInput,
   WriteResult,
 } from './api.ts';
-import { isPlainObject, maskSecrets, stripMaskedSecrets, withPath, getPath } from './config/merge.ts';
+import { getPath, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecrets, withPath } from './config/merge.ts';
 import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
@@ -616,15 +616,7 @@ export class Engine {
   async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only' } = {}): Promise<SaveSettingsResult> {
     if (!isPlainObject(patch)) throw new EngramError('bad-input', 'settings patch must be an object');
     if (this.database.readOnly) throw new EngramError('read-only-data', this.database.readOnly.reason);
-    const clean = stripMaskedSecrets(patch, secretPaths);
-    let next = this.overlay;
-    for (const [path, value] of leaves(clean)) {
-      const key = path.join('.');
-      if (['dataDir', 'databaseUrl', 'databaseAuthToken'].includes(key)) continue;
-      if (this.resolved.lockedByEnv.includes(key)) continue;
-      const baseValue = getPath(this.resolved.base, path);
-      next = JSON.stringify(baseValue) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
-    }
+    const next = overlayAfterSave(this.overlay, stripMaskedSecrets(patch, secretPaths), this.resolved.base, this.resolved.lockedByEnv);
     const candidate = applyOverlay(this.resolved, next, this.options.env ?? process.env);
     const change = compareFingerprints(fingerprintOf(this.config.embedding, this.config.chunk), fingerprintOf(candidate.embedding, candidate.chunk));
     if (change.fatal && !opts.confirm && (await corpusCounts(this.db)).chunks > 0) {
@@ -685,14 +677,5 @@ export class Engine {
   }
 }
 
-/** Keys that would reach an object's prototype (JSON.parse makes `__proto__` an own key); never a setting. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator<[string[], unknown]> {
-  for (const [k, v] of Object.entries(obj)) {
-    if (UNSAFE_KEYS.has(k)) continue;
-    if (isPlainObject(v) && Object.keys(v).length > 0) yield* leaves(v, [...prefix, k]);
-    else yield [[...prefix, k], v];
-  }
-}
 

@@ -71,3 +71,38 @@ export function stripMaskedSecrets<T>(patch: T, paths: readonly (readonly string
   for (const p of paths) if (isMasked(getPath(out, p))) out = withPath(out, p, undefined);
   return out;
 }
+
+/** Keys that would reach an object's prototype (JSON.parse makes `__proto__` an own key); never a setting. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Leaf paths of a patch (arrays and empty objects are leaves), skipping prototype keys. */
+export function* leaves(obj: Record<string, unknown>, prefix: string[] = []): Generator<[string[], unknown]> {
+  for (const [k, v] of Object.entries(obj)) {
+    if (UNSAFE_KEYS.has(k)) continue;
+    if (isPlainObject(v) && Object.keys(v).length > 0) yield* leaves(v, [...prefix, k]);
+    else yield [[...prefix, k], v];
+  }
+}
+
+/** Where the data lives is fixed by the deploy base: the overlay itself is stored there. */
+const BASE_ONLY = new Set(['dataDir', 'databaseUrl', 'databaseAuthToken']);
+
+/**
+ * The overlay after saving `patch`: each leaf equal to the deploy base is removed from the overlay,
+ * any other leaf is set in it, env-locked and base-only paths are left alone, and everything else
+ * in the previous overlay is kept (so save A → restart → save B keeps A). Pure.
+ */
+export function overlayAfterSave(
+  previous: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  base: unknown,
+  lockedByEnv: readonly string[],
+): Record<string, unknown> {
+  let next = previous;
+  for (const [path, value] of leaves(patch)) {
+    const key = path.join('.');
+    if (BASE_ONLY.has(key) || lockedByEnv.includes(key)) continue;
+    next = JSON.stringify(getPath(base, path)) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
+  }
+  return next;
+}

@@ -51,3 +51,14 @@ test('an invalid config names the offending path', () => {
   writeFileSync(file, '{ not json');
   assert.throws(() => resolveBase({ configFile: file, env: { HOME: dir } }), /not valid JSON/);
 });
+
+test('overlayAfterSave: sets what differs from the base, drops what equals it, keeps the rest, skips locked and prototype keys', async () => {
+  const { overlayAfterSave } = await import('../../src/config/merge.ts');
+  const base = { recall: { kBase: 5, kMax: 10 }, inject: { mode: 'message' }, dataDir: '/d', embedding: { model: 'env-model' } };
+  const previous = { recall: { kMax: 8 }, inject: { mode: 'context' } };
+  const patch = JSON.parse('{"recall":{"kBase":6},"inject":{"mode":"message"},"dataDir":"/x","embedding":{"model":"m"},"__proto__":{"polluted":true}}');
+  const next = overlayAfterSave(previous, patch, base, ['embedding.model']);
+  assert.deepEqual(next, { recall: { kMax: 8, kBase: 6 } });
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.deepEqual(previous, { recall: { kMax: 8 }, inject: { mode: 'context' } }, 'pure: the previous overlay is not mutated');
+});
