@@ -16,18 +16,10 @@ import {
   queryWeights,
   type Candidate,
 } from './stages.ts';
-import type { GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
+import type { DocMeta, GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
 import { planTimeChannel, type TimeChannelDeps } from '../timeq/channel.ts';
 
-export interface DocMeta {
-  docId: string;
-  root: 'diary' | 'legacy';
-  path: string;
-  title: string;
-  date: string;
-  category: string;
-  tags: string[];
-}
+export type { DocMeta };
 
 export interface LexicalSearcher {
   readonly size: number;

@@ -24,9 +24,9 @@ export interface MatchedTerm {
   fields: string[];
 }
 
-export interface RecallHit {
+/** Which memory a hit (or a candidate) belongs to. */
+export interface DocMeta {
   docId: string;
-  chunkId: string;
   root: 'diary' | 'legacy';
   /** File path relative to its root. */
   path: string;
@@ -34,6 +34,10 @@ export interface RecallHit {
   date: string;
   category: string;
   tags: string[];
+}
+
+export interface RecallHit extends DocMeta {
+  chunkId: string;
   /** Final score after fusion and decay (what the order is by). */
   score: number;
   channels: {
