@@ -1,16 +1,9 @@
 // The engine's public surface, shared by the CLI, the console (tRPC) and the plugin.
 import type { EngramConfig } from './config/schema.ts';
-import type { RecallResult } from './recall/types.ts';
+import type { DocMeta, RecallResult } from './recall/types.ts';
 
-export interface MemorySummary {
-  docId: string;
-  root: 'diary' | 'legacy';
-  path: string;
-  title: string;
-  date: string;
+export interface MemorySummary extends DocMeta {
   time: string | null;
-  category: string;
-  tags: string[];
   summary: string;
   chunks: number;
   archived: boolean;

@@ -29,11 +29,6 @@ export interface ParsedDocument {
   size: number;
 }
 
-/** A token list with per-token weights (single CJK characters are down-weighted). */
-export interface TokenizedText {
-  tokens: string[];
-}
-
 export type TokenizerKind = 'auto' | 'jieba' | 'gram';
 
 export interface Tokenizer {
