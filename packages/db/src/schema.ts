@@ -28,9 +28,18 @@ export const documents = sqliteTable(
     warnings: text('warnings', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     workspace: text('workspace').notNull().default('global'),
     sessionId: text('session_id'),
+    /** Who wrote it: agent (a tool call), console, cli, import (a past session), or '' (unknown / hand-written file). */
+    origin: text('origin').notNull().default(''),
+    pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
+    /** A locked memory cannot be forgotten or edited until unlocked. */
+    locked: integer('locked', { mode: 'boolean' }).notNull().default(false),
+    /** Doc ids this memory replaces (they stay, ranked down). */
+    supersedes: text('supersedes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** manual = written with the memory; auto = the summary queue's model; rule = rule-based fallback; none = no summary line. */
+    summarySource: text('summary_source').notNull().default('none'),
     indexedAt: text('indexed_at').notNull(),
   },
-  (t) => [uniqueIndex('documents_root_path').on(t.root, t.path), index('documents_date').on(t.date)],
+  (t) => [uniqueIndex('documents_root_path').on(t.root, t.path), index('documents_date').on(t.date), index('documents_workspace').on(t.workspace), index('documents_session').on(t.sessionId)],
 );
 
 /** A slice of a document's body, the unit of lexical and semantic scoring. */
@@ -164,4 +173,90 @@ export const compactionLlmUsage = sqliteTable('compaction_llm_usage', {
   day: text('day').primaryKey(),
   calls: integer('calls').notNull(),
   tokens: integer('tokens').notNull(),
+});
+
+/**
+ * A workspace: the folder a session works in, known by an id that survives a rename. `strongKey` (git
+ * remote + package name) and `weakKey` (sorted top-level entry names) are what a claim compares.
+ */
+export const workspaces = sqliteTable(
+  'workspaces',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** The path it was last seen at. */
+    path: text('path').notNull(),
+    strongKey: text('strong_key'),
+    weakKey: text('weak_key').notNull().default(''),
+    createdAt: text('created_at').notNull(),
+    lastSeenAt: text('last_seen_at').notNull(),
+  },
+  (t) => [uniqueIndex('workspaces_path').on(t.path)],
+);
+
+/** Every claim decision: automatic ones applied, ambiguous ones waiting for the person in the console. */
+export const workspaceClaims = sqliteTable(
+  'workspace_claims',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: text('at').notNull(),
+    /** The new path that asked. */
+    path: text('path').notNull(),
+    /** The workspace it was (or may be) given; null = a new workspace was made. */
+    workspaceId: text('workspace_id'),
+    /** JSON list of candidate workspace ids when the decision was to ask. */
+    candidates: text('candidates', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    decision: text('decision', { enum: ['claim', 'ask', 'new', 'manual', 'move', 'merge'] }).notNull(),
+    status: text('status', { enum: ['applied', 'pending', 'rejected'] }).notNull(),
+    reason: text('reason').notNull().default(''),
+  },
+  (t) => [index('workspace_claims_status').on(t.status)],
+);
+
+/** Messages between sessions: addressed (a session id prefix or a workspace) or public (recipient ''). */
+export const wallMessages = sqliteTable(
+  'wall_messages',
+  {
+    id: text('id').primaryKey(),
+    at: text('at').notNull(),
+    fromSession: text('from_session').notNull(),
+    fromWorkspace: text('from_workspace').notNull(),
+    recipient: text('recipient').notNull().default(''),
+    text: text('text').notNull(),
+  },
+  (t) => [index('wall_messages_at').on(t.at)],
+);
+
+/** Where each session's brief last synced up to. */
+export const syncCursors = sqliteTable('sync_cursors', {
+  sessionId: text('session_id').primaryKey(),
+  syncedAt: text('synced_at').notNull(),
+});
+
+/** The background summary queue: one row per memory that needed a summary. */
+export const summaryJobs = sqliteTable(
+  'summary_jobs',
+  {
+    docId: text('doc_id').primaryKey(),
+    path: text('path').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    /** What produced the summary now in the file: the model or the rule-based fallback. */
+    source: text('source', { enum: ['auto', 'rule'] }),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('summary_jobs_status').on(t.status)],
+);
+
+/** Past DSH sessions imported as memories: re-importing updates the same memory. */
+export const sessionImports = sqliteTable('session_imports', {
+  sessionId: text('session_id').primaryKey(),
+  workspace: text('workspace').notNull(),
+  /** Diary path (relative) of the memory the import wrote. */
+  path: text('path').notNull(),
+  /** sha1 of the imported content: unchanged logs are skipped. */
+  sourceHash: text('source_hash').notNull(),
+  turns: integer('turns').notNull(),
+  importedAt: text('imported_at').notNull(),
 });

@@ -1,10 +1,15 @@
 // The engine's public surface, shared by the CLI, the console (tRPC) and the plugin.
 import type { EngramConfig } from './config/schema.ts';
+import type { MemoryMeta } from './diary/meta.ts';
 import type { DocMeta, RecallResult } from './recall/types.ts';
 
 export interface MemorySummary extends DocMeta {
   time: string | null;
   summary: string;
+  /** manual (written with the memory), auto (summary queue's model), rule (fallback), none (no summary line). */
+  summarySource: string;
+  /** Last change of the file (ms since epoch). */
+  mtimeMs: number;
   chunks: number;
   archived: boolean;
   warnings: string[];
@@ -28,6 +33,8 @@ export interface WriteInput {
   folder?: string;
   date?: string;
   time?: string;
+  /** Workspace ('global' by default), session, origin, pinned, locked, supersedes. */
+  meta?: Partial<MemoryMeta>;
 }
 
 export interface WriteResult {

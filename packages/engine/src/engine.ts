@@ -1,5 +1,8 @@
 // The engine facade: one object per process that owns the database, the live index and the
 // semantic channel, and offers every operation the CLI, the console and the plugin use.
+import { blankDocMeta, visibleIn } from './recall/scope.ts';
+import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from './diary/meta.ts';
+import { pageOfIndex, type MemoryIndexPage, type MetaPatch } from './memory-index.ts';
 import {
   chunkTextsByIds,
   corpusCounts,
@@ -308,8 +311,13 @@ export class Engine {
         time: this.timeChannelDeps(),
       },
       query,
-      options,
+      { ...options, workspace: this.scopeOf(options.workspace) },
     );
+  }
+
+  /** The workspace a call is scoped to: null (everything) when scoping is off in the settings. */
+  private scopeOf(workspace: string | null | undefined): string | null {
+    return this.config.workspace.scoped ? (workspace ?? null) : null;
   }
 
   /** Live diary entries (their date is when it happened; legacy files' is not) dated on one of `days`. */
@@ -371,15 +379,11 @@ export class Engine {
 
   private summaryOf(d: DocumentRow): MemorySummary {
     return {
-      docId: d.id,
-      root: d.root,
-      path: d.path,
-      title: d.title,
-      date: d.date,
+      ...(this.live.meta(d.id) ?? blankDocMeta(d.id)),
       time: d.time,
-      category: d.category,
-      tags: d.tags,
       summary: d.summary,
+      summarySource: d.summarySource,
+      mtimeMs: d.mtimeMs,
       chunks: 0,
       archived: d.archived,
       warnings: d.warnings,
@@ -387,14 +391,60 @@ export class Engine {
     };
   }
 
-  async list(opts: { includeArchived?: boolean } = {}): Promise<MemorySummary[]> {
+  /**
+   * Memories, newest date first. `workspace` limits them to that workspace + global (when scoping is
+   * on); `tag` to those carrying the tag.
+   */
+  async list(opts: { includeArchived?: boolean; workspace?: string | null; tag?: string } = {}): Promise<MemorySummary[]> {
     await this.live.refreshIfStale(this.db);
     const chunkCount = new Map<string, number>();
     for (const docId of this.live.chunkDoc.values()) chunkCount.set(docId, (chunkCount.get(docId) ?? 0) + 1);
+    const scope = { workspace: this.scopeOf(opts.workspace) };
+    const tag = opts.tag?.trim() ?? '';
     return [...this.live.docs.values()]
-      .filter((d) => opts.includeArchived || !d.archived)
+      .filter((d) => (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
       .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
       .map((d) => ({ ...this.summaryOf(d), chunks: chunkCount.get(d.id) ?? 0 }));
+  }
+
+  /** The layered index: pinned first, then by last change, paged (what engram_index returns). */
+  async memoryIndex(opts: { workspace?: string | null; tag?: string; page?: number; pageSize?: number } = {}): Promise<MemoryIndexPage> {
+    const all = await this.list({ workspace: opts.workspace, tag: opts.tag });
+    return pageOfIndex(all, opts.page ?? 1, opts.pageSize ?? 20);
+  }
+
+  /**
+   * Changes a memory's metadata (pin, lock, workspace, supersedes) by rewriting only its Meta line
+   * (the .md front-matter keys); every other byte of the file stays.
+   */
+  async updateMeta(idOrPath: string, patch: MetaPatch): Promise<MemorySummary> {
+    const problem = validateMeta(patch);
+    if (problem) throw new EngramError('bad-input', problem);
+    const docId = await this.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.config.diaryDir, d.path);
+      const raw = await readFile(file, 'utf8');
+      const current: MemoryMeta = {
+        workspace: d.workspace,
+        sessionId: d.sessionId,
+        origin: (d.origin || '') as MemoryMeta['origin'],
+        pinned: d.pinned,
+        locked: d.locked,
+        supersedes: d.supersedes,
+        summary: d.summarySource === 'auto' || d.summarySource === 'rule' ? d.summarySource : null,
+      };
+      const next: MemoryMeta = { ...current, ...patch, supersedes: [...(patch.supersedes ?? current.supersedes)] };
+      const text = d.path.toLowerCase().endsWith('.md') ? withMarkdownMeta(raw, next) : withTxtMeta(raw, next);
+      if (text === null) throw new EngramError('bad-input', `"${d.title}" has no closed front matter to record metadata in`);
+      if (text !== raw) {
+        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
+        await this.reindexPaths([d.path]);
+      }
+      return d.id;
+    });
+    const after = (await this.list({ includeArchived: true })).find((m) => m.docId === docId);
+    if (!after) throw new EngramError('not-found', 'the memory disappeared after the change');
+    return after;
   }
 
   /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */
@@ -484,7 +534,9 @@ export class Engine {
     return this.exclusive(async () => {
       // Another process may have written since our last look: the title check must see its entries.
       await this.live.refreshIfStale(this.db);
-      const titles = new Set([...this.live.docs.values()].filter((d) => !d.archived).map((d) => d.title));
+      // Titles are unique within what the writing workspace sees (its own memories + global).
+      const scope = { workspace: this.scopeOf(input.meta?.workspace ?? null) };
+      const titles = new Set([...this.live.docs.values()].filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.title));
       const created = await createEntry(
         this.config.diaryDir,
         { ...input, folder: input.folder ?? this.config.diary.folder, format: this.config.diary.format },
@@ -530,6 +582,7 @@ export class Engine {
     return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       if (d.archived) throw new EngramError('already-archived', `"${d.title}" is already archived`);
+      if (d.locked) throw new EngramError('locked', `"${d.title}" is locked: unlock it before forgetting it`);
       const moved = await archiveEntry(this.config.diaryDir, d.path, this.config.diary.archiveFolder);
       await this.reindexPaths([d.path, moved.path]);
       return { docId: d.id, from: d.path, to: moved.path };

@@ -43,3 +43,8 @@ export { locate as locateSegments, type LocateHit } from './segments/locate.ts';
 export type { MemoryLocate, MemorySegments, MemoryRef } from './segments/api.ts';
 export { workspaceIdentity, identityFrom, normaliseRemoteUrl, type WorkspaceIdentity } from './workspace/identity.ts';
 export { decideClaim, type ClaimDecision, type ClaimCandidate, type KnownWorkspace } from './workspace/claim.ts';
+export { GLOBAL_WORKSPACE, type MemoryMeta, type MemoryOrigin, type SummarySource } from './diary/meta.ts';
+export { visibleIn, hitScope, type RecallScope } from './recall/scope.ts';
+export { pageOfIndex, indexOrder, type MemoryIndexPage, type MetaPatch } from './memory-index.ts';
+export type { RecallOptions } from './recall/pipeline.ts';
+export * from './sessions/index.ts';

@@ -1,3 +1,4 @@
+import type { MemoryMeta, SummarySource } from './diary/meta.ts';
 // Shared shapes between the engine's modules. Each capability folder owns its logic; these are the
 // contracts between them.
 
@@ -25,6 +26,9 @@ export interface ParsedDocument {
   warnings: string[];
   /** Id embedded in the file name or front matter, if any. */
   embeddedId: string | null;
+  /** Workspace, session, origin, pinned/locked, supersedes (see diary/meta.ts). */
+  meta: MemoryMeta;
+  summarySource: SummarySource;
   mtimeMs: number;
   size: number;
 }

@@ -226,6 +226,67 @@ export const configSchema = z.object({
     })
     .prefault({}),
 
+  /** Workspace scoping: every memory belongs to the session's workspace or to `global`. */
+  workspace: z
+    .object({
+      /** Recall and listings see the current workspace + global; off = every memory everywhere. */
+      scoped: z.boolean().default(true),
+      /** What this layer puts in the system prompt: one-line hint, index (pinned + recent summaries), every summary, or nothing. */
+      inject: z.enum(['hint', 'index', 'full', 'off']).default('hint'),
+      /** Entries listed by the index / full injection at most. */
+      injectMaxItems: z.number().int().min(1).max(500).default(20),
+      /** Claim a renamed workspace automatically when the old path is gone and exactly one candidate matches. */
+      autoClaim: z.boolean().default(true),
+    })
+    .prefault({}),
+
+  /** Past DSH sessions: listing, import as memories, session_read. */
+  sessions: z
+    .object({
+      /** DSH home holding sessions/<project>/<id>/session.v4.jsonl.zstd; '' = $DSH_HOME, else ~/.dsh. */
+      dshHome: z.string().default(''),
+      /** Characters session_read returns at most per call. */
+      readMaxChars: z.number().int().min(500).max(200_000).default(8000),
+    })
+    .prefault({}),
+
+  /** Between sessions: brief (what others wrote since my last sync), the wall, private notebooks. */
+  crossSession: z
+    .object({
+      brief: z.boolean().default(true),
+      /** A session's first brief looks back this far. */
+      briefLookbackHours: z.number().int().min(1).max(24 * 365).default(24),
+      wall: z.boolean().default(true),
+      notebook: z.boolean().default(true),
+      /** Characters of each rule book injected at most (cut is marked). */
+      notebookInjectMaxChars: z.number().int().min(0).max(50_000).default(4000),
+    })
+    .prefault({}),
+
+  /** Summaries for memories written without one: the host's llm in a background queue, rule-based fallback. */
+  summaries: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** '' = the session's own provider/model. */
+      provider: z.string().default(''),
+      model: z.string().default(''),
+      timeoutMs: z.number().int().min(500).max(300_000).default(20_000),
+      maxChars: z.number().int().min(20).max(1000).default(120),
+    })
+    .prefault({}),
+
+  /** What a write must pass: fragments refused, near-duplicates merged, probable conflicts warned. */
+  hygiene: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Bodies shorter than this (characters, whitespace excluded) are fragments. */
+      minChars: z.number().int().min(0).max(1000).default(12),
+      /** Overlap coefficient of token sets at or above which a new write merges into the older memory. */
+      duplicateOverlap: z.number().min(0).max(1).default(0.9),
+      conflictWarning: z.boolean().default(true),
+    })
+    .prefault({}),
+
   console: z
     .object({
       host: z.string().default('127.0.0.1'),

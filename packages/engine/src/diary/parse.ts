@@ -9,6 +9,7 @@
 import type { ParsedDocument } from '../types.ts';
 import { isValidYmd, localDateString, parseDateTimeValue, hhmm, ymd } from './dates.ts';
 import { fmString, parseFrontMatter, type FrontMatterValue } from './frontmatter.ts';
+import { DEFAULT_META, META_LINE_RE, metaFromFrontMatter, parseMetaFields, type MemoryMeta, type SummarySource } from './meta.ts';
 
 export interface DiaryParseInfo {
   root: 'diary' | 'legacy';
@@ -173,6 +174,8 @@ export function parseDiaryText(raw: string, info: DiaryParseInfo): ParsedDocumen
       archived: false,
       warnings: [`${sp.path}:1: could not be parsed (${e instanceof Error ? e.message : String(e)})`],
       embeddedId: null,
+      meta: { ...DEFAULT_META, supersedes: [] },
+      summarySource: 'none',
       mtimeMs: Number(info?.mtimeMs) || 0,
       size: Number(info?.size) || 0,
     };
@@ -205,6 +208,8 @@ function parseUnsafe(raw: string, info: DiaryParseInfo): ParsedDocument {
     archived: sp.archived,
     warnings,
     embeddedId: fields.embeddedId ?? fileInfo.id,
+    meta: fields.meta,
+    summarySource: fields.meta.summary ?? (fields.summaryFound ? 'manual' : 'none'),
     mtimeMs: Number.isFinite(info.mtimeMs) ? info.mtimeMs : 0,
     size: Number.isFinite(info.size) ? info.size : 0,
   };
@@ -223,6 +228,7 @@ interface Fields {
   tags: string[];
   body: string;
   embeddedId: string | null;
+  meta: MemoryMeta;
 }
 
 type Warn = (line: number, msg: string) => void;
@@ -238,11 +244,20 @@ function parseTxtLines(lines: string[], info: DiaryParseInfo, fileInfo: FileName
     warn(1, 'empty file');
     return {
       title: fallbackTitle, lineTitle: null, anchored: false, summaryFound: false, tagLineFound: false,
-      time: null, date: null, summary: '', tags: [], body: '', embeddedId: null,
+      time: null, date: null, summary: '', tags: [], body: '', embeddedId: null, meta: { ...DEFAULT_META, supersedes: [] },
     };
   }
 
-  const tagIdx = TAG_LINE_RE.test(lines[last]!) ? last : -1;
+  // An optional `Meta:` line closes the file, after the Tag line.
+  let meta: MemoryMeta = { ...DEFAULT_META, supersedes: [] };
+  if (last > first && META_LINE_RE.test(lines[last]!)) {
+    const parsed = parseMetaFields(META_LINE_RE.exec(lines[last]!)![1]!);
+    meta = parsed.meta;
+    for (const p of parsed.problems) warn(last + 1, `Meta line: ${p}`);
+    last--;
+    while (last >= first && isBlank(lines[last]!)) last--;
+  }
+  const tagIdx = last >= first && TAG_LINE_RE.test(lines[last]!) ? last : -1;
   const end = tagIdx >= 0 ? tagIdx : last + 1;
   let cursor = first;
   let title = '';
@@ -302,7 +317,7 @@ function parseTxtLines(lines: string[], info: DiaryParseInfo, fileInfo: FileName
     warn(last + 1, 'missing "Tag: …" line at the end');
   }
 
-  return { title, lineTitle, anchored, summaryFound, tagLineFound: tagIdx >= 0, time, date: null, summary, tags, body, embeddedId: null };
+  return { title, lineTitle, anchored, summaryFound, tagLineFound: tagIdx >= 0, time, date: null, summary, tags, body, embeddedId: null, meta };
 }
 
 /** The structure of a .txt diary text, without fallbacks: what is there and what is not. */
@@ -375,6 +390,7 @@ function parseMarkdownLines(lines: string[], info: DiaryParseInfo, fileInfo: Fil
   const body = tidyBody(bodyLines);
 
   let summary = fmString(get('description', 'summary', '摘要')).trim();
+  const summaryFallback = summary === '';
   if (summary === '') {
     summary = summaryFromBody(body);
     warn(1, `front matter has no description; using the first ${SUMMARY_FALLBACK_CHARS} characters of the body`);
@@ -392,8 +408,10 @@ function parseMarkdownLines(lines: string[], info: DiaryParseInfo, fileInfo: Fil
     } else warn(1, `unreadable date "${fmString(when).slice(0, 40)}"; using the file name or mtime`);
   }
   const id = fmString(get('id')).trim();
+  const fmMeta = metaFromFrontMatter((key) => data[key]);
+  for (const p of fmMeta.problems) warn(1, `front matter: ${p}`);
   return {
-    title, lineTitle: title, anchored: false, summaryFound: true, tagLineFound: tags.length > 0,
-    time, date, summary, tags, body, embeddedId: id === '' ? null : id.toLowerCase(),
+    title, lineTitle: title, anchored: false, summaryFound: !summaryFallback, tagLineFound: tags.length > 0,
+    time, date, summary, tags, body, embeddedId: id === '' ? null : id.toLowerCase(), meta: fmMeta.meta,
   };
 }

@@ -1,6 +1,7 @@
 // The diary store: reads both roots into ParsedDocuments, and creates / edits / archives diary
 // files. The files are the source of truth; every write goes through fsio.ts (atomic, exclusive,
 // inside the root).
+import { DEFAULT_META, validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from './meta.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -265,6 +266,8 @@ export interface CreateEntryInput {
   /** HH:MM; default the anchor in `content`, else now (local). */
   time?: string;
   format?: 'txt' | 'md';
+  /** Workspace, session, origin, pinned/locked, supersedes: written as the file's Meta line. */
+  meta?: Partial<MemoryMeta>;
 }
 
 export interface ComposedEntry {
@@ -385,8 +388,12 @@ export async function createEntry(
     format === 'md'
       ? formatMarkdown({ id, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags, date: entry.date, time: entry.time })
       : formatDiary({ time: entry.time, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags });
-  assertWritableSize(text, `the entry "${entry.title}"`);
-  await createFileExclusive(join(folderAbs, name), text);
+  const metaProblem = validateMeta(input.meta ?? {});
+  if (metaProblem) throw new DiaryError('invalid-input', metaProblem);
+  const meta: MemoryMeta = { ...DEFAULT_META, ...input.meta, supersedes: [...(input.meta?.supersedes ?? [])] };
+  const withMeta = format === 'md' ? (withMarkdownMeta(text, meta) ?? text) : withTxtMeta(text, meta);
+  assertWritableSize(withMeta, `the entry "${entry.title}"`);
+  await createFileExclusive(join(folderAbs, name), withMeta);
   const path = [...folderSegments, name].join('/');
   return { path, docId: docIdFor('diary', path), id, title: entry.title, warnings: entry.warnings };
 }

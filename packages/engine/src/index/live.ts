@@ -19,7 +19,37 @@ export class LiveIndex {
 
   meta(docId: string): DocMeta | undefined {
     const d = this.docs.get(docId);
-    return d && { docId: d.id, root: d.root, path: d.path, title: d.title, date: d.date, category: d.category, tags: d.tags };
+    return (
+      d && {
+        docId: d.id,
+        root: d.root,
+        path: d.path,
+        title: d.title,
+        date: d.date,
+        category: d.category,
+        tags: d.tags,
+        workspace: d.workspace,
+        sessionId: d.sessionId,
+        origin: d.origin,
+        pinned: d.pinned,
+        locked: d.locked,
+        supersededBy: this.supersededBy().get(d.id) ?? null,
+      }
+    );
+  }
+
+  private supersededCache: Map<string, string> | null = null;
+
+  /** docId → the live memory that replaces it (built lazily; any document change invalidates it). */
+  supersededBy(): Map<string, string> {
+    if (this.supersededCache) return this.supersededCache;
+    const map = new Map<string, string>();
+    for (const d of this.docs.values()) {
+      if (d.archived || d.supersedes.length === 0) continue;
+      for (const old of d.supersedes) if (old !== d.id && !map.has(old)) map.set(old, d.id);
+    }
+    this.supersededCache = map;
+    return map;
   }
 
   /** Full reload from the database. */
@@ -28,6 +58,7 @@ export class LiveIndex {
     const docs = await listDocuments(db, { includeArchived: true });
     const rows = await loadIndexRows(db);
     this.lexical = new LexicalIndex(this.options);
+    this.supersededCache = null;
     this.docs.clear();
     this.chunkDoc.clear();
     this.chunksOfDoc.clear();
@@ -50,6 +81,7 @@ export class LiveIndex {
   }
 
   dropDocument(docId: string): void {
+    this.supersededCache = null;
     for (const c of this.chunksOfDoc.get(docId) ?? []) this.chunkDoc.delete(c);
     this.chunksOfDoc.delete(docId);
     this.lexical.removeDocument(docId);
@@ -63,6 +95,7 @@ export class LiveIndex {
     for (const id of wanted) this.dropDocument(id);
     const ids = [...wanted];
     for (const d of await documentsByIds(db, ids)) this.docs.set(d.id, d);
+    this.supersededCache = null;
     const rows = await indexRowsOfDocuments(db, ids);
     for (const r of rows) {
       const d = this.docs.get(r.docId);

@@ -53,6 +53,13 @@ export function documentRows(
     size: parsed.size,
     archived: parsed.archived,
     warnings: parsed.warnings,
+    workspace: parsed.meta.workspace,
+    sessionId: parsed.meta.sessionId,
+    origin: parsed.meta.origin,
+    pinned: parsed.meta.pinned,
+    locked: parsed.meta.locked,
+    supersedes: parsed.meta.supersedes,
+    summarySource: parsed.summarySource,
     indexedAt,
   };
   return { doc, chunks };

@@ -18,6 +18,7 @@ import {
 } from './stages.ts';
 import type { DocMeta, GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
 import { planTimeChannel, type TimeChannelDeps } from '../timeq/channel.ts';
+import { blankDocMeta, hitScope, SUPERSEDED_FACTOR, visibleIn, type RecallScope } from './scope.ts';
 
 export type { DocMeta };
 
@@ -67,7 +68,12 @@ export interface RecallOptions {
   signal?: AbortSignal;
   /** false: ignore time words in the query (no time channel for this recall). */
   time?: boolean;
+  /** The recall's workspace: it sees that workspace's memories and global ones. Absent/null = all. */
+  workspace?: string | null;
 }
+
+/** Candidates searched per channel when a scope filters them afterwards: other workspaces' hits must not crowd ours out. */
+const SCOPED_OVERFETCH = 4;
 
 const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 
@@ -89,10 +95,17 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   const tokenizeMs = ms(t);
 
   t = performance.now();
-  const lexicalHits =
-    options.only === 'semantic' || tokens.length === 0 ? [] : deps.lexical.search(tokens.map((x) => x.token), cfg.lexicalLimit);
+  const scope: RecallScope = { workspace: options.workspace ?? null };
+  const scoped = scope.workspace !== null;
+  const inScope = (docId: string) => {
+    const d = deps.doc(docId);
+    return d !== undefined && visibleIn(scope, d.workspace);
+  };
+  const lexicalAll =
+    options.only === 'semantic' || tokens.length === 0 ? [] : deps.lexical.search(tokens.map((x) => x.token), scoped ? cfg.lexicalLimit * SCOPED_OVERFETCH : cfg.lexicalLimit);
+  const lexicalHits = scoped ? lexicalAll.filter((h) => inScope(h.docId)).slice(0, cfg.lexicalLimit) : lexicalAll;
   const lexicalMs = ms(t);
-  stages.push({ name: 'lexical', kept: lexicalHits.length, dropped: 0 });
+  stages.push({ name: 'lexical', kept: lexicalHits.length, dropped: lexicalAll.length - lexicalHits.length, note: scoped ? `scope: ${scope.workspace} + global` : undefined });
 
   t = performance.now();
   let semantic: SemanticSearchResult;
@@ -100,7 +113,7 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   else if (!deps.semantic) semantic = { ran: false, skipped: 'semantic channel not configured' };
   else {
     try {
-      semantic = await deps.semantic.search(query, cfg.semanticLimit, { signal: options.signal });
+      semantic = await deps.semantic.search(query, scoped ? cfg.semanticLimit * SCOPED_OVERFETCH : cfg.semanticLimit, { signal: options.signal });
     } catch (e) {
       semantic = { ran: false, skipped: `semantic search failed: ${e instanceof Error ? e.message : String(e)}` };
     }
@@ -109,8 +122,8 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   const semanticHits = semantic.ran
     ? semantic.hits.flatMap((h) => {
         const docId = deps.docOfChunk(h.chunkId);
-        return docId ? [{ chunkId: h.chunkId, docId, score: h.score }] : [];
-      })
+        return docId && (!scoped || inScope(docId)) ? [{ chunkId: h.chunkId, docId, score: h.score }] : [];
+      }).slice(0, cfg.semanticLimit)
     : [];
   stages.push({ name: 'semantic', kept: semanticHits.length, dropped: 0, note: semantic.ran ? undefined : semantic.skipped });
 
@@ -122,7 +135,10 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   const decayOf = new Map<string, number>();
   const decayFor = (docId: string) => {
     let d = decayOf.get(docId);
-    if (d === undefined) decayOf.set(docId, (d = decayFactor(dateOf(docId), now, deps.config.timeDecay)));
+    if (d === undefined) {
+      d = decayFactor(dateOf(docId), now, deps.config.timeDecay) * (deps.doc(docId)?.supersededBy ? SUPERSEDED_FACTOR : 1);
+      decayOf.set(docId, d);
+    }
     return d;
   };
   const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
@@ -190,16 +206,11 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   stages.push({ name: 'select', kept: budget.kept.length, dropped: decayed.length - budget.kept.length, note: `k=${k}, maxChars=${cfg.maxChars}` });
 
   const hits: RecallHit[] = budget.kept.map(({ c, text }) => {
-    const meta = deps.doc(c.docId);
+    const meta = deps.doc(c.docId) ?? blankDocMeta(c.docId);
     return {
-      docId: c.docId,
+      ...meta,
       chunkId: c.chunkId,
-      root: meta?.root ?? 'diary',
-      path: meta?.path ?? '',
-      title: meta?.title ?? '',
-      date: meta?.date ?? '',
-      category: meta?.category ?? '',
-      tags: meta?.tags ?? [],
+      scope: hitScope(scope, meta.workspace),
       score: c.score,
       channels: { lexical: c.lexical, semantic: c.semantic, fused: c.fused, decay: c.decay },
       matched: c.matched,

@@ -34,6 +34,16 @@ export interface DocMeta {
   date: string;
   category: string;
   tags: string[];
+  /** Workspace id or 'global'. */
+  workspace: string;
+  /** The session that wrote it, when known. */
+  sessionId: string | null;
+  /** Who wrote it: agent, console, cli, import, or '' (hand-written / unknown). */
+  origin: string;
+  pinned: boolean;
+  locked: boolean;
+  /** A newer memory replaces this one: it stays, ranked down. */
+  supersededBy: string | null;
 }
 
 export interface RecallHit extends DocMeta {
@@ -55,6 +65,8 @@ export interface RecallHit extends DocMeta {
   folded: number;
   /** The chunk text that would be injected. */
   text: string;
+  /** Where the hit comes from relative to the recall's workspace ('all' when the recall was not scoped). */
+  scope: 'workspace' | 'global' | 'all';
 }
 
 export type GateName = 'distinctive-term' | 'coverage' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';

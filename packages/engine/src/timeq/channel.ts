@@ -10,6 +10,7 @@ import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.t
 import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';
+import { hitScope, visibleIn } from '../recall/scope.ts';
 
 /** A memory whose date says when it happened (a diary entry), as the time channel needs it. */
 export interface DayMemory {
@@ -73,7 +74,8 @@ export async function planTimeChannel(deps: RecallDeps, query: string, options: 
   const parsed = parseTimeExpression(query, now, deps.time.timeZone);
   if (!parsed) return null;
   const base = { matched: parsed.matched, days: parsed.days };
-  const memories = deps.time.memoriesOn(parsed.days).sort(byWhen);
+  const scope = { workspace: options.workspace ?? null };
+  const memories = deps.time.memoriesOn(parsed.days).filter((m) => visibleIn(scope, m.meta.workspace)).sort(byWhen);
   if (memories.length === 0) return { kind: 'relevance', explain: { ...base, memories: 0, applied: false, note: 'no memory is dated on those days' } };
 
   const cfg = deps.config.recall;
@@ -129,14 +131,9 @@ export async function planTimeChannel(deps: RecallDeps, query: string, options: 
   const hits: RecallHit[] = budget.kept.map(({ m, text }) => {
     const match = best.get(m.meta.docId);
     return {
-      docId: m.meta.docId,
+      ...m.meta,
       chunkId: chunkOf(m) ?? '',
-      root: m.meta.root,
-      path: m.meta.path,
-      title: m.meta.title,
-      date: m.meta.date,
-      category: m.meta.category,
-      tags: m.meta.tags,
+      scope: hitScope(scope, m.meta.workspace),
       score: match?.score ?? 0,
       channels: { lexical: match ? { rank: match.rank, score: match.score } : null, semantic: null, fused: 0, decay: 1 },
       matched: match?.matched ?? [],
