@@ -150,9 +150,9 @@ test(`every procedure called with arbitrary input: a value or a typed error, nev
 
 test('diary-layer refusals reach the client typed: a taken title is CONFLICT, an escaping folder BAD_REQUEST', async () => {
   const caller = createCaller(createContext(runtime));
-  await caller.memories.create({ title: '唯一标题', content: '第一次写。' });
+  await caller.memories.create({ title: '唯一标题', content: '第一次用这个标题写入,用来确认同名的第二次写入会被拒绝。' });
   await assert.rejects(caller.memories.create({ title: '唯一标题', content: '第二次写。' }), (e: unknown) => e instanceof TRPCError && e.code === 'CONFLICT' && /already exists/.test(e.message));
-  await assert.rejects(caller.memories.create({ title: '逃逸', content: 'x', folder: '../outside' }), (e: unknown) => e instanceof TRPCError && e.code === 'BAD_REQUEST' && /not allowed/.test(e.message));
+  await assert.rejects(caller.memories.create({ title: '逃逸', content: '试图把这一篇写到日记目录外面的文件夹里去。', folder: '../outside' }), (e: unknown) => e instanceof TRPCError && e.code === 'BAD_REQUEST' && /not allowed/.test(e.message));
 });
 
 const ORIGIN = 'http://127.0.0.1:3999';
@@ -186,7 +186,7 @@ test(`the HTTP handler fed arbitrary requests: no 500, no stack, JSON errors (${
 });
 
 test('mutations over HTTP need the token and an allowed origin; oversized bodies get 413 before they are read whole', async () => {
-  const create = (headers: Record<string, string>, body = JSON.stringify({ title: `HTTP ${Math.random()}`, content: '经由 HTTP 写入。' })) =>
+  const create = (headers: Record<string, string>, body = JSON.stringify({ title: `HTTP ${Math.random()}`, content: '经由 HTTP 接口写入的一条记忆,用来确认令牌和来源的检查。' })) =>
     POST(new Request('http://127.0.0.1:3999/api/trpc/memories.create', { method: 'POST', headers: { host: '127.0.0.1:3999', 'content-type': 'application/json', ...headers }, body }));
   assert.equal((await create({ origin: ORIGIN })).status, 403, 'no token');
   assert.equal((await create({ origin: 'http://evil.example', 'x-engram-token': runtime.token })).status, 403, 'foreign origin');

@@ -190,7 +190,7 @@ test('a tool called with arguments that are not an object says so: [invalid-argu
 
 test('one malformed event in the session does not lose the turn’s diary block', async () => {
   const before = logs.length;
-  const reply = { type: 'assistant/message', seq: 3, data: { message: { content: [{ type: 'text', text: '<<<DailyNoteStart>>>\ncommand: create\ntitle: 模糊测试留下的日记\n\n[10:00] 模糊测试留下的日记\n正文。\n<<<DailyNoteEnd>>>' }] } } };
+  const reply = { type: 'assistant/message', seq: 3, data: { message: { content: [{ type: 'text', text: '<<<DailyNoteStart>>>\ncommand: create\ntitle: 模糊测试留下的日记\n\n[10:00] 模糊测试留下的日记\n这篇日记由模糊测试留下,用来确认一个坏事件不会吞掉本轮的语义块。\n<<<DailyNoteEnd>>>' }] } } };
   const sess = { header: { id: 'todo-session' }, snapshotEvents: () => [{ type: 'turn/start', seq: 1, data: {} }, reply, null] };
   for (const l of listeners.get('agent/turn-stopping') ?? []) await l({ agent: { session: sess } });
   assert.deepEqual(logs.slice(before).filter((l) => l.level === 'warn'), []);

@@ -43,6 +43,13 @@ export interface WriteResult {
   warnings: string[];
   /** Whether the new memory already has vectors (false when the semantic channel is off or degraded). */
   semanticIndexed: boolean;
+  /**
+   * true: the write was a near-duplicate of an older memory (docId/path are that memory's); its words
+   * were added to it as a dated paragraph, or nothing was written when they were already there.
+   */
+  merged?: boolean;
+  /** Older memories this write probably contradicts (shared subject, different numbers); none was changed. */
+  conflicts?: { docId: string; title: string; reason: string }[];
 }
 
 export interface IndexProgress {

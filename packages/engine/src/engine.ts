@@ -33,7 +33,10 @@ import { getPath, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecre
 import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
-import { parseFileName } from './diary/parse.ts';
+import { normaliseTitle, parseDiaryText, parseFileName } from './diary/parse.ts';
+import { withSummary } from './diary/summary-edit.ts';
+import { gateWrite } from './hygiene/gate.ts';
+import { SummaryQueue, type SetSummaryResult, type SummaryWriteSource } from './summaries/queue.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
 import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
@@ -531,21 +534,92 @@ export class Engine {
   async write(input: WriteInput): Promise<WriteResult> {
     if (!input || typeof input.content !== 'string' || input.content.trim() === '')
       throw new EngramError('bad-input', 'content is required');
-    return this.exclusive(async () => {
+    const result = await this.exclusive(async (): Promise<WriteResult> => {
       // Another process may have written since our last look: the title check must see its entries.
       await this.live.refreshIfStale(this.db);
       // Titles are unique within what the writing workspace sees (its own memories + global).
       const scope = { workspace: this.scopeOf(input.meta?.workspace ?? null) };
-      const titles = new Set([...this.live.docs.values()].filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.title));
-      const created = await createEntry(
-        this.config.diaryDir,
-        { ...input, folder: input.folder ?? this.config.diary.folder, format: this.config.diary.format },
-        titles,
+      const visible = (id: string) => {
+        const d = this.live.docs.get(id);
+        return d && !d.archived && visibleIn(scope, d.workspace) ? d : undefined;
+      };
+      const titles = new Set([...this.live.docs.values()].filter((d) => visible(d.id)).map((d) => d.title));
+      const entryInput = { ...input, folder: input.folder ?? this.config.diary.folder, format: this.config.diary.format };
+      // Write hygiene: fragments refused, near-duplicates merged into the older memory, conflicts named.
+      const gate = await gateWrite(
+        {
+          diaryDir: this.config.diaryDir, config: this.config, tokenizer: this.tokenizer, now: this.options.now?.() ?? new Date(),
+          search: (tokens, limit) => this.live.lexical.search(tokens, limit), visibleDoc: visible, supersededBy: () => this.live.supersededBy(),
+        },
+        entryInput,
+        new Set([...titles].map(normaliseTitle)),
       );
+      const conflicts = gate.conflicts.length > 0 ? { conflicts: gate.conflicts } : {};
+      if (gate.kind === 'merged') {
+        if (!gate.identical) await this.reindexPaths([gate.path]);
+        return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: this.semantic?.status().state === 'ready', merged: true, ...conflicts };
+      }
+      const created = await createEntry(this.config.diaryDir, entryInput, titles);
       await this.reindexPaths([created.path]);
       const docId = docIdFor('diary', created.path);
       const semanticIndexed = this.semantic?.status().state === 'ready';
-      return { docId, path: created.path, warnings: created.warnings, semanticIndexed };
+      return { docId, path: created.path, warnings: [...created.warnings, ...gate.warnings], semanticIndexed, ...conflicts };
+    });
+    await this.queueSummaryAfterWrite(result);
+    return result;
+  }
+
+  /** A memory written without a summary (or grown by a merge, when its summary was generated) waits for one. */
+  private async queueSummaryAfterWrite(result: WriteResult): Promise<void> {
+    const d = this.live.docs.get(result.docId);
+    if (!d || !this.config.summaries.enabled) return;
+    const stale = result.merged === true && (d.summarySource === 'auto' || d.summarySource === 'rule');
+    try {
+      if (stale) await this.summaryQueue().enqueue(d.id, d.path, { reset: true });
+      else if (!result.merged) await this.summaryQueue().enqueueIfMissing({ docId: d.id, path: d.path, summarySource: d.summarySource });
+    } catch (e) {
+      // The memory is written; a missing summary is only a worse recall line.
+      this.log('warn', 'could not queue the memory for a summary', { docId: d.id, error: errorMessage(e) });
+    }
+  }
+
+  private summaries: SummaryQueue | null = null;
+
+  /** The background summary queue over this engine's data (the plugin's worker drains it). */
+  summaryQueue(): SummaryQueue {
+    this.summaries ??= new SummaryQueue({
+      db: this.db,
+      settings: () => this.config.summaries,
+      read: (idOrPath) => this.read(idOrPath),
+      setSummary: (idOrPath, summary, source) => this.setSummary(idOrPath, summary, source),
+      list: (workspace) => this.list({ workspace }),
+      now: this.options.now,
+      log: this.log,
+    });
+    return this.summaries;
+  }
+
+  /**
+   * Sets a memory's summary in its file (the `> summary` paragraph, a .md's description) and records
+   * its source. An 'auto' or 'rule' summary never replaces one a person wrote: the file is read
+   * again under the write lock, and when it has a manual summary nothing is written (written: false).
+   */
+  async setSummary(idOrPath: string, summary: string, source: SummaryWriteSource): Promise<SetSummaryResult> {
+    if (typeof summary !== 'string' || summary.trim() === '') throw new EngramError('bad-input', 'the summary must not be empty');
+    if (source !== 'manual' && source !== 'auto' && source !== 'rule') throw new EngramError('bad-input', `unknown summary source "${String(source)}"`);
+    return this.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.config.diaryDir, d.path);
+      const raw = await readFile(file, 'utf8');
+      const current = parseDiaryText(raw, { root: 'diary', path: d.path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
+      if (source !== 'manual' && current.summarySource === 'manual') return { docId: d.id, path: d.path, written: false, source: 'manual' };
+      const text = withSummary(raw, d.path, summary, source);
+      if (text !== raw) {
+        assertWritableSize(text, d.path);
+        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
+        await this.reindexPaths([d.path]);
+      }
+      return { docId: d.id, path: d.path, written: true, source };
     });
   }
 

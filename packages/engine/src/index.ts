@@ -48,3 +48,7 @@ export { visibleIn, hitScope, type RecallScope } from './recall/scope.ts';
 export { pageOfIndex, indexOrder, type MemoryIndexPage, type MetaPatch } from './memory-index.ts';
 export type { RecallOptions } from './recall/pipeline.ts';
 export * from './sessions/index.ts';
+export * from './workspace/index.ts';
+export * from './crosssession/index.ts';
+export * from './summaries/index.ts';
+export * from './hygiene/index.ts';

@@ -2,7 +2,7 @@
 // speaks is decided on every turn from engine.config, so switching a mode in the console applies
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
-import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, type Engine, type EngramConfig } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, WorkspaceRegistry, type Engine, type EngramConfig } from '@engram/engine';
 import { CompactionChannel, listenForCompactions } from './compaction-channel.ts';
 import { completeThrough, type LlmService } from './compaction-llm.ts';
 import { createCompactionRoutes } from './compaction-routes.ts';
@@ -20,6 +20,13 @@ import { describeStatus } from './status.ts';
 import { isSubagent, lastPersonMessage, sessionEvents } from './session-view.ts';
 import { escapePromptVariables, renderGuideline, renderNotice, renderResident } from './texts.ts';
 import { createTools } from './tools.ts';
+import { registerCrossSessionTools } from './crosssession-tools.ts';
+import { registerNotebookSection } from './crosssession-prompt.ts';
+import { sessionToolSpecs } from './session-tools.ts';
+import { startSummaryWorker } from './summary-worker.ts';
+import { mainRouteOf } from './compaction-llm.ts';
+import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection } from './workspace-inject.ts';
+import { WorkspaceScopes } from './workspace-scope.ts';
 
 export const PLUGIN_NAME = 'engram';
 export const PLUGIN_VERSION = '0.1.0';
@@ -119,10 +126,15 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   });
   if (engine && deps.onEngine) deps.onEngine(engine);
 
-  const recall = new RecallChannel({ engine: getEngine, log });
+  // Every session works in the workspace of its cwd (resolved once, followed through merges).
+  const registry = engine ? new WorkspaceRegistry(engine) : null;
+  const scopes = new WorkspaceScopes({ registry: () => (disposed ? null : registry), log });
+  const recall = new RecallChannel({ engine: getEngine, log, workspace: (session) => scopes.workspaceOf(session) });
 
   // Cross-compaction memory: its own channel over the engine's database and data dir.
   let llm: LlmService | null = null;
+  /** The provider/model the latest main turn used: the summary queue's default route. */
+  let lastMainRoute: { provider: string; model: string } | null = null;
   let compactionMemory: CompactionMemory | null = null;
   if (engine) {
     try {
@@ -151,6 +163,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const resident = new ResidentChannel(log);
   const sink = new NoteSink(getEngine, log);
   let toolsAvailable = false;
+  const workspaceInjection = new WorkspaceInjection({ engine: getEngine, workspace: (session) => scopes.workspaceOf(session), toolsAvailable: () => toolsAvailable, log });
 
   const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable });
 
@@ -181,6 +194,40 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
         return current ? escapePromptVariables(renderGuideline(current.config.diary, BUILTIN_DIARY_GUIDELINE)) : '';
       },
     }),
+  );
+
+  // Private notebook: this session's rule books, only when non-empty.
+  registerNotebookSection(ctx, { engine: getEngine, log });
+
+  // The workspace layer: a static hint by default; index / full are filled per session below.
+  effect(ctx, () =>
+    systemPrompt.section({
+      name: WORKSPACE_SECTION_NAME,
+      order: WORKSPACE_SECTION_ORDER,
+      text: () => {
+        try {
+          return workspaceInjection.sectionText();
+        } catch (error) {
+          log.warn(`workspace section failed: ${errorText(error)}`);
+          return '';
+        }
+      },
+    }),
+  );
+  ctx.on(
+    'system-prompt/assemble',
+    async (_assembly: PromptAssembly, context: AssembleContext | undefined, next: () => Promise<PromptAssembly>) => {
+      const result = await next();
+      try {
+        const session = context?.agent?.session;
+        if (!getEngine() || !session?.header || isSubagent(session)) return result;
+        return await workspaceInjection.fill(result, session);
+      } catch (error) {
+        log.warn(`assemble: workspace section left as is: ${errorText(error)}`);
+        return result;
+      }
+    },
+    { prepend: true },
   );
 
   // Tier 2, context mode: an empty placeholder (text() is synchronous and cannot wait for a recall),
@@ -222,6 +269,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       if (!current || !session || isSubagent(session)) return decision;
       await refreshConfig(current);
       const sessionId = session.header.id;
+      lastMainRoute = mainRouteOf(sessionEvents(session)) ?? lastMainRoute;
       const messages: UserMessage[] = [];
       const attempt = async (what: string, run: () => Promise<void> | void) => {
         try {
@@ -260,14 +308,21 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     }
   });
 
+  // Summaries for memories written without one: drained in the background through the host's llm.
+  const summaryWorker = startSummaryWorker({ engine: getEngine, complete: completeThrough(() => llm), log, route: () => lastMainRoute });
+  effect(ctx, () => () => {
+    void summaryWorker.stop();
+  });
+
   // Semantic write blocks: from the recorded reply, and again when the turn stops (idempotent).
-  listenForNoteBlocks(ctx, sink, log);
+  listenForNoteBlocks(ctx, sink, log, (session) => scopes.of(session));
 
   // Tier 3: tools, where the host has a tools service.
   ctx.inject?.(['tools'], (scoped) => {
     toolsAvailable = true;
-    for (const tool of createTools({ engine: getEngine })) effect(scoped, () => scoped.tools.register(tool));
-    for (const tool of createCompactionTools({ memory: getCompactionMemory })) {
+    for (const tool of createTools({ engine: getEngine, scope: (exec) => scopes.of(exec?.agent?.session) })) effect(scoped, () => scoped.tools.register(tool));
+    registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log });
+    for (const tool of [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })]) {
       try {
         effect(scoped, () => scoped.tools.register(tool));
       } catch (error) {

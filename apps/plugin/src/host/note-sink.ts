@@ -3,13 +3,16 @@
 // Engine.write / Engine.edit with the anchored replace: the same writer as the tools). The same
 // reply may arrive twice (the `session/event` for assistant/message and `agent/turn-stopping`, or a
 // redelivered event): the per-session set of applied block hashes makes the second one a no-op.
-// Failures are queued and told to the model on its next step (a notice message).
+// Failures are queued and told to the model on its next step (a notice message). A session's
+// blocks are scoped like its tools: a new memory carries the session's workspace and id, and an
+// update only finds memories the session sees (its workspace + global).
 import { createHash } from 'node:crypto';
-import type { Engine } from '@engram/engine';
+import { applyScopedNoteBlocks, type Engine } from '@engram/engine';
 import type { HostContext, HostLogger, HostSession } from './host-types.ts';
 import { errorText } from './log.ts';
 import type { NoteOutcome } from './texts.ts';
 import { isSubagent, sessionEvents, textOfContent } from './session-view.ts';
+import type { SessionScope } from './workspace-scope.ts';
 
 const MAX_HASHES_PER_SESSION = 512;
 const MAX_SESSIONS = 256;
@@ -50,8 +53,8 @@ export class NoteSink {
     return entry;
   }
 
-  /** Applies a reply's blocks once; never throws. */
-  async consume(sessionId: string, reply: string): Promise<SinkResult> {
+  /** Applies a reply's blocks once; `scope` absent or unscoped = the engine's unscoped writer. */
+  async consume(sessionId: string, reply: string, scope?: SessionScope): Promise<SinkResult> {
     const result: SinkResult = { outcomes: [], skipped: 0 };
     if (!reply.includes('DailyNote')) return result;
     const engine = this.engine();
@@ -60,7 +63,10 @@ export class NoteSink {
       return result;
     }
     const seen = this.seenFor(sessionId);
-    const applied = await engine.applyNoteBlocks(reply, seen.applied);
+    const applied =
+      scope && scope.workspace !== null
+        ? await applyScopedNoteBlocks(engine, reply, seen.applied, { workspace: scope.workspace, sessionId: scope.sessionId ?? sessionId, origin: 'agent' })
+        : await engine.applyNoteBlocks(reply, seen.applied);
     const replyKey = sha1(reply);
     for (const error of applied.errors) {
       const key = `${replyKey}:${error.index}`;
@@ -107,10 +113,11 @@ export class NoteSink {
  * `session/event`) and `agent/turn-stopping` (the turn's last reply). The sink's claims make the
  * second one a no-op.
  */
-export function listenForNoteBlocks(ctx: HostContext, sink: NoteSink, log: HostLogger): void {
+export function listenForNoteBlocks(ctx: HostContext, sink: NoteSink, log: HostLogger, scopeOf?: (session: HostSession) => Promise<SessionScope>): void {
   const consume = async (session: HostSession, text: string, via: string) => {
     try {
-      const outcome = await sink.consume(session.header.id, text);
+      const scope = scopeOf ? await scopeOf(session) : undefined;
+      const outcome = await sink.consume(session.header.id, text, scope);
       if (outcome.skipped > 0) log.debug(`note blocks via ${via}: ${outcome.skipped} already handled`);
     } catch (error) {
       log.warn(`note blocks via ${via} failed: ${errorText(error)}`);

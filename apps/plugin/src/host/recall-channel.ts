@@ -43,6 +43,8 @@ interface SessionRecall {
 export interface RecallChannelDeps {
   engine(): Engine | null;
   log: HostLogger;
+  /** The session's workspace: recall sees it and global only. Absent = unscoped. */
+  workspace?(session: HostSession): Promise<string | null>;
 }
 
 export function itemsOf(result: RecallResult): RecallItem[] {
@@ -105,7 +107,8 @@ export class RecallChannel {
     const started = performance.now();
     let result: RecallResult;
     try {
-      result = await engine.recall(trigger.query);
+      const workspace = this.deps.workspace ? await this.deps.workspace(session) : null;
+      result = await engine.recall(trigger.query, { workspace });
     } catch (error) {
       this.deps.log.warn(`recall ${trigger.kind} session=${session.header.id} user=${trigger.userKey ?? '-'} failed: ${errorText(error)}`);
       return;

@@ -68,6 +68,12 @@ export const configSchema = z.object({
       minTokenIdf: z.number().min(0).max(20).default(2.0),
       /** Coverage gate: a lexical hit must explain at least this share of the query's weight; 0 = off. */
       minCoverage: z.number().min(0).max(1).default(0.3),
+      /**
+       * Specificity gate: 0.75 × coverage + (rarest matched word's IDF ÷ the corpus's highest possible
+       * IDF) must reach this; a hit that explains little of the query through common words only is
+       * out. Fitted on CMRC (docs/benchmarks.md); 0 = off.
+       */
+      minSpecificity: z.number().min(0).max(2).default(1.05),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: z.number().min(0).max(100).default(6.5),
       /** Time channel: a query naming days (昨天, 九天前, 10月6日, 上周三) gets those days' diary entries. */

@@ -18,6 +18,7 @@ import {
 } from './stages.ts';
 import type { DocMeta, GateName, GateRemoval, MatchedTerm, RecallHit, RecallResult } from './types.ts';
 import { planTimeChannel, type TimeChannelDeps } from '../timeq/channel.ts';
+import { bm25Idf } from '../lexical/bm25.ts';
 import { blankDocMeta, hitScope, SUPERSEDED_FACTOR, visibleIn, type RecallScope } from './scope.ts';
 
 export type { DocMeta };
@@ -167,7 +168,14 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
       : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
     gated = { kept: [], removals: fused.map((c) => ({ gate, chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail })) };
   } else {
-    gated = applyGates(fused, { distinctive, semanticRan: semantic.ran, cfg, titleOf, hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true });
+    gated = applyGates(fused, {
+      distinctive,
+      semanticRan: semantic.ran,
+      cfg,
+      titleOf,
+      hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true,
+      maxIdf: bm25Idf(Math.max(1, deps.lexical.size), 1),
+    });
   }
   stages.push({ name: 'gate', kept: gated.kept.length, dropped: gated.removals.length });
 

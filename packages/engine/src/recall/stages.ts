@@ -140,7 +140,9 @@ export const byScore = (a: { score: number; chunkId: string }, b: { score: numbe
 export interface GateContext {
   distinctive: Set<string>;
   semanticRan: boolean;
-  cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic' | 'minCoverage'>;
+  cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic' | 'minCoverage'> & Partial<Pick<RecallConfig, 'minSpecificity'>>;
+  /** The highest IDF a word can have in this corpus (it occurs in one chunk): scales the specificity gate. */
+  maxIdf?: number;
   titleOf: (docId: string) => string;
   /** A chunk without a vector (written while the endpoint was down) is not judged by semantic gates. */
   hasVector?: (chunkId: string) => boolean;
@@ -172,10 +174,39 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
       remove(c, 'coverage', `explains ${(c.coverage * 100).toFixed(0)}% of the query (< ${(ctx.cfg.minCoverage * 100).toFixed(0)}%)`);
       continue;
     }
+    const minSpecificity = ctx.cfg.minSpecificity ?? 0;
+    if (c.matched.length > 0 && minSpecificity > 0 && ctx.maxIdf !== undefined && ctx.maxIdf > 0) {
+      const s = specificityOf(c, ctx.maxIdf);
+      if (s < minSpecificity) {
+        remove(c, 'specificity', `specificity ${s.toFixed(2)} < ${minSpecificity} (coverage ${(c.coverage * 100).toFixed(0)}%, rarest matched word ${rarestMatched(c)})`);
+        continue;
+      }
+    }
     kept.push(c);
   }
   return { kept, removals };
 }
+
+/** Weight of coverage against the relative IDF of the rarest matched word (fitted on CMRC, see docs/benchmarks.md). */
+export const SPECIFICITY_COVERAGE_WEIGHT = 0.75;
+
+/**
+ * How specifically a lexical hit answers the query: coverage of the query's weight, plus how rare
+ * (in this corpus) the rarest word it matched is, relative to the rarest a word can be. Questions
+ * about something the corpus does not hold still match common words (哪一年, 公司, 城市) of many
+ * chunks; what they rarely match is a word that only few chunks contain.
+ */
+export function specificityOf(c: Pick<Candidate, 'coverage' | 'matched'>, maxIdf: number): number {
+  let rarest = 0;
+  for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
+  return SPECIFICITY_COVERAGE_WEIGHT * c.coverage + Math.min(1, rarest / maxIdf);
+}
+
+const rarestMatched = (c: Pick<Candidate, 'matched'>): string => {
+  let best: { token: string; idf: number } | null = null;
+  for (const m of c.matched) if (!best || m.idf > best.idf) best = m;
+  return best ? `${best.token} (IDF ${best.idf.toFixed(2)})` : 'none';
+};
 
 /** One hit per document: the best chunk stays, the others are counted as folded. */
 export function collapseByDocument(candidates: Candidate[]): Candidate[] {

@@ -69,7 +69,7 @@ export interface RecallHit extends DocMeta {
   scope: 'workspace' | 'global' | 'all';
 }
 
-export type GateName = 'distinctive-term' | 'coverage' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
+export type GateName = 'distinctive-term' | 'coverage' | 'specificity' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
 
 export interface GateRemoval {
   gate: GateName;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { configSchema } from '../../src/config/schema.ts';
 import { fitToBudget, renderRecallBlock, sanitizeTagName } from '../../src/recall/render.ts';
-import { applyGates, chooseK, collapseByDocument, decayFactor, describeTokens, expandAliases, fuse } from '../../src/recall/stages.ts';
+import { applyGates, specificityOf, chooseK, collapseByDocument, decayFactor, describeTokens, expandAliases, fuse } from '../../src/recall/stages.ts';
 
 const cfg = configSchema.parse({});
 
@@ -71,6 +71,27 @@ test('gates: the distinctive-term gate judges lexical hits; semantic gates only 
   });
   const skipped = applyGates(cands, { ...base, semanticRan: false });
   assert.deepEqual(skipped.kept.map((c) => c.docId).sort(), ['a', 'c', 'd', 'e'], 'cosine gates never cut when semantic did not run');
+});
+
+test('specificity gate: a hit needs coverage or a rare matched word; hits without lexical matches are not judged by it', () => {
+  const withIdf = (chunkId: string, coverage: number, idfs: number[]) => ({
+    ...cand(chunkId, chunkId, { lex: idfs.map((_, i) => `词${i}`) }),
+    coverage,
+    matched: idfs.map((idf, i) => ({ token: `词${i}`, idf, fields: ['body'] })),
+  });
+  const maxIdf = 8;
+  const rare = withIdf('rare', 0.4, [7.6, 1.0]); // 0.3 + 0.95 = 1.25
+  const common = withIdf('common', 0.4, [2.0, 1.5]); // 0.3 + 0.25 = 0.55
+  const covered = withIdf('covered', 1, [3.0]); // 0.75 + 0.375 = 1.125
+  const semanticOnly = cand('sem', 'sem', { cos: 0.9 });
+  assert.ok(Math.abs(specificityOf(rare, maxIdf) - 1.25) < 1e-9);
+  const base = { distinctive: new Set(['词0', '词1']), semanticRan: false, titleOf: (d: string) => d, maxIdf };
+  const on = applyGates([rare, common, covered, semanticOnly], { ...base, cfg: { ...cfg.recall, minCoverage: 0, minSpecificity: 1.05 } });
+  assert.deepEqual(on.kept.map((c) => c.docId).sort(), ['covered', 'rare', 'sem']);
+  assert.deepEqual(on.removals.map((r) => [r.docId, r.gate]), [['common', 'specificity']]);
+  assert.match(on.removals[0]!.detail, /rarest matched word 词0 \(IDF 2\.00\)/);
+  const off = applyGates([rare, common, covered], { ...base, cfg: { ...cfg.recall, minCoverage: 0, minSpecificity: 0 } });
+  assert.equal(off.kept.length, 3, '0 turns the gate off');
 });
 
 test('collapse keeps one hit per document and counts the folded chunks', () => {

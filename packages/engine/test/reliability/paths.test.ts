@@ -91,7 +91,7 @@ test(`the engine keeps every request path inside the diary root (${runs(150)} fu
     await fc.assert(
       fc.asyncProperty(hostilePath(), fc.string({ minLength: 1, maxLength: 30 }), async (folder, title) => {
         try {
-          const r = await engine.write({ title: `${title} ${written}`, content: '路径模糊测试的正文。', folder, tags: ['路径'] });
+          const r = await engine.write({ title: `${title} ${written}`, content: `路径模糊测试的第 ${written} 篇正文,用来确认文件落在日记根目录之内。`, folder, tags: ['路径'] });
           written++;
           assert.ok(!r.path.split('/').includes('..'));
           assert.ok(isInside(realpathSync(tree.diaryDir), realpathSync(join(tree.diaryDir, r.path))), `${r.path} landed outside`);

@@ -99,6 +99,7 @@ export const SECTIONS: SectionSpec[] = [
     fields: [
       { path: 'recall.minTokenLen', kind: 'number', min: 0, max: 10, label: ['区分词最短长度', 'Distinctive token min length'] },
       { path: 'recall.minTokenIdf', kind: 'number', min: 0, max: 20, step: 0.1, label: ['区分词最低 IDF', 'Distinctive token min IDF'] },
+      { path: 'recall.minSpecificity', kind: 'number', min: 0, max: 2, step: 0.02, label: ['特异度下限', 'Min specificity'], help: ['0.75 × 覆盖率 + 命中词中最稀有词的相对 IDF;调高 = 更少误注入,也更可能漏召回;0 = 关闭', '0.75 × coverage + relative IDF of the rarest matched word; higher = less noise, more misses; 0 = off'] },
       { path: 'recall.minCoverage', kind: 'number', min: 0, max: 1, step: 0.05, label: ['词法覆盖率下限', 'Min lexical coverage'], help: ['词法命中至少要解释查询权重的这一比例;0 = 关闭', 'A lexical hit must explain at least this share of the query weight; 0 = off'] },
       { path: 'recall.minQueryInformation', kind: 'number', min: 0, max: 100, step: 0.5, label: ['查询信息量下限', 'Min query information'], help: ['查询词的通用语料 IDF 之和低于此值时一条都不注入(挡住「看看效果」这类闲聊);0 = 关闭', 'Inject nothing when the query words carry less general-language IDF than this (stops chatter like "看看效果"); 0 = off'] },
       { path: 'recall.timeChannel', kind: 'bool', label: ['时间通道', 'Time channel'], help: ['查询里有「昨天」「九天前」「10月6日」「上周三」这类日期时,直接取那几天的日记(按发生时间排序,其余词在当天内排序)', 'A query naming days (昨天, 九天前, 10月6日, 上周三) gets those days\' diary entries, in the order they happened; the other words rank within the day'] },

@@ -55,7 +55,13 @@ for (let i = 0; i < count; i++) {
   // Both processes race for the same titles: exactly one of each pair may win.
   const title = i % 2 === 0 ? `共享标题 ${i}` : `${role} 独有标题 ${i}`;
   try {
-    await op.write(title, `并发写入测试 ${role} ${i},这段正文用于确认两个进程同时写入时不会丢失任何一篇。`);
+    // Each side words its bodies differently: two texts differing in one word are near-duplicates,
+    // which write hygiene merges into one memory.
+    const body =
+      role === 'console'
+        ? `并发写入测试:控制台经 tRPC 路由提交的第 ${i} 篇,确认两个进程同时写入时一篇都不丢。`
+        : `并发写入测试:插件经 engram_write 工具提交的第 ${i} 篇,核对争抢写锁之后日记文件与索引仍然一致。`;
+    await op.write(title, body);
     wrote.push(title);
   } catch (e) {
     errors.push({ op: 'write', code: codeOf(e), message: e instanceof Error ? e.message : String(e) });

@@ -1,0 +1,145 @@
+// What a write should do, decided from the draft and the older memories its scope sees:
+//   fragment  — refuse it (see fragment.ts);
+//   duplicate — the same memory written again: no second file, its words join the older one;
+//   new       — write it, with a warning for each older memory it probably contradicts.
+// Nothing here deletes or replaces anything: a conflict is only named, the writer decides. Pure.
+import type { EngramConfig } from '../config/schema.ts';
+import { fragmentOf, type FragmentReason } from './fragment.ts';
+import { flatText, intersection, isSubset, keywordSet, numbersDiffer, numbersIn, overlapCoefficient, wordSet } from './similarity.ts';
+
+export type HygieneSettings = EngramConfig['hygiene'];
+
+export interface HygieneDraft {
+  title: string;
+  /** The summary the writer gave ('' when none). */
+  summary: string;
+  body: string;
+  tags: string[];
+  /** No title was given: the first line of the text became the title. */
+  titleFromContent?: boolean;
+  /** Doc ids (or their prefixes) the draft says it replaces: no conflict warning about those. */
+  supersedes?: string[];
+}
+
+export interface HygieneCandidate {
+  docId: string;
+  title: string;
+  /** Only a summary a person or writer gave; a generated one adds no words of the memory. */
+  summary: string;
+  body: string;
+  tags: string[];
+  date: string;
+  path: string;
+  /** Locked memories are never changed by a merge. */
+  locked?: boolean;
+  /** Already replaced by a newer memory: not worth a conflict warning. */
+  superseded?: boolean;
+}
+
+export interface HygieneText {
+  tokenize(text: string): string[];
+  /** Whether a word can name a subject (general words like 使用, 问题 cannot); default: every word. */
+  distinctive?(token: string): boolean;
+}
+
+export interface ConflictWarning {
+  docId: string;
+  title: string;
+  /** For the writer: what is shared, which numbers differ, what to do. */
+  reason: string;
+}
+
+export type WriteAssessment =
+  | { verdict: 'fragment'; reason: FragmentReason; message: string }
+  | { verdict: 'duplicate'; target: HygieneCandidate; overlap: number; identical: boolean; conflicts: ConflictWarning[] }
+  | { verdict: 'new'; conflicts: ConflictWarning[]; warnings: string[] };
+
+/** Conflict warnings per write at most: the strongest ones; a longer list would not be read. */
+export const MAX_CONFLICTS = 3;
+/** Distinctive words two memories must share to be about the same subject. */
+export const CONFLICT_MIN_SHARED = 2;
+
+/** Texts with fewer content words than this are compared together with their titles (which then say much of what they are). */
+export const SHORT_TEXT_WORDS = 8;
+
+interface Profile {
+  /** Words of summary + body: what the memory says (a title or tags reworded do not make it new). */
+  words: Set<string>;
+  withTitle: Set<string>;
+  keywords: Set<string>;
+  numbers: Set<string>;
+  /** Summary and body, each flattened ('' parts left out). */
+  parts: string[];
+  /** Everything the memory says, flattened: where "the same words again" is looked for. */
+  flat: string;
+}
+
+function profileOf(m: { title: string; summary: string; body: string; tags: string[] }, text: HygieneText): Profile {
+  const contentTokens = text.tokenize([m.summary, m.body].join('\n'));
+  const titleTokens = text.tokenize([m.title, m.tags.join(' ')].join('\n'));
+  const words = wordSet(contentTokens);
+  const tokens = [...titleTokens, ...contentTokens];
+  return {
+    words,
+    withTitle: new Set([...words, ...wordSet(text.tokenize(m.title))]),
+    keywords: keywordSet(tokens, text.distinctive ? (t) => text.distinctive!(t) : undefined),
+    numbers: numbersIn([m.title, m.summary, m.body].join('\n')),
+    parts: [m.summary, m.body].map(flatText).filter((s) => s !== ''),
+    flat: flatText([m.title, m.summary, m.body].join('\n')),
+  };
+}
+
+const refersTo = (refs: readonly string[], docId: string): boolean => refs.some((r) => r !== '' && docId.toLowerCase().startsWith(r.toLowerCase()));
+
+const quoteList = (xs: readonly string[], n = 4): string => xs.slice(0, n).join('、');
+
+export function assessWrite(draft: HygieneDraft, existing: readonly HygieneCandidate[], settings: HygieneSettings, text: HygieneText): WriteAssessment {
+  if (!settings.enabled) return { verdict: 'new', conflicts: [], warnings: [] };
+  const fragment = fragmentOf(draft, settings.minChars);
+  if (fragment) return { verdict: 'fragment', reason: fragment.reason, message: fragment.message };
+
+  const mine = profileOf(draft, text);
+  const scored = existing.map((c) => {
+    const theirs = profileOf(c, text);
+    const short = Math.min(mine.words.size, theirs.words.size) < SHORT_TEXT_WORDS;
+    return { c, theirs, overlap: short ? overlapCoefficient(mine.withTitle, theirs.withTitle) : overlapCoefficient(mine.words, theirs.words) };
+  });
+
+  // Same words, and no value of the draft that the older memory lacks (a changed number is news).
+  const duplicates = scored
+    .filter((s) => s.overlap >= settings.duplicateOverlap && isSubset(mine.numbers, s.theirs.numbers))
+    .sort((a, b) => b.overlap - a.overlap || (a.c.date < b.c.date ? -1 : a.c.date > b.c.date ? 1 : 0));
+  const target = duplicates.find((s) => !s.c.locked);
+  const warnings: string[] = [];
+  const lockedTwin = duplicates.find((s) => s.c.locked);
+  if (!target && lockedTwin) {
+    warnings.push(`这条和已锁定的记忆「${lockedTwin.c.title}」(${lockedTwin.c.docId})几乎相同;锁定的记忆不自动合并,所以另存了一条。若确属重复,可以删掉新的这条。`);
+  }
+
+  const refs = draft.supersedes ?? [];
+  const conflicts: ConflictWarning[] = [];
+  if (settings.conflictWarning) {
+    const found = scored
+      .filter((s) => s !== target && !s.c.superseded && !refersTo(refs, s.c.docId) && !duplicates.includes(s))
+      .map((s) => ({ s, shared: intersection(mine.keywords, s.theirs.keywords) }))
+      .filter(({ s, shared }) => shared.length >= CONFLICT_MIN_SHARED && numbersDiffer(mine.numbers, s.theirs.numbers))
+      .sort((a, b) => b.shared.length - a.shared.length || b.s.overlap - a.s.overlap);
+    for (const { s, shared } of found.slice(0, MAX_CONFLICTS)) {
+      const oldNums = [...s.theirs.numbers].filter((n) => !mine.numbers.has(n));
+      const newNums = [...mine.numbers].filter((n) => !s.theirs.numbers.has(n));
+      conflicts.push({
+        docId: s.c.docId,
+        title: s.c.title,
+        reason:
+          `可能与更早的记忆「${s.c.title}」(${s.c.docId},${s.c.date})冲突:都讲到 ${quoteList(shared)},但数字不同(旧:${quoteList(oldNums)};新:${quoteList(newNums)})。` +
+          `如果新的这条取代了旧的,请把它标为 supersede 旧的(旧的会保留、排在后面);如果两条都成立,不用处理。旧记忆没有被改动。`,
+      });
+    }
+  }
+
+  if (target) {
+    const identical = mine.parts.length > 0 && mine.parts.every((p) => target.theirs.flat.includes(p));
+    return { verdict: 'duplicate', target: target.c, overlap: target.overlap, identical, conflicts };
+  }
+  return { verdict: 'new', conflicts, warnings };
+}

@@ -1,0 +1,41 @@
+// Past DSH sessions: decoding their logs, listing, reading and importing them as memories.
+export { decodeFrames, frameSpan, DEFAULT_MAX_FRAME_BYTES, type DecodedFrames, type FrameDecodeOptions } from './frames.ts';
+export {
+  parseSessionLog,
+  readSessionBytes,
+  headerOf,
+  type SessionLog,
+  type SessionTurn,
+  type SessionToolUse,
+  type SessionHeader,
+  type SessionDamage,
+  type ParseSessionOptions,
+} from './log.ts';
+export {
+  resolveDshHome,
+  listSessions,
+  sessionFiles,
+  findSessionFiles,
+  loadSession,
+  pathWithin,
+  SESSION_LOG_FILE,
+  type SessionFile,
+  type SessionListItem,
+  type ListSessionsOptions,
+} from './list.ts';
+export { sessionReadPage, formatSessionRead, formatSessionList, renderTurn, type SessionReadOptions, type SessionReadPage, type SessionListTextOptions } from './read.ts';
+export {
+  draftImport,
+  planImport,
+  importSessions,
+  IMPORT_TAG,
+  type SessionMemoryDraft,
+  type DraftOptions,
+  type ImportDeps,
+  type ImportOptions,
+  type ImportReport,
+  type ImportPlanItem,
+  type ImportStatus,
+} from './import.ts';
+export { cleanUserText, cleanAssistantText, argsPreview, SESSION_INJECTED_TAGS } from './text.ts';
+export { PastSessions, type PastSession, type PastSessionsOptions } from './past-sessions.ts';

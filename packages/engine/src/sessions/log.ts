@@ -1,0 +1,228 @@
+// Rows of a session log → the conversation as turns: what the person said, the assistant's final
+// visible answer, the tools it used. Pure and tolerant: rows of unknown types, missing fields and
+// a lost header are expected in real logs (older hosts, damaged frames) and never throw.
+import { decodeFrames, type FrameDecodeOptions } from './frames.ts';
+import { argsPreview, clipChars, cleanAssistantText, cleanUserText, toEpochMs } from './text.ts';
+
+export interface SessionHeader {
+  id: string;
+  cwd?: string;
+  origin?: string;
+  parentSession?: string;
+  title?: string;
+  createdAt?: unknown;
+  [key: string]: unknown;
+}
+
+export interface SessionToolUse {
+  name: string;
+  argsPreview: string;
+  /** The tool's result was an error. */
+  error?: boolean;
+}
+
+export interface SessionTurn {
+  /** 1-based position in this log (what session_read's from/to refer to). */
+  turn: number;
+  /** Epoch ms, null when the log has no times. */
+  startedAt: number | null;
+  /** The person's words, injected fragments removed; '' for a turn the person did not start. */
+  user: string;
+  /** The last visible assistant text of the turn (no thinking, no diary blocks). */
+  assistant: string;
+  tools: SessionToolUse[];
+}
+
+export interface SessionDamage {
+  badFrames: number;
+  badLines: number;
+  /** Bytes outside any frame. */
+  skippedBytes: number;
+}
+
+export interface SessionLog {
+  header: SessionHeader;
+  /** header.id (or the fallback id, when the header was lost). */
+  id: string;
+  cwd: string | null;
+  title: string;
+  /** Where the title came from: a session/title event, the header, the first user line, or nothing. */
+  titleSource: 'event' | 'header' | 'derived' | 'none';
+  turns: SessionTurn[];
+  /** Epoch ms of the first / last recorded moment; null when unknown. */
+  startedAt: number | null;
+  endedAt: number | null;
+  /** Event rows read. */
+  events: number;
+  damage: SessionDamage;
+}
+
+export interface ParseSessionOptions {
+  /** Id to use when the header row is missing (the session's directory name). */
+  fallbackId?: string;
+  /** More tags of injected fragments to strip (e.g. the configured recall block name). */
+  injectedTags?: readonly string[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+/** The header, whether stored bare (`{ id, cwd, … }`) or wrapped (`{ type: 'session/header', data }`). */
+export function headerOf(row: Record<string, unknown>): SessionHeader | null {
+  if (row.type === 'session/header' && isRecord(row.data) && str(row.data.id)) return row.data as SessionHeader;
+  if (row.type === 'session/header' && isRecord(row.header) && str(row.header.id)) return row.header as SessionHeader;
+  if ('seq' in row) return null;
+  if (typeof row.type !== 'string' && isRecord(row.header) && str(row.header.id)) return row.header as SessionHeader;
+  if ((typeof row.type !== 'string' || row.type === 'header' || row.type === 'session') && str(row.id)) return row as SessionHeader;
+  return null;
+}
+
+const isPerson = (data: Record<string, unknown>): boolean => isRecord(data.source) && data.source.kind === 'user';
+
+interface OpenTurn {
+  startedAt: number | null;
+  user: string[];
+  assistant: string;
+  tools: SessionToolUse[];
+  /** Opened by turn/start: a person's message belongs to it rather than opening another. */
+  explicit: boolean;
+}
+
+const isEmptyTurn = (t: OpenTurn): boolean => t.user.length === 0 && t.assistant === '' && t.tools.length === 0;
+
+export function parseSessionLog(rows: readonly unknown[], options: ParseSessionOptions = {}): SessionLog {
+  const extraTags = options.injectedTags ?? [];
+  let header: SessionHeader | null = null;
+  let eventTitle: string | undefined;
+  let first: number | null = null;
+  let last: number | null = null;
+  let events = 0;
+  const turns: OpenTurn[] = [];
+  // Held in an object: `open` reassigns it, which TypeScript's narrowing of a local would not see.
+  const state: { current: OpenTurn | null } = { current: null };
+  const byCall = new Map<string, SessionToolUse>();
+  const seen = new Set<string>();
+
+  const open = (at: number | null, explicit: boolean): OpenTurn => {
+    const now = state.current;
+    if (now && isEmptyTurn(now)) {
+      now.explicit ||= explicit;
+      now.startedAt ??= at;
+      return now;
+    }
+    const turn: OpenTurn = { startedAt: at, user: [], assistant: '', tools: [], explicit };
+    turns.push(turn);
+    state.current = turn;
+    return turn;
+  };
+
+  for (const row of rows) {
+    if (!isRecord(row)) continue;
+    if (!header) {
+      const h = headerOf(row);
+      if (h) {
+        header = h;
+        continue;
+      }
+    }
+    const type = row.type;
+    if (typeof type !== 'string' || type === 'session/header') continue;
+    // A redelivered event appears twice with the same seq.
+    if (typeof row.seq === 'number') {
+      const key = `${row.seq}\u0000${type}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    events++;
+    const at = toEpochMs(row.time);
+    if (at !== null) {
+      if (first === null || at < first) first = at;
+      if (last === null || at > last) last = at;
+    }
+    const data = isRecord(row.data) ? row.data : {};
+    switch (type) {
+      case 'turn/start':
+        open(at, true);
+        break;
+      case 'turn/end':
+        state.current = null;
+        break;
+      case 'user/message': {
+        if (!isPerson(data)) break;
+        const text = cleanUserText(data.content, extraTags);
+        // Without turn/start events (older logs), a person's message after an answer starts a turn.
+        const now = state.current;
+        const turn: OpenTurn = now && (now.explicit || (now.assistant === '' && now.tools.length === 0)) ? now : open(at, false);
+        turn.startedAt ??= at;
+        if (text !== '') turn.user.push(text);
+        break;
+      }
+      case 'assistant/message': {
+        const message = isRecord(data.message) ? data.message : data;
+        const text = cleanAssistantText(message.content, extraTags);
+        if (text === '') break;
+        (state.current ?? open(at, false)).assistant = text;
+        break;
+      }
+      case 'tool/call': {
+        const name = str(data.name) ?? '(unknown)';
+        const use: SessionToolUse = { name, argsPreview: argsPreview(data.arguments) };
+        (state.current ?? open(at, false)).tools.push(use);
+        if (typeof data.callId === 'string') byCall.set(data.callId, use);
+        break;
+      }
+      case 'tool/result': {
+        const message = isRecord(data.message) ? data.message : {};
+        const callId = typeof data.callId === 'string' ? data.callId : typeof message.callId === 'string' ? message.callId : undefined;
+        const use = callId ? byCall.get(callId) : undefined;
+        if (use && (data.error || message.isError === true)) use.error = true;
+        break;
+      }
+      case 'session/title': {
+        const title = str(data.title);
+        if (title) eventTitle = title.trim();
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  const kept = turns.filter((t) => !isEmptyTurn(t));
+  const outTurns: SessionTurn[] = kept.map((t, i) => ({ turn: i + 1, startedAt: t.startedAt, user: t.user.join('\n\n'), assistant: t.assistant, tools: t.tools }));
+
+  const id = str(header?.id) ?? options.fallbackId ?? '';
+  const head: SessionHeader = header ? { ...header, id } : { id };
+  const created = toEpochMs(head.createdAt);
+  const startedAt = created !== null && (first === null || created <= first) ? created : first;
+
+  let title: string;
+  let titleSource: SessionLog['titleSource'];
+  const headerTitle = str(head.title);
+  const firstWords = outTurns.find((t) => t.user !== '')?.user.split('\n').find((l) => l.trim() !== '');
+  if (eventTitle) [title, titleSource] = [eventTitle, 'event'];
+  else if (headerTitle) [title, titleSource] = [headerTitle.trim(), 'header'];
+  else if (firstWords) [title, titleSource] = [clipChars(firstWords.trim(), 40), 'derived'];
+  else [title, titleSource] = [`会话 ${id.slice(0, 8) || '(无 id)'}`, 'none'];
+
+  return {
+    header: head,
+    id,
+    cwd: str(head.cwd) ?? null,
+    title: title.replace(/\s+/g, ' '),
+    titleSource,
+    turns: outTurns,
+    startedAt,
+    endedAt: last ?? startedAt,
+    events,
+    damage: { badFrames: 0, badLines: 0, skippedBytes: 0 },
+  };
+}
+
+/** Bytes of a session.v4.jsonl.zstd file → its SessionLog, damage counted. */
+export function readSessionBytes(bytes: Uint8Array, options: ParseSessionOptions & FrameDecodeOptions = {}): SessionLog {
+  const decoded = decodeFrames(bytes, options);
+  const log = parseSessionLog(decoded.rows, options);
+  log.damage = { badFrames: decoded.badFrames, badLines: decoded.badLines, skippedBytes: decoded.skippedBytes };
+  return log;
+}

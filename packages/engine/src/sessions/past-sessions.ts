@@ -1,0 +1,111 @@
+// Past DSH sessions as seen from one engine: list a workspace's sessions with their import status,
+// preview an import, and import (idempotently) as memories of that workspace. The console, the CLI
+// and the plugin all go through this one class.
+import type { Engine } from '../engine.ts';
+import { EngramError } from '../errors.ts';
+import { formatDiary } from '../diary/format.ts';
+import { parseDiaryText } from '../diary/parse.ts';
+import { withTxtMeta } from '../diary/meta.ts';
+import { importSessions, planImport, type ImportPlanItem, type ImportReport, type SessionMemoryDraft } from './import.ts';
+import { findSessionFiles, listSessions, loadSession, resolveDshHome, type SessionListItem } from './list.ts';
+import type { SessionLog } from './log.ts';
+
+export interface PastSession extends SessionListItem {
+  /** What importing it now would do. */
+  status: ImportPlanItem['status'];
+  /** The memory an earlier import wrote. */
+  path: string | null;
+}
+
+export interface PastSessionsOptions {
+  /** The workspace folder: sessions whose cwd is it (or inside it). */
+  cwd: string;
+  /** Older paths of the same workspace (after a rename). */
+  workspacePaths?: string[];
+}
+
+export class PastSessions {
+  constructor(private readonly engine: Engine) {}
+
+  private home(): string {
+    return resolveDshHome(this.engine.config.sessions.dshHome);
+  }
+
+  /** The workspace's past sessions, newest first, each with what an import would do. */
+  async list(opts: PastSessionsOptions): Promise<PastSession[]> {
+    const items = await listSessions(this.home(), { cwd: opts.cwd, workspacePaths: opts.workspacePaths });
+    const logs = await this.load(items);
+    const plan = new Map((await planImport(this.engine.db, logs)).map((p) => [p.sessionId, p]));
+    return items.map((item) => {
+      const p = plan.get(item.id);
+      return { ...item, status: p?.status ?? 'empty', path: p?.path ?? null };
+    });
+  }
+
+  /** What importing these sessions would write (drafts included); writes nothing. */
+  async preview(ids: string[]): Promise<ImportPlanItem[]> {
+    return planImport(this.engine.db, await this.logsOf(ids));
+  }
+
+  /** Imports the sessions as memories of `workspace`; unchanged ones are skipped, changed ones rewritten in place. */
+  async import(ids: string[], opts: { workspace: string; onProgress?: (done: number, total: number) => void }): Promise<ImportReport> {
+    const logs = await this.logsOf(ids);
+    return importSessions(
+      {
+        db: this.engine.db,
+        writeMemory: async (draft) => {
+          const r = await this.engine.write({
+            title: draft.title,
+            content: draft.body,
+            tags: draft.tags,
+            date: draft.date,
+            time: draft.time,
+            meta: { workspace: opts.workspace, sessionId: draft.sessionId, origin: 'import' },
+          });
+          return { path: r.path };
+        },
+        updateMemory: async (path, draft) => this.rewrite(path, draft),
+      },
+      logs,
+      { workspace: opts.workspace, onProgress: opts.onProgress },
+    );
+  }
+
+  /** A changed session: the body is replaced; title, manual summary and Meta line stay. */
+  private async rewrite(path: string, draft: SessionMemoryDraft): Promise<{ path: string }> {
+    const current = await this.engine.read(path);
+    if (!current) throw new EngramError('not-found', `the memory an earlier import wrote (${path}) is gone`);
+    const parsed = parseDiaryText(current.raw, { root: 'diary', path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
+    // A generated summary described the old body: drop it so the queue writes a new one.
+    const keepSummary = parsed.summarySource === 'manual';
+    const meta = { ...parsed.meta, summary: keepSummary ? parsed.meta.summary : null };
+    const text = withTxtMeta(formatDiary({ time: parsed.time, title: parsed.title, summary: keepSummary ? parsed.summary : '', body: draft.body, tags: parsed.tags.length > 0 ? parsed.tags : draft.tags }), meta);
+    await this.engine.saveText(path, text, current.contentHash);
+    if (!keepSummary) await this.engine.summaryQueue().enqueue(current.docId, current.path, { reset: true });
+    return { path };
+  }
+
+  private async load(items: SessionListItem[]): Promise<SessionLog[]> {
+    const out: SessionLog[] = [];
+    for (const item of items) {
+      try {
+        out.push(await loadSession(item.file));
+      } catch {
+        // An unreadable log is listed with status 'empty' rather than failing the whole list.
+      }
+    }
+    return out;
+  }
+
+  private async logsOf(ids: string[]): Promise<SessionLog[]> {
+    if (!Array.isArray(ids) || ids.length === 0) throw new EngramError('bad-input', 'choose at least one session');
+    const out: SessionLog[] = [];
+    for (const id of ids) {
+      const files = await findSessionFiles(this.home(), id);
+      if (files.length === 0) throw new EngramError('not-found', `no session log for "${id}" under ${this.home()}`);
+      if (files.length > 1) throw new EngramError('ambiguous', `"${id}" matches ${files.length} sessions; give more of the id`);
+      out.push(await loadSession(files[0]!.file));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,135 @@
+// Text for session_read: a page of a session's turns within a character budget, and the listing
+// of a workspace's sessions. Pure.
+import { localDateString, localTimeString } from '../diary/dates.ts';
+import type { SessionListItem } from './list.ts';
+import type { SessionLog, SessionTurn } from './log.ts';
+import { clipChars } from './text.ts';
+
+export interface SessionReadOptions {
+  /** 1-based inclusive turn range; default: from the first turn, as many as fit. */
+  turns?: [number, number?];
+  maxChars: number;
+}
+
+export interface SessionReadPage {
+  text: string;
+  /** Turns shown (inclusive); 0/0 when none. */
+  from: number;
+  to: number;
+  total: number;
+  /** First turn not shown (for the next call), null when the range was shown to its end. */
+  nextFrom: number | null;
+  /** The last shown turn was cut to fit. */
+  cut: boolean;
+}
+
+const stamp = (ms: number | null): string => (ms === null ? '时间未知' : `${localDateString(ms)} ${localTimeString(ms)}`);
+
+function span(log: SessionLog): string {
+  if (log.startedAt === null) return '时间未知';
+  if (log.endedAt === null || log.endedAt === log.startedAt) return stamp(log.startedAt);
+  const sameDay = localDateString(log.startedAt) === localDateString(log.endedAt);
+  return `${stamp(log.startedAt)} – ${sameDay ? localTimeString(log.endedAt) : stamp(log.endedAt)}`;
+}
+
+export function toolsLine(tools: SessionTurn['tools'], maxChars = 400): string {
+  const parts = tools.map((t) => `${t.name}${t.argsPreview ? `(${t.argsPreview})` : ''}${t.error ? ' ✗' : ''}`);
+  return clipChars(parts.join('、'), maxChars);
+}
+
+export function renderTurn(turn: SessionTurn): string {
+  const when = turn.startedAt === null ? '' : ` · ${localTimeString(turn.startedAt)}`;
+  const lines = [`—— 第 ${turn.turn} 轮${when} ——`];
+  lines.push(`用户:${turn.user !== '' ? turn.user : '(本轮没有用户发言)'}`);
+  if (turn.assistant !== '') lines.push(`助手:${turn.assistant}`);
+  if (turn.tools.length > 0) lines.push(`工具:${toolsLine(turn.tools)}`);
+  return lines.join('\n');
+}
+
+function damageNote(log: SessionLog): string {
+  const { badFrames, badLines } = log.damage;
+  if (badFrames + badLines === 0) return '';
+  return `(日志有损坏:跳过了 ${badFrames} 个帧、${badLines} 行,那部分对话缺失)`;
+}
+
+export function sessionReadPage(log: SessionLog, options: SessionReadOptions): SessionReadPage {
+  const total = log.turns.length;
+  // The config floor (sessions.readMaxChars ≥ 500) leaves room for the header and one cut turn.
+  const maxChars = Math.max(500, Math.floor(options.maxChars) || 0);
+  const idShort = log.id.slice(0, 8);
+  const head = [
+    `会话 ${log.id} · ${clipChars(log.title, 80)}`,
+    `${span(log)} · 共 ${total} 轮${log.cwd ? ` · 工作目录 ${log.cwd}` : ''}`,
+    damageNote(log),
+  ]
+    .filter(Boolean)
+    .join('\n');
+  if (total === 0) return { text: `${head}\n这次会话没有可读的对话。`, from: 0, to: 0, total, nextFrom: null, cut: false };
+
+  const rawFrom = options.turns?.[0];
+  const rawTo = options.turns?.[1];
+  const from = Math.min(total, Math.max(1, Number.isInteger(rawFrom) ? rawFrom! : 1));
+  const to = Math.min(total, Math.max(from, Number.isInteger(rawTo) ? rawTo! : total));
+  if (Number.isInteger(rawFrom) && rawFrom! > total)
+    return { text: `${head}\n只有 ${total} 轮;第 ${rawFrom} 轮不存在。`, from: 0, to: 0, total, nextFrom: null, cut: false };
+
+  // Room for the header and the "more" line that may follow.
+  const tailRoom = 120;
+  let budget = maxChars - head.length - tailRoom;
+  const blocks: string[] = [];
+  let shownTo = from - 1;
+  let cut = false;
+  for (let n = from; n <= to; n++) {
+    const block = renderTurn(log.turns[n - 1]!);
+    if (block.length + 2 <= budget) {
+      blocks.push(block);
+      budget -= block.length + 2;
+      shownTo = n;
+      continue;
+    }
+    // The first turn of a page is shown even when it alone is too long (cut), so paging advances.
+    if (blocks.length === 0) {
+      const room = Math.max(80, budget - 40);
+      blocks.push(`${clipChars(block, room)}\n(本轮原文 ${block.length} 字,已截断)`);
+      shownTo = n;
+      cut = true;
+    }
+    break;
+  }
+  const nextFrom = shownTo < to ? shownTo + 1 : null;
+  const lines = [head, '', blocks.join('\n\n')];
+  if (nextFrom !== null) lines.push('', `(还有第 ${nextFrom}–${to} 轮未显示:session_read({ id: "${idShort}", from: ${nextFrom} }))`);
+  return { text: lines.join('\n'), from, to: shownTo, total, nextFrom, cut };
+}
+
+/** The text session_read returns for a session. */
+export function formatSessionRead(log: SessionLog, options: SessionReadOptions): string {
+  return sessionReadPage(log, options).text;
+}
+
+export interface SessionListTextOptions {
+  maxChars: number;
+  /** The calling session (marked, not hidden). */
+  currentId?: string;
+  /** Where the list came from, for the heading (e.g. the workspace folder). */
+  scope?: string;
+}
+
+/** The listing session_read returns when no id is given. */
+export function formatSessionList(items: readonly SessionListItem[], options: SessionListTextOptions): string {
+  const where = options.scope ? `(${options.scope})` : '';
+  if (items.length === 0) return `本工作区${where}没有找到过去的会话记录。`;
+  const head = `本工作区${where}的历史会话共 ${items.length} 个,新的在前:`;
+  const foot = '用 session_read({ id: "<id 前 8 位>" }) 读取某次会话的对话,from/to 按轮翻页。';
+  let budget = Math.max(200, options.maxChars) - head.length - foot.length - 60;
+  const rows: string[] = [];
+  for (const item of items) {
+    const current = options.currentId && item.id === options.currentId ? ' (当前会话)' : '';
+    const row = `- ${item.id.slice(0, 8)} · ${stamp(item.startedAt ?? item.mtimeMs)} · ${clipChars(item.title, 60)} · ${item.turns} 轮${item.damaged ? ' · 日志有损坏' : ''}${current}`;
+    if (row.length + 1 > budget) break;
+    rows.push(row);
+    budget -= row.length + 1;
+  }
+  const more = rows.length < items.length ? `(还有 ${items.length - rows.length} 个较早的会话未列出)` : '';
+  return [head, ...rows, more, foot].filter(Boolean).join('\n');
+}
