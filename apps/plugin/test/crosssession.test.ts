@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createHost, HOST_VARIANTS, systemPromptsIdentical } from '@engram/dsh-sim';
-import { CompactionMemory, openEngine, PRECEDENCE_TEXT, type Engine } from '@engram/engine';
+import { CompactionMemory, openEngine, PRECEDENCE_TEXT, MINOR_ELSEWHERE_TEXT, type Engine } from '@engram/engine';
 import { NOTEBOOK_SECTION_NAME, registerNotebookSection } from '../src/host/crosssession-prompt.ts';
 import { BRIEF_TOOL, CROSS_SESSION_TOOL_NAMES, NOTEBOOK_TOOL, registerCrossSessionTools, WALL_TOOL, type WorkspaceOf } from '../src/host/crosssession-tools.ts';
 import type { HostContext } from '../src/host/host-types.ts';
@@ -129,7 +129,7 @@ test('notebook: no section while empty; rules injected with precedence, stable a
   const t2 = await A.userTurn('东京节点怎么了?', [{ text: '端口被占用' }]);
   const t3 = await A.userTurn('还有呢?', [{ text: '没有了' }]);
   const system = t2.requests[0]!.system;
-  assert.ok(system.includes(PRECEDENCE_TEXT), 'the precedence is stated');
+  assert.ok(system.includes(PRECEDENCE_TEXT.split('\n3. ')[0]!) && system.includes(MINOR_ELSEWHERE_TEXT), 'the precedence is stated');
   assert.ok(system.includes('回答一律先给结论,再给理由。'));
   assert.ok(systemPromptsIdentical([...t2.requests, ...t3.requests]), 'byte-identical while the books do not change');
   assert.equal(await sectionText(host, B), '', 'another session does not get A’s rules');
@@ -140,6 +140,8 @@ test('notebook: no section while empty; rules injected with precedence, stable a
   await compaction.files.writeRules({ workspace: '/work/a', sessionId: A.id }, [
     { text: '以后都用 pnpm 装依赖。', hits: 2, firstSeen: '2026-11-01', lastSeen: '2026-11-01', lastCompaction: 'c1' },
   ]);
+  assert.doesNotMatch(await sectionText(host, A), /pnpm/, 'by default the compaction channel shows minor rules, not this section');
+  await engine.saveSettings({ compaction: { rules: { inject: false } } });
   const withMinor = await sectionText(host, A);
   assert.ok(withMinor.indexOf('回答一律先给结论') < withMinor.indexOf('以后都用 pnpm 装依赖。(×2)'), withMinor);
   assert.match((await call(A, { which: 'minor' })).text, /以后都用 pnpm/);

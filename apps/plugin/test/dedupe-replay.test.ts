@@ -64,7 +64,7 @@ function legacyInjector(items: { date: string; title: string; text: string }[]):
 }
 
 test('legacy blocks without item metadata are parsed back, so their items are not injected again', async (t) => {
-  const question = '周报和服务器备份怎么安排';
+  const question = '周报每周五怎么写,服务器每天几点做增量备份';
   const corpusProbe = await loadPlugin(t);
   const hits = (await corpusProbe.engine.recall(question)).hits;
   assert.ok(hits.length >= 2, 'the question recalls at least two diaries');

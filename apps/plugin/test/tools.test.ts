@@ -4,12 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TOOL_NAMES } from '../src/host/tools.ts';
+import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession-tools.ts';
+import { SESSION_READ_TOOL } from '../src/host/session-tools.ts';
 import { CORPUS, loadPlugin } from './helpers.ts';
 
-test('all seven tools are registered with object JSON schemas and descriptions', async (t) => {
+test('every engram tool is registered with an object JSON schema and a description', async (t) => {
   const { host } = await loadPlugin(t);
   const schemas = host.tools!.schemas().filter((s) => s.name.startsWith('engram_'));
-  assert.deepEqual(schemas.map((s) => s.name).sort(), [...TOOL_NAMES].sort());
+  assert.deepEqual(schemas.map((s) => s.name).sort(), [...TOOL_NAMES, ...CROSS_SESSION_TOOL_NAMES].sort());
+  assert.ok(host.tools!.schemas().some((s) => s.name === SESSION_READ_TOOL), 'session_read is offered too');
   for (const s of schemas) {
     assert.equal((s.parameters as { type?: string }).type, 'object', s.name);
     assert.ok(s.description.length > 10, s.name);

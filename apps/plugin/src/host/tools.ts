@@ -6,6 +6,7 @@
 // is "not found" to every tool, reading and writing alike. A call without a session is unscoped.
 import {
   formatItemPrefix,
+  formatProvenance,
   GLOBAL_WORKSPACE,
   visibleIn,
   type Engine,
@@ -79,6 +80,10 @@ export interface SearchHit {
   /** The memory's summary (its `> ` paragraph, or the opening of its body). */
   summary: string;
   scope: ScopeMark;
+  /** 〔s:1a2b3c4d · 会话写入〕: the session that wrote it, '' when none was recorded. */
+  provenance: string;
+  /** docId of the memory that replaces this one. */
+  supersededBy: string | null;
 }
 
 export interface SearchValue {
@@ -107,8 +112,9 @@ const oneLine = (text: string, max: number): string => {
 function timeLine(time: TimeExplanation | null | undefined): string | null {
   if (!time) return null;
   const days = time.days.length === 1 ? time.days[0] : `${time.days[0]} 至 ${time.days[time.days.length - 1]}`;
+  const sessions = time.sessions && time.sessions.length > 0 ? `涉及会话:${time.sessions.map((id) => id.slice(0, 8)).join('、')}(session_read 可读原文)。` : '';
   return time.applied
-    ? `「${time.matched}」= ${days}:当天的记忆共 ${time.memories} 条,按发生时间排列。`
+    ? `「${time.matched}」= ${days}:当天的记忆共 ${time.memories} 条,按发生时间排列。${sessions}`
     : `「${time.matched}」= ${days}:${time.memories === 0 ? '那几天没有记忆' : '那几天的记忆都不涉及查询里的其他词'},以下按相关度检索。`;
 }
 
@@ -232,7 +238,12 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           const none = value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
           return time ? `${time}\n${none}` : none;
         }
-        const hits = value.hits.map((h, i) => `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`).join('\n\n');
+        const hits = value.hits
+          .map((h, i) => {
+            const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
+            return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
+          })
+          .join('\n\n');
         return [time, hits, LAYER_HINT].filter(Boolean).join('\n\n');
       },
     },
@@ -243,7 +254,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : undefined;
         const scope = await scopeOf(exec);
         const result = await engine().recall(query, { ...(k !== undefined ? { k } : {}), workspace: scope.workspace });
-        const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m.summary]));
+        const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m]));
         return {
           query,
           time: result.explain.time ?? null,
@@ -255,8 +266,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             category: h.category,
             tags: h.tags,
             score: h.score,
-            summary: summaries.get(h.docId) || h.text,
+            summary: summaries.get(h.docId)?.summary || h.text,
             scope: h.scope,
+            provenance: summaries.has(h.docId) ? formatProvenance(summaries.get(h.docId)!) : '',
+            supersededBy: h.supersededBy,
           })),
         };
       }),

@@ -24,14 +24,19 @@ usage: engram <command> [options]
 
 commands:
   index [--incremental]           rebuild the index from the diary folder (--incremental: changed files only)
-  recall "QUERY" [--k N]          what would be injected for QUERY, with its explanation
+  recall "QUERY" [--k N] [--workspace ID]
+                                  what would be injected for QUERY, with its explanation
   recall --stdin --json           one query per input line, one JSON object per output line
   write --title T (--content C | --stdin) [--folder F] [--tags a,b]
   edit ID --target OLD --replace NEW
   forget ID                       archive a memory (moves it to the archive folder)
-  list [--archived]               list memories
+  list [--archived] [--workspace ID]
+                                  list memories (of a workspace + global)
   status                          index and corpus status
   migrate-legacy SRC DST          convert front-matter .md files into .txt diaries (idempotent)
+  sessions [--cwd D]              past DSH sessions of a folder's workspace, with import status
+  import-sessions (ID… | --all) [--cwd D]
+                                  import past sessions as memories of that workspace (idempotent)
   serve [--port N] [--host H]     start the console
 
 common options:
@@ -109,7 +114,7 @@ async function cmdIndex(args: string[]) {
 }
 
 async function cmdRecall(args: string[]) {
-  const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' } });
+  const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' }, workspace: { type: 'string' } });
   const k = values.k === undefined ? undefined : Number(values.k);
   if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 100)) throw new UsageError(`--k must be an integer from 1 to 100, got "${values.k}"`);
   const only = values.only as string | undefined;
@@ -117,7 +122,7 @@ async function cmdRecall(args: string[]) {
   if (!values.stdin && positionals.length === 0) throw new UsageError('recall needs a QUERY argument or --stdin');
   await withEngine(values, async (engine) => {
     const run = async (q: string) => {
-      const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined });
+      const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
       out(values.json ? JSON.stringify(recallJson(r)) : recallText(r));
     };
     if (values.stdin) {
@@ -180,9 +185,9 @@ async function cmdForget(args: string[]) {
 }
 
 async function cmdList(args: string[]) {
-  const { values } = parse(args, { archived: { type: 'boolean', default: false } });
+  const { values } = parse(args, { archived: { type: 'boolean', default: false }, workspace: { type: 'string' } });
   await withEngine(values, async (engine) => {
-    const list = await engine.list({ includeArchived: Boolean(values.archived) });
+    const list = await engine.list({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null });
     if (values.json) out(JSON.stringify(list));
     else for (const m of list) out(`${m.docId}  ${m.date}  ${m.archived ? '[archived] ' : ''}${m.title}  (${m.path}, ${m.chunks} chunks)`);
   });
@@ -216,6 +221,48 @@ async function cmdMigrate(args: string[]) {
   }
 }
 
+/** The workspace a folder is (registered on first use, claimed after a rename like the plugin does). */
+async function workspaceOfFolder(engine: Engine, cwd: string) {
+  const { WorkspaceRegistry } = await import('../workspace/registry.ts');
+  return new WorkspaceRegistry(engine).resolve(cwd);
+}
+
+async function cmdSessions(args: string[]) {
+  const { values } = parse(args, { cwd: { type: 'string' } });
+  const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
+  await withEngine(values, async (engine) => {
+    const { PastSessions } = await import('../sessions/past-sessions.ts');
+    const list = await new PastSessions(engine).list({ cwd });
+    if (values.json) out(JSON.stringify(list));
+    else if (list.length === 0) out(`no DSH sessions for ${cwd}`);
+    else for (const s of list) out(`${s.id}  ${s.startedAt ? new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ') : '?'}  ${String(s.turns).padStart(3)} turns  [${s.status}]  ${s.title}`);
+  }, { syncOnOpen: false });
+}
+
+async function cmdImportSessions(args: string[]) {
+  const { values, positionals } = parse(args, { cwd: { type: 'string' }, all: { type: 'boolean', default: false } });
+  const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
+  if (positionals.length === 0 && !values.all) throw new UsageError('import-sessions needs session ids (see engram sessions) or --all');
+  await withEngine(values, async (engine) => {
+    const { PastSessions } = await import('../sessions/past-sessions.ts');
+    const past = new PastSessions(engine);
+    const ids = values.all ? (await past.list({ cwd })).filter((s) => s.status === 'new' || s.status === 'changed').map((s) => s.id) : positionals;
+    if (ids.length === 0) {
+      out(values.json ? JSON.stringify({ imported: 0, updated: 0, skipped: 0, empty: 0, failed: [] }) : 'nothing to import');
+      return;
+    }
+    const workspace = await workspaceOfFolder(engine, cwd);
+    const tty = !values.json && process.stderr.isTTY;
+    const report = await past.import(ids, { workspace: workspace.id, onProgress: (done, total) => tty && process.stderr.write(`\r${progressBar('import', done, total)}`) });
+    if (tty) process.stderr.write('\n');
+    if (values.json) out(JSON.stringify({ workspace: workspace.id, ...report }));
+    else {
+      out(`workspace ${workspace.name} (${workspace.id}): imported ${report.imported}, updated ${report.updated}, skipped ${report.skipped}, empty ${report.empty}, failed ${report.failed.length}`);
+      for (const f of report.failed) out(`failed: ${f.sessionId}: ${f.error}`);
+    }
+  }, { syncOnOpen: false });
+}
+
 async function cmdServe(args: string[]) {
   const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
   const { serveConsole } = await import('./serve.ts');
@@ -236,6 +283,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   list: cmdList,
   status: cmdStatus,
   'migrate-legacy': cmdMigrate,
+  sessions: cmdSessions,
+  'import-sessions': cmdImportSessions,
   serve: cmdServe,
 };
 

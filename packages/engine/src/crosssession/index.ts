@@ -29,7 +29,7 @@ export {
   type NotebookWriteMode,
   type NotebookWriteResult,
 } from './notebook.ts';
-export { renderNotebookInjection, cutWithMark, renderMinorBook, NOTEBOOK_TAG, PRECEDENCE_TEXT } from './notebook-render.ts';
+export { renderNotebookInjection, cutWithMark, renderMinorBook, NOTEBOOK_TAG, PRECEDENCE_TEXT, MINOR_ELSEWHERE_TEXT } from './notebook-render.ts';
 export { formatProvenance, shortSession, SHORT_SESSION_CHARS, type ProvenanceInput } from './provenance.ts';
 export {
   parseWallTarget,

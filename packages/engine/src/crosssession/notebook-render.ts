@@ -38,12 +38,16 @@ export function renderMinorBook(entries: readonly RuleEntry[]): string {
 /** A book's text as injected: line ends unified, blank edges dropped. */
 export const bookText = (text: string): string => normaliseLineEnds(text).replace(/^\s*\n/, '').trimEnd();
 
-export function renderNotebookInjection(books: { rules: string; minor: readonly RuleEntry[] }, maxChars: number): string {
+/** Item 3 when the minor rules come as their own message after a compaction rather than in this section. */
+export const MINOR_ELSEWHERE_TEXT = '3. 次要规则(压缩后单独给出的「次要规则」:自动归纳,权限最低,冲突时让位)';
+
+export function renderNotebookInjection(books: { rules: string; minor: readonly RuleEntry[]; minorElsewhere?: boolean }, maxChars: number): string {
   if (maxChars <= 0) return '';
   const rules = bookText(books.rules);
   const minor = renderMinorBook(books.minor);
   if (rules.trim() === '' && minor === '') return '';
-  const parts = [`<${NOTEBOOK_TAG}>`, PRECEDENCE_TEXT];
+  const precedence = books.minorElsewhere ? PRECEDENCE_TEXT.replace(/\n3\. .*$/, `\n${MINOR_ELSEWHERE_TEXT}`) : PRECEDENCE_TEXT;
+  const parts = [`<${NOTEBOOK_TAG}>`, precedence];
   if (rules.trim() !== '') parts.push('', '## 本会话规则(最高优先)', cutWithMark(rules, maxChars).text);
   if (minor !== '') parts.push('', '## 次要规则(自动归纳,冲突时让位)', cutWithMark(minor, maxChars).text);
   parts.push(`</${NOTEBOOK_TAG}>`);

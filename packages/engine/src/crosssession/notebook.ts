@@ -120,9 +120,10 @@ export class NotebookFiles {
   }
 
   /** The injected text ('' when both injected books are empty). */
-  injectionSync(scope: SessionScope, maxChars: number): string {
+  injectionSync(scope: SessionScope, maxChars: number, opts: { includeMinor?: boolean } = {}): string {
     if (maxChars <= 0) return '';
-    return renderNotebookInjection({ rules: this.readSync(scope, 'rules'), minor: this.readMinorSync(scope) }, maxChars);
+    const includeMinor = opts.includeMinor ?? true;
+    return renderNotebookInjection({ rules: this.readSync(scope, 'rules'), minor: includeMinor ? this.readMinorSync(scope) : [], minorElsewhere: !includeMinor }, maxChars);
   }
 
   async write(scope: SessionScope, which: WritableBook, text: string, mode: NotebookWriteMode, now: Date): Promise<NotebookWriteResult> {

@@ -207,6 +207,11 @@ export class CrossSession {
    */
   notebookInjection(scope: SessionScope, maxChars: number = this.config.notebookInjectMaxChars): string {
     if (!this.config.notebook) return '';
-    return this.notebook.injectionSync(scope, maxChars);
+    // When the compaction channel already shows the minor rules once after each compaction (a
+    // message, cache-friendly), the section leaves them out: a book that changes at every compaction
+    // would change the system prompt one request after the compaction, a second cache break.
+    const c = this.deps.engine.config.compaction;
+    const minorShownElsewhere = c.enabled && c.rules.enabled && c.rules.inject;
+    return this.notebook.injectionSync(scope, maxChars, { includeMinor: !minorShownElsewhere });
   }
 }

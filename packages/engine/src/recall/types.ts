@@ -116,6 +116,8 @@ export interface TimeExplanation {
   /** true: the hits are those days' memories; false: ordinary recall answered (see note). */
   applied: boolean;
   note: string | null;
+  /** Sessions the answered memories came from (ids as recorded on them), in order of appearance. */
+  sessions?: string[];
 }
 
 export interface RecallResult {

@@ -170,7 +170,13 @@ export async function planTimeChannel(deps: RecallDeps, query: string, options: 
       judge: null,
       k: { chosen: k, reason: options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days` },
       maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
-      time: { ...base, memories: memories.length, applied: true, note: distinctive.size > 0 ? `ranked within the day by ${[...distinctive].join(' ')}` : null },
+      time: {
+        ...base,
+        memories: memories.length,
+        applied: true,
+        note: distinctive.size > 0 ? `ranked within the day by ${[...distinctive].join(' ')}` : null,
+        sessions: [...new Set(hits.map((h) => h.sessionId).filter((id): id is string => id !== null))],
+      },
     },
     timing: { totalMs: ms(tStart), tokenizeMs, lexicalMs, semanticMs: 0, fuseMs: 0, gateMs: selectMs, judgeMs: 0 },
   };

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { CompactionFiles } from '../../src/compaction/files.ts';
 import { CrossSession } from '../../src/crosssession/service.ts';
 import { formatProvenance } from '../../src/crosssession/provenance.ts';
-import { PRECEDENCE_TEXT } from '../../src/crosssession/notebook-render.ts';
+import { PRECEDENCE_TEXT, MINOR_ELSEWHERE_TEXT } from '../../src/crosssession/notebook-render.ts';
 import { NOTEBOOK_BACKUP_DIR } from '../../src/crosssession/notebook.ts';
 import { isInside } from '../../src/diary/fsio.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
@@ -145,7 +145,7 @@ test('notebook: nothing injected while empty; rules and minor rules under a prec
 
   await cross.notebookWrite(scope, 'rules', '回答一律先给结论,再给理由。');
   const onlyRules = cross.notebookInjection(scope);
-  assert.ok(onlyRules.includes(PRECEDENCE_TEXT));
+  assert.ok(onlyRules.includes(MINOR_ELSEWHERE_TEXT), 'by default the minor rules come after a compaction, not in this section');
   assert.ok(onlyRules.includes('## 本会话规则(最高优先)\n回答一律先给结论,再给理由。\n</engram-notebook>'), onlyRules);
   assert.doesNotMatch(onlyRules, /## 次要规则/);
   assert.equal(cross.notebookInjection(scope), onlyRules, 'byte-identical while the books do not change');
@@ -156,7 +156,10 @@ test('notebook: nothing injected while empty; rules and minor rules under a prec
     { text: '提交前必须跑 lint。', hits: 1, firstSeen: '2026-11-01', lastSeen: '2026-11-01', lastCompaction: 'c1' },
     { text: '以后都用 pnpm 装依赖。', hits: 3, firstSeen: '2026-11-01', lastSeen: '2026-11-01', lastCompaction: 'c2' },
   ]);
+  assert.equal(cross.notebookInjection(scope), onlyRules, 'with the compaction channel showing them, a new minor book leaves the section (and the system prompt) unchanged');
+  await engine.saveSettings({ compaction: { rules: { inject: false } } });
   const both = cross.notebookInjection(scope);
+  assert.ok(both.includes(PRECEDENCE_TEXT));
   assert.ok(both.indexOf('## 本会话规则') < both.indexOf('## 次要规则'), 'the session’s rules come first');
   assert.ok(both.includes('## 次要规则(自动归纳,冲突时让位)\n- 以后都用 pnpm 装依赖。(×3)\n- 提交前必须跑 lint。\n</engram-notebook>'), 'most-hit first');
   assert.equal((await cross.notebookRead(scope, 'minor')).entries!.length, 2);
