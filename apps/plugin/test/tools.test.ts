@@ -96,3 +96,10 @@ test('bad arguments are clear errors: missing, wrong type, empty, unknown id', a
     assert.match(outcome.text, pattern, `${name} ${args}`);
   }
 });
+
+test('tools.disabled keeps those tools away from the model (their schemas cost tokens every request)', async (t) => {
+  const { host } = await loadPlugin(t, { config: { tools: { disabled: ['engram_list', 'engram_wall', 'session_read'] } } });
+  const names = host.tools!.schemas().map((s) => s.name);
+  for (const gone of ['engram_list', 'engram_wall', 'session_read']) assert.ok(!names.includes(gone), `${gone} is not offered`);
+  for (const kept of ['engram_search', 'engram_brief', 'history_read']) assert.ok(names.includes(kept), `${kept} is still offered`);
+});

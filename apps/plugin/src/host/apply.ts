@@ -320,9 +320,14 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   // Tier 3: tools, where the host has a tools service.
   ctx.inject?.(['tools'], (scoped) => {
     toolsAvailable = true;
-    for (const tool of createTools({ engine: getEngine, scope: (exec) => scopes.of(exec?.agent?.session) })) effect(scoped, () => scoped.tools.register(tool));
-    registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log });
-    for (const tool of [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })]) {
+    // Read once: the host offers what is registered, so a change takes effect when the plugin reloads.
+    const disabled = new Set(getEngine()?.config.tools.disabled ?? []);
+    for (const tool of createTools({ engine: getEngine, scope: (exec) => scopes.of(exec?.agent?.session) })) {
+      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(tool));
+    }
+    registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
+    const others = [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
+    for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
         effect(scoped, () => scoped.tools.register(tool));
       } catch (error) {

@@ -191,8 +191,9 @@ export function createCrossSessionTools(deps: CrossSessionToolDeps): ToolDefinit
  * Registers the three tools on a context that has the tools service (call it inside
  * `ctx.inject(['tools'], scoped => …)`). A name another plugin already owns is skipped and logged.
  */
-export function registerCrossSessionTools(ctx: HostContext, deps: CrossSessionToolDeps & { log?: HostLogger }): void {
+export function registerCrossSessionTools(ctx: HostContext, deps: CrossSessionToolDeps & { log?: HostLogger; skip?: ReadonlySet<string> }): void {
   for (const tool of createCrossSessionTools(deps)) {
+    if (deps.skip?.has(tool.name)) continue;
     try {
       if (typeof ctx.effect === 'function') ctx.effect(() => ctx.tools.register(tool));
       else ctx.tools.register(tool);

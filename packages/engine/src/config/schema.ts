@@ -232,6 +232,14 @@ export const configSchema = z.object({
     })
     .prefault({}),
 
+  /** Tools the plugin offers the model. Each schema costs tokens on every request (docs/benchmarks.md). */
+  tools: z
+    .object({
+      /** Tool names not registered (e.g. engram_list, engram_read, engram_wall); read when the plugin loads. */
+      disabled: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
+
   /** Workspace scoping: every memory belongs to the session's workspace or to `global`. */
   workspace: z
     .object({
