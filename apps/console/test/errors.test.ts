@@ -11,6 +11,11 @@ test('engine error codes map to the tRPC code a client can act on', () => {
   assert.equal(trpcCodeFor('read-only'), 'PRECONDITION_FAILED');
   assert.equal(trpcCodeFor('config-invalid'), 'BAD_REQUEST');
   assert.equal(trpcCodeFor('bad-input'), 'BAD_REQUEST');
+  assert.equal(trpcCodeFor('locked'), 'PRECONDITION_FAILED');
+  assert.equal(trpcCodeFor('manual-summary'), 'PRECONDITION_FAILED');
+  assert.equal(trpcCodeFor('disabled'), 'PRECONDITION_FAILED');
+  assert.equal(trpcCodeFor('fragment'), 'BAD_REQUEST');
+  assert.equal(trpcCodeFor('ambiguous'), 'BAD_REQUEST');
 });
 
 test('an engine error keeps its message and code, also when wrapped by tRPC', () => {

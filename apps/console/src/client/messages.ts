@@ -1,4 +1,5 @@
 // UI strings. Chinese is the default; English has exactly the same keys (the type enforces it).
+import { enWorkspace, zhWorkspace } from './messages-workspace.ts';
 
 export const zh = {
   'app.name': 'Engram',
@@ -183,6 +184,7 @@ export const zh = {
   'settings.aside.title': '保存是怎么算的',
   'settings.aside.body':
     '保存时只把「与部署配置不同」的项合并进覆盖层,之前保存过的项会保留;密钥以掩码返回,掩码原样发回不会覆盖真实值;环境变量永远优先。',
+  ...zhWorkspace,
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -370,6 +372,7 @@ export const en: Record<MessageKey, string> = {
   'settings.aside.title': 'How saving works',
   'settings.aside.body':
     'A save merges only what differs from the deploy base into the overlay, keeping earlier saves; secrets come back masked and a masked value sent back never overwrites the real one; env always wins.',
+  ...enWorkspace,
 };
 
 export type Lang = 'zh' | 'en';

@@ -4,6 +4,7 @@ import { I18nProvider } from '../client/i18n.tsx';
 import { RebuildProvider } from '../client/rebuild.tsx';
 import { ToastProvider } from '../client/toast.tsx';
 import { ApiProvider } from '../client/trpc.tsx';
+import { WorkspaceProvider } from '../client/workspace.tsx';
 import { AppShell } from './AppShell.tsx';
 
 export function ConsoleApp({ token }: { token: string }) {
@@ -12,7 +13,9 @@ export function ConsoleApp({ token }: { token: string }) {
       <I18nProvider>
         <ToastProvider>
           <RebuildProvider>
-            <AppShell />
+            <WorkspaceProvider>
+              <AppShell />
+            </WorkspaceProvider>
           </RebuildProvider>
         </ToastProvider>
       </I18nProvider>

@@ -43,3 +43,18 @@ export const Logo = () => (
     <path d="M8 8h8M8 12h6M8 16h8" stroke="var(--accent-fg)" strokeWidth="2" strokeLinecap="round" />
   </svg>
 );
+
+// Small inline marks for badges and toggles (emoji need a colour font the host may not have).
+const small = { ...base, width: 13, height: 13, strokeWidth: 2 } as const;
+export const PinIcon = () => (
+  <svg {...small} aria-hidden="true">
+    <path d="M9 4h6l-1 5 3 3v2H7v-2l3-3z" />
+    <path d="M12 14v6" />
+  </svg>
+);
+export const LockIcon = () => (
+  <svg {...small} aria-hidden="true">
+    <rect x="5" y="11" width="14" height="9" rx="2" />
+    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+  </svg>
+);

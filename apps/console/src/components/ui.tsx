@@ -110,3 +110,62 @@ export function Muted({ children }: { children: ReactNode }) {
 
 export const inputClass =
   'w-full min-w-0 rounded-md border border-line bg-panel px-2.5 py-1.5 text-sm text-fg placeholder:text-muted/70 focus:border-accent focus:outline-none disabled:bg-sunken disabled:text-muted';
+
+/**
+ * Tabs inside a page. Every panel stays mounted (hidden when not chosen) so a half-written message
+ * or a running import's view survives switching tabs.
+ */
+export function SubTabs<Id extends string>({
+  tabs,
+  active,
+  onChange,
+  label,
+}: {
+  tabs: { id: Id; label: ReactNode; badge?: ReactNode }[];
+  active: Id;
+  onChange: (id: Id) => void;
+  label: string;
+}) {
+  return (
+    <div role="tablist" aria-label={label} className="flex gap-1 overflow-x-auto border-b border-line" data-testid="subtabs">
+      {tabs.map((tab) => (
+        <button
+          key={tab.id}
+          type="button"
+          role="tab"
+          aria-selected={tab.id === active}
+          data-testid={`tab-${tab.id}`}
+          onClick={() => onChange(tab.id)}
+          className={`-mb-px flex shrink-0 items-center gap-1.5 border-b-2 px-2.5 py-1.5 text-sm whitespace-nowrap ${
+            tab.id === active ? 'border-accent font-medium text-accent' : 'border-transparent text-muted hover:text-fg'
+          }`}
+        >
+          {tab.label}
+          {tab.badge}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A determinate progress bar (0–100) with the number beside it. */
+export function ProgressBar({ percent, state, testId }: { percent: number; state: 'running' | 'done' | 'error'; testId: string }) {
+  return (
+    <div className="flex items-center gap-2">
+      <div
+        className="h-2.5 min-w-0 flex-1 overflow-hidden rounded-full bg-sunken"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        data-testid={testId}
+        data-state={state}
+      >
+        <div className={`h-full rounded-full transition-[width] duration-200 ${state === 'error' ? 'bg-danger' : 'bg-accent'}`} style={{ width: `${percent}%` }} />
+      </div>
+      <span data-testid={`${testId}-percent`} className="w-10 shrink-0 text-right text-sm font-semibold tabular-nums">
+        {percent}%
+      </span>
+    </div>
+  );
+}

@@ -33,7 +33,7 @@ export function trpcCodeFor(engineCode: string): TRPCCode {
   const c = engineCode.toLowerCase();
   if (/not-found|missing|unknown-id|no-such/.test(c)) return 'NOT_FOUND';
   if (/conflict|changed|stale|exists|duplicate|already|hash/.test(c)) return 'CONFLICT';
-  if (/read-only|readonly|locked|mismatch|requires|unavailable|degraded|busy|running|disabled|not-configured|unsupported/.test(c)) {
+  if (/read-only|readonly|locked|manual|mismatch|requires|unavailable|degraded|busy|running|disabled|not-configured|unsupported/.test(c)) {
     return 'PRECONDITION_FAILED';
   }
   return 'BAD_REQUEST';

@@ -5,6 +5,9 @@ import { recallRouter } from './routers/recall.ts';
 import { indexRouter } from './routers/index.ts';
 import { settingsRouter } from './routers/settings.ts';
 import { systemRouter } from './routers/system.ts';
+import { sessionsRouter } from './routers/sessions.ts';
+import { wallRouter } from './routers/wall.ts';
+import { workspacesRouter } from './routers/workspaces.ts';
 import { createCallerFactory, createTRPCRouter } from './trpc.ts';
 
 export const appRouter = createTRPCRouter({
@@ -14,6 +17,9 @@ export const appRouter = createTRPCRouter({
   settings: settingsRouter,
   system: systemRouter,
   compaction: compactionRouter,
+  workspaces: workspacesRouter,
+  sessions: sessionsRouter,
+  wall: wallRouter,
 });
 
 export type AppRouter = typeof appRouter;

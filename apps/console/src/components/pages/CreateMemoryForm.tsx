@@ -13,7 +13,18 @@ export const splitTags = (s: string): string[] =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-export function CreateMemoryForm({ categories, onDone }: { categories: string[]; onDone: () => void }) {
+export function CreateMemoryForm({
+  categories,
+  onDone,
+  workspace,
+  workspaceName,
+}: {
+  categories: string[];
+  onDone: () => void;
+  /** The workspace the Library is looking at: the memory is written into it (else global). */
+  workspace?: string;
+  workspaceName?: string;
+}) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -27,13 +38,18 @@ export function CreateMemoryForm({ categories, onDone }: { categories: string[];
   const create = useMutation(
     trpc.memories.create.mutationOptions({
       onSuccess: async (res) => {
-        toast.ok(t('library.create.done', { path: res.path }));
-        setWarnings([...res.warnings, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])]);
+        toast.ok(res.merged ? t('memory.merged', { path: res.path }) : t('library.create.done', { path: res.path }));
+        const conflicts = res.conflicts?.length ? [t('memory.conflicts', { titles: res.conflicts.map((c) => `「${c.title}」${c.reason}`).join(';') })] : [];
+        setWarnings([...res.warnings, ...conflicts, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])]);
         setTitle('');
         setContent('');
         setTags('');
-        await Promise.all([queryClient.invalidateQueries(trpc.memories.pathFilter()), queryClient.invalidateQueries(trpc.index.pathFilter())]);
-        if (res.warnings.length === 0) onDone();
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.memories.pathFilter()),
+          queryClient.invalidateQueries(trpc.index.pathFilter()),
+          queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
+        ]);
+        if (res.warnings.length === 0 && !res.conflicts?.length) onDone();
       },
       onError: (e) => toast.error(e),
     }),
@@ -46,6 +62,7 @@ export function CreateMemoryForm({ categories, onDone }: { categories: string[];
       ...(title.trim() ? { title: title.trim() } : {}),
       ...(tagList.length ? { tags: tagList } : {}),
       ...(folder.trim() ? { folder: folder.trim() } : {}),
+      ...(workspace ? { workspace } : {}),
     });
   };
 
@@ -58,6 +75,11 @@ export function CreateMemoryForm({ categories, onDone }: { categories: string[];
           submit();
         }}
       >
+        {workspace ? (
+          <p className="text-xs text-muted @side:col-span-2" data-testid="create-workspace">
+            {t('library.writeInto', { name: workspaceName ?? workspace })}
+          </p>
+        ) : null}
         <label className="flex flex-col gap-1 text-xs text-muted">
           {t('library.create.title')}
           <input data-testid="create-title" className={inputClass} value={title} placeholder={t('library.create.titlePh')} onChange={(e) => setTitle(e.target.value)} />

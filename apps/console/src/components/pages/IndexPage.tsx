@@ -8,6 +8,7 @@ import { useToast } from '../../client/toast.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterOutputs } from '../../client/types.ts';
 import { Badge, Banner, Button, Card, ErrorNote, PageHeader, Stat } from '../ui.tsx';
+import { SummaryQueueCard } from '../workspace/SummaryQueueCard.tsx';
 import { CompactionSection } from './CompactionSection.tsx';
 
 type Status = RouterOutputs['index']['status'];
@@ -45,6 +46,7 @@ export function IndexPage() {
               <PathsCard status={status.data} />
             </div>
           ) : null}
+          <SummaryQueueCard />
           <CompactionSection />
         </div>
         <aside className="page-aside">

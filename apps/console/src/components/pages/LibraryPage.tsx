@@ -1,32 +1,40 @@
 'use client';
-// Library: every memory as a row (title, date, category, tags, chunks); a row opens in place to its
-// full text, which can be edited and saved (the engine re-indexes that document) or archived.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// Library: every memory as a row (title, date, scope, provenance, pin / lock, tags, chunks), filtered
+// by workspace; a row opens in place to its full text, which can be edited and saved (the engine
+// re-indexes that document), pinned, locked, moved, its summary regenerated, or archived. Beside the
+// memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import type { RouterOutputs } from '../../client/types.ts';
-import { Badge, Button, Card, ErrorNote, Muted, PageHeader, inputClass } from '../ui.tsx';
+import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
+import { Badge, Button, Card, ErrorNote, Muted, PageHeader, SubTabs, inputClass } from '../ui.tsx';
+import { Provenance, ScopeBadge, WorkspaceSwitcher, originLabel, useInvalidateWorkspaceData, useWorkspaces } from '../workspace/common.tsx';
+import { ImportPanel } from '../workspace/ImportPanel.tsx';
+import { WallPanel } from '../workspace/WallPanel.tsx';
+import { WorkspacesPanel } from '../workspace/WorkspacesPanel.tsx';
+import { LockIcon, PinIcon } from '../icons.tsx';
 import { CreateMemoryForm } from './CreateMemoryForm.tsx';
 
 type Memory = RouterOutputs['memories']['list'][number];
+type LibraryTab = 'memories' | 'workspaces' | 'import' | 'wall';
 
 export function LibraryPage() {
   const { t } = useI18n();
   const trpc = useTRPC();
-  const [includeArchived, setIncludeArchived] = useState(false);
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState('');
-  const [tag, setTag] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
+  const [tab, setTab] = useState<LibraryTab>('memories');
   const [creating, setCreating] = useState(false);
-
-  const list = useQuery(trpc.memories.list.queryOptions({ includeArchived }));
+  const { workspace, includeGlobal } = useWorkspaceChoice();
+  const [includeArchived, setIncludeArchived] = useState(false);
+  const listInput = { includeArchived, ...(workspace !== ALL_WORKSPACES ? { workspace, includeGlobal } : {}) };
+  // The old list stays until the new one arrives: switching workspace does not flash an empty library.
+  const list = useQuery({ ...trpc.memories.list.queryOptions(listInput), placeholderData: keepPreviousData });
+  const pending = useQuery(trpc.workspaces.claims.queryOptions({ status: 'pending' }));
   const memories = useMemo(() => list.data ?? [], [list.data]);
-  const categories = useMemo(() => [...new Set(memories.map((m) => m.category))].sort(), [memories]);
   const tagCounts = useMemo(() => countTags(memories), [memories]);
-  const shown = useMemo(() => filterMemories(memories, search, category, tag), [memories, search, category, tag]);
+  const pendingCount = pending.data?.length ?? 0;
 
   return (
     <div>
@@ -37,7 +45,14 @@ export function LibraryPage() {
         actions={
           <>
             <Button onClick={() => list.refetch()}>{t('common.refresh')}</Button>
-            <Button variant="primary" data-testid="library-new" onClick={() => setCreating((v) => !v)}>
+            <Button
+              variant="primary"
+              data-testid="library-new"
+              onClick={() => {
+                setTab('memories');
+                setCreating((v) => !v);
+              }}
+            >
               {t('library.new')}
             </Button>
           </>
@@ -45,48 +60,40 @@ export function LibraryPage() {
       />
       <div className="page-grid">
         <div className="flex min-w-0 flex-col gap-3">
-          {creating ? <CreateMemoryForm categories={categories} onDone={() => setCreating(false)} /> : null}
-          <div className="flex flex-wrap items-center gap-2">
-            <input
-              data-testid="library-search"
-              className={`${inputClass} flex-[2_1_12rem]`}
-              placeholder={t('library.search')}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
+          <SubTabs<LibraryTab>
+            label={t('library.eyebrow')}
+            active={tab}
+            onChange={setTab}
+            tabs={[
+              { id: 'memories', label: t('library.tab.memories') },
+              {
+                id: 'workspaces',
+                label: t('library.tab.workspaces'),
+                badge: pendingCount > 0 ? <Badge tone="warn">{pendingCount}</Badge> : undefined,
+              },
+              { id: 'import', label: t('library.tab.import') },
+              { id: 'wall', label: t('library.tab.wall') },
+            ]}
+          />
+          <div hidden={tab !== 'memories'} className="flex min-w-0 flex-col gap-3" data-testid="panel-memories">
+            <MemoriesView
+              list={list}
+              memories={memories}
+              tagCounts={tagCounts}
+              includeArchived={includeArchived}
+              setIncludeArchived={setIncludeArchived}
+              creating={creating}
+              setCreating={setCreating}
             />
-            <select className={`${inputClass} flex-[1_1_8rem]`} value={category} onChange={(e) => setCategory(e.target.value)} aria-label={t('library.allCategories')}>
-              <option value="">{t('library.allCategories')}</option>
-              {categories.map((c) => (
-                <option key={c} value={c || '/'}>
-                  {c || '/'}
-                </option>
-              ))}
-            </select>
-            <select className={`${inputClass} flex-[1_1_8rem]`} value={tag} onChange={(e) => setTag(e.target.value)} aria-label={t('library.allTags')}>
-              <option value="">{t('library.allTags')}</option>
-              {tagCounts.map(([name]) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <label className="flex items-center gap-1.5 text-sm text-muted">
-              <input type="checkbox" checked={includeArchived} onChange={(e) => setIncludeArchived(e.target.checked)} />
-              {t('library.includeArchived')}
-            </label>
           </div>
-          {list.error ? <ErrorNote error={list.error} onRetry={() => list.refetch()} retryLabel={t('common.retry')} /> : null}
-          <div className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list">
-            <div className="flex items-center justify-between border-b border-line px-4 py-2 text-xs text-muted">
-              <span>{list.isLoading ? t('common.loading') : t('library.count', { shown: shown.length, total: memories.length })}</span>
-            </div>
-            {!list.isLoading && memories.length === 0 ? <Muted>{t('library.empty')}</Muted> : null}
-            {memories.length > 0 && shown.length === 0 ? <Muted>{t('library.noMatch')}</Muted> : null}
-            <ul className="divide-y divide-line">
-              {shown.map((m) => (
-                <MemoryRow key={m.docId} memory={m} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />
-              ))}
-            </ul>
+          <div hidden={tab !== 'workspaces'} data-testid="panel-workspaces">
+            <WorkspacesPanel />
+          </div>
+          <div hidden={tab !== 'import'} data-testid="panel-import">
+            <ImportPanel />
+          </div>
+          <div hidden={tab !== 'wall'} data-testid="panel-wall">
+            <WallPanel />
           </div>
         </div>
         <aside className="page-aside">
@@ -97,10 +104,95 @@ export function LibraryPage() {
   );
 }
 
+function MemoriesView({
+  list,
+  memories,
+  tagCounts,
+  includeArchived,
+  setIncludeArchived,
+  creating,
+  setCreating,
+}: {
+  list: { isLoading: boolean; error: unknown; refetch: () => unknown };
+  memories: Memory[];
+  tagCounts: [string, number][];
+  includeArchived: boolean;
+  setIncludeArchived: (v: boolean) => void;
+  creating: boolean;
+  setCreating: (v: boolean) => void;
+}) {
+  const { t } = useI18n();
+  const { workspace } = useWorkspaceChoice();
+  const { nameOf } = useWorkspaces();
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState('');
+  const [tag, setTag] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
+  const categories = useMemo(() => [...new Set(memories.map((m) => m.category))].sort(), [memories]);
+  const shown = useMemo(() => filterMemories(memories, search, category, tag), [memories, search, category, tag]);
+  const writeInto = workspace === ALL_WORKSPACES ? undefined : workspace;
+
+  return (
+    <>
+      <WorkspaceSwitcher />
+      {creating ? (
+        <CreateMemoryForm
+          categories={categories}
+          workspace={writeInto}
+          workspaceName={writeInto ? nameOf(writeInto) : undefined}
+          onDone={() => setCreating(false)}
+        />
+      ) : null}
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          data-testid="library-search"
+          className={`${inputClass} flex-[2_1_12rem]`}
+          placeholder={t('library.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <select className={`${inputClass} flex-[1_1_8rem]`} value={category} onChange={(e) => setCategory(e.target.value)} aria-label={t('library.allCategories')}>
+          <option value="">{t('library.allCategories')}</option>
+          {categories.map((c) => (
+            <option key={c} value={c || '/'}>
+              {c || '/'}
+            </option>
+          ))}
+        </select>
+        <select className={`${inputClass} flex-[1_1_8rem]`} value={tag} onChange={(e) => setTag(e.target.value)} aria-label={t('library.allTags')}>
+          <option value="">{t('library.allTags')}</option>
+          {tagCounts.map(([name]) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <label className="flex items-center gap-1.5 text-sm text-muted">
+          <input type="checkbox" checked={includeArchived} onChange={(e) => setIncludeArchived(e.target.checked)} />
+          {t('library.includeArchived')}
+        </label>
+      </div>
+      {list.error ? <ErrorNote error={list.error} onRetry={() => void list.refetch()} retryLabel={t('common.retry')} /> : null}
+      <div className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list">
+        <div className="flex items-center justify-between border-b border-line px-4 py-2 text-xs text-muted">
+          <span>{list.isLoading ? t('common.loading') : t('library.count', { shown: shown.length, total: memories.length })}</span>
+        </div>
+        {!list.isLoading && memories.length === 0 ? <Muted>{t('library.empty')}</Muted> : null}
+        {memories.length > 0 && shown.length === 0 ? <Muted>{t('library.noMatch')}</Muted> : null}
+        <ul className="divide-y divide-line">
+          {shown.map((m) => (
+            <MemoryRow key={m.docId} memory={m} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />
+          ))}
+        </ul>
+      </div>
+    </>
+  );
+}
+
 function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
   return (
-    <li data-testid="memory-row" data-doc-id={m.docId}>
+    <li data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
       <button type="button" onClick={onToggle} aria-expanded={open} className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60">
         <div className="flex w-full items-baseline gap-2">
           <span className="min-w-0 flex-1 truncate font-medium">{m.title || m.path}</span>
@@ -110,14 +202,33 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
           </span>
         </div>
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted">
+          {m.pinned ? (
+            <span data-testid="memory-pinned">
+              <Badge tone="accent">
+                <PinIcon /> {t('memory.pinned')}
+              </Badge>
+            </span>
+          ) : null}
+          {m.locked ? (
+            <span data-testid="memory-locked">
+              <Badge tone="warn">
+                <LockIcon /> {t('memory.locked')}
+              </Badge>
+            </span>
+          ) : null}
+          <ScopeBadge workspace={m.workspace} scope={m.scope} />
           <Badge tone="accent">{m.category || '/'}</Badge>
+          {m.supersededBy ? <Badge tone="warn">{t('memory.superseded')}</Badge> : null}
           {m.archived ? <Badge tone="warn">{t('common.archived')}</Badge> : null}
           {m.readOnly ? <Badge>{t('common.readOnly')}</Badge> : null}
           {m.warnings.length > 0 ? <Badge tone="warn">⚠ {m.warnings.length}</Badge> : null}
           {m.tags.slice(0, 6).map((tag) => (
             <Badge key={tag}>#{tag}</Badge>
           ))}
-          <span className="ml-auto tabular-nums">{t('common.chunks', { n: m.chunks })}</span>
+          <span className="ml-auto flex items-center gap-2 tabular-nums">
+            <Provenance sessionId={m.sessionId} origin={m.origin} />
+            {t('common.chunks', { n: m.chunks })}
+          </span>
         </div>
         {!open && m.summary ? <p className="line-clamp-1 text-xs text-muted">{m.summary}</p> : null}
       </button>
@@ -129,15 +240,14 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
 function MemoryDetailView({ id }: { id: string }) {
   const { t } = useI18n();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const toast = useToast();
   const detail = useQuery(trpc.memories.read.queryOptions({ id }, { staleTime: 0 }));
   const [draft, setDraft] = useState<string | null>(null);
   const [confirmArchive, setConfirmArchive] = useState(false);
   const [conflict, setConflict] = useState(false);
 
-  const invalidate = () =>
-    Promise.all([queryClient.invalidateQueries(trpc.memories.pathFilter()), queryClient.invalidateQueries(trpc.index.pathFilter())]);
+  const invalidateAll = useInvalidateWorkspaceData();
+  const invalidate = () => invalidateAll();
 
   const save = useMutation(
     trpc.memories.save.mutationOptions({
@@ -171,9 +281,10 @@ function MemoryDetailView({ id }: { id: string }) {
   return (
     <div className="flex flex-col gap-2 border-t border-line bg-sunken/40 px-4 py-3" data-testid="memory-detail">
       <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted">
-        <span className="font-mono">{d.root}/{d.path}</span>
+        <span className="font-mono break-all">{d.root}/{d.path}</span>
         {d.readOnly ? <span>{t('library.legacy')}</span> : null}
       </div>
+      <MemoryMeta memory={d} />
       {d.warnings.length > 0 ? (
         <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn">
           {d.warnings.map((w) => (
@@ -221,7 +332,10 @@ function MemoryDetailView({ id }: { id: string }) {
           </Button>
           {dirty ? <Button onClick={() => setDraft(null)}>{t('common.cancel')}</Button> : null}
           <span className="flex-1" />
-          {!d.archived ? (
+          {d.locked && !d.archived ? <span className="inline-flex items-center gap-1 text-xs text-muted">
+              <LockIcon /> {t('memory.lockedHint')}
+            </span> : null}
+          {!d.archived && !d.locked ? (
             confirmArchive ? (
               <>
                 <span className="text-xs text-muted">{t('library.archive.confirm', { title: d.title })}</span>
@@ -236,6 +350,133 @@ function MemoryDetailView({ id }: { id: string }) {
               </Button>
             )
           ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+type Detail = RouterOutputs['memories']['read'];
+
+/** Pin, lock, move, provenance and the summary's source (with a re-run for generated or missing ones). */
+function MemoryMeta({ memory: d }: { memory: Detail }) {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const invalidate = useInvalidateWorkspaceData();
+  const { workspaces, nameOf, labelOf } = useWorkspaces();
+  const [target, setTarget] = useState('');
+  const onError = (e: unknown) => toast.error(e);
+
+  const pin = useMutation(
+    trpc.memories.setPinned.mutationOptions({
+      onSuccess: async (m) => {
+        toast.ok(t(m.pinned ? 'memory.pinned.done' : 'memory.unpinned.done'));
+        await invalidate();
+      },
+      onError,
+    }),
+  );
+  const lock = useMutation(
+    trpc.memories.setLocked.mutationOptions({
+      onSuccess: async (m) => {
+        toast.ok(t(m.locked ? 'memory.locked.done' : 'memory.unlocked.done'));
+        await invalidate();
+      },
+      onError,
+    }),
+  );
+  const move = useMutation(
+    trpc.memories.move.mutationOptions({
+      onSuccess: async (m) => {
+        toast.ok(t('memory.moved', { name: nameOf(m.workspace) }));
+        setTarget('');
+        await invalidate();
+      },
+      onError,
+    }),
+  );
+  const rerun = useMutation(
+    trpc.memories.rerunSummary.mutationOptions({
+      onSuccess: async () => {
+        toast.ok(t('memory.summary.queued'));
+        await invalidate();
+      },
+      onError,
+    }),
+  );
+
+  const source = (['manual', 'auto', 'rule', 'none'] as const).find((s) => s === d.summarySource) ?? 'none';
+  const targets = workspaces.filter((w) => w.id !== d.workspace && w.kind !== 'orphan');
+  const busy = pin.isPending || lock.isPending || move.isPending;
+
+  return (
+    <div className="flex flex-col gap-2 rounded-md border border-line bg-panel px-3 py-2 text-xs" data-testid="memory-meta">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-1">
+        <dt className="text-muted">{t('memory.workspace')}</dt>
+        <dd>
+          <ScopeBadge workspace={d.workspace} />
+        </dd>
+        <dt className="text-muted">{t('memory.origin')}</dt>
+        <dd className="flex flex-wrap items-center gap-2">
+          {d.sessionId ? (
+            <span className="font-mono" title={d.sessionId} data-testid="memory-session">
+              {t('memory.session')} s:{d.sessionId.slice(0, 8)}
+            </span>
+          ) : null}
+          <span>{originLabel(d.origin, t)}</span>
+        </dd>
+        <dt className="text-muted">{t('memory.summary')}</dt>
+        <dd className="flex flex-wrap items-center gap-2">
+          <span data-testid="memory-summary-source" data-source={source}>
+            <Badge tone={source === 'manual' ? 'accent' : source === 'none' ? 'warn' : 'neutral'}>{t(`memory.summary.${source}`)}</Badge>
+          </span>
+          {source !== 'manual' && !d.readOnly && !d.archived ? (
+            <Button className="!px-2 !py-0.5 !text-xs" data-testid="memory-summary-rerun" disabled={rerun.isPending} onClick={() => rerun.mutate({ id: d.docId })}>
+              {t('memory.summary.rerun')}
+            </Button>
+          ) : null}
+        </dd>
+      </dl>
+      {!d.readOnly && !d.archived ? (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            aria-pressed={d.pinned}
+            data-testid="memory-pin"
+            disabled={busy}
+            variant={d.pinned ? 'primary' : 'secondary'}
+            onClick={() => pin.mutate({ id: d.docId, pinned: !d.pinned })}
+          >
+            <PinIcon /> {t(d.pinned ? 'memory.unpin' : 'memory.pin')}
+          </Button>
+          <Button
+            aria-pressed={d.locked}
+            data-testid="memory-lock"
+            disabled={busy}
+            variant={d.locked ? 'primary' : 'secondary'}
+            onClick={() => lock.mutate({ id: d.docId, locked: !d.locked })}
+          >
+            <LockIcon /> {t(d.locked ? 'memory.unlock' : 'memory.lock')}
+          </Button>
+          <span className="flex min-w-0 flex-[1_1_12rem] items-center gap-1.5">
+            <select
+              aria-label={t('memory.move')}
+              data-testid="memory-move"
+              className={`${inputClass} min-w-0 flex-1 !py-1`}
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            >
+              <option value="">{t('memory.move')}…</option>
+              {targets.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {labelOf(w)}
+                </option>
+              ))}
+            </select>
+            <Button data-testid="memory-move-submit" disabled={!target || busy} onClick={() => move.mutate({ id: d.docId, workspace: target })}>
+              {t('memory.move.submit')}
+            </Button>
+          </span>
         </div>
       ) : null}
     </div>
@@ -302,12 +543,14 @@ function countTags(memories: Memory[]): [string, number][] {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
+/** The filters applied; pinned memories first, otherwise the server's order (newest first). */
 function filterMemories(memories: Memory[], search: string, category: string, tag: string): Memory[] {
   const needle = search.trim().toLowerCase();
-  return memories.filter((m) => {
+  const kept = memories.filter((m) => {
     if (category && (m.category || '/') !== category) return false;
     if (tag && !m.tags.includes(tag)) return false;
     if (!needle) return true;
-    return [m.title, m.summary, m.path, m.category, ...m.tags].some((s) => s.toLowerCase().includes(needle));
+    return [m.title, m.summary, m.path, m.category, m.sessionId ?? '', ...m.tags].some((s) => s.toLowerCase().includes(needle));
   });
+  return [...kept.filter((m) => m.pinned), ...kept.filter((m) => !m.pinned)];
 }

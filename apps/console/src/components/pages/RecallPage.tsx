@@ -7,7 +7,9 @@ import { useMemo, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
+import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
+import { ScopeBadge, useWorkspaces } from '../workspace/common.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 
 type RecallOutput = RouterOutputs['recall']['run'];
@@ -23,6 +25,11 @@ export function RecallPage() {
   const [query, setQuery] = useState('');
   const [k, setK] = useState('');
   const [only, setOnly] = useState<'' | 'lexical' | 'semantic'>('');
+  const { workspace: chosen } = useWorkspaceChoice();
+  const { workspaces, labelOf } = useWorkspaces();
+  // The Library's workspace is the default; a choice made here stays for this page.
+  const [scope, setScope] = useState<string | null>(null);
+  const workspace = scope ?? chosen;
   const [submitted, setSubmitted] = useState<Submitted | null>(null);
 
   const recall = useQuery({
@@ -31,7 +38,7 @@ export function RecallPage() {
   });
 
   const run = () => {
-    const next: Submitted = { query: query.trim(), ...(k ? { k: Number(k) } : {}), ...(only ? { only } : {}) };
+    const next: Submitted = { query: query.trim(), ...(k ? { k: Number(k) } : {}), ...(only ? { only } : {}), ...(workspace !== ALL_WORKSPACES ? { workspace } : {}) };
     if (JSON.stringify(next) === JSON.stringify(submitted)) void recall.refetch();
     else setSubmitted(next);
   };
@@ -69,6 +76,17 @@ export function RecallPage() {
                 <option value="">{t('recall.channel.hybrid')}</option>
                 <option value="lexical">{t('recall.channel.lexical')}</option>
                 <option value="semantic">{t('recall.channel.semantic')}</option>
+              </select>
+            </label>
+            <label className="flex min-w-0 flex-[1_1_8rem] flex-col gap-1 text-xs text-muted">
+              {t('ws.switcher')}
+              <select data-testid="recall-workspace" className={inputClass} value={workspace} onChange={(e) => setScope(e.target.value)}>
+                <option value={ALL_WORKSPACES}>{t('ws.all')}</option>
+                {workspaces.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {labelOf(w)}
+                  </option>
+                ))}
               </select>
             </label>
             <Button type="submit" variant="primary" data-testid="recall-run" disabled={!query.trim() || recall.isFetching}>
@@ -200,6 +218,7 @@ function HitList({ hits }: { hits: Hit[] }) {
               <span className="shrink-0 text-xs text-muted tabular-nums">{h.date}</span>
             </div>
             <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-muted">
+              {h.scope !== 'all' ? <ScopeBadge workspace={h.workspace} scope={h.scope} /> : null}
               <Badge tone="accent">{h.category || '/'}</Badge>
               <span className="font-mono">{h.path}</span>
               <span>{t('recall.decay', { n: fmt(h.channels.decay, 3) })}</span>

@@ -1,23 +1,12 @@
 // Cross-compaction memory, read-only: the sessions that have stored blocks, and per session its
 // blocks, the overview of its current window, its trash, rules book, archive head and audit log.
-import { CompactionMemory, type Engine } from '@engram/engine';
 import { z } from 'zod';
-import type { ConsoleRuntime } from '../engine.ts';
+import { servicesOf } from '../services.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
 
 const scopeInput = z.object({ workspace: z.string().max(4096), sessionId: z.string().trim().min(1).max(512) });
 
-const memories = new WeakMap<Engine, CompactionMemory>();
-
-function memoryOf(runtime: ConsoleRuntime): CompactionMemory {
-  const { engine } = runtime;
-  let memory = memories.get(engine);
-  if (!memory) {
-    memory = new CompactionMemory({ database: engine.database, dataDir: engine.config.dataDir, tokenizer: engine.tokenizer, config: () => engine.config });
-    memories.set(engine, memory);
-  }
-  return memory;
-}
+const memoryOf = (runtime: Parameters<typeof servicesOf>[0]) => servicesOf(runtime).compaction;
 
 export const compactionRouter = createTRPCRouter({
   /** Sessions with stored compaction memory, newest activity first. */

@@ -1,0 +1,35 @@
+// The wall between sessions, as the console sees it: every message (not only those one session
+// may read), and posting as "console" — publicly, to a session (id prefix) or to a workspace.
+import { describeRecipient, GLOBAL_WORKSPACE, shortSession } from '@engram/engine';
+import { listWallMessages } from '@engram/db';
+import { wallListInput, wallPostInput } from '../../shared/validators.ts';
+import { servicesOf } from '../services.ts';
+import { createTRPCRouter, procedure } from '../trpc.ts';
+
+/** The session name the console posts under. */
+export const CONSOLE_SESSION = 'console';
+
+export const wallRouter = createTRPCRouter({
+  /** Newest first, paged; `hasMore` says whether an older page exists. */
+  list: procedure.input(wallListInput).query(async ({ ctx, input }) => {
+    const rows = await listWallMessages(ctx.runtime.engine.db, { limit: input.limit + 1, offset: input.offset });
+    return {
+      items: rows.slice(0, input.limit).map((row) => ({
+        id: row.id,
+        at: row.at,
+        fromSession: row.fromSession,
+        fromShort: shortSession(row.fromSession),
+        fromWorkspace: row.fromWorkspace,
+        recipient: row.recipient,
+        to: describeRecipient(row.recipient),
+        text: row.text,
+      })),
+      hasMore: rows.length > input.limit,
+    };
+  }),
+
+  /** Posts as the console; PRECONDITION_FAILED when the wall is switched off in the settings. */
+  post: procedure.input(wallPostInput).mutation(({ ctx, input }) =>
+    servicesOf(ctx.runtime).cross.wallPost({ fromSession: CONSOLE_SESSION, fromWorkspace: input.workspace ?? GLOBAL_WORKSPACE, to: input.to, text: input.text }),
+  ),
+});

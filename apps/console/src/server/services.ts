@@ -1,0 +1,32 @@
+// The engine's services the console uses, made once per open engine: two registries or two import
+// job boards over one engine would not see each other's state. Kept on globalThis like the runtime,
+// so every Next bundle that reaches them shares the same instances.
+import { CompactionMemory, CrossSession, PastSessions, WorkspaceRegistry, type Engine } from '@engram/engine';
+import type { ConsoleRuntime } from './engine.ts';
+import { ImportJobs } from './import-jobs.ts';
+
+export interface ConsoleServices {
+  registry: WorkspaceRegistry;
+  sessions: PastSessions;
+  cross: CrossSession;
+  compaction: CompactionMemory;
+  imports: ImportJobs;
+}
+
+const KEY = Symbol.for('engram.console.services');
+const table = (): WeakMap<Engine, ConsoleServices> => ((globalThis as Record<symbol, WeakMap<Engine, ConsoleServices>>)[KEY] ??= new WeakMap());
+
+export function servicesOf(runtime: Pick<ConsoleRuntime, 'engine'>): ConsoleServices {
+  const { engine } = runtime;
+  const known = table().get(engine);
+  if (known) return known;
+  const services: ConsoleServices = {
+    registry: new WorkspaceRegistry(engine),
+    sessions: new PastSessions(engine),
+    cross: new CrossSession({ engine }),
+    compaction: new CompactionMemory({ database: engine.database, dataDir: engine.config.dataDir, tokenizer: engine.tokenizer, config: () => engine.config }),
+    imports: new ImportJobs(),
+  };
+  table().set(engine, services);
+  return services;
+}
