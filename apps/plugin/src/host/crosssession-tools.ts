@@ -7,7 +7,7 @@ import { CrossSession, formatProvenance, wallLine, type BriefResult, type Engine
 import { scopeOf } from './compaction-messages.ts';
 import type { HostContext, HostLogger, HostSession, ToolDefinition, ToolExec } from './host-types.ts';
 import { errorText } from './log.ts';
-import { ToolError } from './tools.ts';
+import { guarded, ToolError } from './tools.ts';
 
 export { formatProvenance };
 
@@ -37,17 +37,6 @@ export function crossSessionOf(engine: Engine): CrossSession {
     services.set(engine, service);
   }
   return service;
-}
-
-/** Engine errors with their code in the message: the message is all the model sees. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ToolError) throw error;
-    const code = (error as { code?: unknown })?.code;
-    throw new ToolError(typeof code === 'string' ? code : 'failed', errorText(error));
-  }
 }
 
 interface Caller {

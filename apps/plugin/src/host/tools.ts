@@ -45,7 +45,7 @@ function need<T>(value: T | null, what = 'the memory engine'): T {
 }
 
 /** Rethrows engine errors with their code in the message, which is all the model gets to see. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
+export async function guarded<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
