@@ -118,7 +118,7 @@ test('two sessions in different folders never see each other\'s memories: automa
   const search = await tools.call('engram_search', JSON.stringify({ query: '东京节点的端口' }), beta);
   assert.match(search.text, /东京节点端口处置〔global〕 \(docId: [0-9a-f]+\)/);
   const ownHit = await tools.call('engram_search', JSON.stringify({ query: question }), alpha);
-  assert.match(ownHit.text, new RegExp(`${ALPHA_TITLE} \\(docId: ${alphaDoc.docId}\\)\\n阿尔法项目灰度发布走杭州七号楼机房`), 'own memories are unmarked; the summary is shown, not the body');
+  assert.match(ownHit.text, new RegExp(`${ALPHA_TITLE}(〔s:[^〕]+〕)? \\(docId: ${alphaDoc.docId}\\)\\n阿尔法项目灰度发布走杭州七号楼机房`), 'own memories carry no scope mark (only their provenance); the summary is shown, not the body');
   assert.doesNotMatch(ownHit.text, /回滚脚本在 ops/, 'search returns summaries, not text');
 
   // A call without a session (no exec.agent) is unscoped.

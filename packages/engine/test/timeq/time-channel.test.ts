@@ -48,7 +48,7 @@ test('a day with nothing else asked: that day\'s diary entries, in the order the
   assert.ok((await engine.list()).some((m) => m.root === 'legacy' && m.date === '2026-10-06'), 'the legacy file is indexed on that day');
   const r = await engine.recall('10月6日做了什么');
   assert.deepEqual(r.hits.map((h) => h.title), ['早会记录', '东京节点部署', '周报模板调整']);
-  assert.deepEqual(r.explain.time, { matched: '10月6日', days: ['2026-10-06'], memories: 3, applied: true, note: null });
+  assert.deepEqual(r.explain.time, { matched: '10月6日', days: ['2026-10-06'], memories: 3, applied: true, note: null, sessions: [] });
   assert.ok(r.hits.every((h) => h.root === 'diary' && h.date === '2026-10-06'), 'no legacy and no archived entry');
   assert.match(r.hits[1]!.text, /sing-box/);
 
