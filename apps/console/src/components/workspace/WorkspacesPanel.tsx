@@ -45,6 +45,7 @@ export function WorkspacesPanel() {
       </Card>
       <Card title={t('wsp.claims')} testId="ws-claims">
         {claims.error ? <ErrorNote error={claims.error} /> : null}
+        {!claims.error && claims.data && claims.data.length === 0 ? <Muted>{t('wsp.claims.none')}</Muted> : null}
         <ul className="flex flex-col gap-1.5 text-xs">
           {(claims.data ?? []).map((c) => (
             <li key={c.id} className="flex flex-col gap-0.5 border-b border-line pb-1.5 last:border-0" data-testid="ws-claim" data-status={c.status}>
