@@ -1,10 +1,13 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
-import { documentsByIds, documentVersions, indexRowsOfDocuments, listDocuments, loadIndexRows, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { documentsByIds, documentVersions, indexRowsOfDocuments, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
+
+/** Documents whose index rows are read per query while loading (the db package's batch size). */
+const LOAD_PAGE_DOCS = 200;
 
 export class LiveIndex {
   lexical: LexicalIndex;
@@ -56,20 +59,31 @@ export class LiveIndex {
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
     const docs = await listDocuments(db, { includeArchived: true });
-    const rows = await loadIndexRows(db);
-    this.lexical = new LexicalIndex(this.options);
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    // Built aside and swapped in at the end, so a recall running meanwhile sees the old index
+    // rather than half of the new one. Rows are read a page of documents at a time: every chunk's
+    // token string at once would set the heap's high-water mark, which V8 keeps long after.
+    const lexical = new LexicalIndex(this.options);
+    const chunkIds: string[] = [];
+    const chunkDocIds: string[] = [];
+    const ids = docs.filter((d) => !d.archived).map((d) => d.id).sort();
+    for (let i = 0; i < ids.length; i += LOAD_PAGE_DOCS) {
+      for (const r of await indexRowsOfDocuments(db, ids.slice(i, i + LOAD_PAGE_DOCS))) {
+        const d = byId.get(r.docId);
+        if (!d) continue;
+        lexical.add(lexicalEntry(r, d));
+        chunkIds.push(r.chunkId);
+        chunkDocIds.push(r.docId);
+      }
+    }
+    lexical.finishBulkAdd();
+    this.lexical = lexical;
     this.supersededCache = null;
     this.docs.clear();
     this.chunkDoc.clear();
     this.chunksOfDoc.clear();
     for (const d of docs) this.docs.set(d.id, d);
-    for (const r of rows) {
-      const d = this.docs.get(r.docId);
-      if (!d) continue;
-      this.lexical.add(lexicalEntry(r, d));
-      this.track(r.chunkId, r.docId);
-    }
-    this.lexical.finishBulkAdd();
+    for (let i = 0; i < chunkIds.length; i++) this.track(chunkIds[i]!, chunkDocIds[i]!);
     this.generation = generation;
   }
 

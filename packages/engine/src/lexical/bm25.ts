@@ -1,7 +1,10 @@
 import { isSingleCjkChar } from '../text/scripts.ts';
-import { MAX_SLOT, POSTING_STRIDE, PostingStore, postingSlot } from './postings.ts';
+import { INLINE_KINDS, MAX_SLOT, PostingStore } from './postings.ts';
 import { ChunkSlots, FIELD_COUNT, grown } from './slots.ts';
 import { selectTop } from './top.ts';
+
+/** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
+const RECORDED_TERMS = 8;
 
 export const LEXICAL_FIELDS = ['title', 'summary', 'tags', 'body'] as const;
 export type LexicalField = (typeof LEXICAL_FIELDS)[number];
@@ -60,7 +63,7 @@ export class LexicalIndex {
   private readonly termIds = new Map<string, number>();
   private readonly postings = new PostingStore();
   private documentFrequency = new Int32Array(1024);
-  private readonly slots = new ChunkSlots();
+  private readonly slots: ChunkSlots;
   /** Integer token totals per field over live chunks; keeps avgLen exact under add/remove. */
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
 
@@ -70,17 +73,36 @@ export class LexicalIndex {
   private termMask = new Uint8Array(1024);
   private scores = new Float64Array(1024);
   private touched = new Int32Array(1024);
+  /**
+   * Per touched slot, the field masks of the first RECORDED_TERMS query terms (4 bits each), when
+   * search() has accumulate() note them while scoring. Only when every field weighs something: a
+   * zero-weight field's postings never reach the scoring step.
+   */
+  private fieldBits = new Int32Array(1024);
+  private readonly canRecordMasks: boolean;
 
   private readonly isAlive = (slot: number): boolean => this.slots.alive[slot] === 1;
 
   constructor(options: LexicalOptions) {
     this.options = options;
     this.weights = Float64Array.from(LEXICAL_FIELDS, (field) => options.fieldWeights[field]);
+    // Most postings are a body word seen once or twice: give them the one-byte kinds, and let
+    // per-chunk term lists store "body only" without a mask byte.
+    const body = LEXICAL_FIELDS.indexOf('body');
+    for (let tf = 1; tf <= 2; tf++) this.postings.kindOf(1 << body, tf * this.weights[body]!);
+    this.slots = new ChunkSlots(1 << body);
+    this.canRecordMasks = this.weights.every((weight) => weight > 0);
   }
 
   /** Live chunks. */
   get size(): number {
     return this.slots.size;
+  }
+
+  /** Bytes held in typed arrays: posting lists, per-chunk data, per-term tables, scratch. */
+  memoryBytes(): number {
+    const scratch = [this.documentFrequency, this.chunkTerms, this.termTf, this.termMask, this.scores, this.touched, this.fieldBits];
+    return this.postings.memoryBytes() + this.slots.memoryBytes() + scratch.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
   hasIdf(): boolean {
@@ -124,8 +146,8 @@ export class LexicalIndex {
         this.termTf[termId] = this.termTf[termId]! + weight;
       }
     }
-    const terms = chunkTerms.subarray(0, termCount);
-    const slot = this.slots.add(entry.chunkId, entry.docId, length, fieldLengths, terms);
+    const terms = chunkTerms.subarray(0, termCount).sort();
+    const slot = this.slots.add(entry.chunkId, entry.docId, length, fieldLengths, terms, this.termMask);
     for (let f = 0; f < FIELD_COUNT; f++) this.fieldTotals[f]! += fieldLengths[f]!;
     const mask = this.termMask;
     const tf = this.termTf;
@@ -175,25 +197,49 @@ export class LexicalIndex {
     if (limit <= 0 || this.size === 0) return [];
     const terms = this.queryTerms(queryTokens);
     if (terms.length === 0) return [];
-    const touchedCount = this.accumulate(terms);
+    const recorded = this.termsToRecord(terms, limit);
+    const touchedCount = this.accumulate(terms, recorded);
     const byChunkId = (a: number, b: number) => this.slots.chunkIdAt(a) < this.slots.chunkIdAt(b);
     const top = selectTop(this.touched, touchedCount, this.scores, limit, byChunkId);
+    const matched = this.matchedTokens(top.map((hit) => hit.slot), terms, recorded);
     // Reset only what was written, so a search costs O(postings read), not O(chunks).
-    for (let i = 0; i < touchedCount; i++) this.scores[this.touched[i]!] = 0;
+    for (let i = 0; i < touchedCount; i++) {
+      this.scores[this.touched[i]!] = 0;
+      this.fieldBits[this.touched[i]!] = 0;
+    }
     return top.map(({ slot, score }, index) => ({
       chunkId: this.slots.chunkIdAt(slot),
       docId: this.slots.docIdAt(slot),
       score,
       rank: index + 1,
-      matched: this.matchedTokens(slot, terms),
+      matched: matched[index]!,
     }));
   }
 
-  /** Adds every query term's contribution into `scores`; returns how many slots were touched. */
-  private accumulate(terms: QueryTerm[]): number {
+  /**
+   * How many leading query terms accumulate() should note field masks for. Noting costs a little
+   * per posting scored; reading the hits' own term lists afterwards costs a few hundred terms per
+   * hit, whatever the corpus size. The cheaper wins (noting a posting costs roughly half of reading
+   * a term); the matched fields come out the same either way.
+   */
+  private termsToRecord(terms: QueryTerm[], limit: number): number {
+    if (!this.canRecordMasks) return 0;
+    const count = Math.min(terms.length, RECORDED_TERMS);
+    let postings = 0;
+    for (let q = 0; q < count; q++) postings += this.postings.lengthOf(terms[q]!.termId);
+    const hits = Math.min(limit, postings);
+    return postings < 2 * hits * this.slots.averageTermCount() ? count : 0;
+  }
+
+  /**
+   * Adds every query term's contribution into `scores`, and the field masks of the first
+   * `recorded` terms into `fieldBits`; returns how many slots were touched.
+   */
+  private accumulate(terms: QueryTerm[], recorded: number): number {
     if (this.scores.length < this.slots.slotLimit) {
       this.scores = grown(this.scores, this.slots.slotLimit);
       this.touched = grown(this.touched, this.slots.slotLimit);
+      this.fieldBits = grown(this.fieldBits, this.slots.slotLimit);
     }
     const { k1, b } = this.options;
     const avgLength = this.averageWeightedLength();
@@ -202,21 +248,53 @@ export class LexicalIndex {
     const { scores, touched } = this;
     const { alive, weightedLength } = this.slots;
     this.postings.flush();
-    const { arena, arenaTf } = this.postings;
+    const { bytes, kindTf, kindMask } = this.postings;
+    const { fieldBits } = this;
     let touchedCount = 0;
-    for (const term of terms) {
+    for (let q = 0; q < terms.length; q++) {
+      const term = terms[q]!;
       const factor = term.weight * term.idf;
-      const begin = this.postings.startOf(term.termId) * POSTING_STRIDE;
-      const end = begin + this.postings.lengthOf(term.termId) * POSTING_STRIDE;
-      for (let at = begin; at < end; at += POSTING_STRIDE) {
-        const slot = postingSlot(arena[at]!);
-        const wtf = arenaTf[at + 1]!;
+      const maskShift = q < recorded ? q * 4 : -1;
+      let at = this.postings.startOf(term.termId);
+      const end = this.postings.endOf(term.termId);
+      let slot = 0;
+      // The posting format of postings.ts, decoded inline: this loop is most of a search.
+      while (at < end) {
+        let head = bytes[at++]!;
+        if (head >= 0x80) {
+          head &= 0x7f;
+          let shift = 7;
+          let byte: number;
+          do {
+            byte = bytes[at++]!;
+            head |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte >= 0x80);
+        }
+        slot += head >>> 3;
+        let kind = head & INLINE_KINDS;
+        if (kind === INLINE_KINDS) {
+          let extra = bytes[at++]!;
+          if (extra >= 0x80) {
+            extra &= 0x7f;
+            let shift = 7;
+            let byte: number;
+            do {
+              byte = bytes[at++]!;
+              extra |= (byte & 0x7f) << shift;
+              shift += 7;
+            } while (byte >= 0x80);
+          }
+          kind += extra;
+        }
+        const wtf = kindTf[kind]!;
         // wtf is 0 when the token only occurs in zero-weight fields: no contribution.
         if (alive[slot] === 0 || wtf <= 0) continue;
         // Every contribution is > 0, so a score of 0 means "first time this slot is seen".
         const previous = scores[slot]!;
         if (previous === 0) touched[touchedCount++] = slot;
         scores[slot] = previous + (factor * wtf) / (wtf + lengthBase + lengthScale * weightedLength[slot]!);
+        if (maskShift >= 0) fieldBits[slot] = fieldBits[slot]! | (kindMask[kind]! << maskShift);
       }
     }
     return touchedCount;
@@ -237,15 +315,58 @@ export class LexicalIndex {
     return terms;
   }
 
-  private matchedTokens(slot: number, terms: QueryTerm[]): MatchedToken[] {
-    const matched: MatchedToken[] = [];
-    for (const term of terms) {
-      const mask = this.postings.fieldMaskOf(term.termId, slot);
-      if (mask < 0) continue;
-      const fields = LEXICAL_FIELDS.filter((_, field) => (mask & (1 << field)) !== 0);
-      matched.push({ token: term.token, idf: term.idf, weight: term.weight, fields });
+  /**
+   * Per hit (in the order of `slots`), the query terms it contains and in which fields. The terms
+   * accumulate() noted come from there; the others are read from whichever is shorter: the hits'
+   * own term lists (a few hundred terms each, whatever the corpus size) or one pass over each
+   * term's posting list (when there are many hits).
+   */
+  private matchedTokens(slots: number[], terms: QueryTerm[], recorded: number): MatchedToken[][] {
+    const rest = terms.slice(recorded);
+    let restMasks: Int32Array | null = null;
+    if (rest.length > 0) {
+      let chunkCost = 0;
+      for (const slot of slots) chunkCost += this.slots.termCountOf(slot);
+      let postingCost = 0;
+      for (const term of rest) postingCost += this.postings.lengthOf(term.termId);
+      restMasks = chunkCost <= postingCost ? this.masksFromChunks(slots, rest) : this.masksFromPostings(slots, rest);
     }
-    return matched;
+    const fieldsOf = (mask: number) => LEXICAL_FIELDS.filter((_, field) => (mask & (1 << field)) !== 0);
+    return slots.map((slot, hit) => {
+      const matched: MatchedToken[] = [];
+      const bits = this.fieldBits[slot]!;
+      terms.forEach((term, t) => {
+        const mask = t < recorded ? (bits >>> (t * 4)) & 0xf : restMasks![hit * rest.length + t - recorded]!;
+        if (mask > 0) matched.push({ token: term.token, idf: term.idf, weight: term.weight, fields: fieldsOf(mask) });
+      });
+      return matched;
+    });
+  }
+
+  /** masks[hit · terms + t]: field mask of term t in hit, or -1. */
+  private masksFromChunks(slots: number[], terms: QueryTerm[]): Int32Array {
+    const byTermId = terms.map((_, t) => t).sort((x, y) => terms[x]!.termId - terms[y]!.termId);
+    const termIds = byTermId.map((t) => terms[t]!.termId);
+    const found = new Int32Array(terms.length);
+    const masks = new Int32Array(slots.length * terms.length);
+    slots.forEach((slot, hit) => {
+      this.slots.fieldMasksOf(slot, termIds, found);
+      for (let k = 0; k < byTermId.length; k++) masks[hit * terms.length + byTermId[k]!] = found[k]!;
+    });
+    return masks;
+  }
+
+  private masksFromPostings(slots: number[], terms: QueryTerm[]): Int32Array {
+    // Posting lists are read sequentially, so the hits are looked up in slot order.
+    const bySlot = slots.map((_, hit) => hit).sort((x, y) => slots[x]! - slots[y]!);
+    const sortedSlots = bySlot.map((hit) => slots[hit]!);
+    const found = new Int32Array(slots.length);
+    const masks = new Int32Array(slots.length * terms.length);
+    terms.forEach((term, t) => {
+      this.postings.fieldMasksOf(term.termId, sortedSlots, found);
+      for (let k = 0; k < bySlot.length; k++) masks[bySlot[k]! * terms.length + t] = found[k]!;
+    });
+    return masks;
   }
 
   private averageWeightedLength(): number {

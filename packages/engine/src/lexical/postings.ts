@@ -1,57 +1,105 @@
-// Posting lists for the lexical index, built for speed and a small GC footprint.
+// Posting lists for the lexical index, compressed and kept away from the garbage collector.
 //
-// Every term's list is a region of one shared Int32Array (the arena) holding pairs sorted by
-// slot: (slot << 4 | field mask, weighted tf as float32 bits), 8 bytes per posting. A list that
-// outgrows its region moves to the end of the arena; abandoned regions are reclaimed by sliding
-// lists down.
-// One arena instead of one typed array per term keeps tens of thousands of small buffers away from
-// the garbage collector, whose full collections dominated bulk builds.
+// Every term's list is a byte region of one shared Uint8Array (the arena), sorted by slot. A
+// posting is the gap to the previous posting's slot (the first one counts from 0) and its kind —
+// the pair (field mask, weighted tf) numbered by the store — written as one LEB128 varint
+// gap · 8 + min(kind, 7), followed by a second varint kind − 7 when kind ≥ 7. Gaps are small in the
+// long lists that hold most postings and a handful of kinds covers almost all of them, so a posting
+// takes 1.5–2 bytes instead of 8. A list that outgrows its region moves to the end of the arena;
+// abandoned regions are reclaimed by sliding lists down.
+// One arena instead of one buffer per term keeps tens of thousands of small buffers away from the
+// garbage collector, whose full collections dominated bulk builds.
 //
 // New postings go to a sequential log first and are filed in batches grouped by term, because
 // appending straight into tens of thousands of lists costs a few cache misses per posting.
 
-export const POSTING_STRIDE = 2;
+import { readVarint, varintSize, writeVarint } from './varint.ts';
+
 const LOG_STRIDE = 3;
-/** Low bits of a posting's first word hold the field mask (one bit per field, 4 fields). */
-const MASK_BITS = 4;
-const MASK = (1 << MASK_BITS) - 1;
-/** Slots must fit in the remaining 27 bits (the index compacts slots long before that). */
-export const MAX_SLOT = 2 ** (31 - MASK_BITS) - 1;
+/** Kinds below this are stored inside the gap varint; the rest need one more varint. */
+export const INLINE_KINDS = 7;
+const INLINE_BITS = 3;
+/** Gaps · 8 must stay below 2^31 for the bitwise varint decoder (slots compact long before that). */
+export const MAX_SLOT = 2 ** (31 - INLINE_BITS) - 1;
 
-export const packPosting = (slot: number, fieldMask: number): number => (slot << MASK_BITS) | fieldMask;
-export const postingSlot = (packed: number): number => packed >>> MASK_BITS;
-export const postingFieldMask = (packed: number): number => packed & MASK;
-
-/** Postings buffered before an automatic flush (12 MB of log). */
-const DEFAULT_LOG_CAPACITY = 1 << 20;
-const MIN_REGION = 2;
+/** Postings buffered before an automatic flush (3 MB of log). */
+const DEFAULT_LOG_CAPACITY = 1 << 18;
+const MIN_REGION = 8;
 
 const floatScratch = new Float32Array(1);
-const intScratch = new Int32Array(floatScratch.buffer);
+const bitsScratch = new Uint32Array(floatScratch.buffer);
 
-function floatToBits(value: number): number {
-  floatScratch[0] = value;
-  return intScratch[0]!;
+const postingSize = (gap: number, kind: number): number =>
+  kind < INLINE_KINDS ? varintSize(gap * 8 + kind) : varintSize(gap * 8 + INLINE_KINDS) + varintSize(kind - INLINE_KINDS);
+
+function writePosting(bytes: Uint8Array, at: number, gap: number, kind: number): number {
+  if (kind < INLINE_KINDS) return writeVarint(bytes, at, gap * 8 + kind);
+  return writeVarint(bytes, writeVarint(bytes, at, gap * 8 + INLINE_KINDS), kind - INLINE_KINDS);
+}
+
+/** Sequential reader of one list: call next() until it returns false; `slot` and `kind` then hold the posting. */
+export class PostingCursor {
+  slot = 0;
+  kind = 0;
+  value = 0;
+  private at = 0;
+  private end = 0;
+  private bytes: Uint8Array = new Uint8Array(0);
+
+  /** Positions the cursor before the first posting of the region [begin, end). */
+  reset(bytes: Uint8Array, begin: number, end: number): this {
+    this.bytes = bytes;
+    this.at = begin;
+    this.end = end;
+    this.slot = 0;
+    return this;
+  }
+
+  next(): boolean {
+    if (this.at >= this.end) return false;
+    this.at = readVarint(this.bytes, this.at, this);
+    const head = this.value;
+    this.slot += head >>> INLINE_BITS;
+    this.kind = head & INLINE_KINDS;
+    if (this.kind === INLINE_KINDS) {
+      this.at = readVarint(this.bytes, this.at, this);
+      this.kind += this.value;
+    }
+    return true;
+  }
+
+  /** Byte position after the current posting. */
+  get position(): number {
+    return this.at;
+  }
 }
 
 export class PostingStore {
-  /** [slot << 4 | fieldMask, tfBits] pairs; list t occupies postings [start[t], start[t] + length[t]). */
-  arena = new Int32Array(POSTING_STRIDE * 4096);
-  /** Float view of `arena` (weighted tf is the second word of each posting). */
-  arenaTf = new Float32Array(this.arena.buffer);
+  /** The byte arena; list t occupies [startOf(t), endOf(t)). */
+  bytes = new Uint8Array(64 * 1024);
   private used = 0;
   private garbage = 0;
 
   private start = new Int32Array(1024);
   private capacity = new Int32Array(1024);
-  private lengths = new Int32Array(1024);
+  private byteLengths = new Int32Array(1024);
+  private counts = new Int32Array(1024);
+  /** Slot of each list's last posting (0 for an empty list): the base of the next gap. */
+  private lastSlot = new Int32Array(1024);
   /** Entries whose slot was removed but are still in the list. */
   private deadCounts = new Int32Array(1024);
   private terms = 0;
 
+  /** Weighted tf (as float32, widened) and field mask of each posting kind. */
+  kindTf = new Float64Array(16);
+  kindMask = new Uint8Array(16);
+  private kinds = 0;
+  private readonly kindByKey = new Map<number, number>();
+
   private log = new Int32Array(LOG_STRIDE * 1024);
   private logLength = 0;
   private readonly logCapacity: number;
+  private readonly cursor = new PostingCursor();
 
   constructor(logCapacity = DEFAULT_LOG_CAPACITY) {
     this.logCapacity = logCapacity;
@@ -61,15 +109,44 @@ export class PostingStore {
     return this.terms;
   }
 
+  /** Bytes of typed arrays held (arena, per-term tables, log). */
+  memoryBytes(): number {
+    const perTerm = [this.start, this.capacity, this.byteLengths, this.counts, this.lastSlot, this.deadCounts];
+    return this.bytes.byteLength + this.log.byteLength + this.kindTf.byteLength + this.kindMask.byteLength + perTerm.reduce((sum, a) => sum + a.byteLength, 0);
+  }
+
   addTerm(): number {
     if (this.terms === this.start.length) {
       const size = this.terms * 2;
       this.start = resized(this.start, size);
       this.capacity = resized(this.capacity, size);
-      this.lengths = resized(this.lengths, size);
+      this.byteLengths = resized(this.byteLengths, size);
+      this.counts = resized(this.counts, size);
+      this.lastSlot = resized(this.lastSlot, size);
       this.deadCounts = resized(this.deadCounts, size);
     }
     return this.terms++;
+  }
+
+  /**
+   * The number of the (field mask, weighted tf) pair; tf is kept as float32, as the index always
+   * has. Kinds numbered first take the fewest bytes, so callers may register the common ones early.
+   */
+  kindOf(fieldMask: number, weightedTf: number): number {
+    floatScratch[0] = weightedTf;
+    // The mask has 4 bits; the float bits times 16 stay exact below 2^53.
+    const key = bitsScratch[0]! * 16 + fieldMask;
+    let kind = this.kindByKey.get(key);
+    if (kind !== undefined) return kind;
+    kind = this.kinds++;
+    if (kind === this.kindTf.length) {
+      this.kindTf = grownCopy(this.kindTf, kind * 2);
+      this.kindMask = grownCopy(this.kindMask, kind * 2);
+    }
+    this.kindTf[kind] = floatScratch[0]!;
+    this.kindMask[kind] = fieldMask;
+    this.kindByKey.set(key, kind);
+    return kind;
   }
 
   /** Per term, slots must arrive in increasing order (they do: slots only grow). */
@@ -78,34 +155,52 @@ export class PostingStore {
     if (this.logLength * LOG_STRIDE === this.log.length) this.log = resized(this.log, this.log.length * 2);
     const at = this.logLength * LOG_STRIDE;
     this.log[at] = termId;
-    this.log[at + 1] = packPosting(slot, fieldMask);
-    this.log[at + 2] = floatToBits(weightedTf);
+    this.log[at + 1] = slot;
+    this.log[at + 2] = this.kindOf(fieldMask, weightedTf);
     this.logLength++;
   }
 
-  /** First posting of the term's list in `arena` (call flush() first). */
+  /** First byte of the term's list in `bytes` (call flush() first). */
   startOf(termId: number): number {
     return this.start[termId]!;
   }
 
-  lengthOf(termId: number): number {
-    return this.lengths[termId]!;
+  /** Byte after the term's list. */
+  endOf(termId: number): number {
+    return this.start[termId]! + this.byteLengths[termId]!;
   }
 
-  /** Field mask of the term's posting for `slot`, or -1 (binary search). */
-  fieldMaskOf(termId: number, slot: number): number {
-    const base = this.start[termId]!;
-    let lo = 0;
-    let hi = this.lengths[termId]! - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const packed = this.arena[(base + mid) * POSTING_STRIDE]!;
-      const value = postingSlot(packed);
-      if (value === slot) return postingFieldMask(packed);
-      if (value < slot) lo = mid + 1;
-      else hi = mid - 1;
+  /** Postings in the term's list, dead ones included. */
+  lengthOf(termId: number): number {
+    return this.counts[termId]!;
+  }
+
+  /** Reader positioned before the term's first posting (shared: one list at a time). */
+  read(termId: number): PostingCursor {
+    this.flush();
+    return this.cursor.reset(this.bytes, this.startOf(termId), this.endOf(termId));
+  }
+
+  /** The term's postings as [slot, field mask, weighted tf] (tests and diagnostics). */
+  entries(termId: number): [number, number, number][] {
+    const out: [number, number, number][] = [];
+    const cursor = this.read(termId);
+    while (cursor.next()) out.push([cursor.slot, this.kindMask[cursor.kind]!, this.kindTf[cursor.kind]!]);
+    return out;
+  }
+
+  /**
+   * For each of `slots` (ascending), the field mask of the term's posting for it, or -1, into `out`.
+   * One pass over the list serves every slot.
+   */
+  fieldMasksOf(termId: number, slots: ArrayLike<number>, out: Int32Array): void {
+    const cursor = this.read(termId);
+    let k = 0;
+    while (k < slots.length && cursor.next()) {
+      while (k < slots.length && slots[k]! < cursor.slot) out[k++] = -1;
+      if (k < slots.length && slots[k] === cursor.slot) out[k++] = this.kindMask[cursor.kind]!;
     }
-    return -1;
+    while (k < slots.length) out[k++] = -1;
   }
 
   /**
@@ -115,20 +210,23 @@ export class PostingStore {
   markDead(termId: number, isAlive: (slot: number) => boolean): void {
     this.flush();
     this.deadCounts[termId]!++;
-    const length = this.lengths[termId]!;
-    if (length >= 16 && this.deadCounts[termId]! * 2 > length) {
+    const count = this.counts[termId]!;
+    if (count >= 16 && this.deadCounts[termId]! * 2 > count) {
       this.rewrite(termId, (slot) => (isAlive(slot) ? slot : -1));
     }
   }
 
-  /** Renumbers the slots of every list through `remap` (-1 drops the entry). */
+  /**
+   * Renumbers the slots of every list through `remap` (-1 drops the entry). The remap must keep
+   * order and never widen the distance between two kept slots (dense renumbering does neither).
+   */
   rewriteAll(remap: (slot: number) => number): void {
     this.flush();
     for (let termId = 0; termId < this.terms; termId++) this.rewrite(termId, remap);
   }
 
   /**
-   * Files the log into the lists: count per term, make room once, then copy term by term.
+   * Files the log into the lists: size per term, make room once, then write term by term.
    * `releaseLog` drops a large log buffer (after a bulk build, when the index is mostly read).
    */
   flush(releaseLog = true): void {
@@ -137,14 +235,10 @@ export class PostingStore {
     const log = this.log;
     if (count * 8 < this.terms) {
       // A short log (a few chunks added between searches): file one posting at a time rather
-      // than counting over the whole vocabulary.
+      // than going over the whole vocabulary.
       for (let i = 0; i < count; i++) {
         const from = i * LOG_STRIDE;
-        const termId = log[from]!;
-        this.reserve(termId, 1);
-        const to = (this.start[termId]! + this.lengths[termId]!) * POSTING_STRIDE;
-        this.arena.set(log.subarray(from + 1, from + LOG_STRIDE), to);
-        this.lengths[termId]!++;
+        this.appendNow(log[from]!, log[from + 1]!, log[from + 2]!);
       }
     } else {
       this.fileSorted(count);
@@ -153,53 +247,68 @@ export class PostingStore {
     if (releaseLog && this.log.length > LOG_STRIDE * 4096) this.log = new Int32Array(LOG_STRIDE * 1024);
   }
 
+  private appendNow(termId: number, slot: number, kind: number): void {
+    const gap = slot - this.lastSlot[termId]!;
+    const size = postingSize(gap, kind);
+    this.reserve(termId, size);
+    writePosting(this.bytes, this.endOf(termId), gap, kind);
+    this.byteLengths[termId]! += size;
+    this.counts[termId]!++;
+    this.lastSlot[termId] = slot;
+  }
+
   private fileSorted(count: number): void {
     const log = this.log;
-    const offsets = new Int32Array(this.terms + 1);
-    for (let i = 0; i < count; i++) offsets[log[i * LOG_STRIDE]! + 1]!++;
-    for (let t = 0; t < this.terms; t++) offsets[t + 1]! += offsets[t]!;
-    for (let t = 0; t < this.terms; t++) {
-      const n = offsets[t + 1]! - offsets[t]!;
-      if (n > 0) this.reserve(t, n);
-    }
-    // Scatter straight into each list's free space; the log is in slot order, so lists stay sorted.
-    const arena = this.arena;
-    const cursor = new Int32Array(this.terms);
-    for (let t = 0; t < this.terms; t++) cursor[t] = (this.start[t]! + this.lengths[t]!) * POSTING_STRIDE;
+    // Sizes depend on the gaps, so the first pass replays each list's last slot.
+    const need = new Int32Array(this.terms);
+    const last = this.lastSlot.slice(0, this.terms);
     for (let i = 0; i < count; i++) {
       const from = i * LOG_STRIDE;
       const termId = log[from]!;
-      const to = cursor[termId]!;
-      arena[to] = log[from + 1]!;
-      arena[to + 1] = log[from + 2]!;
-      cursor[termId] = to + POSTING_STRIDE;
+      const slot = log[from + 1]!;
+      need[termId]! += postingSize(slot - last[termId]!, log[from + 2]!);
+      last[termId] = slot;
     }
-    for (let t = 0; t < this.terms; t++) this.lengths[t]! += offsets[t + 1]! - offsets[t]!;
+    for (let t = 0; t < this.terms; t++) if (need[t]! > 0) this.reserve(t, need[t]!);
+    // Write straight into each list's free space; the log is in slot order, so lists stay sorted.
+    const bytes = this.bytes;
+    const cursor = need; // reused: write position per term
+    for (let t = 0; t < this.terms; t++) cursor[t] = this.endOf(t);
+    for (let i = 0; i < count; i++) {
+      const from = i * LOG_STRIDE;
+      const termId = log[from]!;
+      const slot = log[from + 1]!;
+      cursor[termId] = writePosting(bytes, cursor[termId]!, slot - this.lastSlot[termId]!, log[from + 2]!);
+      this.lastSlot[termId] = slot;
+      this.counts[termId]!++;
+    }
+    for (let t = 0; t < this.terms; t++) this.byteLengths[t] = cursor[t]! - this.start[t]!;
   }
 
-  /** Makes room for `extra` more postings in the term's region, moving it to the arena's end if needed. */
+  /** Makes room for `extra` more bytes in the term's region, moving it to the arena's end if needed. */
   private reserve(termId: number, extra: number): void {
-    const needed = this.lengths[termId]! + extra;
+    const needed = this.byteLengths[termId]! + extra;
     if (needed <= this.capacity[termId]!) return;
     // Growth by 1.5× bounds both the copying and the unused tail of each region.
     const capacity = Math.max(MIN_REGION, needed, Math.ceil(this.capacity[termId]! * 1.5));
     this.ensureFree(capacity);
-    const from = this.start[termId]! * POSTING_STRIDE;
-    this.arena.copyWithin(this.used * POSTING_STRIDE, from, from + this.lengths[termId]! * POSTING_STRIDE);
+    const from = this.start[termId]!;
+    this.bytes.copyWithin(this.used, from, from + this.byteLengths[termId]!);
     this.garbage += this.capacity[termId]!;
     this.start[termId] = this.used;
     this.capacity[termId] = capacity;
     this.used += capacity;
   }
 
-  /** Guarantees room for `postings` more at the arena's end: reclaim abandoned regions, else grow. */
-  private ensureFree(postings: number): void {
-    if ((this.used + postings) * POSTING_STRIDE <= this.arena.length) return;
+  /** Guarantees room for `size` more bytes at the arena's end: reclaim abandoned regions, else grow. */
+  private ensureFree(size: number): void {
+    if (this.used + size <= this.bytes.length) return;
     if (this.garbage * 4 > this.used) this.compactArena();
-    if ((this.used + postings) * POSTING_STRIDE <= this.arena.length) return;
-    const size = Math.max((this.used + postings) * POSTING_STRIDE, Math.ceil(this.arena.length * 1.5));
-    this.arena = resized(this.arena, size, this.used * POSTING_STRIDE);
-    this.arenaTf = new Float32Array(this.arena.buffer);
+    if (this.used + size <= this.bytes.length) return;
+    const length = Math.max(this.used + size, Math.ceil(this.bytes.length * 1.5));
+    const bytes = new Uint8Array(length);
+    bytes.set(this.bytes.subarray(0, this.used));
+    this.bytes = bytes;
   }
 
   /**
@@ -209,20 +318,19 @@ export class PostingStore {
   trim(): void {
     this.flush();
     let total = 0;
-    for (let t = 0; t < this.terms; t++) total += this.lengths[t]!;
+    for (let t = 0; t < this.terms; t++) total += this.byteLengths[t]!;
     // A little headroom so the next few additions do not immediately reallocate.
-    const arena = new Int32Array((total + (total >> 4) + 1024) * POSTING_STRIDE);
+    const bytes = new Uint8Array(total + (total >> 4) + 4096);
     let next = 0;
     for (let t = 0; t < this.terms; t++) {
-      const from = this.start[t]! * POSTING_STRIDE;
-      const length = this.lengths[t]!;
-      arena.set(this.arena.subarray(from, from + length * POSTING_STRIDE), next * POSTING_STRIDE);
+      const from = this.start[t]!;
+      const length = this.byteLengths[t]!;
+      bytes.set(this.bytes.subarray(from, from + length), next);
       this.start[t] = next;
       this.capacity[t] = length;
       next += length;
     }
-    this.arena = arena;
-    this.arenaTf = new Float32Array(arena.buffer);
+    this.bytes = bytes;
     this.used = next;
     this.garbage = 0;
   }
@@ -232,9 +340,9 @@ export class PostingStore {
     const order = Array.from({ length: this.terms }, (_, t) => t).sort((a, b) => this.start[a]! - this.start[b]!);
     let next = 0;
     for (const termId of order) {
-      const from = this.start[termId]! * POSTING_STRIDE;
-      if (this.start[termId] !== next) {
-        this.arena.copyWithin(next * POSTING_STRIDE, from, from + this.lengths[termId]! * POSTING_STRIDE);
+      const from = this.start[termId]!;
+      if (from !== next) {
+        this.bytes.copyWithin(next, from, from + this.byteLengths[termId]!);
         this.start[termId] = next;
       }
       next += this.capacity[termId]!;
@@ -243,26 +351,39 @@ export class PostingStore {
     this.garbage = 0;
   }
 
+  /**
+   * Rewrites the list in place. Safe because a kept posting's new gap is at most the sum of the
+   * gaps read since the previous kept one, and a varint of a sum is no longer than the varints of
+   * its parts: the write position never passes the read position.
+   */
   private rewrite(termId: number, remap: (slot: number) => number): void {
-    const base = this.start[termId]! * POSTING_STRIDE;
-    const length = this.lengths[termId]!;
-    const arena = this.arena;
-    let write = base;
-    for (let read = base; read < base + length * POSTING_STRIDE; read += POSTING_STRIDE) {
-      const packed = arena[read]!;
-      const slot = remap(postingSlot(packed));
+    const begin = this.start[termId]!;
+    const cursor = new PostingCursor().reset(this.bytes, begin, this.endOf(termId));
+    let write = begin;
+    let previous = 0;
+    let kept = 0;
+    while (cursor.next()) {
+      const slot = remap(cursor.slot);
       if (slot < 0) continue;
-      arena[write] = packPosting(slot, postingFieldMask(packed));
-      arena[write + 1] = arena[read + 1]!;
-      write += POSTING_STRIDE;
+      write = writePosting(this.bytes, write, slot - previous, cursor.kind);
+      previous = slot;
+      kept++;
     }
-    this.lengths[termId] = (write - base) / POSTING_STRIDE;
+    this.byteLengths[termId] = write - begin;
+    this.counts[termId] = kept;
+    this.lastSlot[termId] = previous;
     this.deadCounts[termId] = 0;
   }
 }
 
-function resized<T extends Int32Array>(array: T, length: number, keep = array.length): T {
-  const next = new Int32Array(length) as T;
-  next.set(array.subarray(0, Math.min(keep, length)));
+function resized(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(length);
+  next.set(array.subarray(0, Math.min(array.length, length)));
+  return next;
+}
+
+function grownCopy<T extends Float64Array | Uint8Array>(array: T, length: number): T {
+  const next = new (array.constructor as new (length: number) => T)(length);
+  next.set(array);
   return next;
 }

@@ -1,5 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
+import { readVarint, writeVarint } from './varint.ts';
 
 export const FIELD_COUNT = 4;
 
@@ -13,11 +14,18 @@ export class ChunkSlots {
   /** Σ fieldWeight · tokenCount of the slot's chunk. */
   weightedLength = new Float64Array(this.capacity);
   private fieldLengths = new Int32Array(this.capacity * FIELD_COUNT);
-  // The distinct term ids of each slot's chunk, in one shared arena: [termStart, + termCount).
+  // The distinct terms of each slot's chunk with their field masks, ascending by id, in one shared
+  // byte arena: [termStart, + termBytes). A term is the varint gap · 2 + flag (the first gap from
+  // 0); flag 1 means a mask byte follows, flag 0 that the mask is the common one (body only for
+  // almost every term). About 1.4 bytes per term instead of 4.
   private termStart = new Int32Array(this.capacity);
+  private termBytes = new Int32Array(this.capacity);
   private termCount = new Int32Array(this.capacity);
-  private termArena = new Int32Array(16 * 1024);
+  private termArena = new Uint8Array(64 * 1024);
   private termArenaLength = 0;
+  private termTotal = 0;
+  private termScratch = new Int32Array(256);
+  private readonly varint = { value: 0 };
   private chunkIds: string[] = [];
   private docIds: string[] = [];
   private used = 0;
@@ -26,9 +34,18 @@ export class ChunkSlots {
   private readonly slotByChunk = new Map<string, number>();
   private readonly chunksByDoc = new Map<string, Set<string>>();
 
+  /** `commonMask`: the field mask stored without its byte. */
+  constructor(private readonly commonMask: number) {}
+
   /** Live chunks. */
   get size(): number {
     return this.slotByChunk.size;
+  }
+
+  /** Bytes of typed arrays held. */
+  memoryBytes(): number {
+    const arrays = [this.alive, this.weightedLength, this.fieldLengths, this.termStart, this.termBytes, this.termCount, this.termArena, this.termScratch];
+    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
   /** Upper bound (exclusive) of slot numbers in use. */
@@ -52,36 +69,116 @@ export class ChunkSlots {
     return [...(this.chunksByDoc.get(docId) ?? [])];
   }
 
-  /** The chunk's distinct term ids (a view: valid until the next add or compact). */
+  /** Mean distinct terms per chunk (dead slots included: an estimate for cost decisions). */
+  averageTermCount(): number {
+    return this.used === 0 ? 0 : this.termTotal / this.used;
+  }
+
+  /** Distinct terms of the slot's chunk. */
+  termCountOf(slot: number): number {
+    return this.termCount[slot]!;
+  }
+
+  /** The chunk's distinct term ids, ascending (a view: valid until the next termsOf, add or compact). */
   termsOf(slot: number): Int32Array {
-    const start = this.termStart[slot]!;
-    return this.termArena.subarray(start, start + this.termCount[slot]!);
+    const count = this.termCount[slot]!;
+    this.termScratch = grown(this.termScratch, count);
+    const out = this.termScratch;
+    const arena = this.termArena;
+    let at = this.termStart[slot]!;
+    let termId = 0;
+    for (let i = 0; i < count; i++) {
+      at = readVarint(arena, at, this.varint);
+      termId += this.varint.value >>> 1;
+      if ((this.varint.value & 1) === 1) at++;
+      out[i] = termId;
+    }
+    return out.subarray(0, count);
+  }
+
+  /**
+   * For each of `termIds` (ascending), the field mask with which the slot's chunk contains it, or
+   * -1, into `out`. One pass over the chunk's term list serves every term.
+   */
+  fieldMasksOf(slot: number, termIds: ArrayLike<number>, out: Int32Array): void {
+    const arena = this.termArena;
+    const end = this.termStart[slot]! + this.termBytes[slot]!;
+    const wanted = termIds.length;
+    let at = this.termStart[slot]!;
+    let termId = 0;
+    let k = 0;
+    let next = wanted > 0 ? termIds[0]! : -1;
+    // The varint read is inlined: this loop runs over a few hundred terms for every hit.
+    while (k < wanted && at < end) {
+      let value = arena[at++]!;
+      if (value >= 0x80) {
+        value &= 0x7f;
+        let shift = 7;
+        let byte: number;
+        do {
+          byte = arena[at++]!;
+          value |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte >= 0x80);
+      }
+      termId += value >>> 1;
+      const hasMask = (value & 1) === 1;
+      if (termId < next) {
+        if (hasMask) at++;
+        continue;
+      }
+      const mask = hasMask ? arena[at++]! : this.commonMask;
+      while (next < termId) {
+        out[k++] = -1;
+        next = k < wanted ? termIds[k]! : 2 ** 31;
+      }
+      if (next === termId) {
+        out[k++] = mask;
+        next = k < wanted ? termIds[k]! : 2 ** 31;
+      }
+    }
+    while (k < wanted) out[k++] = -1;
   }
 
   fieldLength(slot: number, field: number): number {
     return this.fieldLengths[slot * FIELD_COUNT + field]!;
   }
 
-  /** Stores a new chunk (its id must not be live) and returns its slot. */
+  /**
+   * Stores a new chunk (its id must not be live) and returns its slot. `terms`: distinct ids,
+   * ascending; `maskOf[termId]`: the fields each occurs in.
+   */
   add(
     chunkId: string,
     docId: string,
     weightedLength: number,
     fieldLengths: ArrayLike<number>,
     terms: Int32Array,
+    maskOf: ArrayLike<number>,
   ): number {
     if (this.used === this.capacity) this.grow(this.capacity * 2);
     const slot = this.used++;
     this.alive[slot] = 1;
     this.weightedLength[slot] = weightedLength;
     for (let f = 0; f < FIELD_COUNT; f++) this.fieldLengths[slot * FIELD_COUNT + f] = fieldLengths[f]!;
-    if (this.termArenaLength + terms.length > this.termArena.length) {
-      this.termArena = grown(this.termArena, this.termArenaLength + terms.length);
+    // Term ids stay below 2^30, so a term takes at most 5 bytes and a mask byte.
+    this.termArena = grown(this.termArena, this.termArenaLength + terms.length * 6);
+    const arena = this.termArena;
+    let at = this.termArenaLength;
+    let previous = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const termId = terms[i]!;
+      const mask = maskOf[termId]!;
+      const common = mask === this.commonMask;
+      at = writeVarint(arena, at, (termId - previous) * 2 + (common ? 0 : 1));
+      if (!common) arena[at++] = mask;
+      previous = termId;
     }
-    this.termArena.set(terms, this.termArenaLength);
     this.termStart[slot] = this.termArenaLength;
+    this.termBytes[slot] = at - this.termArenaLength;
     this.termCount[slot] = terms.length;
-    this.termArenaLength += terms.length;
+    this.termTotal += terms.length;
+    this.termArenaLength = at;
     this.chunkIds[slot] = chunkId;
     this.docIds[slot] = docId;
     this.slotByChunk.set(chunkId, slot);
@@ -107,7 +204,7 @@ export class ChunkSlots {
 
   /** Drops spare capacity of the term arena (after a bulk build). */
   trim(): void {
-    this.termArena = this.termArena.slice(0, this.termArenaLength + 1024);
+    this.termArena = this.termArena.slice(0, this.termArenaLength + 4096);
   }
 
   /**
@@ -117,19 +214,24 @@ export class ChunkSlots {
   compactIfWorthwhile(): Int32Array | null {
     if (this.dead <= MIN_DEAD_TO_COMPACT || this.dead * 2 <= this.used) return null;
     const remap = new Int32Array(this.used).fill(-1);
-    const arena = new Int32Array(Math.max(1024, this.termArenaLength));
+    const arena = new Uint8Array(Math.max(64 * 1024, this.termArenaLength));
     let arenaLength = 0;
     let next = 0;
+    this.termTotal = 0;
     for (let slot = 0; slot < this.used; slot++) {
       if (!this.alive[slot]) continue;
       remap[slot] = next;
       this.alive[next] = 1;
       this.weightedLength[next] = this.weightedLength[slot]!;
       this.fieldLengths.copyWithin(next * FIELD_COUNT, slot * FIELD_COUNT, (slot + 1) * FIELD_COUNT);
-      arena.set(this.termsOf(slot), arenaLength);
+      const start = this.termStart[slot]!;
+      const size = this.termBytes[slot]!;
+      arena.set(this.termArena.subarray(start, start + size), arenaLength);
       this.termStart[next] = arenaLength;
+      this.termBytes[next] = size;
       this.termCount[next] = this.termCount[slot]!;
-      arenaLength += this.termCount[slot]!;
+      this.termTotal += this.termCount[next]!;
+      arenaLength += size;
       this.chunkIds[next] = this.chunkIds[slot]!;
       this.docIds[next] = this.docIds[slot]!;
       this.slotByChunk.set(this.chunkIds[next]!, next);
@@ -151,6 +253,7 @@ export class ChunkSlots {
     this.weightedLength = grown(this.weightedLength, capacity);
     this.fieldLengths = grown(this.fieldLengths, capacity * FIELD_COUNT);
     this.termStart = grown(this.termStart, capacity);
+    this.termBytes = grown(this.termBytes, capacity);
     this.termCount = grown(this.termCount, capacity);
   }
 }

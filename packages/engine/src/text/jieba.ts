@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** The part of @node-rs/jieba's `Jieba` class the tokenizer uses. */
 export interface JiebaSegmenter {
@@ -18,8 +20,10 @@ export type JiebaLoader = () => JiebaSegmenter;
 export const loadBundledJieba: JiebaLoader = () => {
   const require = createRequire(import.meta.url);
   const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(dict: Uint8Array): JiebaSegmenter } };
-  const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
-  return Jieba.withDict(dict);
+  // The file itself, not dict.js: that module keeps both dictionaries (11 MB) in require's cache
+  // for the life of the process, while the segmenter has its own copy once built.
+  // Found through package.json: a bundler (the console's Next build) cannot bundle a .txt require.
+  return Jieba.withDict(readFileSync(join(dirname(require.resolve('@node-rs/jieba/package.json')), 'dict.txt')));
 };
 
 type LoadResult = { ok: true; jieba: JiebaSegmenter } | { ok: false; reason: string };

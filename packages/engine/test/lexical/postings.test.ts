@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { POSTING_STRIDE, PostingStore, postingFieldMask, postingSlot } from '../../src/lexical/postings.ts';
+import { PostingStore } from '../../src/lexical/postings.ts';
+import { readVarint, varintSize, writeVarint } from '../../src/lexical/varint.ts';
 
 function contents(store: PostingStore, termId: number): [number, number, number][] {
-  store.flush();
-  const base = store.startOf(termId) * POSTING_STRIDE;
-  return Array.from({ length: store.lengthOf(termId) }, (_, i) => [
-    postingSlot(store.arena[base + i * POSTING_STRIDE]!),
-    postingFieldMask(store.arena[base + i * POSTING_STRIDE]!),
-    store.arenaTf[base + i * POSTING_STRIDE + 1]!,
-  ]);
+  const list = store.entries(termId);
+  assert.equal(list.length, store.lengthOf(termId));
+  return list;
+}
+
+function fieldMaskOf(store: PostingStore, termId: number, slot: number): number {
+  const out = new Int32Array(1);
+  store.fieldMasksOf(termId, [slot], out);
+  return out[0]!;
 }
 
 describe('PostingStore', () => {
@@ -36,8 +39,14 @@ describe('PostingStore', () => {
           });
           for (let t = 0; t < vocabulary; t++) {
             assert.deepEqual(contents(store, t), expected.get(t) ?? []);
-            for (const [slot, mask] of expected.get(t) ?? []) assert.equal(store.fieldMaskOf(t, slot), mask);
-            assert.equal(store.fieldMaskOf(t, 1000), -1);
+            for (const [slot, mask] of expected.get(t) ?? []) assert.equal(fieldMaskOf(store, t, slot), mask);
+            assert.equal(fieldMaskOf(store, t, 1000), -1);
+            // Every slot at once, in one pass, including ones between and beyond the postings.
+            const probe = Array.from({ length: 82 }, (_, i) => i);
+            const masks = new Int32Array(probe.length);
+            store.fieldMasksOf(t, probe, masks);
+            const bySlot = new Map((expected.get(t) ?? []).map(([slot, mask]) => [slot, mask]));
+            assert.deepEqual([...masks], probe.map((slot) => bySlot.get(slot) ?? -1));
           }
         },
       ),
@@ -72,5 +81,47 @@ describe('PostingStore', () => {
     store.rewriteAll((slot) => (slot - 10) / 2);
     assert.deepEqual(contents(store, 0).map(([slot]) => slot), Array.from({ length: 15 }, (_, i) => i));
     assert.deepEqual(contents(store, 0).map(([, , tf]) => tf), Array.from({ length: 15 }, (_, i) => 10 + 2 * i));
+  });
+
+  it('keeps large slot gaps, rare kinds and in-place rewrites exact', () => {
+    const store = new PostingStore(16);
+    store.addTerm();
+    // Gaps spanning every varint length, and more kinds than fit in one byte.
+    const slots = [0, 1, 130, 20_000, 3_000_000, 3_000_001, 200_000_000];
+    const expected = slots.map((slot, i): [number, number, number] => [slot, i % 16, Math.fround(i * 1.1 + 0.3)]);
+    for (let kind = 0; kind < 200; kind++) store.kindOf(kind % 16, kind + 0.5);
+    for (const [slot, mask, tf] of expected) store.append(0, slot, mask, tf);
+    assert.deepEqual(contents(store, 0), expected);
+    // Dropping every other posting merges gaps (the list is rewritten over itself).
+    store.rewriteAll((slot) => (slots.indexOf(slot) % 2 === 0 ? slot : -1));
+    assert.deepEqual(contents(store, 0), expected.filter((_, i) => i % 2 === 0));
+    store.rewriteAll((slot) => slots.indexOf(slot));
+    assert.deepEqual(contents(store, 0), expected.filter((_, i) => i % 2 === 0).map(([slot, mask, tf]) => [slots.indexOf(slot), mask, tf]));
+    store.append(0, 10, 3, 2);
+    store.trim();
+    assert.deepEqual(contents(store, 0).at(-1), [10, 3, 2]);
+  });
+});
+
+describe('varint', () => {
+  it('round-trips values below 2^31 and reports their size', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { maxLength: 50 }), (values) => {
+        const bytes = new Uint8Array(values.length * 5);
+        let end = 0;
+        for (const value of values) {
+          const next = writeVarint(bytes, end, value);
+          assert.equal(next - end, varintSize(value));
+          end = next;
+        }
+        const cursor = { value: 0 };
+        let at = 0;
+        for (const value of values) {
+          at = readVarint(bytes, at, cursor);
+          assert.equal(cursor.value, value);
+        }
+        assert.equal(at, end);
+      }),
+    );
   });
 });
