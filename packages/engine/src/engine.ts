@@ -349,11 +349,9 @@ export class Engine {
   async memoriesOn(days: string[]): Promise<MemorySummary[]> {
     if (!Array.isArray(days) || days.some((d) => typeof d !== 'string')) throw new EngramError('bad-input', 'days must be a list of YYYY-MM-DD strings');
     await this.live.refreshIfStale(this.db);
-    const chunkCount = new Map<string, number>();
-    for (const docId of this.live.chunkDoc.values()) chunkCount.set(docId, (chunkCount.get(docId) ?? 0) + 1);
     return this.dayMemories(days)
       .sort(byWhen)
-      .map((m) => ({ ...this.summaryOf(this.live.docs.get(m.meta.docId)!), chunks: chunkCount.get(m.meta.docId) ?? 0 }));
+      .map((m) => ({ ...this.summaryOf(this.live.docs.get(m.meta.docId)!), chunks: this.live.chunkCount(m.meta.docId) }));
   }
 
   renderInjection(result: RecallResult, attrs: Record<string, string> = {}): string {
@@ -400,14 +398,12 @@ export class Engine {
    */
   async list(opts: { includeArchived?: boolean; workspace?: string | null; tag?: string } = {}): Promise<MemorySummary[]> {
     await this.live.refreshIfStale(this.db);
-    const chunkCount = new Map<string, number>();
-    for (const docId of this.live.chunkDoc.values()) chunkCount.set(docId, (chunkCount.get(docId) ?? 0) + 1);
     const scope = { workspace: this.scopeOf(opts.workspace) };
     const tag = opts.tag?.trim() ?? '';
     return [...this.live.docs.values()]
       .filter((d) => (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
       .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
-      .map((d) => ({ ...this.summaryOf(d), chunks: chunkCount.get(d.id) ?? 0 }));
+      .map((d) => ({ ...this.summaryOf(d), chunks: this.live.chunkCount(d.id) }));
   }
 
   /** The layered index: pinned first, then by last change, paged (what engram_index returns). */
@@ -445,9 +441,9 @@ export class Engine {
       }
       return d.id;
     });
-    const after = (await this.list({ includeArchived: true })).find((m) => m.docId === docId);
+    const after = this.live.docs.get(docId);
     if (!after) throw new EngramError('not-found', 'the memory disappeared after the change');
-    return after;
+    return { ...this.summaryOf(after), chunks: this.live.chunkCount(docId) };
   }
 
   /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */
@@ -472,8 +468,7 @@ export class Engine {
     } catch (e) {
       throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
     }
-    const chunks = [...this.live.chunkDoc.values()].filter((x) => x === d.id).length;
-    return { ...this.summaryOf(d), chunks, raw, contentHash: sha1(raw) };
+    return { ...this.summaryOf(d), chunks: this.live.chunkCount(d.id), raw, contentHash: sha1(raw) };
   }
 
   private async requireDetail(idOrPath: string): Promise<MemoryDetail> {

@@ -66,16 +66,8 @@ export interface BriefResult {
   text: string;
 }
 
-interface Candidate {
-  docId: string;
-  title: string;
-  date: string;
-  time: string | null;
-  summary: string;
-  workspace: string;
-  sessionId: string | null;
-  mtimeMs: number;
-}
+/** A memory before the filter: it may have no recorded session. */
+type Candidate = Omit<BriefMemory, 'sessionId'> & { sessionId: string | null };
 
 /**
  * Memories by sessions other than `me` changed in (sinceMs, nowMs], grouped per session; sessions

@@ -1,6 +1,6 @@
 // Cross-session memory: brief (what other sessions wrote since my last sync), wall (messages between
 // sessions), a private notebook per session, and the provenance line shown on memories.
-export { CrossSession, WALL_READ_DEFAULT, WALL_READ_MAX, type CrossSessionDeps, type WallPostInput, type WallReadInput, type NotebookReadResult } from './service.ts';
+export { CrossSession, wallMessageView, WALL_READ_DEFAULT, WALL_READ_MAX, type CrossSessionDeps, type WallPostInput, type WallReadInput, type NotebookReadResult } from './service.ts';
 export {
   BRIEF_PER_SESSION,
   BRIEF_MAX_SESSIONS,

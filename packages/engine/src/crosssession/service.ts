@@ -15,6 +15,20 @@ import { renderMinorBook } from './notebook-render.ts';
 import { shortSession } from './provenance.ts';
 import { addressedTo, describeRecipient, parseWallTarget, resolveWallTarget, storedRecipient, wallText } from './wall-target.ts';
 
+/** A stored wall message as shown to anyone (the console lists every one; sessions add toMe/mine). */
+export function wallMessageView(row: WallMessageRow): Omit<WallItem, 'toMe' | 'mine'> {
+  return {
+    id: row.id,
+    at: row.at,
+    fromSession: row.fromSession,
+    fromShort: shortSession(row.fromSession),
+    fromWorkspace: row.fromWorkspace,
+    recipient: row.recipient,
+    to: describeRecipient(row.recipient),
+    text: row.text,
+  };
+}
+
 export interface CrossSessionDeps {
   engine: Pick<Engine, 'database' | 'list' | 'config'>;
   /** The clock, for tests; each call may also pass its own `now`. */
@@ -164,18 +178,7 @@ export class CrossSession {
   }
 
   private wallItem(row: WallMessageRow, reader: { sessionId: string; workspace: string }): WallItem {
-    return {
-      id: row.id,
-      at: row.at,
-      fromSession: row.fromSession,
-      fromShort: shortSession(row.fromSession),
-      fromWorkspace: row.fromWorkspace,
-      recipient: row.recipient,
-      to: describeRecipient(row.recipient),
-      toMe: addressedTo(row.recipient, reader),
-      mine: row.fromSession === reader.sessionId,
-      text: row.text,
-    };
+    return { ...wallMessageView(row), toMe: addressedTo(row.recipient, reader), mine: row.fromSession === reader.sessionId };
   }
 
   /**

@@ -87,6 +87,11 @@ export class LiveIndex {
     this.generation = generation;
   }
 
+  /** How many chunks a document has in the index. */
+  chunkCount(docId: string): number {
+    return this.chunksOfDoc.get(docId)?.length ?? 0;
+  }
+
   private track(chunkId: string, docId: string) {
     this.chunkDoc.set(chunkId, docId);
     const list = this.chunksOfDoc.get(docId);

@@ -132,12 +132,12 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
   // Decay works inside each channel's own scale before fusion: RRF scores are compressed (1/61 vs
   // 1/62), so decaying them afterwards would let a few weeks of age outweigh a clear relevance gap.
   const now = (deps.now ?? (() => new Date()))();
-  const dateOf = (docId: string) => deps.doc(docId)?.date ?? '';
   const decayOf = new Map<string, number>();
   const decayFor = (docId: string) => {
     let d = decayOf.get(docId);
     if (d === undefined) {
-      d = decayFactor(dateOf(docId), now, deps.config.timeDecay) * (deps.doc(docId)?.supersededBy ? SUPERSEDED_FACTOR : 1);
+      const meta = deps.doc(docId);
+      d = decayFactor(meta?.date ?? '', now, deps.config.timeDecay) * (meta?.supersededBy ? SUPERSEDED_FACTOR : 1);
       decayOf.set(docId, d);
     }
     return d;

@@ -1,6 +1,6 @@
 // The wall between sessions, as the console sees it: every message (not only those one session
 // may read), and posting as "console" — publicly, to a session (id prefix) or to a workspace.
-import { describeRecipient, GLOBAL_WORKSPACE, shortSession } from '@engram/engine';
+import { GLOBAL_WORKSPACE, wallMessageView } from '@engram/engine';
 import { listWallMessages } from '@engram/db';
 import { wallListInput, wallPostInput } from '../../shared/validators.ts';
 import { servicesOf } from '../services.ts';
@@ -14,16 +14,7 @@ export const wallRouter = createTRPCRouter({
   list: procedure.input(wallListInput).query(async ({ ctx, input }) => {
     const rows = await listWallMessages(ctx.runtime.engine.db, { limit: input.limit + 1, offset: input.offset });
     return {
-      items: rows.slice(0, input.limit).map((row) => ({
-        id: row.id,
-        at: row.at,
-        fromSession: row.fromSession,
-        fromShort: shortSession(row.fromSession),
-        fromWorkspace: row.fromWorkspace,
-        recipient: row.recipient,
-        to: describeRecipient(row.recipient),
-        text: row.text,
-      })),
+      items: rows.slice(0, input.limit).map(wallMessageView),
       hasMore: rows.length > input.limit,
     };
   }),
