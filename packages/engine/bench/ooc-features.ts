@@ -1,7 +1,7 @@
 // Analysis: per-candidate features for in-corpus vs out-of-corpus CMRC questions (not a test).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
 import { loadCmrc, splitCorpus } from './eval-cmrc.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../src/recall/background-idf.ts';
@@ -31,6 +31,8 @@ async function run(q: string, gold: string | null) {
 }
 for (const p of indexed) for (const x of p.qas) await run(x.question, p.id);
 for (const p of held) for (const x of p.qas) await run(x.question, null);
-writeFileSync(process.env.OUT ?? '/tmp/ooc/features.json', JSON.stringify(out));
+const outFile = process.env.OUT ?? '/tmp/ooc/features.json';
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(outFile, JSON.stringify(out));
 engine.close();
 console.log('done', out.length);
