@@ -1,6 +1,8 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
+  // A separate output folder lets two builds (e.g. a test's own build) live side by side.
+  distDir: process.env.ENGRAM_CONSOLE_DIST || '.next',
   // Native addons and model runtimes load through Node's own require, never bundled.
   serverExternalPackages: ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', '@libsql/client', 'libsql'],
   // Workspace packages ship TypeScript source that imports siblings with `.ts` extensions.
