@@ -235,6 +235,8 @@ export const configSchema = z.object({
   /** Tools the plugin offers the model. Each schema costs tokens on every request (docs/benchmarks.md). */
   tools: z
     .object({
+      /** lean (default): four layered tools and a one-paragraph guideline (≤ 800 tokens per request, docs/plugin.md); full: every tool and the whole guideline resident. Read when the plugin loads. */
+      profile: z.enum(['lean', 'full']).default('lean'),
       /** Tool names not registered (e.g. engram_list, engram_read, engram_wall); read when the plugin loads. */
       disabled: z.array(z.string().min(1)).default([]),
     })
