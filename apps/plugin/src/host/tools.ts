@@ -104,12 +104,12 @@ export const LAYER_ORDER =
 /** 〔global〕 on a global memory seen from a workspace; nothing for the session's own. */
 export const scopeMark = (scope: ScopeMark): string => (scope === 'global' ? '〔global〕' : '');
 const pinMark = (pinned: boolean): string => (pinned ? '〔置顶〕' : '');
-const oneLine = (text: string, max: number): string => {
+export const oneLine = (text: string, max: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 };
 
-function timeLine(time: TimeExplanation | null | undefined): string | null {
+export function timeLine(time: TimeExplanation | null | undefined): string | null {
   if (!time) return null;
   const days = time.days.length === 1 ? time.days[0] : `${time.days[0]} 至 ${time.days[time.days.length - 1]}`;
   const sessions = time.sessions && time.sessions.length > 0 ? `涉及会话:${time.sessions.map((id) => id.slice(0, 8)).join('、')}(session_read 可读原文)。` : '';
