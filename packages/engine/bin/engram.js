@@ -1,7 +1,61 @@
 #!/usr/bin/env node
-// The `engram` command. The engine is TypeScript source run through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The `engram` command. Runs the compiled CLI (dist/cli/, built by `npm install` through the root
+// `prepare` script, or `npm run build:cli`).
+// - Build older than a source file it was built from (a checkout being edited): rebuilt first
+//   (about a second, once), so the command never runs stale code.
+// - Build missing, or the rebuild impossible: the TypeScript source runs through tsx, with a note on
+//   stderr, because that start costs seconds instead of milliseconds.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const engineDir = new URL('..', import.meta.url);
+const compiled = new URL('dist/cli/main.mjs', engineDir);
+const buildScript = new URL('scripts/build-cli.mjs', engineDir);
+
+/** null when the compiled CLI matches its sources; otherwise why not ('missing' or 'stale: …'). */
+function buildState() {
+  let build;
+  try {
+    build = JSON.parse(readFileSync(new URL('dist/cli/build.json', engineDir), 'utf8'));
+    statSync(compiled);
+  } catch {
+    return 'missing';
+  }
+  for (const { file, mtimeMs, sha1 } of build.sources) {
+    const url = new URL(file, engineDir);
+    let now;
+    try {
+      now = statSync(url).mtimeMs;
+    } catch {
+      return `stale: ${file} is gone`;
+    }
+    // A new mtime with the same bytes (a checkout, a touch) is not a change.
+    if (now !== mtimeMs && createHash('sha1').update(readFileSync(url)).digest('hex') !== sha1) return `stale: ${file} changed`;
+  }
+  return null;
+}
+
+function rebuild() {
+  if (!existsSync(buildScript)) return false;
+  try {
+    execFileSync(process.execPath, [fileURLToPath(buildScript), '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();
+if (state?.startsWith('stale') && rebuild()) state = buildState();
+let main;
+if (state === null) ({ main } = await import(compiled.href));
+else {
+  const why = state === 'missing' ? 'the compiled CLI is missing (run npm run build:cli)' : state.startsWith('stale') ? `the compiled CLI is out of date (${state.slice(7)}) and could not be rebuilt` : state;
+  process.stderr.write(`engram: ${why}; running the TypeScript source through tsx (slower start)\n`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

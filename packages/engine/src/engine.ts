@@ -38,7 +38,9 @@ import { withSummary } from './diary/summary-edit.ts';
 import { gateWrite } from './hygiene/gate.ts';
 import { SummaryQueue, type SetSummaryResult, type SummaryWriteSource } from './summaries/queue.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
-import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
+import { safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
+import { decodeText, readForRewrite, rewriteIfUnchanged } from './diary/textfile.ts';
+import { withLayoutOf } from './diary/lines.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
@@ -73,6 +75,11 @@ export interface OpenEngineOptions extends ResolveInput {
   judgeFactory?: (config: EngramConfig) => Judge | null;
   /** Writer-lock timing (tests shorten it). */
   writerLock?: WriterLockOptions;
+  /**
+   * Load the general-language IDF table at open instead of on the first recall (default true: a
+   * long-lived host pays it before the first query). The CLI opens per command and passes false.
+   */
+  preload?: boolean;
   now?: () => Date;
 }
 
@@ -179,7 +186,15 @@ function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: bo
 
 export class Engine {
   config: EngramConfig;
-  tokenizer: Tokenizer;
+  /** Built on first use: loading jieba costs ~100-350 ms, which a command like `engram status` need not pay. */
+  private tokenizerInstance: Tokenizer | null = null;
+  get tokenizer(): Tokenizer {
+    this.tokenizerInstance ??= createTokenizer({ kind: this.config.recall.tokenizer, userDict: this.config.recall.userDict });
+    return this.tokenizerInstance;
+  }
+  set tokenizer(t: Tokenizer) {
+    this.tokenizerInstance = t;
+  }
   readonly live: LiveIndex;
   semantic: SemanticPort | null = null;
   private judge: Judge | null = null;
@@ -201,7 +216,6 @@ export class Engine {
   ) {
     this.config = config;
     this.log = options.log ?? silentLogger;
-    this.tokenizer = createTokenizer({ kind: config.recall.tokenizer, userDict: config.recall.userDict });
     this.live = new LiveIndex(lexicalOptions(config));
     this.writerLock = new WriterLock(join(config.dataDir, 'engram.lock'), options.writerLock);
   }
@@ -211,7 +225,8 @@ export class Engine {
   }
 
   async init(syncOnOpen: boolean): Promise<void> {
-    backgroundIdfTable(); // every recall weighs query words with it: pay the ~100 ms load at open, not on the first query
+    // Every recall weighs query words with it: a long-lived host pays the ~100-300 ms load at open, not on the first query.
+    if (this.options.preload ?? true) backgroundIdfTable();
     this.timeZone = await ensureTimeZone(this.db).then((z) => z.timeZone, () => detectTimeZone());
     await this.openSemantic();
     this.judge = this.buildJudge(this.config);
@@ -422,7 +437,8 @@ export class Engine {
     const docId = await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const raw = await readFile(file, 'utf8');
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
       const current: MemoryMeta = {
         workspace: d.workspace,
         sessionId: d.sessionId,
@@ -435,10 +451,8 @@ export class Engine {
       const next: MemoryMeta = { ...current, ...patch, supersedes: [...(patch.supersedes ?? current.supersedes)] };
       const text = d.path.toLowerCase().endsWith('.md') ? withMarkdownMeta(raw, next) : withTxtMeta(raw, next);
       if (text === null) throw new EngramError('bad-input', `"${d.title}" has no closed front matter to record metadata in`);
-      if (text !== raw) {
-        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
-        await this.reindexPaths([d.path]);
-      }
+      // Only the Meta line changes, in the file's own encoding; re-checked right before the rename.
+      if (await rewriteIfUnchanged(file, before, text)) await this.reindexPaths([d.path]);
       return d.id;
     });
     const after = this.live.docs.get(docId);
@@ -464,7 +478,10 @@ export class Engine {
     const file = safeJoin(this.rootDir(d.root), d.path);
     let raw: string;
     try {
-      raw = await readFile(file, 'utf8');
+      // The scanner's decoder (UTF-16 with a BOM too), so an editor opens what recall indexed.
+      const bytes = await readFile(file);
+      const decoded = decodeText(bytes);
+      raw = decoded.ok ? decoded.text : bytes.toString('utf8');
     } catch (e) {
       throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
     }
@@ -605,13 +622,15 @@ export class Engine {
     return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const raw = await readFile(file, 'utf8');
+      // Decoded as the scanner does and written back in the file's own encoding, BOM and line endings.
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
       const current = parseDiaryText(raw, { root: 'diary', path: d.path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
       if (source !== 'manual' && current.summarySource === 'manual') return { docId: d.id, path: d.path, written: false, source: 'manual' };
       const text = withSummary(raw, d.path, summary, source);
       if (text !== raw) {
         assertWritableSize(text, d.path);
-        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
+        await rewriteIfUnchanged(file, before, text);
         await this.reindexPaths([d.path]);
       }
       return { docId: d.id, path: d.path, written: true, source };
@@ -634,12 +653,12 @@ export class Engine {
     await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const current = await readFile(file, 'utf8');
-      if (sha1(current) !== expectedHash)
+      const current = await readForRewrite(file, d.path);
+      if (sha1(current.text) !== expectedHash)
         throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
-      // Keep the file's permissions: a whole-file save must not reset them to the umask's default.
-      await writeFileAtomic(file, raw, { mode: (await stat(file)).mode & 0o7777 });
-      await this.reindexPaths([d.path]);
+      // The file's encoding, BOM, permissions and the line endings of untouched lines are kept
+      // (an editor hands back LF only); the bytes are checked again right before the rename.
+      if (await rewriteIfUnchanged(file, current, withLayoutOf(current.text, raw))) await this.reindexPaths([d.path]);
     });
     const after = await this.read(idOrPath);
     if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');

@@ -3,10 +3,12 @@ import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openEngine, type Engine } from '../engine.ts';
+// The engine (database client, tokenizer, jieba) is imported by the commands that use it, not here:
+// `engram --version` and `--help` must start in milliseconds (the compiled CLI splits at these imports).
+import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
-import { migrateLegacy } from '../diary/migrate.ts';
 import { progressBar, recallJson, recallText } from './output.ts';
+import enginePackage from '../../package.json' with { type: 'json' };
 
 const COMMON = {
   'diary-dir': { type: 'string' },
@@ -21,6 +23,7 @@ const COMMON = {
 const USAGE = `engram — long-term memory for LLM agents
 
 usage: engram <command> [options]
+       engram --version
 
 commands:
   index [--incremental]           rebuild the index from the diary folder (--incremental: changed files only)
@@ -76,7 +79,9 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
   if (options.dataDir) delete env.ENGRAM_DATA_DIR;
   if (options.legacyDir) delete env.ENGRAM_LEGACY_DIR;
   if (options.databaseUrl) delete env.ENGRAM_DATABASE_URL;
-  const engine = await openEngine({ options, env, configFile: values.config as string | undefined, syncOnOpen: opts.syncOnOpen });
+  const { openEngine } = await import('../engine.ts');
+  // preload false: a one-shot command loads the IDF table when (and only if) it recalls.
+  const engine = await openEngine({ options, env, configFile: values.config as string | undefined, syncOnOpen: opts.syncOnOpen, preload: false });
   try {
     return await fn(engine);
   } finally {
@@ -213,6 +218,7 @@ async function cmdMigrate(args: string[]) {
   if (positionals.length !== 2) throw new UsageError('migrate-legacy needs SRC and DST directories');
   const [src, dst] = positionals as [string, string];
   checkDir('SRC', src);
+  const { migrateLegacy } = await import('../diary/migrate.ts');
   const report = await migrateLegacy(resolve(src), resolve(dst));
   if (values.json) out(JSON.stringify(report));
   else {
@@ -290,6 +296,10 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-V' || command === 'version') {
+    out(enginePackage.version);
+    return 0;
+  }
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     out(USAGE);
     return command ? 0 : 2;

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Compiles the `engram` CLI (engine + db) into packages/engine/dist/cli/ with esbuild, so a command
+// starts as plain JavaScript instead of type-stripping ~200 TypeScript files through tsx each time.
+// Run by the root `prepare` script (npm install / npm ci) and by `npm run build:cli`.
+//
+//   dist/cli/main.mjs     entry; commands import the engine lazily (code splitting), so
+//                         `engram --version` loads neither the database client nor jieba.
+//   dist/cli/chunk-*.mjs  shared code, loaded by the commands that need it.
+//   dist/drizzle/         the database migrations (found by the db client as ../drizzle).
+//   dist/cli/build.json   the source files the bundle was built from (mtime, sha1): bin/engram.js
+//                         runs the source through tsx instead when one of them changed since.
+//
+// Native and heavy packages stay external and load from node_modules as they do under tsx.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const engineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(engineDir, '../..');
+const dist = join(engineDir, 'dist');
+const target = join(dist, 'cli');
+// Built aside and swapped in, so a CLI starting meanwhile never loads half a bundle.
+const staging = join(dist, `cli-${process.pid}`);
+
+const EXTERNAL = ['@libsql/client', 'libsql', '@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', 'esbuild', 'tsx'];
+
+const t0 = performance.now();
+rmSync(staging, { recursive: true, force: true });
+mkdirSync(staging, { recursive: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: join(engineDir, 'src/cli/main.ts') },
+  outdir: staging,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  metafile: true,
+  // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
+  banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+// Migrations next to the bundle: the db client looks for ../drizzle from its own file (dist/cli/).
+const migrations = join(root, 'drizzle');
+if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);
+rmSync(join(dist, 'drizzle'), { recursive: true, force: true });
+cpSync(migrations, join(dist, 'drizzle'), { recursive: true });
+
+const sources = Object.keys(result.metafile.inputs)
+  .filter((p) => !p.includes('node_modules'))
+  .map((p) => resolve(root, p))
+  .sort();
+const version = JSON.parse(readFileSync(join(engineDir, 'package.json'), 'utf8')).version;
+writeFileSync(
+  join(staging, 'build.json'),
+  `${JSON.stringify({ version, builtAt: new Date().toISOString(), sources: sources.map((file) => ({ file: relative(engineDir, file), mtimeMs: statSync(file).mtimeMs, sha1: createHash('sha1').update(readFileSync(file)).digest('hex') })) }, null, 1)}\n`,
+);
+
+const old = join(dist, `cli-old-${process.pid}`);
+try {
+  renameSync(target, old);
+} catch (e) {
+  if (e.code !== 'ENOENT') throw e;
+}
+renameSync(staging, target);
+rmSync(old, { recursive: true, force: true });
+
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+if (!process.argv.includes('--quiet'))
+  console.log(`engram CLI compiled to ${relative(root, target)}/ (${(bytes / 1024).toFixed(0)} KiB, ${sources.length} sources, ${Math.round(performance.now() - t0)} ms)`);

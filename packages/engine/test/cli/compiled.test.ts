@@ -1,0 +1,126 @@
+// The compiled CLI is what a user runs (bin/engram.js → dist/cli/main.mjs, built by `prepare`).
+// These tests build it the way `npm install` does and run the artifact as a separate process.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { seedCorpus, tempDirs } from '../engine/helpers.ts';
+
+const engineDir = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = join(engineDir, '../..');
+const bin = join(engineDir, 'bin/engram.js');
+const version = (JSON.parse(readFileSync(join(engineDir, 'package.json'), 'utf8')) as { version: string }).version;
+const SOURCE_NOTE = /running the TypeScript source through tsx/;
+
+function run(binPath: string, args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+before(() => {
+  execFileSync(process.execPath, [join(engineDir, 'scripts/build-cli.mjs'), '--quiet'], { cwd: repoRoot, stdio: 'inherit' });
+});
+
+test('compiled engram: --version, index, status and recall run without tsx', () => {
+  const v = run(bin, ['--version']);
+  assert.equal(v.code, 0, v.stderr);
+  assert.equal(v.stdout.trim(), version);
+  assert.doesNotMatch(v.stderr, SOURCE_NOTE);
+
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root };
+  const idx = run(bin, ['index', ...common, '--json'], env);
+  assert.equal(idx.code, 0, idx.stderr);
+  assert.doesNotMatch(idx.stderr, SOURCE_NOTE);
+  const status = run(bin, ['status', ...common, '--json'], env);
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(status.stderr, '');
+  const s = JSON.parse(status.stdout) as { documents: number; tokenizer: { active: string } };
+  assert.equal(s.documents, 5);
+  assert.equal(s.tokenizer.active, 'jieba');
+  const recall = run(bin, ['recall', '东京节点 443 端口', ...common, '--json'], env);
+  assert.equal(recall.code, 0, recall.stderr);
+  assert.equal(recall.stderr, '');
+  const r = JSON.parse(recall.stdout) as { hits: { path: string }[] };
+  assert.equal(r.hits[0]?.path, '2026-10-20-tokyo-1a2b3c4d.txt');
+});
+
+test('compiled --version loads neither the database client nor jieba; status loads the database', () => {
+  const probe = (command: string) => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const { main } = await import(${JSON.stringify(join(engineDir, 'dist/cli/main.mjs'))});
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = () => true;
+      await main(${JSON.stringify(command.split(' '))});
+      process.stdout.write = write;
+      console.log(JSON.stringify(Object.keys(require.cache)));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root } });
+    return JSON.parse(out.trim().split('\n').pop()!) as string[];
+  };
+  const dirs = tempDirs();
+  const loaded = probe('--version');
+  assert.equal(loaded.some((f) => f.includes('libsql')), false, loaded.join('\n'));
+  assert.equal(loaded.some((f) => f.includes('@node-rs/jieba')), false);
+  const statusLoaded = probe(`status --diary-dir ${dirs.diaryDir} --data-dir ${dirs.dataDir} --json`);
+  assert.ok(statusLoaded.some((f) => f.includes('libsql')), 'status opens the database (the probe can see loaded modules)');
+});
+
+test('bin rebuilds a stale build, and runs the source through tsx with a note when it cannot', () => {
+  // A copy of the package (bin, dist and the build script; sources linked) so the shared build is never touched.
+  const root = mkdtempSync(join(tmpdir(), 'engram-bin-'));
+  const copy = join(root, 'packages/engine');
+  mkdirSync(join(root, 'packages/db'), { recursive: true });
+  mkdirSync(copy, { recursive: true });
+  for (const dir of ['bin', 'dist', 'scripts']) cpSync(join(engineDir, dir), join(copy, dir), { recursive: true, preserveTimestamps: true });
+  cpSync(join(engineDir, 'package.json'), join(copy, 'package.json'), { preserveTimestamps: true });
+  symlinkSync(join(engineDir, 'src'), join(copy, 'src'));
+  symlinkSync(join(repoRoot, 'packages/db/src'), join(root, 'packages/db/src'));
+  cpSync(join(repoRoot, 'packages/db/package.json'), join(root, 'packages/db/package.json'));
+  symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
+  symlinkSync(join(repoRoot, 'drizzle'), join(root, 'drizzle'));
+  const copyBin = join(copy, 'bin/engram.js');
+  const buildFile = join(copy, 'dist/cli/build.json');
+  const readBuild = () => JSON.parse(readFileSync(buildFile, 'utf8')) as { builtAt: string; sources: { file: string; mtimeMs: number; sha1: string }[] };
+
+  const fresh = run(copyBin, ['--version']);
+  assert.equal(fresh.stdout.trim(), version);
+  assert.doesNotMatch(fresh.stderr, SOURCE_NOTE, 'an up-to-date copy runs compiled');
+
+  const build = readBuild();
+  build.sources[0]!.mtimeMs -= 1000;
+  writeFileSync(buildFile, JSON.stringify(build));
+  const touched = run(copyBin, ['--version']);
+  assert.equal(touched.stderr, '', 'a new mtime with the same bytes is not a change');
+  assert.equal(readBuild().builtAt, build.builtAt, 'and is not rebuilt');
+
+  build.sources[0]!.sha1 = '0'.repeat(40);
+  writeFileSync(buildFile, JSON.stringify(build));
+  const rebuilt = run(copyBin, ['--version']);
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.equal(rebuilt.stdout.trim(), version);
+  assert.equal(rebuilt.stderr, '', 'a stale build is rebuilt, silently');
+  assert.notEqual(readBuild().builtAt, build.builtAt);
+
+  // No build script (an installed copy) and a stale build: the source, with a note.
+  rmSync(join(copy, 'scripts'), { recursive: true });
+  writeFileSync(buildFile, JSON.stringify(build));
+  const stale = run(copyBin, ['--version']);
+  assert.equal(stale.code, 0, stale.stderr);
+  assert.equal(stale.stdout.trim(), version);
+  assert.match(stale.stderr, /out of date/);
+  assert.match(stale.stderr, SOURCE_NOTE);
+
+  rmSync(join(copy, 'dist'), { recursive: true });
+  const missing = run(copyBin, ['--version']);
+  assert.equal(missing.stdout.trim(), version);
+  assert.match(missing.stderr, /compiled CLI is missing/);
+  assert.match(missing.stderr, SOURCE_NOTE);
+  rmSync(root, { recursive: true, force: true });
+});
