@@ -38,9 +38,7 @@ import { withSummary } from './diary/summary-edit.ts';
 import { gateWrite } from './hygiene/gate.ts';
 import { SummaryQueue, type SetSummaryResult, type SummaryWriteSource } from './summaries/queue.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
-import { safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
-import { decodeText, readForRewrite, rewriteIfUnchanged } from './diary/textfile.ts';
-import { withLayoutOf } from './diary/lines.ts';
+import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
@@ -437,8 +435,7 @@ export class Engine {
     const docId = await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const before = await readForRewrite(file, d.path);
-      const raw = before.text;
+      const raw = await readFile(file, 'utf8');
       const current: MemoryMeta = {
         workspace: d.workspace,
         sessionId: d.sessionId,
@@ -451,8 +448,10 @@ export class Engine {
       const next: MemoryMeta = { ...current, ...patch, supersedes: [...(patch.supersedes ?? current.supersedes)] };
       const text = d.path.toLowerCase().endsWith('.md') ? withMarkdownMeta(raw, next) : withTxtMeta(raw, next);
       if (text === null) throw new EngramError('bad-input', `"${d.title}" has no closed front matter to record metadata in`);
-      // Only the Meta line changes, in the file's own encoding; re-checked right before the rename.
-      if (await rewriteIfUnchanged(file, before, text)) await this.reindexPaths([d.path]);
+      if (text !== raw) {
+        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
+        await this.reindexPaths([d.path]);
+      }
       return d.id;
     });
     const after = this.live.docs.get(docId);
@@ -478,10 +477,7 @@ export class Engine {
     const file = safeJoin(this.rootDir(d.root), d.path);
     let raw: string;
     try {
-      // The scanner's decoder (UTF-16 with a BOM too), so an editor opens what recall indexed.
-      const bytes = await readFile(file);
-      const decoded = decodeText(bytes);
-      raw = decoded.ok ? decoded.text : bytes.toString('utf8');
+      raw = await readFile(file, 'utf8');
     } catch (e) {
       throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
     }
@@ -622,15 +618,13 @@ export class Engine {
     return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      // Decoded as the scanner does and written back in the file's own encoding, BOM and line endings.
-      const before = await readForRewrite(file, d.path);
-      const raw = before.text;
+      const raw = await readFile(file, 'utf8');
       const current = parseDiaryText(raw, { root: 'diary', path: d.path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
       if (source !== 'manual' && current.summarySource === 'manual') return { docId: d.id, path: d.path, written: false, source: 'manual' };
       const text = withSummary(raw, d.path, summary, source);
       if (text !== raw) {
         assertWritableSize(text, d.path);
-        await rewriteIfUnchanged(file, before, text);
+        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
         await this.reindexPaths([d.path]);
       }
       return { docId: d.id, path: d.path, written: true, source };
@@ -653,12 +647,12 @@ export class Engine {
     await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const current = await readForRewrite(file, d.path);
-      if (sha1(current.text) !== expectedHash)
+      const current = await readFile(file, 'utf8');
+      if (sha1(current) !== expectedHash)
         throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
-      // The file's encoding, BOM, permissions and the line endings of untouched lines are kept
-      // (an editor hands back LF only); the bytes are checked again right before the rename.
-      if (await rewriteIfUnchanged(file, current, withLayoutOf(current.text, raw))) await this.reindexPaths([d.path]);
+      // Keep the file's permissions: a whole-file save must not reset them to the umask's default.
+      await writeFileAtomic(file, raw, { mode: (await stat(file)).mode & 0o7777 });
+      await this.reindexPaths([d.path]);
     });
     const after = await this.read(idOrPath);
     if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');
