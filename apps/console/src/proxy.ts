@@ -1,24 +1,29 @@
-// Runs before every page and API answer: refuses requests addressed to a foreign host name
-// (DNS rebinding against a loopback console) and sets the security headers, with `frame-ancestors`
-// limited to the console itself and the configured host origins.
+// Runs before every page answer: refuses requests addressed to a foreign host name (DNS rebinding
+// against a loopback console) and sets the security headers, with `frame-ancestors` limited to the
+// console itself and the configured host origins. The API routes are not matched: Next copies the
+// body of every request the proxy sees into memory first, so they run the same request guard
+// themselves before reading their body (server/http-guard.ts). No page takes a body.
 import { NextResponse, type NextRequest } from 'next/server';
-import { getRuntime } from './server/engine.ts';
-import { hostAllowed, normalizeOrigins, securityHeaders } from './server/security.ts';
+import { checkHost, normalizeOrigins, securityHeaders, type GuardPolicy } from '@engram/engine';
+import { bindHost, getRuntime, guardPolicy } from './server/engine.ts';
 
-async function allowedOrigins(): Promise<string[]> {
+async function policy(): Promise<GuardPolicy> {
   try {
-    return (await getRuntime()).allowedOrigins;
+    return guardPolicy(await getRuntime());
   } catch {
-    // The engine could not open (bad config): the page will say why; frame only from allowed env origins.
-    return normalizeOrigins((process.env.ENGRAM_ALLOWED_ORIGINS ?? '').split(','));
+    // The engine could not open (bad config): the page will say why; answer loopback names only and
+    // frame only from allowed env origins.
+    return { token: '', allowedOrigins: normalizeOrigins((process.env.ENGRAM_ALLOWED_ORIGINS ?? '').split(',')), bindHost: bindHost() };
   }
 }
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
-  const origins = await allowedOrigins();
-  const headers = securityHeaders(origins, process.env.NODE_ENV === 'development');
-  if (!hostAllowed(request.headers.get('host'), process.env.HOST || '127.0.0.1', origins)) {
-    return new NextResponse('Host not allowed', { status: 421, headers });
+  const guard = await policy();
+  const headers = securityHeaders(guard.allowedOrigins ?? [], process.env.NODE_ENV === 'development');
+  const host = checkHost(request.headers, guard);
+  if (!host.ok) return new NextResponse('Host not allowed', { status: 421, headers });
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    return new NextResponse('Method not allowed', { status: 405, headers: { ...headers, Allow: 'GET, HEAD' } });
   }
   const response = NextResponse.next();
   for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
@@ -26,5 +31,5 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+  matcher: ['/((?!api/|_next/static|_next/image|favicon.ico).*)'],
 };

@@ -205,7 +205,7 @@ describe('engine capabilities the console offers by name', () => {
     rt = await runtimeFor(eng);
   });
   after(() => eng.close());
-  const api = () => createCaller(createContext(rt, { headers: new Headers({ host: 'h', 'x-engram-token': rt.token }) }));
+  const api = () => createCaller(createContext(rt, { headers: new Headers({ host: 'localhost', 'x-engram-token': rt.token }) }));
 
   test('the semantic-write preview parses blocks, or says the engine lacks it', async () => {
     const text = '回复正文\n<<<DailyNoteStart>>>\ncommand: create\ntitle: 预览测试\ntags: a, b\n\n[10:00] 预览测试的正文\n<<<DailyNoteEnd>>>\n';

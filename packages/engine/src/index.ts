@@ -13,6 +13,29 @@ export { parseNoteBlocks, type NoteBlock } from './diary/semantic-block.ts';
 export type { NoteBlockPreview, NoteBlockResult } from './notes.ts';
 export { ensureToken, tokenPath, TOKEN_FILE } from './security/install-token.ts';
 export {
+  TOKEN_HEADER,
+  PROXY_HEADER,
+  headerBag,
+  normalizeOrigin,
+  normalizeOrigins,
+  tokensEqual,
+  hostName,
+  isLoopbackHost,
+  hostAccepted,
+  acceptedHosts,
+  forwardedTrusted,
+  effectiveHost,
+  selfOrigin,
+  checkHost,
+  checkSameSite,
+  checkMutation,
+  forwardedHeaders,
+  securityHeaders,
+  type HeaderBag,
+  type GuardPolicy,
+  type GuardVerdict,
+} from './security/request-guard.ts';
+export {
   CompactionMemory,
   renderRules,
   RULES_TAG,

@@ -1,8 +1,6 @@
 // One engine per server process, opened from the environment through the engine's own config
 // resolver. Kept on globalThis so every Next bundle (pages, route handlers, proxy) shares it.
-import { openEngine, stderrLogger, type Engine } from '@engram/engine';
-import { normalizeOrigins } from './security.ts';
-import { ensureToken } from '@engram/engine';
+import { ensureToken, normalizeOrigins, openEngine, stderrLogger, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
 
 export interface ConsoleRuntime {
   engine: Engine;
@@ -11,6 +9,26 @@ export interface ConsoleRuntime {
   dataDir: string;
   /** Origins besides the console itself that may frame it and send mutations. */
   allowedOrigins: string[];
+  /** Host names besides the loopback ones this console answers to. */
+  allowedHosts: string[];
+  /** Believe X-Forwarded-* from every request (a configured reverse proxy in front). */
+  trustedProxy: boolean;
+}
+
+/** The address `next start` listens on (scripts/start.mjs passes HOST through). */
+export const bindHost = (): string => process.env.HOST || '127.0.0.1';
+
+/** What the request guard checks this console's requests against. */
+export function guardPolicy(runtime: ConsoleRuntime): GuardPolicy {
+  return { token: runtime.token, allowedOrigins: runtime.allowedOrigins, allowedHosts: runtime.allowedHosts, trustedProxy: runtime.trustedProxy, bindHost: bindHost() };
+}
+
+function consoleAccess(effective: EngramConfig): Pick<ConsoleRuntime, 'allowedOrigins' | 'allowedHosts' | 'trustedProxy'> {
+  return {
+    allowedOrigins: normalizeOrigins(effective.console.allowedOrigins),
+    allowedHosts: [...effective.console.allowedHosts],
+    trustedProxy: effective.console.trustedProxy,
+  };
 }
 
 interface Holder {
@@ -20,16 +38,11 @@ interface Holder {
 const KEY = Symbol.for('engram.console.runtime');
 const holder = (): Holder => ((globalThis as Record<symbol, Holder>)[KEY] ??= {});
 
-export async function allowedOriginsOf(engine: Engine): Promise<string[]> {
-  const settings = await engine.getSettings();
-  return normalizeOrigins(settings.effective.console.allowedOrigins);
-}
-
 /** Builds the runtime for an already opened engine (tests use this with their own temp dirs). */
 export async function runtimeFor(engine: Engine): Promise<ConsoleRuntime> {
   const settings = await engine.getSettings();
   const dataDir = settings.effective.dataDir;
-  return { engine, dataDir, token: ensureToken(dataDir), allowedOrigins: normalizeOrigins(settings.effective.console.allowedOrigins) };
+  return { engine, dataDir, token: ensureToken(dataDir), ...consoleAccess(settings.effective) };
 }
 
 export function getRuntime(): Promise<ConsoleRuntime> {
@@ -41,18 +54,7 @@ export function getRuntime(): Promise<ConsoleRuntime> {
   return h.runtime;
 }
 
-/** After a settings save: origins may have changed. */
+/** After a settings save: origins, hosts and the proxy setting may have changed. */
 export async function refreshAllowedOrigins(runtime: ConsoleRuntime): Promise<void> {
-  runtime.allowedOrigins = await allowedOriginsOf(runtime.engine);
-}
-
-/** The allowed origins if the engine is already open, without opening it. */
-export async function peekAllowedOrigins(): Promise<string[] | null> {
-  const pending = holder().runtime;
-  if (!pending) return null;
-  try {
-    return (await pending).allowedOrigins;
-  } catch {
-    return null;
-  }
+  Object.assign(runtime, consoleAccess((await runtime.engine.getSettings()).effective));
 }

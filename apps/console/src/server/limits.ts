@@ -3,7 +3,7 @@
 // legitimate body is a whole-file save (500,000 characters, up to 3 bytes each in UTF-8) as JSON.
 export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit: number): Response =>
   Response.json(
     { error: { code: 'PAYLOAD_TOO_LARGE', message: `request body is larger than ${Math.round(limit / 1024)} KB; send less (split a large diary into several entries)` } },
     { status: 413 },
@@ -14,10 +14,15 @@ const tooLarge = (limit: number) =>
  * than `limit` — decided from Content-Length when given, else while streaming, so an oversized body
  * is never buffered whole.
  */
+/** True when the request says its body is larger than `limit`. */
+export function declaredTooLarge(req: Request, limit = MAX_REQUEST_BYTES): boolean {
+  const declared = Number(req.headers.get('content-length'));
+  return Number.isFinite(declared) && declared > limit;
+}
+
 export async function limitRequestBody(req: Request, limit = MAX_REQUEST_BYTES): Promise<Request | Response> {
   if (req.method === 'GET' || req.method === 'HEAD' || !req.body) return req;
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return tooLarge(limit);
+  if (declaredTooLarge(req, limit)) return tooLarge(limit);
   const reader = req.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;

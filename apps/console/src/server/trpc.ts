@@ -2,9 +2,9 @@
 // procedure kinds. Every procedure is timed and has its errors mapped; every mutation is guarded.
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import type { ConsoleRuntime } from './engine.ts';
+import { checkMutation } from '@engram/engine';
+import { guardPolicy, type ConsoleRuntime } from './engine.ts';
 import { EngineErrorCause, toTRPCError } from './errors.ts';
-import { checkMutation } from './security.ts';
 
 export interface TRPCContext {
   runtime: ConsoleRuntime;
@@ -55,7 +55,7 @@ const timedAndMapped = t.middleware(async ({ ctx, path, next }) => {
 
 const guardMutations = t.middleware(({ ctx, type, next }) => {
   if (type !== 'query' && ctx.headers) {
-    const verdict = checkMutation(ctx.headers, ctx.runtime.token, ctx.runtime.allowedOrigins);
+    const verdict = checkMutation(ctx.headers, guardPolicy(ctx.runtime));
     if (!verdict.ok) throw new TRPCError({ code: 'FORBIDDEN', message: verdict.reason });
   }
   return next();

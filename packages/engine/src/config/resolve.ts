@@ -26,6 +26,8 @@ const ENV_MAP: { name: string; path: string[]; parse: (v: string) => unknown }[]
   { name: 'ENGRAM_JUDGE_MODEL', path: ['judge', 'model'], parse: String },
   { name: 'ENGRAM_JUDGE_KEY', path: ['judge', 'apiKey'], parse: String },
   { name: 'ENGRAM_ALLOWED_ORIGINS', path: ['console', 'allowedOrigins'], parse: (v) => v.split(',').map((s) => s.trim()).filter(Boolean) },
+  { name: 'ENGRAM_ALLOWED_HOSTS', path: ['console', 'allowedHosts'], parse: (v) => v.split(',').map((s) => s.trim()).filter(Boolean) },
+  { name: 'ENGRAM_TRUSTED_PROXY', path: ['console', 'trustedProxy'], parse: (v) => v === '1' || v.toLowerCase() === 'true' },
 ];
 
 export interface ResolveInput {

@@ -288,6 +288,8 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'console.host', kind: 'readonly', label: ['监听地址', 'Listen host'], help: ['由 HOST 环境变量或配置文件决定;默认只监听 127.0.0.1', 'Set by HOST or the config file; loopback only by default'] },
       { path: 'console.port', kind: 'readonly', label: ['端口', 'Port'], help: ['由 PORT 环境变量或配置文件决定', 'Set by PORT or the config file'] },
       { path: 'console.allowedOrigins', kind: 'lines', label: ['允许嵌入与写入的来源', 'Origins allowed to frame and write'], help: ['每行一个,例如 http://127.0.0.1:7860', 'One per line, e.g. http://127.0.0.1:7860'] },
+      { path: 'console.allowedHosts', kind: 'lines', label: ['允许访问的主机名', 'Host names answered'], help: ['除 127.0.0.1、localhost、[::1] 外控制台还接受的 Host 名(每行一个,不带端口);其余一律拒绝,以防 DNS 重绑定', 'Host names besides 127.0.0.1, localhost and [::1] the console answers to (one per line, no port); all others are refused against DNS rebinding'] },
+      { path: 'console.trustedProxy', kind: 'bool', label: ['信任反向代理头', 'Trust proxy headers'], help: ['仅当控制台前面有会覆盖 X-Forwarded-Host/Proto 的反向代理时打开', 'Only when a reverse proxy in front overwrites X-Forwarded-Host/Proto'] },
     ],
   },
 ];

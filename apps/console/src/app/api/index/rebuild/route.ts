@@ -1,26 +1,22 @@
 // Full rebuild with live progress: POST, answered as NDJSON (one RebuildEvent per line) so a plain
 // fetch reader can move the bar. Guarded like every mutation.
-import { getRuntime } from '../../../../server/engine.ts';
-import { engineUnavailable, isEngineError } from '../../../../server/errors.ts';
+import { isEngineError } from '../../../../server/errors.ts';
+import { admit, withSecurityHeaders } from '../../../../server/http-guard.ts';
 import { limitRequestBody } from '../../../../server/limits.ts';
-import { checkMutation } from '../../../../server/security.ts';
 import { progressPercent, type RebuildEvent } from '../../../../shared/progress.ts';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(req: Request): Promise<Response> {
-  let runtime;
-  try {
-    runtime = await getRuntime();
-  } catch (e) {
-    const err = engineUnavailable(e);
-    return Response.json({ error: { code: err.code, message: err.message } }, { status: 503 });
-  }
-  const verdict = checkMutation(req.headers, runtime.token, runtime.allowedOrigins);
-  if (!verdict.ok) return Response.json({ error: { code: 'FORBIDDEN', message: verdict.reason } }, { status: 403 });
+const REBUILD_BODY_LIMIT = 64 * 1024;
 
-  const limited = await limitRequestBody(req, 64 * 1024);
-  if (limited instanceof Response) return limited;
+export async function POST(req: Request): Promise<Response> {
+  const admitted = await admit(req, REBUILD_BODY_LIMIT);
+  if ('refused' in admitted) return admitted.refused;
+  if ('unavailable' in admitted) return Response.json({ error: { code: 'UNAVAILABLE', message: 'engine unavailable' } }, { status: 503 });
+  const { runtime } = admitted;
+
+  const limited = await limitRequestBody(req, REBUILD_BODY_LIMIT);
+  if (limited instanceof Response) return withSecurityHeaders(limited, runtime.allowedOrigins);
   let full = true;
   try {
     const body = (await limited.json()) as { full?: unknown };
@@ -55,7 +51,10 @@ export async function POST(req: Request): Promise<Response> {
       }
     },
   });
-  return new Response(stream, {
-    headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
-  });
+  return withSecurityHeaders(
+    new Response(stream, {
+      headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
+    }),
+    runtime.allowedOrigins,
+  );
 }

@@ -1,0 +1,123 @@
+// The one request guard (console and plugin routes). Red before: `127.evil.example` was a loopback
+// host, and a forged X-Forwarded-Host made a foreign Origin count as the console's own.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  checkHost,
+  checkMutation,
+  checkSameSite,
+  forwardedHeaders,
+  headerBag,
+  isLoopbackHost,
+  normalizeOrigin,
+  securityHeaders,
+  selfOrigin,
+  tokensEqual,
+  type GuardPolicy,
+} from '../../src/security/request-guard.ts';
+
+const TOKEN = 'a'.repeat(43);
+const h = (x: Record<string, string>) => new Headers(x);
+const base: GuardPolicy = { token: TOKEN, allowedOrigins: [], bindHost: '127.0.0.1' };
+
+describe('host names (DNS rebinding)', () => {
+  test('exact loopback names only, any case, optional port', () => {
+    for (const ok of ['127.0.0.1', '127.0.0.1:3000', 'localhost', 'LOCALHOST:80', 'Localhost.:3000', '[::1]', '[::1]:3000']) {
+      assert.equal(isLoopbackHost(ok), true, ok);
+      assert.equal(checkHost(h({ host: ok }), base).ok, true, ok);
+    }
+    for (const bad of ['127.evil.example', '127.evil.example:3000', '127.0.0.1.evil.example', 'localhost.evil.example', 'evil.example', 'localhost@evil', '127.0.0.1 evil', '', '[::1].evil', 'xn--localhost']) {
+      assert.equal(isLoopbackHost(bad), false, bad);
+      const v = checkHost(h({ host: bad }), base);
+      assert.equal(v.ok, false, bad);
+      assert.equal(!v.ok && v.status, 421);
+    }
+    assert.equal(checkHost(h({}), base).ok, false);
+  });
+
+  test('configured hosts, allowed origins and a concrete bind host are answered; a wildcard bind is not a name', () => {
+    assert.equal(checkHost(h({ host: 'mem.lan:3000' }), { ...base, allowedHosts: ['Mem.Lan'] }).ok, true);
+    assert.equal(checkHost(h({ host: 'dsh.local:3000' }), { ...base, allowedOrigins: ['http://dsh.local:7860'] }).ok, true);
+    assert.equal(checkHost(h({ host: '192.168.1.5:3000' }), { ...base, bindHost: '192.168.1.5' }).ok, true);
+    assert.equal(checkHost(h({ host: '0.0.0.0:3000' }), { ...base, bindHost: '0.0.0.0' }).ok, false);
+    // Bound everywhere is no longer "anything goes": the rebinding page still names its own host.
+    assert.equal(checkHost(h({ host: 'evil.example' }), { ...base, bindHost: '0.0.0.0' }).ok, false);
+  });
+
+  test('X-Forwarded-Host is ignored unless the proxy is trusted, and a trusted one must name an accepted host', () => {
+    const forged = h({ host: '127.0.0.1:3000', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    assert.equal(selfOrigin(forged, base), 'http://127.0.0.1:3000');
+    assert.equal(checkHost(forged, base).ok, true); // the forged header is simply not read
+    assert.equal(checkHost(forged, { ...base, trustedProxy: true }).ok, false);
+    const viaPlugin = h({ host: '127.0.0.1:3000', ...forwardedHeaders(TOKEN, 'localhost:7860') });
+    assert.equal(selfOrigin(viaPlugin, base), 'http://localhost:7860');
+    assert.equal(checkHost(viaPlugin, base).ok, true);
+    const pluginForwardingEvil = h({ host: '127.0.0.1:3000', ...forwardedHeaders(TOKEN, 'evil.example:7860') });
+    assert.equal(checkHost(pluginForwardingEvil, base).ok, false);
+    const wrongProxyToken = h({ host: '127.0.0.1:3000', ...forwardedHeaders('b'.repeat(43), 'localhost:7860') });
+    assert.equal(selfOrigin(wrongProxyToken, base), 'http://127.0.0.1:3000');
+  });
+});
+
+describe('mutations', () => {
+  test('same origin with the token passes; a script without Origin needs only the token', () => {
+    assert.deepEqual(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'x-engram-token': TOKEN }), base), { ok: true });
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', 'x-engram-token': TOKEN }), base).ok, true);
+  });
+
+  test('missing or wrong token, foreign origin, opaque origin, cross-site without origin are refused', () => {
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' }), base).ok, false);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', 'x-engram-token': `${TOKEN}x` }), base).ok, false);
+    const foreign = h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:7860', 'x-engram-token': TOKEN });
+    assert.equal(checkMutation(foreign, base).ok, false);
+    assert.equal(checkMutation(foreign, { ...base, allowedOrigins: ['http://127.0.0.1:7860/'] }).ok, true);
+    assert.equal(checkMutation(foreign, { ...base, allowedOrigins: ['http://127.0.0.1:7861'] }).ok, false);
+    assert.equal(checkMutation(h({ host: 'localhost', origin: 'null', 'x-engram-token': TOKEN }), base).ok, false);
+    assert.equal(checkMutation(h({ host: 'localhost', 'sec-fetch-site': 'cross-site', 'x-engram-token': TOKEN }), base).ok, false);
+    assert.equal(checkMutation(h({ host: '127.0.0.1', 'x-engram-token': TOKEN }), { ...base, token: '' }).ok, false);
+  });
+
+  test('a rebinding page (its own host in Host and Origin) is refused even with the token', () => {
+    for (const host of ['127.evil.example:3000', 'evil.example:3000']) {
+      const v = checkMutation(h({ host, origin: `http://${host}`, 'x-engram-token': TOKEN }), base);
+      assert.equal(v.ok, false, host);
+    }
+    // Forged forwarded host naming the attacker: the attacker's Origin is still foreign.
+    const forged = h({ host: '127.0.0.1:3000', 'x-forwarded-host': 'evil.example', origin: 'http://evil.example', 'x-engram-token': TOKEN });
+    assert.equal(checkMutation(forged, base).ok, false);
+  });
+
+  test('through the plugin proxy the page origin is the host’s, and writes from it pass', () => {
+    const req = h({ host: '127.0.0.1:3000', origin: 'http://localhost:7860', 'x-engram-token': TOKEN, ...forwardedHeaders(TOKEN, 'localhost:7860') });
+    assert.equal(checkMutation(req, base).ok, true);
+    assert.equal(checkSameSite(req, base).ok, true);
+  });
+
+  test('node header objects work through headerBag', () => {
+    const bag = headerBag({ host: 'localhost:1', origin: 'http://localhost:1', 'x-engram-token': [TOKEN, 'x'] });
+    assert.equal(checkMutation(bag, base).ok, true);
+  });
+
+  test('tokensEqual never matches an empty expected token', () => {
+    assert.equal(tokensEqual('', ''), false);
+    assert.equal(tokensEqual(null, 'x'), false);
+    assert.equal(tokensEqual(TOKEN, TOKEN), true);
+  });
+});
+
+describe('origins and headers', () => {
+  test('normalizeOrigin keeps scheme, host and port only', () => {
+    assert.equal(normalizeOrigin('http://Example.com:80/path?q'), 'http://example.com');
+    assert.equal(normalizeOrigin('https://a.b:8443/'), 'https://a.b:8443');
+    assert.equal(normalizeOrigin('file:///etc/passwd'), null);
+    assert.equal(normalizeOrigin('not a url'), null);
+  });
+
+  test('frame-ancestors lists self and exactly the allowed origins; no X-Frame-Options', () => {
+    const sh = securityHeaders(['http://127.0.0.1:7860/', 'javascript:alert(1)']);
+    const csp = sh['Content-Security-Policy']!;
+    assert.deepEqual(/frame-ancestors ([^;]+)/.exec(csp)![1]!.split(' '), ["'self'", 'http://127.0.0.1:7860']);
+    assert.equal(Object.keys(sh).some((k) => k.toLowerCase() === 'x-frame-options'), false);
+    assert.equal(csp.includes('unsafe-eval'), false);
+  });
+});
