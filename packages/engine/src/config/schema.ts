@@ -94,8 +94,7 @@ export const configSchema = z.object({
 
   embedding: z
     .object({
-      /** auto = the installed local model (`engram model install`) when present, else lexical only (with the reason in status). */
-      provider: z.enum(['auto', 'none', 'openai', 'local']).default('auto'),
+      provider: z.enum(['none', 'openai', 'local']).default('none'),
       baseUrl: z.string().default(''),
       model: z.string().default(''),
       dimensions: z.number().int().min(0).max(65_536).default(0),
@@ -106,16 +105,6 @@ export const configSchema = z.object({
       minIntervalMs: z.number().int().min(0).max(60_000).default(700),
       timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
       maxRetries: z.number().int().min(0).max(20).default(4),
-      /** Local models: how token states become one vector; auto = the model's metadata (BGE: cls), else mean. */
-      pooling: z.enum(['auto', 'cls', 'mean']).default('auto'),
-      /** Local models: text put before every query (not documents); '' = none, 'model' = the installed model's own. */
-      queryInstruction: z.string().max(500).default(''),
-      /** Local models: ONNX threads; 0 = the runtime's default (all cores). */
-      threads: z.number().int().min(0).max(64).default(0),
-      /** Local models: padded tokens per model run (rows × longest input); bounds memory while indexing. */
-      batchTokens: z.number().int().min(512).max(262_144).default(4096),
-      /** Embed each chunk with its memory's title, summary and tags in front of the body. */
-      withMetadata: z.boolean().default(true),
     })
     .prefault({}),
 
