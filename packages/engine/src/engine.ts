@@ -12,6 +12,8 @@ import {
   readSettingsOverlay,
   writeSettingsOverlay,
   bumpGeneration,
+  DatabaseUnreachableError,
+  isUnreachable,
   type Database,
   type DocumentRow,
 } from '@engram/db';
@@ -43,6 +45,7 @@ import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.t
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
 import { LiveIndex } from './index/live.ts';
+import { chunkTextsWithFallback } from './index/offline.ts';
 import { sha1 } from './index/rows.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { recall as runRecall, type Judge, type RecallOptions } from './recall/pipeline.ts';
@@ -215,6 +218,7 @@ export class Engine {
     this.config = config;
     this.log = options.log ?? silentLogger;
     this.live = new LiveIndex(lexicalOptions(config));
+    this.live.url = database.url;
     this.writerLock = new WriterLock(join(config.dataDir, 'engram.lock'), options.writerLock);
   }
 
@@ -321,7 +325,7 @@ export class Engine {
         doc: (id) => this.live.meta(id),
         docOfChunk: (id) => this.live.chunkDoc.get(id),
         semantic: this.semantic,
-        chunkTexts: (ids) => chunkTextsByIds(this.db, ids),
+        chunkTexts: (ids) => chunkTextsWithFallback(this.db, ids, { docs: this.live.docs, config: this.config }),
         judge: this.judge,
         now: this.options.now,
         time: this.timeChannelDeps(),
@@ -529,12 +533,28 @@ export class Engine {
   }
 
   /** Re-indexes the given diary files after a write (a path that no longer exists is dropped). */
+  /** Diary paths written while the database server was unreachable: indexed with the next write or sync. */
+  readonly pendingIndexPaths = new Set<string>();
+
   private async reindexPaths(paths: string[]): Promise<void> {
-    const result = await runIndex(
-      { db: this.db, config: this.config, tokenizer: this.tokenizer, semantic: this.semantic, now: this.options.now },
-      'incremental',
-      paths,
-    );
+    const all = [...new Set([...this.pendingIndexPaths, ...paths])];
+    let result: IndexRunResult;
+    try {
+      result = await runIndex(
+        { db: this.db, config: this.config, tokenizer: this.tokenizer, semantic: this.semantic, now: this.options.now },
+        'incremental',
+        all,
+      );
+    } catch (e) {
+      if (!isUnreachable(e)) throw e;
+      // The file is written (the files are the truth); only its index entry waits for the server.
+      for (const p of all) this.pendingIndexPaths.add(p);
+      throw new EngramError(
+        'database-unreachable',
+        `${paths.join(', ')} is saved in the diary folder, but the index is not updated: ${new DatabaseUnreachableError(this.database.url, e).message}. It is indexed when the server answers again (next write, sync or engram index). / 已保存到日记文件,索引待数据库服务器恢复后更新。`,
+      );
+    }
+    this.pendingIndexPaths.clear();
     await this.live.reloadDocuments(this.db, result.changedDocIds);
     this.live.generation = -1;
   }

@@ -1,7 +1,7 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
-import { documentsByIds, documentVersions, indexRowsOfDocuments, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { DatabaseUnreachableError, documentsByIds, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
@@ -15,6 +15,9 @@ export class LiveIndex {
   readonly chunkDoc = new Map<string, string>();
   private readonly chunksOfDoc = new Map<string, string[]>();
   generation = -1;
+
+  /** The database's address, for messages (set by the engine). */
+  url = '';
 
   constructor(private readonly options: LexicalOptions) {
     this.lexical = new LexicalIndex(options);
@@ -110,12 +113,13 @@ export class LiveIndex {
   /** Reloads the given documents (or drops them when they are gone from the database). */
   async reloadDocuments(db: EngramDb, docIds: string[]): Promise<void> {
     if (docIds.length === 0) return;
-    const wanted = new Set(docIds);
-    for (const id of wanted) this.dropDocument(id);
-    const ids = [...wanted];
-    for (const d of await documentsByIds(db, ids)) this.docs.set(d.id, d);
-    this.supersededCache = null;
+    const ids = [...new Set(docIds)];
+    // Read first, change after: a read that fails (a remote server gone) leaves the index as it was.
+    const docs = await documentsByIds(db, ids);
     const rows = await indexRowsOfDocuments(db, ids);
+    for (const id of ids) this.dropDocument(id);
+    for (const d of docs) this.docs.set(d.id, d);
+    this.supersededCache = null;
     for (const r of rows) {
       const d = this.docs.get(r.docId);
       if (!d) continue;
@@ -125,8 +129,29 @@ export class LiveIndex {
     if (rows.length > 100) this.lexical.finishBulkAdd();
   }
 
-  /** Catches up with writes made by another process; cheap when nothing changed. */
+  /**
+   * Set while the database server cannot be reached: recall answers from the last state loaded
+   * (this in-memory index; texts from the files), and this says why it may be behind.
+   */
+  unreachable: string | null = null;
+
+  /**
+   * Catches up with writes made by another process; cheap when nothing changed. An unreachable
+   * (remote) database keeps the last state instead of failing the caller.
+   */
   async refreshIfStale(db: EngramDb): Promise<boolean> {
+    try {
+      const changed = await this.refreshOnce(db);
+      this.unreachable = null;
+      return changed;
+    } catch (e) {
+      if (!isUnreachable(e)) throw e;
+      this.unreachable = (e instanceof DatabaseUnreachableError ? e : new DatabaseUnreachableError(this.url, e)).message;
+      return false;
+    }
+  }
+
+  private async refreshOnce(db: EngramDb): Promise<boolean> {
     const generation = await readGeneration(db);
     if (generation === this.generation) return false;
     const rows = await documentVersions(db);
