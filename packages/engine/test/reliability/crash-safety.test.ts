@@ -16,14 +16,22 @@ import { here, listAll, repoRoot, seedDiaries, tempDirs, trials } from './helper
 
 const WORKER = join(here, 'workers/crash-writer.ts');
 const EDIT_PREFIX = '可编辑标记行:这一行会被反复替换掉';
+/** The operations the writer announces with "begin <op>", interrupted in turn by the phase-driven kills. */
+const PHASES = ['write', 'edit', 'index', 'save', 'forget'];
 
 interface Trial {
   interrupted: string;
   opsBefore: number;
 }
 
-/** Runs the writer and kills it with SIGKILL `delayMs` after it is ready (or, when `early`, after spawn). */
-function runAndKill(dirs: { diaryDir: string; dataDir: string }, seed: number, delayMs: number, early: boolean): Promise<Trial> {
+/**
+ * Runs the writer and kills it with SIGKILL: `delayMs` after it is ready, after spawn (`when: 'early'`),
+ * or `delayMs` after it announces an operation of the kind `when` names. The phase-driven kills make
+ * sure every kind of operation is interrupted however fast or slow the machine is; the timed ones keep
+ * the moments random.
+ */
+function runAndKill(dirs: { diaryDir: string; dataDir: string }, seed: number, delayMs: number, when: 'early' | 'ready' | { op: string }): Promise<Trial> {
+  const early = when === 'early';
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dirs.diaryDir, dirs.dataDir, String(seed)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -33,7 +41,10 @@ function runAndKill(dirs: { diaryDir: string; dataDir: string }, seed: number, d
     if (early) timer = setTimeout(kill, delayMs);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (!early && !timer && out.includes('ready\n')) timer = setTimeout(kill, delayMs);
+      if (timer) return;
+      if (when === 'ready' && out.includes('ready\n')) timer = setTimeout(kill, delayMs);
+      // Only while the announced operation is still running: its "done" has not been printed yet.
+      else if (typeof when === 'object' && out.endsWith(`begin ${when.op}\n`)) timer = setTimeout(kill, delayMs);
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const guard = setTimeout(kill, 60_000);
@@ -109,9 +120,11 @@ test('kill -9 during writes, edits, saves, archiving and index builds leaves who
       }
       for (let t = lane; t < total; t += lanes) {
         const seed = 1000 + t;
-        const early = t % 5 === 4; // every fifth kill lands while the writer opens and indexes
-        const delay = early ? 300 + ((seed * 7919) % 1500) : (seed * 104_729) % 700;
-        const trial = await runAndKill(dirs, seed, delay, early);
+        // Every fifth kill lands while the writer opens and indexes; of the rest, half land at a random
+        // moment and half inside a chosen kind of operation (in turn), a few milliseconds after it began.
+        const when = t % 5 === 4 ? 'early' : t % 2 === 0 ? 'ready' : { op: PHASES[Math.floor(t / 2) % PHASES.length]! };
+        const delay = when === 'early' ? 300 + ((seed * 7919) % 1500) : when === 'ready' ? (seed * 104_729) % 700 : seed % 3;
+        const trial = await runAndKill(dirs, seed, delay, when);
         interrupted.set(trial.interrupted, (interrupted.get(trial.interrupted) ?? 0) + 1);
         ops += trial.opsBefore;
 
