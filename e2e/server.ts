@@ -20,8 +20,11 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** The build folder under test: `.next`, or ENGRAM_CONSOLE_DIST (a helper's own build beside it). */
+export const distDir = process.env.ENGRAM_CONSOLE_DIST || '.next';
+
 export function buildIsFresh(): boolean {
-  const buildId = join(consoleDir, '.next/BUILD_ID');
+  const buildId = join(consoleDir, distDir, 'BUILD_ID');
   if (!existsSync(buildId)) return false;
   const built = statSync(buildId).mtimeMs;
   return SOURCES.every((s) => newestMtime(join(repoRoot, s)) <= built);
@@ -29,14 +32,14 @@ export function buildIsFresh(): boolean {
 
 /** Runs `next build` unless a fresh production build is already there. Returns the build time or 0. */
 export function ensureBuild(log: (s: string) => void): number {
-  if (process.env.ENGRAM_E2E_REUSE_BUILD === '1' && existsSync(join(consoleDir, '.next/BUILD_ID'))) return 0;
+  if (process.env.ENGRAM_E2E_REUSE_BUILD === '1' && existsSync(join(consoleDir, distDir, 'BUILD_ID'))) return 0;
   if (buildIsFresh()) return 0;
   const started = Date.now();
   log('building the console (next build)…');
   // Type errors are the typecheck's business; the browser tests need the bundle.
   const res = spawnSync(process.execPath, [join(repoRoot, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: consoleDir,
-    env: { ...process.env, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ENGRAM_CONSOLE_DIST: distDir, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
     timeout: 240_000,
   });
@@ -71,7 +74,7 @@ export interface RunningConsole {
 export async function startConsole(env: Record<string, string>, port: number): Promise<RunningConsole> {
   const child = spawn(process.execPath, [join(consoleDir, 'scripts/start.mjs')], {
     cwd: consoleDir,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ...env, ENGRAM_CONSOLE_DIST: distDir, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -1,9 +1,10 @@
 'use client';
-// Language: Chinese by default, English on request; the choice is kept in localStorage.
+// Language: Chinese by default; the host's `?lang=` wins, then the user's pick (kept in localStorage
+// when the browser allows it: a cross-site frame gets none, so the URL is what carries it there).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { en, format, zh, type Lang, type MessageKey } from './messages.ts';
-
-const STORAGE_KEY = 'engram.lang';
+import { readStored, urlParam, writeStored } from './storage.ts';
+import { LANG_KEY } from './theme-boot.ts';
 
 interface I18n {
   lang: Lang;
@@ -18,14 +19,15 @@ const I18nContext = createContext<I18n | null>(null);
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Lang>('zh');
   useEffect(() => {
-    const stored = localStorage.getItem(STORAGE_KEY);
+    const fromHost = urlParam('lang');
+    const stored = fromHost === 'en' || fromHost === 'zh' ? fromHost : readStored(LANG_KEY);
     if (stored === 'en' || stored === 'zh') setLangState(stored);
   }, []);
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   }, [lang]);
   const setLang = useCallback((next: Lang) => {
-    localStorage.setItem(STORAGE_KEY, next);
+    writeStored(LANG_KEY, next);
     setLangState(next);
   }, []);
   const value = useMemo<I18n>(() => {

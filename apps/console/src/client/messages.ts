@@ -185,6 +185,26 @@ export const zh = {
   'settings.aside.body':
     '保存时只把「与部署配置不同」的项合并进覆盖层,之前保存过的项会保留;密钥以掩码返回,掩码原样发回不会覆盖真实值;环境变量永远优先。',
   ...zhWorkspace,
+  'common.sep': ';',
+  'settings.restartBadge': '需重启',
+  'settings.errors': '{n} 处需要修改,未保存',
+  'memory.edit': '编辑',
+  'memory.draft': '有未保存的修改',
+  'memory.editor.label': '「{title}」全文编辑',
+  'memory.read.tags': '标签',
+  'memory.read.meta': '元信息',
+  'memory.discard.title': '放弃未保存的修改?',
+  'memory.discard.body': '「{title}」的修改还没有保存,放弃后无法找回。',
+  'memory.discard.keep': '继续编辑',
+  'memory.discard.yes': '放弃修改',
+  'index.phase.scan': '读取文件',
+  'index.phase.parse': '解析',
+  'index.phase.tokenize': '分词',
+  'index.phase.store': '写入索引',
+  'index.phase.embed': '生成向量',
+  'index.phase.done': '完成',
+  'index.rebuild.vectors': '新向量 {embedded} / 复用 {reused}',
+  'index.rebuild.skipped': '跳过 {n} 个文件',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -373,6 +393,26 @@ export const en: Record<MessageKey, string> = {
   'settings.aside.body':
     'A save merges only what differs from the deploy base into the overlay, keeping earlier saves; secrets come back masked and a masked value sent back never overwrites the real one; env always wins.',
   ...enWorkspace,
+  'common.sep': '; ',
+  'settings.restartBadge': 'restart',
+  'settings.errors': '{n} fields need fixing; nothing saved',
+  'memory.edit': 'Edit',
+  'memory.draft': 'Unsaved changes',
+  'memory.editor.label': 'Full text of “{title}”',
+  'memory.read.tags': 'Tags',
+  'memory.read.meta': 'Meta',
+  'memory.discard.title': 'Discard unsaved changes?',
+  'memory.discard.body': 'Your changes to “{title}” are not saved; once discarded they are gone.',
+  'memory.discard.keep': 'Keep editing',
+  'memory.discard.yes': 'Discard changes',
+  'index.phase.scan': 'Reading files',
+  'index.phase.parse': 'Parsing',
+  'index.phase.tokenize': 'Tokenizing',
+  'index.phase.store': 'Writing the index',
+  'index.phase.embed': 'Embedding',
+  'index.phase.done': 'Done',
+  'index.rebuild.vectors': 'new vectors {embedded} / reused {reused}',
+  'index.rebuild.skipped': 'skipped {n} files',
 };
 
 export type Lang = 'zh' | 'en';

@@ -13,6 +13,9 @@ export interface RebuildState {
   running: boolean;
   percent: number;
   phase: string | null;
+  /** Units of the current phase (files read, documents stored, chunks embedded). */
+  done: number;
+  total: number;
   message: string | null;
   report: IndexReport | null;
   error: { code: string; message: string } | null;
@@ -22,7 +25,7 @@ interface RebuildApi extends RebuildState {
   start: () => Promise<void>;
 }
 
-const idle: RebuildState = { running: false, percent: 0, phase: null, message: null, report: null, error: null };
+const idle: RebuildState = { running: false, percent: 0, phase: null, done: 0, total: 0, message: null, report: null, error: null };
 const RebuildContext = createContext<RebuildApi | null>(null);
 
 export function RebuildProvider({ children }: { children: ReactNode }) {
@@ -68,8 +71,8 @@ export function RebuildProvider({ children }: { children: ReactNode }) {
     }
 
     function apply(e: RebuildEvent) {
-      if (e.type === 'progress') setState((s) => ({ ...s, percent: Math.max(s.percent, e.percent), phase: e.phase, message: e.message ?? null }));
-      else if (e.type === 'done') setState((s) => ({ ...s, percent: 100, phase: 'done', report: e.report as IndexReport }));
+      if (e.type === 'progress') setState((s) => ({ ...s, percent: Math.max(s.percent, e.percent), phase: e.phase, done: e.done, total: e.total, message: e.message ?? null }));
+      else if (e.type === 'done') setState((s) => ({ ...s, percent: 100, phase: 'done', done: 0, total: 0, report: e.report as IndexReport }));
       else setState((s) => ({ ...s, error: { code: e.code, message: e.message } }));
     }
   }, [token, queryClient, trpc]);

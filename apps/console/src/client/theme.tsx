@@ -1,7 +1,9 @@
 'use client';
-// Light/dark: follows the OS until the user picks one; the pick is kept in localStorage.
+// Light/dark: the host's `?theme=` first, else follows the OS until the user picks one; the pick is
+// kept in localStorage when the browser allows it (the boot script applied it before paint).
 import { useCallback, useEffect, useState } from 'react';
 
+import { writeStored } from './storage.ts';
 import { THEME_KEY } from './theme-boot.ts';
 
 export type Theme = 'light' | 'dark';
@@ -15,7 +17,7 @@ export function useTheme(): [Theme, () => void] {
     setTheme((current) => {
       const next: Theme = current === 'dark' ? 'light' : 'dark';
       document.documentElement.dataset.theme = next;
-      localStorage.setItem(THEME_KEY, next);
+      writeStored(THEME_KEY, next);
       return next;
     });
   }, []);

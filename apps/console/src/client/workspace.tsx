@@ -1,8 +1,9 @@
 'use client';
 // Which workspace the Library (and the Recall form, as its default) is looking at: '' = every memory.
 // Remembered in the URL (`?ws=`, so a link opens the same view) and in localStorage (so a reopened
-// console does too); the URL wins.
+// console does too; not in a cross-site frame, where storage is refused); the URL wins.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { readStored, writeStored } from './storage.ts';
 
 const STORAGE_KEY = 'engram.workspace';
 const GLOBAL_KEY = 'engram.workspace.includeGlobal';
@@ -34,22 +35,21 @@ export function WorkspaceProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const fromUrl = new URL(location.href).searchParams.get(PARAM);
-    const stored = localStorage.getItem(STORAGE_KEY);
+    const stored = readStored(STORAGE_KEY);
     const initial = fromUrl ?? stored ?? ALL_WORKSPACES;
     setWorkspaceState(initial);
     if (initial && !fromUrl) writeUrl(initial);
-    if (localStorage.getItem(GLOBAL_KEY) === 'false') setIncludeGlobalState(false);
+    if (readStored(GLOBAL_KEY) === 'false') setIncludeGlobalState(false);
   }, []);
 
   const setWorkspace = useCallback((id: string) => {
     setWorkspaceState(id);
-    if (id) localStorage.setItem(STORAGE_KEY, id);
-    else localStorage.removeItem(STORAGE_KEY);
+    writeStored(STORAGE_KEY, id || null);
     writeUrl(id);
   }, []);
   const setIncludeGlobal = useCallback((v: boolean) => {
     setIncludeGlobalState(v);
-    localStorage.setItem(GLOBAL_KEY, String(v));
+    writeStored(GLOBAL_KEY, String(v));
   }, []);
 
   const value = useMemo(() => ({ workspace, includeGlobal, setWorkspace, setIncludeGlobal }), [workspace, includeGlobal, setWorkspace, setIncludeGlobal]);

@@ -64,11 +64,11 @@ export function AppShell() {
                 aria-current={current ? 'page' : undefined}
                 title={t(p.label)}
                 onClick={() => go(p.id)}
-                className={`flex shrink-0 items-center gap-2.5 rounded-md px-2 py-1.5 text-sm @rail:px-2.5 transition @rail:justify-center @rail:py-2.5 @side:justify-start @side:py-2 ${
+                className={`nav-page flex shrink-0 items-center gap-2.5 rounded-md px-2 py-1.5 text-sm @rail:px-2.5 transition @rail:justify-center @rail:py-2.5 @side:justify-start @side:py-2 ${
                   current ? 'bg-accent-soft font-medium text-accent' : 'text-muted hover:bg-sunken hover:text-fg'
                 }`}
               >
-                <span className="hidden @rail:inline-flex">
+                <span className="inline-flex" aria-hidden="true">
                   <Icon />
                 </span>
                 <span className="nav-label-short">{t(p.label)}</span>

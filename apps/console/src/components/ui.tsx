@@ -58,7 +58,7 @@ export function Badge({ children, tone = 'neutral', title }: { children: ReactNo
     ok: 'bg-sunken text-ok',
   } as const;
   return (
-    <span title={title} className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs leading-4 whitespace-nowrap ${tones[tone]}`}>
+    <span title={title} className={`inline-flex max-w-full min-w-0 items-center rounded px-1.5 py-0.5 text-xs leading-4 break-all ${tones[tone]}`}>
       {children}
     </span>
   );
@@ -110,6 +110,9 @@ export function Muted({ children }: { children: ReactNode }) {
 
 export const inputClass =
   'w-full min-w-0 rounded-md border border-line bg-panel px-2.5 py-1.5 text-sm text-fg placeholder:text-muted/70 focus:border-accent focus:outline-none disabled:bg-sunken disabled:text-muted';
+
+/** The input look with a red border when invalid (swapped, not stacked: two border colours fight). */
+export const inputClassFor = (invalid: boolean): string => (invalid ? inputClass.replace('border-line', 'border-danger').replace('focus:border-accent', 'focus:border-danger') : inputClass);
 
 /**
  * Tabs inside a page. Every panel stays mounted (hidden when not chosen) so a half-written message

@@ -4,6 +4,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useI18n } from '../../client/i18n.tsx';
 import { useRebuild } from '../../client/rebuild.tsx';
+import type { MessageKey } from '../../client/messages.ts';
 import { useToast } from '../../client/toast.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterOutputs } from '../../client/types.ts';
@@ -93,6 +94,20 @@ function MismatchBanner({ status: s, onRebuild, busy }: { status: Status; onRebu
   );
 }
 
+const PHASE_KEYS = {
+  scan: 'index.phase.scan',
+  parse: 'index.phase.parse',
+  tokenize: 'index.phase.tokenize',
+  store: 'index.phase.store',
+  embed: 'index.phase.embed',
+  done: 'index.phase.done',
+} as const satisfies Record<string, MessageKey>;
+
+/** The phase in the reader's words ("读取文件", "写入索引"…), never the stream's raw English id. */
+function phaseLabel(phase: string, t: (k: MessageKey) => string): string {
+  return phase in PHASE_KEYS ? t(PHASE_KEYS[phase as keyof typeof PHASE_KEYS]) : phase;
+}
+
 function RebuildProgress() {
   const { t } = useI18n();
   const r = useRebuild();
@@ -101,8 +116,9 @@ function RebuildProgress() {
     <Card testId="rebuild-card">
       <div className="flex items-center justify-between gap-2 text-sm">
         <span className="font-medium">{r.running ? t('index.rebuilding') : r.error ? t('index.rebuild.failed') : t('index.rebuild')}</span>
-        <span className="font-mono text-xs text-muted">
-          {r.phase ?? ''} {r.message ? `· ${r.message}` : ''}
+        <span className="min-w-0 flex-1 truncate text-right text-xs text-muted" data-testid="rebuild-phase" data-phase={r.phase ?? ''}>
+          {r.phase ? phaseLabel(r.phase, t) : ''}
+          {r.phase && r.total > 0 ? ` ${r.done}/${r.total}` : ''}
         </span>
         <span data-testid="rebuild-percent" className="font-semibold tabular-nums">
           {r.percent}%
@@ -132,10 +148,10 @@ function RebuildProgress() {
           <Badge>−{r.report.removed}</Badge>
           <Badge>={r.report.unchanged}</Badge>
           <Badge>
-            emb {r.report.semantic.embedded} / reuse {r.report.semantic.reused}
+            {t('index.rebuild.vectors', { embedded: r.report.semantic.embedded, reused: r.report.semantic.reused })}
             {r.report.semantic.skipped ? ` · ${r.report.semantic.skipped}` : ''}
           </Badge>
-          {r.report.skipped.length ? <Badge tone="warn">skipped {r.report.skipped.length}</Badge> : null}
+          {r.report.skipped.length ? <Badge tone="warn">{t('index.rebuild.skipped', { n: r.report.skipped.length })}</Badge> : null}
         </div>
       ) : null}
     </Card>

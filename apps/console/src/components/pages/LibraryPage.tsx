@@ -4,7 +4,7 @@
 // re-indexes that document), pinned, locked, moved, its summary regenerated, or archived. Beside the
 // memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
@@ -17,6 +17,9 @@ import { WallPanel } from '../workspace/WallPanel.tsx';
 import { WorkspacesPanel } from '../workspace/WorkspacesPanel.tsx';
 import { LockIcon, PinIcon } from '../icons.tsx';
 import { CreateMemoryForm } from './CreateMemoryForm.tsx';
+import { Dialog } from '../Dialog.tsx';
+import { DraftsProvider, isDirty, useDrafts } from '../library/drafts.tsx';
+import { MemoryReader } from '../library/MemoryReader.tsx';
 
 type Memory = RouterOutputs['memories']['list'][number];
 type LibraryTab = 'memories' | 'workspaces' | 'import' | 'wall';
@@ -37,7 +40,7 @@ export function LibraryPage() {
   const pendingCount = pending.data?.length ?? 0;
 
   return (
-    <div>
+    <DraftsProvider>
       <PageHeader
         eyebrow={t('library.eyebrow')}
         title={t('library.title')}
@@ -100,7 +103,7 @@ export function LibraryPage() {
           <CorpusOverview memories={memories} tagCounts={tagCounts} />
         </aside>
       </div>
-    </div>
+    </DraftsProvider>
   );
 }
 
@@ -191,6 +194,7 @@ function MemoriesView({
 
 function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
+  const hasDraft = useDrafts().dirtyIds.has(m.docId);
   return (
     <li data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
       <button type="button" onClick={onToggle} aria-expanded={open} className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60">
@@ -202,6 +206,11 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
           </span>
         </div>
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted">
+          {hasDraft ? (
+            <span data-testid="memory-draft-badge">
+              <Badge tone="warn">✎ {t('memory.draft')}</Badge>
+            </span>
+          ) : null}
           {m.pinned ? (
             <span data-testid="memory-pinned">
               <Badge tone="accent">
@@ -241,10 +250,15 @@ function MemoryDetailView({ id }: { id: string }) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const toast = useToast();
+  const drafts = useDrafts();
   const detail = useQuery(trpc.memories.read.queryOptions({ id }, { staleTime: 0 }));
-  const [draft, setDraft] = useState<string | null>(null);
+  const draft = drafts.get(id);
+  // A kept draft reopens in edit mode; otherwise a memory opens to be read.
+  const [editing, setEditing] = useState(draft !== undefined);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [confirmArchive, setConfirmArchive] = useState(false);
   const [conflict, setConflict] = useState(false);
+  const editor = useRef<HTMLTextAreaElement>(null);
 
   const invalidateAll = useInvalidateWorkspaceData();
   const invalidate = () => invalidateAll();
@@ -253,7 +267,8 @@ function MemoryDetailView({ id }: { id: string }) {
     trpc.memories.save.mutationOptions({
       onSuccess: async () => {
         toast.ok(t('library.edit.saved'));
-        setDraft(null);
+        drafts.set(id, null);
+        setEditing(false);
         await invalidate();
       },
       onError: (e) => {
@@ -272,14 +287,25 @@ function MemoryDetailView({ id }: { id: string }) {
     }),
   );
 
+  useEffect(() => {
+    if (editing) editor.current?.focus();
+  }, [editing]);
+
   if (detail.isLoading) return <div className="px-4 pb-3 text-sm text-muted">{t('common.loading')}</div>;
   if (detail.error || !detail.data) return <div className="px-4 pb-3">{detail.error ? <ErrorNote error={detail.error} /> : null}</div>;
   const d = detail.data;
-  const text = draft ?? d.raw;
-  const dirty = draft !== null && draft !== d.raw;
+  const text = draft?.text ?? d.raw;
+  const dirty = isDirty(draft);
+  const stopEditing = () => {
+    drafts.set(id, null);
+    setEditing(false);
+    setConfirmDiscard(false);
+  };
+  /** Leaving edit mode: free when nothing changed, asked first when something did. */
+  const requestCancel = () => (dirty ? setConfirmDiscard(true) : stopEditing());
 
   return (
-    <div className="flex flex-col gap-2 border-t border-line bg-sunken/40 px-4 py-3" data-testid="memory-detail">
+    <div className="flex flex-col gap-2 border-t border-line bg-sunken/40 px-4 py-3" data-testid="memory-detail" data-editing={editing}>
       <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted">
         <span className="font-mono break-all">{d.root}/{d.path}</span>
         {d.readOnly ? <span>{t('library.legacy')}</span> : null}
@@ -292,19 +318,27 @@ function MemoryDetailView({ id }: { id: string }) {
           ))}
         </ul>
       ) : null}
-      {d.readOnly ? (
-        <pre className="prose-raw max-h-[28rem] overflow-auto rounded-md border border-line bg-panel p-3">{d.raw}</pre>
-      ) : (
+      {editing && !d.readOnly ? (
         <textarea
+          ref={editor}
           data-testid="memory-editor"
-          className={`${inputClass} prose-raw min-h-56 resize-y`}
+          aria-label={t('memory.editor.label', { title: d.title || d.path })}
+          className={`${inputClass} prose-raw max-h-[75vh] min-h-56 resize-y [field-sizing:content]`}
           value={text}
           spellCheck={false}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              requestCancel();
+            }
+          }}
           onChange={(e) => {
-            setDraft(e.target.value);
+            drafts.set(id, { text: e.target.value, baseHash: draft?.baseHash ?? d.contentHash, baseText: draft?.baseText ?? d.raw });
             setConflict(false);
           }}
         />
+      ) : (
+        <MemoryReader raw={d.raw} labels={{ tags: t('memory.read.tags'), meta: t('memory.read.meta') }} />
       )}
       {conflict ? (
         <div className="flex flex-wrap items-center gap-2 rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger" role="alert">
@@ -312,7 +346,7 @@ function MemoryDetailView({ id }: { id: string }) {
           <Button
             onClick={async () => {
               setConflict(false);
-              setDraft(null);
+              stopEditing();
               await detail.refetch();
             }}
           >
@@ -322,15 +356,26 @@ function MemoryDetailView({ id }: { id: string }) {
       ) : null}
       {!d.readOnly ? (
         <div className="flex flex-wrap items-center gap-2">
-          <Button
-            variant="primary"
-            data-testid="memory-save"
-            disabled={!dirty || save.isPending}
-            onClick={() => save.mutate({ id: d.docId, raw: text, expectedHash: d.contentHash })}
-          >
-            {t('library.edit.save')}
-          </Button>
-          {dirty ? <Button onClick={() => setDraft(null)}>{t('common.cancel')}</Button> : null}
+          {editing ? (
+            <>
+              <Button
+                variant="primary"
+                data-testid="memory-save"
+                disabled={!dirty || save.isPending}
+                onClick={() => save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash })}
+              >
+                {t('library.edit.save')}
+              </Button>
+              <Button data-testid="memory-cancel" onClick={requestCancel}>
+                {t('common.cancel')}
+              </Button>
+              {dirty ? <span className="text-xs text-warn">{t('memory.draft')}</span> : null}
+            </>
+          ) : (
+            <Button data-testid="memory-edit" onClick={() => setEditing(true)}>
+              {t('memory.edit')}
+            </Button>
+          )}
           <span className="flex-1" />
           {d.locked && !d.archived ? <span className="inline-flex items-center gap-1 text-xs text-muted">
               <LockIcon /> {t('memory.lockedHint')}
@@ -351,6 +396,28 @@ function MemoryDetailView({ id }: { id: string }) {
             )
           ) : null}
         </div>
+      ) : null}
+      {confirmDiscard ? (
+        <Dialog
+          title={t('memory.discard.title')}
+          testId="memory-discard-confirm"
+          onCancel={() => {
+            setConfirmDiscard(false);
+            editor.current?.focus();
+          }}
+          actions={
+            <>
+              <Button data-autofocus data-testid="memory-discard-keep" onClick={() => setConfirmDiscard(false)}>
+                {t('memory.discard.keep')}
+              </Button>
+              <Button variant="danger" data-testid="memory-discard-yes" onClick={stopEditing}>
+                {t('memory.discard.yes')}
+              </Button>
+            </>
+          }
+        >
+          <p className="text-muted">{t('memory.discard.body', { title: d.title || d.path })}</p>
+        </Dialog>
       ) : null}
     </div>
   );

@@ -3,13 +3,16 @@
 // merges it over the deploy base; a change of embedding fingerprint asks for confirmation first.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
 import { useRebuild } from '../../client/rebuild.tsx';
 import { useToast } from '../../client/toast.tsx';
-import { useTRPC } from '../../client/trpc.tsx';
+import { describeError, useTRPC } from '../../client/trpc.tsx';
 import { buildPatch, changedPaths, getAt, setAt } from '../settings/draft.ts';
 import { Field } from '../settings/fields.tsx';
-import { ALL_FIELDS, SECTIONS, type SectionSpec } from '../settings/spec.ts';
+import { ALL_FIELDS, SECTIONS, type Pair, type SectionSpec } from '../settings/spec.ts';
+import { validateDraft, type FieldErrors } from '../settings/validate.ts';
+import { Dialog } from '../Dialog.tsx';
 import { NotePreviewTool, TemplateButtons, TestEmbeddingTool } from '../settings/tools.tsx';
 import { Badge, Banner, Button, Card, ErrorNote, PageHeader } from '../ui.tsx';
 
@@ -31,6 +34,9 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   const [draft, setDraft] = useState<unknown>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [restartNote, setRestartNote] = useState<string[]>([]);
+  /** Errors the server found on a field (kept until that field changes). */
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [showErrors, setShowErrors] = useState(false);
 
   useEffect(() => {
     if (original && draft === null) setDraft(original);
@@ -38,12 +44,22 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
 
   const dirty = useMemo(() => (draft && original ? changedPaths(draft, original, EDITABLE_PATHS) : []), [draft, original]);
   const get = useCallback((path: string) => getAt(draft, path), [draft]);
+  const localErrors = useMemo(() => (draft ? validateDraft(ALL_FIELDS, get) : {}), [draft, get]);
+  const errors = useMemo(() => ({ ...serverErrors, ...localErrors }), [serverErrors, localErrors]);
+  const errorCount = Object.keys(errors).length;
 
   const save = useMutation(trpc.settings.save.mutationOptions());
 
   /** Saves the changed paths; true when the settings were stored. */
   const submit = async (confirm?: 'rebuild' | 'save-only'): Promise<boolean> => {
     if (!draft) return false;
+    if (Object.keys(localErrors).length > 0) {
+      // Nothing is sent while a field is wrong: show where, and put the cursor there.
+      setShowErrors(true);
+      const first = ALL_FIELDS.find((f) => localErrors[f.path]);
+      if (first) document.getElementById(`setting-${first.path}`)?.focus();
+      return false;
+    }
     try {
       const res = await save.mutateAsync({ patch: buildPatch(draft, dirty), ...(confirm ? { confirm } : {}) });
       if (!res.ok) {
@@ -58,7 +74,12 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
       toast.ok(t('settings.saved'));
       return true;
     } catch (e) {
-      toast.error(e);
+      const onField = fieldOfError(describeError(e).message);
+      if (onField) {
+        setServerErrors({ [onField.path]: onField.message });
+        setShowErrors(true);
+        document.getElementById(`setting-${onField.path}`)?.focus();
+      } else toast.error(e);
       return false;
     }
   };
@@ -83,14 +104,31 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           {!draft ? <div className="text-sm text-muted">{t('common.loading')}</div> : null}
           {draft
             ? SECTIONS.map((section) => (
-                <SectionCard key={section.id} section={section} get={get} locked={locked} dirty={dirty} onChange={(path, v) => setDraft((d: unknown) => setAt(d, path, v))} />
+                <SectionCard
+                  key={section.id}
+                  section={section}
+                  get={get}
+                  locked={locked}
+                  dirty={dirty}
+                  errors={errors}
+                  showErrors={showErrors}
+                  onChange={(path, v) => {
+                    setServerErrors((e) => (e[path] ? {} : e));
+                    setDraft((d: unknown) => setAt(d, path, v));
+                  }}
+                />
               ))
             : null}
           <div className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center gap-2 rounded-xl border border-line bg-panel/95 px-3 py-2 shadow-lg backdrop-blur">
             <span className="flex-1 text-sm text-muted" data-testid="settings-dirty">
               {dirty.length ? t('settings.dirty', { n: dirty.length }) : t('settings.clean')}
             </span>
-            <Button disabled={!dirty.length || save.isPending} onClick={() => setDraft(original ?? null)}>
+            {showErrors && errorCount > 0 ? (
+              <span className="text-sm font-medium text-danger" role="alert" data-testid="settings-errors">
+                {t('settings.errors', { n: errorCount })}
+              </span>
+            ) : null}
+            <Button data-testid="settings-reset" disabled={!dirty.length || save.isPending} onClick={() => setDraft(original ?? null)}>
               {t('settings.reset')}
             </Button>
             <Button variant="primary" data-testid="settings-save" disabled={!dirty.length || save.isPending} onClick={() => void submit()}>
@@ -132,12 +170,17 @@ function SectionCard({
   get,
   locked,
   dirty,
+  errors,
+  showErrors,
   onChange,
 }: {
   section: SectionSpec;
   get: (path: string) => unknown;
   locked: Set<string>;
   dirty: string[];
+  errors: FieldErrors;
+  /** Every error shows once a save was tried; before that only on fields the user changed. */
+  showErrors: boolean;
   onChange: (path: string, value: unknown) => void;
 }) {
   const { pick } = useI18n();
@@ -165,6 +208,7 @@ function SectionCard({
                   value={get(f.path)}
                   locked={locked.has(f.path)}
                   onChange={(v) => onChange(f.path, v)}
+                  error={showErrors || dirty.includes(f.path) ? errors[f.path] : undefined}
                   extra={f.kind === 'template' ? <TemplateButtons disabled={locked.has(f.path)} onFill={(text) => onChange(f.path, text)} onClear={() => onChange(f.path, '')} /> : undefined}
                 />
               ))}
@@ -178,20 +222,15 @@ function SectionCard({
 }
 
 function ConfirmDialog({ confirmation, busy, onRebuild, onSaveOnly, onCancel }: { confirmation: Confirmation; busy: boolean; onRebuild: () => void; onSaveOnly: () => void; onCancel: () => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return (
-    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-3" role="dialog" aria-modal="true" data-testid="settings-confirm">
-      <div className="w-full max-w-lg rounded-xl border border-line bg-panel p-4 shadow-xl">
-        <h2 className="text-base font-semibold">{t('settings.confirm.title')}</h2>
-        <p className="mt-1 text-sm text-muted">{t('settings.confirm.body')}</p>
-        <ul className="mt-2 list-disc pl-5 text-sm">
-          {confirmation.reasons.map((r) => (
-            <li key={r}>{r}</li>
-          ))}
-        </ul>
-        {confirmation.fatal ? <p className="mt-2 text-sm text-warn">{t('settings.confirm.fatal')}</p> : null}
-        <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <Button onClick={onCancel} data-testid="settings-confirm-cancel">
+    <Dialog
+      title={t('settings.confirm.title')}
+      testId="settings-confirm"
+      onCancel={onCancel}
+      actions={
+        <>
+          <Button onClick={onCancel} data-testid="settings-confirm-cancel" data-autofocus>
             {t('common.cancel')}
           </Button>
           <Button onClick={onSaveOnly} disabled={busy} data-testid="settings-confirm-save-only">
@@ -200,9 +239,22 @@ function ConfirmDialog({ confirmation, busy, onRebuild, onSaveOnly, onCancel }: 
           <Button variant="primary" onClick={onRebuild} disabled={busy} data-testid="settings-confirm-rebuild">
             {t('settings.confirm.rebuild')}
           </Button>
-        </div>
-      </div>
-    </div>
+        </>
+      }
+    >
+      <p className="text-muted">{t('settings.confirm.body')}</p>
+      <ul className="mt-2 list-disc pl-5" data-testid="settings-confirm-reasons">
+        {confirmation.reasons.map((r) => (
+          <li key={r}>{engineText(r, lang)}</li>
+        ))}
+      </ul>
+      {confirmation.fatal ? <p className="mt-2 text-warn">{t('settings.confirm.fatal')}</p> : null}
+    </Dialog>
   );
 }
 
+/** A server validation message that names a settings path ("recall.kMax: …") belongs under that field. */
+function fieldOfError(message: string): { path: string; message: Pair } | null {
+  const field = [...ALL_FIELDS].sort((a, b) => b.path.length - a.path.length).find((f) => f.kind !== 'readonly' && message.includes(f.path));
+  return field ? { path: field.path, message: [message, message] } : null;
+}

@@ -3,9 +3,10 @@
 // editors keep their own text so typing a newline or comma is never swallowed by re-parsing.
 import { useEffect, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
-import { Badge, Button, inputClass } from '../ui.tsx';
+import { Badge, Button, inputClass, inputClassFor } from '../ui.tsx';
 import { groupToList, linesToList, sameValue } from './draft.ts';
-import type { FieldSpec } from './spec.ts';
+import type { FieldSpec, Pair } from './spec.ts';
+import { rangeHint } from './validate.ts';
 
 export interface FieldProps {
   spec: FieldSpec;
@@ -14,35 +15,65 @@ export interface FieldProps {
   locked: boolean;
   /** Extra UI rendered under the control (the template buttons). */
   extra?: React.ReactNode;
+  /** What is wrong with the current value, shown under the field and tied to the control. */
+  error?: Pair;
 }
 
 const MASK_RE = /^•+$/;
 
 const wide = (kind: FieldSpec['kind']) => ['textarea', 'lines', 'memories', 'aliases', 'template'].includes(kind);
 
-export function Field({ spec, value, onChange, locked, extra }: FieldProps) {
+export function Field({ spec, value, onChange, locked, extra, error }: FieldProps) {
   const { t, pick } = useI18n();
   const id = `setting-${spec.path}`;
+  const hint = rangeHint(spec);
+  const describedBy = [error ? `${id}-error` : '', spec.help || hint ? `${id}-help` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`flex min-w-0 flex-col gap-1 ${wide(spec.kind) ? '@rail:col-span-2' : ''}`} data-field={spec.path}>
+    <div className={`flex min-w-0 flex-col gap-1 ${wide(spec.kind) ? '@rail:col-span-2' : ''}`} data-field={spec.path} data-invalid={error ? 'true' : undefined}>
       <div className="flex flex-wrap items-center gap-1.5">
         <label htmlFor={id} className="text-sm font-medium">
           {pick(spec.label)}
         </label>
         <code className="text-[11px] text-muted">{spec.path}</code>
         {locked ? <Badge tone="warn">{t('settings.locked')}</Badge> : null}
-        {spec.restart ? <Badge>restart</Badge> : null}
+        {spec.restart ? <Badge>{t('settings.restartBadge')}</Badge> : null}
       </div>
-      <Control spec={spec} id={id} value={value} onChange={onChange} locked={locked} />
-      {spec.help ? <p className="text-xs text-muted">{pick(spec.help)}</p> : null}
+      <Control spec={spec} id={id} value={value} onChange={onChange} locked={locked} invalid={Boolean(error)} describedBy={describedBy} />
+      {error ? (
+        <p id={`${id}-error`} className="text-xs font-medium text-danger" data-testid={`${id}-error`}>
+          {pick(error)}
+        </p>
+      ) : null}
+      {spec.help || hint ? (
+        <p id={`${id}-help`} className="text-xs text-muted">
+          {[spec.help ? pick(spec.help) : '', hint ? pick(hint) : ''].filter(Boolean).join(t('common.sep'))}
+        </p>
+      ) : null}
       {extra}
     </div>
   );
 }
 
-function Control({ spec, id, value, onChange, locked }: { spec: FieldSpec; id: string; value: unknown; onChange: (v: unknown) => void; locked: boolean }) {
+function Control({
+  spec,
+  id,
+  value,
+  onChange,
+  locked,
+  invalid,
+  describedBy,
+}: {
+  spec: FieldSpec;
+  id: string;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  locked: boolean;
+  invalid: boolean;
+  describedBy: string | undefined;
+}) {
   const { t, pick } = useI18n();
   const testId = id;
+  const a11y = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy } as const;
   switch (spec.kind) {
     case 'bool':
       return (
@@ -62,7 +93,7 @@ function Control({ spec, id, value, onChange, locked }: { spec: FieldSpec; id: s
         </select>
       );
     case 'number':
-      return <NumberInput id={id} spec={spec} value={value} onChange={onChange} locked={locked} />;
+      return <NumberInput id={id} spec={spec} value={value} onChange={onChange} locked={locked} invalid={invalid} describedBy={describedBy} />;
     case 'textarea':
     case 'template':
       return (
@@ -84,7 +115,7 @@ function Control({ spec, id, value, onChange, locked }: { spec: FieldSpec; id: s
         </div>
       );
     case 'lines':
-      return <ListText id={id} value={value} onChange={onChange} locked={locked} parse={linesToList} join={(l) => l.join('\n')} placeholder={t('settings.lines.ph')} />;
+      return <ListText id={id} value={value} onChange={onChange} locked={locked} parse={linesToList} join={(l) => l.join('\n')} placeholder={t('settings.lines.ph')} invalid={invalid} describedBy={describedBy} />;
     case 'memories':
       return <MemoriesEditor id={id} value={value} onChange={onChange} locked={locked} />;
     case 'aliases':
@@ -94,7 +125,8 @@ function Control({ spec, id, value, onChange, locked }: { spec: FieldSpec; id: s
         <input
           id={id}
           data-testid={testId}
-          className={inputClass}
+          className={inputClassFor(invalid)}
+          {...a11y}
           disabled={locked}
           value={String(value ?? '')}
           placeholder={spec.placeholder ? pick(spec.placeholder) : undefined}
@@ -104,22 +136,37 @@ function Control({ spec, id, value, onChange, locked }: { spec: FieldSpec; id: s
   }
 }
 
-function NumberInput({ id, spec, value, onChange, locked }: { id: string; spec: FieldSpec; value: unknown; onChange: (v: unknown) => void; locked: boolean }) {
+function NumberInput({
+  id,
+  spec,
+  value,
+  onChange,
+  locked,
+  invalid,
+  describedBy,
+}: {
+  id: string;
+  spec: FieldSpec;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  locked: boolean;
+  invalid: boolean;
+  describedBy: string | undefined;
+}) {
   const [text, setText] = useState(String(value ?? ''));
   useEffect(() => {
     if (Number(text) !== value) setText(String(value ?? ''));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only external changes resync the text
   }, [value]);
-  const n = Number(text);
-  const invalid = text.trim() === '' || !Number.isFinite(n) || (spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max);
   return (
     <input
       id={id}
       data-testid={id}
       type="number"
       inputMode="decimal"
-      className={`${inputClass} ${invalid ? 'border-danger' : ''}`}
-      aria-invalid={invalid}
+      className={inputClassFor(invalid)}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
       disabled={locked}
       min={spec.min}
       max={spec.max}
@@ -168,6 +215,8 @@ function ListText({
   parse,
   join,
   placeholder,
+  invalid,
+  describedBy,
 }: {
   id: string;
   value: unknown;
@@ -176,6 +225,8 @@ function ListText({
   parse: (s: string) => string[];
   join: (l: string[]) => string;
   placeholder?: string;
+  invalid: boolean;
+  describedBy: string | undefined;
 }) {
   const list = Array.isArray(value) ? (value as string[]) : [];
   const [text, setText] = useState(join(list));
@@ -187,7 +238,9 @@ function ListText({
     <textarea
       id={id}
       data-testid={id}
-      className={`${inputClass} prose-raw min-h-16 resize-y`}
+      className={`${inputClassFor(invalid)} prose-raw min-h-16 resize-y`}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
       disabled={locked}
       value={text}
       placeholder={placeholder}

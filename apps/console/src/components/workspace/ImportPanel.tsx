@@ -12,6 +12,7 @@ import type { RouterOutputs } from '../../client/types.ts';
 import { useWorkspaceChoice } from '../../client/workspace.tsx';
 import { Badge, Button, Card, ErrorNote, Muted, ProgressBar, inputClass } from '../ui.tsx';
 import { useInvalidateWorkspaceData, useWorkspaces } from './common.tsx';
+import { readStored, writeStored } from '../../client/storage.ts';
 
 type PastSession = RouterOutputs['sessions']['list']['sessions'][number];
 type Job = RouterOutputs['sessions']['importStatus'];
@@ -40,7 +41,7 @@ export function ImportPanel() {
   const [previewIds, setPreviewIds] = useState<string[] | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
 
-  useEffect(() => setJobId(localStorage.getItem(JOB_KEY)), []);
+  useEffect(() => setJobId(readStored(JOB_KEY)), []);
   useEffect(() => {
     setSelected(new Set());
     setPreviewIds(null);
@@ -54,7 +55,7 @@ export function ImportPanel() {
   const start = useMutation(
     trpc.sessions.import.mutationOptions({
       onSuccess: (job) => {
-        localStorage.setItem(JOB_KEY, job.id);
+        writeStored(JOB_KEY, job.id);
         setJobId(job.id);
         setPreviewIds(null);
         setSelected(new Set());
@@ -74,7 +75,7 @@ export function ImportPanel() {
 
   return (
     <div className="flex min-w-0 flex-col gap-3">
-      {jobId ? <JobCard jobId={jobId} onForget={() => (localStorage.removeItem(JOB_KEY), setJobId(null))} /> : null}
+      {jobId ? <JobCard jobId={jobId} onForget={() => (writeStored(JOB_KEY, null), setJobId(null))} /> : null}
       <Card title={t('library.tab.import')} testId="import-card">
         {known.length === 0 ? <Muted>{t('import.noWorkspaces')}</Muted> : null}
         <label className="flex min-w-0 flex-col gap-1 text-xs text-muted">

@@ -1,0 +1,391 @@
+// The console's UI promises of issue #16, each checked in real Chromium against the production build:
+// it runs inside a cross-site iframe (where the browser refuses localStorage), takes theme and
+// language from the host, never drops an edited memory, shows a rebuild's progress as it happens
+// (in Chinese), validates settings per field, traps focus in its dialogs, fits 300 px in both
+// languages, and shows no stray English in the Chinese UI.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { seedDiary } from './fixtures.ts';
+import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { seedBulkDiary } from './bulk.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const haveChromium = existsSync(CHROMIUM);
+
+/** Words allowed in the Chinese UI: product and protocol names, units, and a few technical terms. */
+const ZH_ALLOWED = new Set(
+  'Engram DSH BM25 RRF IDF API URL Base Key Embedding LLM JSON HTTP HTTPS ONNX K k1 b ms MB KB jieba gram auto none openai local MCP ID TTL TZ UTC OK'
+    .split(' ')
+    .map((w) => w.toLowerCase()),
+);
+
+function hostServer(html: (consoleUrl: string) => string): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve) => {
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(html(''));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({ server, port: typeof addr === 'object' && addr ? addr.port : 0 });
+    });
+  });
+}
+
+describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 420_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-ui-'));
+  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  let server: RunningConsole | null = null;
+  let browser: Browser | null = null;
+  let port = 0;
+  let hostPort = 0;
+  let host: Server | null = null;
+  let frameSrc = '';
+
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    ensureBuild((s) => console.log(`# ${s}`));
+    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
+    seedDiary(env.ENGRAM_DIARY_DIR);
+    port = await freePort();
+    // The host page: it frames whatever `frameSrc` says, at the DSH sidebar's 300 px.
+    const h = await hostServer(() => '');
+    host = h.server;
+    hostPort = h.port;
+    host.removeAllListeners('request');
+    host.on('request', (_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><title>host</title><iframe id="f" style="width:300px;height:700px;border:0" src="${frameSrc}"></iframe>`);
+    });
+    // Both spellings of the host are allowed: 127.0.0.1 (same site) and localhost (another site).
+    server = await startConsole({ ...env, ENGRAM_ALLOWED_ORIGINS: `http://localhost:${hostPort},http://127.0.0.1:${hostPort}` }, port);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await new Promise<void>((r) => (host ? host.close(() => r()) : r()));
+  });
+
+  for (const [kind, hostName] of [
+    ['cross-site', 'localhost'],
+    ['same-site', '127.0.0.1'],
+  ] as const) {
+    test(`in a ${kind} iframe (host ${hostName}) the console runs, with the host's theme and language`, async () => {
+      const context = await browser!.newContext({ viewport: { width: 800, height: 800 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        frameSrc = `${server!.url}/?theme=dark&lang=en`;
+        await page.goto(`http://${hostName}:${hostPort}/`);
+        const frame = await consoleFrame(page);
+        // Storage really is refused in the cross-site case (that is what broke the app).
+        if (kind === 'cross-site') {
+          const refused = await frame.evaluate(() => {
+            try {
+              void window.localStorage;
+              return false;
+            } catch {
+              return true;
+            }
+          });
+          assert.equal(refused, true, 'Chromium refuses storage to the third-party frame');
+        }
+        await frame.getByTestId('shell').waitFor({ timeout: 20_000 });
+        await frame.getByTestId('memory-row').first().waitFor({ state: 'attached' });
+        assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), 'dark', 'theme from ?theme=');
+        assert.equal(await frame.evaluate(() => document.documentElement.lang), 'en', 'language from ?lang=');
+        assert.equal(await frame.getByTestId('nav-settings').innerText(), 'Settings');
+        // Switching pages and language works without storage.
+        await frame.getByTestId('nav-settings').click();
+        await frame.getByTestId('toggle-lang').click();
+        assert.equal(await frame.getByTestId('nav-settings').innerText(), '设置');
+        await assertFits(frame, 300, `${kind} frame`);
+        await page.screenshot({ path: join(ARTIFACTS, `ui-iframe-${kind}.png`) });
+        assert.deepEqual(errors, [], 'no uncaught errors in the frame');
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('an edited memory is never dropped: read view first, draft kept on collapse, Escape asks before discarding', async () => {
+    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(server!.url);
+      const row = page.getByTestId('memory-row').filter({ hasText: '接口限流方案' });
+      await row.waitFor();
+      const toggle = row.locator('button').first();
+      await toggle.click();
+      // Read-first: the text is rendered, full height, no textarea yet.
+      const reader = row.getByTestId('memory-reader');
+      await reader.waitFor();
+      assert.match(await reader.innerText(), /令牌桶/);
+      assert.equal(await row.getByTestId('memory-editor').count(), 0, 'opens to read, not to edit');
+      await row.getByTestId('memory-edit').click();
+      const editor = row.getByTestId('memory-editor');
+      assert.ok((await editor.getAttribute('aria-label'))?.includes('接口限流方案'), 'the editor has a label');
+      const original = await editor.inputValue();
+      await editor.fill(`${original}\n补充:限流阈值按租户区分。`);
+
+      // Collapse the row: the edit survives, and the row says so.
+      await toggle.click();
+      await row.getByTestId('memory-draft-badge').waitFor();
+      await toggle.click();
+      assert.match(await row.getByTestId('memory-editor').inputValue(), /按租户区分/, 'the draft is back after reopening');
+
+      // Escape asks first; the dialog takes focus, is named, keeps Tab inside, and Escape closes it.
+      await row.getByTestId('memory-editor').press('Escape');
+      const dialog = page.getByTestId('memory-discard-confirm');
+      await dialog.waitFor();
+      await assertDialogBehaves(page, 'memory-discard-confirm');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.match(await row.getByTestId('memory-editor').inputValue(), /按租户区分/, 'Escape on the dialog keeps the draft');
+
+      // Discard, when confirmed, goes back to the saved text.
+      await row.getByTestId('memory-cancel').click();
+      await page.getByTestId('memory-discard-yes').click();
+      await row.getByTestId('memory-reader').waitFor();
+      assert.doesNotMatch(await row.getByTestId('memory-reader').innerText(), /按租户区分/);
+      assert.equal(await row.getByTestId('memory-draft-badge').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('settings: errors show on the field (red, with the range), cross-field and origin checks, nothing saved', async () => {
+    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server!.url}/#settings`);
+      const kMin = page.getByTestId('setting-recall.kMin');
+      await kMin.waitFor();
+      assert.equal(await page.locator('[data-invalid="true"]').count(), 0, 'a fresh settings page has no errors');
+      await kMin.fill('9');
+      await page.getByTestId('setting-recall.kMax').fill('3');
+      await page.getByTestId('setting-console.allowedOrigins').fill('127.0.0.1:7860');
+      await page.getByTestId('settings-save').click();
+      const kMinError = page.getByTestId('setting-recall.kMin-error');
+      await kMinError.waitFor();
+      assert.match(await kMinError.innerText(), /K 下界.*9.*K 上界.*3/);
+      assert.match(await page.getByTestId('setting-console.allowedOrigins-error').innerText(), /协议/);
+      assert.equal(await kMin.getAttribute('aria-invalid'), 'true');
+      assert.ok((await kMin.getAttribute('aria-describedby'))?.includes('setting-recall.kMin-error'), 'the error is tied to the control');
+      const colours = await kMin.evaluate((el) => ({ border: getComputedStyle(el).borderTopColor, danger: getComputedStyle(document.documentElement).getPropertyValue('--danger').trim() }));
+      assert.equal(colours.border, hexToRgb(colours.danger), 'the border is the danger colour');
+      assert.match(await page.locator('[data-field="recall.kMax"]').innerText(), /范围 1–50/, 'the range is shown');
+      await page.getByTestId('settings-errors').waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'setting-recall.kMin', 'focus goes to the first wrong field');
+      const saved = (await (await fetch(`${server!.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { recall: { kMin: number } } } } };
+      assert.equal(saved.result.data.effective.recall.kMin, 3, 'nothing was saved');
+      await page.screenshot({ path: join(ARTIFACTS, 'ui-settings-errors.png') });
+
+      // The fingerprint confirmation is a real dialog, in Chinese.
+      await page.getByTestId('settings-reset').click();
+      await page.getByTestId('setting-embedding.provider').selectOption('openai');
+      await page.getByTestId('setting-embedding.baseUrl').fill('http://127.0.0.1:9/v1');
+      await page.getByTestId('setting-embedding.model').fill('probe-model');
+      await page.getByTestId('settings-save').click();
+      await page.getByTestId('settings-confirm').waitFor();
+      await assertDialogBehaves(page, 'settings-confirm');
+      const reasons = await page.getByTestId('settings-confirm-reasons').innerText();
+      assert.match(reasons, /probe-model/);
+      assert.doesNotMatch(reasons, /changed|embedding model/, `reasons in Chinese: ${reasons}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('settings-confirm').waitFor({ state: 'detached' });
+      assert.match(await page.getByTestId('settings-dirty').innerText(), /3/, 'Escape cancels and keeps the draft');
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const lang of ['zh', 'en'] as const) {
+    test(`at 300 px in ${lang}: every page fits, the nav shows all pages and both toggles`, async () => {
+      const context = await browser!.newContext({ viewport: { width: 300, height: 800 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${server!.url}/?lang=${lang}`);
+        await page.getByTestId('memory-row').first().waitFor();
+        for (const id of ['toggle-lang', 'toggle-theme', 'nav-settings', 'nav-library']) {
+          const box = (await page.getByTestId(id).boundingBox())!;
+          assert.ok(box.x >= 0 && box.x + box.width <= 300, `${id} on screen at 300 px (${JSON.stringify(box)})`);
+        }
+        const clipped = await page.getByTestId('nav-settings').evaluate((el) => {
+          const label = el.querySelector('.nav-label-short') as HTMLElement;
+          return label.scrollWidth > label.clientWidth + 1;
+        });
+        assert.equal(clipped, false, 'the Settings label is not cut');
+        await page.getByTestId('memory-row').first().locator('button').first().click();
+        await assertFits(page, 300, `${lang} library`);
+        await page.getByTestId('nav-recall').click();
+        await page.getByTestId('recall-query').fill('令牌桶 限流');
+        await page.getByTestId('recall-run').click();
+        await page.getByTestId('recall-hit').first().waitFor();
+        await assertFits(page, 300, `${lang} recall`);
+        await page.screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-recall.png`), fullPage: true });
+        await page.getByTestId('nav-index').click();
+        await assertFits(page, 300, `${lang} index`);
+        await page.getByTestId('nav-settings').click();
+        await assertFits(page, 300, `${lang} settings`);
+        await page.screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-settings.png`) });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('the Chinese UI has no untranslated English outside the allow-list', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server!.url}/?lang=zh`);
+      await page.getByTestId('memory-row').first().locator('button').first().click();
+      await page.getByTestId('memory-reader').waitFor();
+      const found = new Map<string, string>();
+      const collect = async (where: string) => {
+        for (const w of await englishWords(page)) if (!ZH_ALLOWED.has(w.word.toLowerCase()) && !found.has(w.word)) found.set(w.word, `${where}: ${w.context}`);
+      };
+      await collect('library');
+      await page.getByTestId('nav-recall').click();
+      await page.getByTestId('recall-query').fill('令牌桶 限流');
+      await page.getByTestId('recall-run').click();
+      await page.getByTestId('recall-hit').first().waitFor();
+      await collect('recall');
+      await page.getByTestId('nav-index').click();
+      await page.getByTestId('index-rebuild').click();
+      await page.getByTestId('rebuild-report').waitFor();
+      await collect('index');
+      await page.getByTestId('nav-settings').click();
+      await page.getByTestId('setting-recall.kMin').waitFor();
+      await collect('settings');
+      const list = [...found].map(([w, where]) => `${w} (${where})`);
+      assert.deepEqual(list, [], `untranslated English in the zh UI:\n${list.join('\n')}`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('rebuild progress at 2,000 memories', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-bulk-'));
+  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  let server: RunningConsole | null = null;
+  let browser: Browser | null = null;
+
+  before(async () => {
+    ensureBuild((s) => console.log(`# ${s}`));
+    seedBulkDiary(env.ENGRAM_DIARY_DIR, 2000);
+    server = await startConsole(env, await freePort());
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+  });
+
+  test('the bar moves through ≥ 5 values, moves during the file scan, and names its phases in Chinese', async () => {
+    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server!.url}/#index`);
+      await page.getByTestId('stat-documents').waitFor({ timeout: 120_000 });
+      await page.evaluate(() => {
+        const seen: { percent: number; phase: string; label: string }[] = [];
+        (window as unknown as { __progress: typeof seen }).__progress = seen;
+        new MutationObserver(() => {
+          const bar = document.querySelector('[data-testid="rebuild-progress"]');
+          const phase = document.querySelector('[data-testid="rebuild-phase"]');
+          const v = bar ? Number(bar.getAttribute('aria-valuenow')) : NaN;
+          const label = (phase?.textContent ?? '').trim();
+          const last = seen.at(-1);
+          if (Number.isFinite(v) && (last?.percent !== v || last?.label !== label)) seen.push({ percent: v, phase: phase?.getAttribute('data-phase') ?? '', label });
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      await page.getByTestId('index-rebuild').click();
+      await page.getByTestId('rebuild-report').waitFor({ timeout: 120_000 });
+      const seen = await page.evaluate(() => (window as unknown as { __progress: { percent: number; phase: string; label: string }[] }).__progress);
+      const percents = [...new Set(seen.map((s) => s.percent))];
+      const summary = seen.map((s) => `${s.percent}:${s.label}`).join(' | ');
+      assert.ok(percents.length >= 5, `at least 5 distinct percentages: ${summary}`);
+      assert.equal(percents.at(-1), 100);
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.percent >= seen[i - 1]!.percent, `never backwards: ${summary}`);
+      const duringScan = new Set(seen.filter((s) => s.phase === 'scan').map((s) => s.percent));
+      assert.ok(duringScan.size >= 3, `the bar moves while files are read: ${summary}`);
+      const labels = [...new Set(seen.map((s) => s.label.replace(/[\d/\s]+/g, '')).filter(Boolean))];
+      assert.ok(labels.length >= 2, `phases are named: ${labels.join(', ')}`);
+      for (const l of labels) assert.doesNotMatch(l, /[A-Za-z]/, `phase label in Chinese: ${l}`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+async function consoleFrame(page: Page): Promise<Frame> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    if (frame) return frame;
+    if (Date.now() > deadline) assert.fail('no frame');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** No horizontal scroll: the document is no wider than the viewport. */
+async function assertFits(where: Page | Frame, width: number, label: string): Promise<void> {
+  const scroll = await where.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scroll <= width + 1, `${label}: page ${scroll} px wide in ${width} px`);
+}
+
+/** Focus is inside, the dialog has a name, and Tab / Shift+Tab never leave it. */
+async function assertDialogBehaves(page: Page, testId: string): Promise<void> {
+  const info = await page.evaluate((id) => {
+    const d = document.querySelector(`[data-testid="${id}"]`)!;
+    const labelId = d.getAttribute('aria-labelledby');
+    return {
+      role: d.getAttribute('role'),
+      name: labelId ? (document.getElementById(labelId)?.textContent ?? '') : (d.getAttribute('aria-label') ?? ''),
+      focusInside: d.contains(document.activeElement),
+    };
+  }, testId);
+  assert.equal(info.role, 'dialog');
+  assert.ok(info.name.trim().length > 0, 'the dialog has an accessible name');
+  assert.equal(info.focusInside, true, 'focus moved into the dialog');
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+    await page.keyboard.press(key);
+    const inside = await page.evaluate((id) => document.querySelector(`[data-testid="${id}"]`)!.contains(document.activeElement), testId);
+    assert.equal(inside, true, `focus stays in the dialog after ${key}`);
+  }
+}
+
+/** Latin words in visible text, outside code, inputs and monospace identifiers (paths, ids). */
+async function englishWords(page: Page): Promise<{ word: string; context: string }[]> {
+  return page.evaluate(() => {
+    const out: { word: string; context: string }[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest('code, pre, script, style, textarea, [data-allow-en], .font-mono, option')) continue;
+      if (!el.checkVisibility?.() || el.closest('[hidden], [data-active="false"]')) continue;
+      const text = n.textContent ?? '';
+      for (const m of text.matchAll(/[A-Za-z][A-Za-z'-]+/g)) out.push({ word: m[0], context: text.trim().slice(0, 80) });
+    }
+    return out;
+  });
+}
+
+function hexToRgb(hex: string): string {
+  const h = hex.replace('#', '');
+  const n = (i: number) => parseInt(h.slice(i, i + 2), 16);
+  return `rgb(${n(0)}, ${n(2)}, ${n(4)})`;
+}
