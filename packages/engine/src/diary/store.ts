@@ -55,6 +55,8 @@ export interface ScanOptions {
   /** Create a missing diary dir instead of failing (for the default location the engine owns). */
   createIfMissing?: boolean;
   maxFileBytes?: number;
+  /** Called after each diary file is read (done, total): a rebuild's progress bar moves while scanning. */
+  onFile?: (done: number, total: number) => void;
 }
 
 export interface ScanResult {
@@ -226,7 +228,11 @@ export async function scanRoots(opts: ScanOptions): Promise<ScanResult> {
   }
 
   const diaryDocs: ParsedDocument[] = [];
-  for (const rel of await listFiles(opts.diaryDir, DIARY_EXTS, skipped)) await readInto('diary', opts.diaryDir, rel, diaryDocs);
+  const diaryFiles = await listFiles(opts.diaryDir, DIARY_EXTS, skipped);
+  for (let i = 0; i < diaryFiles.length; i++) {
+    await readInto('diary', opts.diaryDir, diaryFiles[i]!, diaryDocs);
+    opts.onFile?.(i + 1, diaryFiles.length);
+  }
 
   // The same memory in both roots (typically right after a migration): the legacy copy wins, so
   // recall does not show it twice.
