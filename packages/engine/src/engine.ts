@@ -40,7 +40,9 @@ import { withSummary } from './diary/summary-edit.ts';
 import { gateWrite } from './hygiene/gate.ts';
 import { SummaryQueue, type SetSummaryResult, type SummaryWriteSource } from './summaries/queue.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from './diary/store.ts';
-import { writeFileAtomic, safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
+import { safeJoin, sweepOrphanTemps } from './diary/fsio.ts';
+import { decodeText, readForRewrite, rewriteIfUnchanged } from './diary/textfile.ts';
+import { withLayoutOf } from './diary/lines.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
 import { runIndex, type IndexRunResult } from './index/indexer.ts';
@@ -439,7 +441,8 @@ export class Engine {
     const docId = await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const raw = await readFile(file, 'utf8');
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
       const current: MemoryMeta = {
         workspace: d.workspace,
         sessionId: d.sessionId,
@@ -452,10 +455,8 @@ export class Engine {
       const next: MemoryMeta = { ...current, ...patch, supersedes: [...(patch.supersedes ?? current.supersedes)] };
       const text = d.path.toLowerCase().endsWith('.md') ? withMarkdownMeta(raw, next) : withTxtMeta(raw, next);
       if (text === null) throw new EngramError('bad-input', `"${d.title}" has no closed front matter to record metadata in`);
-      if (text !== raw) {
-        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
-        await this.reindexPaths([d.path]);
-      }
+      // Only the Meta line changes, in the file's own encoding; re-checked right before the rename.
+      if (await rewriteIfUnchanged(file, before, text)) await this.reindexPaths([d.path]);
       return d.id;
     });
     const after = this.live.docs.get(docId);
@@ -481,7 +482,10 @@ export class Engine {
     const file = safeJoin(this.rootDir(d.root), d.path);
     let raw: string;
     try {
-      raw = await readFile(file, 'utf8');
+      // The scanner's decoder (UTF-16 with a BOM too), so an editor opens what recall indexed.
+      const bytes = await readFile(file);
+      const decoded = decodeText(bytes);
+      raw = decoded.ok ? decoded.text : bytes.toString('utf8');
     } catch (e) {
       throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
     }
@@ -638,13 +642,15 @@ export class Engine {
     return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const raw = await readFile(file, 'utf8');
+      // Decoded as the scanner does and written back in the file's own encoding, BOM and line endings.
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
       const current = parseDiaryText(raw, { root: 'diary', path: d.path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
       if (source !== 'manual' && current.summarySource === 'manual') return { docId: d.id, path: d.path, written: false, source: 'manual' };
       const text = withSummary(raw, d.path, summary, source);
       if (text !== raw) {
         assertWritableSize(text, d.path);
-        await writeFileAtomic(file, text, { mode: (await stat(file)).mode & 0o7777 });
+        await rewriteIfUnchanged(file, before, text);
         await this.reindexPaths([d.path]);
       }
       return { docId: d.id, path: d.path, written: true, source };
@@ -667,12 +673,12 @@ export class Engine {
     await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.config.diaryDir, d.path);
-      const current = await readFile(file, 'utf8');
-      if (sha1(current) !== expectedHash)
+      const current = await readForRewrite(file, d.path);
+      if (sha1(current.text) !== expectedHash)
         throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
-      // Keep the file's permissions: a whole-file save must not reset them to the umask's default.
-      await writeFileAtomic(file, raw, { mode: (await stat(file)).mode & 0o7777 });
-      await this.reindexPaths([d.path]);
+      // The file's encoding, BOM, permissions and the line endings of untouched lines are kept
+      // (an editor hands back LF only); the bytes are checked again right before the rename.
+      if (await rewriteIfUnchanged(file, current, withLayoutOf(current.text, raw))) await this.reindexPaths([d.path]);
     });
     const after = await this.read(idOrPath);
     if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { progressBar, recallJson, recallText } from './output.ts';
+import { terminalSafe } from '../diary/sanitize.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
 
 const COMMON = {
@@ -89,7 +90,9 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
   }
 }
 
-const out = (s: string) => process.stdout.write(`${s}\n`);
+/** Every line printed: memory text (titles, paths, warnings) never reaches the terminal as raw escape codes. */
+const out = (s: string) => process.stdout.write(`${terminalSafe(s)}\n`);
+const err = (s: string) => process.stderr.write(`${terminalSafe(s)}\n`);
 
 async function cmdIndex(args: string[]) {
   const { values } = parse(args, { incremental: { type: 'boolean', default: false } });
@@ -306,7 +309,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const fn = COMMANDS[command];
   if (!fn) {
-    process.stderr.write(`engram: unknown command "${command}" (try engram --help)\n`);
+    err(`engram: unknown command "${command}" (try engram --help)`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -317,9 +320,9 @@ export async function main(argv: string[]): Promise<number> {
     await fn(rest);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) process.stderr.write(`engram ${command}: ${e.message}\n`);
-    else if (isEngramError(e)) process.stderr.write(`engram ${command}: ${e.message} [${e.code}]\n`);
-    else process.stderr.write(`engram ${command}: ${errorMessage(e)}\n`);
+    if (e instanceof UsageError) err(`engram ${command}: ${e.message}`);
+    else if (isEngramError(e)) err(`engram ${command}: ${e.message} [${e.code}]`);
+    else err(`engram ${command}: ${errorMessage(e)}`);
     return e instanceof UsageError ? 2 : 1;
   }
 }

@@ -6,7 +6,7 @@ export type ReplaceStrategy = 'exact' | 'trailing-space' | 'whitespace-free';
 
 export type AnchoredReplaceResult =
   | { ok: true; content: string; strategy: ReplaceStrategy; start: number; end: number }
-  | { ok: false; code: 'target-too-short' | 'not-found' | 'ambiguous'; message: string; matches?: number };
+  | { ok: false; code: 'target-too-short' | 'target-too-long' | 'not-found' | 'ambiguous'; message: string; matches?: number };
 
 /** The text a strategy compares, and for every code unit of it the index it came from. */
 interface Projection {
@@ -64,18 +64,41 @@ function withoutWhitespace(s: string): Projection {
 
 const identity = (s: string): Projection => ({ text: s, map: [] });
 
-/** Start offsets of every (possibly overlapping) occurrence; stops counting at `limit`. */
-function occurrences(hay: string, needle: string, limit = 1000): number[] {
+/**
+ * Start offsets of every (possibly overlapping) occurrence; stops counting at `limit`. Knuth–Morris–
+ * Pratt, so linear in both lengths whatever the input: String.prototype.indexOf is not — V8's search
+ * degrades to O(n·m) when a long needle nearly matches everywhere (a 100k-character target on a
+ * 450k diary of near-repeats took ≈ 50 s, with the event loop and the lock's heartbeat stopped).
+ */
+export function occurrences(hay: string, needle: string, limit = 1000): number[] {
   const out: number[] = [];
-  if (needle === '') return out;
-  let from = 0;
-  for (;;) {
-    const at = hay.indexOf(needle, from);
-    if (at < 0 || out.length >= limit) return out;
-    out.push(at);
-    from = at + 1;
+  const m = needle.length;
+  if (m === 0 || m > hay.length) return out;
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    const c = needle.charCodeAt(i);
+    while (k > 0 && needle.charCodeAt(k) !== c) k = fail[k - 1]!;
+    if (needle.charCodeAt(k) === c) k++;
+    fail[i] = k;
   }
+  for (let i = 0, k = 0; i < hay.length; i++) {
+    const c = hay.charCodeAt(i);
+    while (k > 0 && needle.charCodeAt(k) !== c) k = fail[k - 1]!;
+    if (needle.charCodeAt(k) === c) k++;
+    if (k === m) {
+      out.push(i - m + 1);
+      if (out.length >= limit) return out;
+      k = fail[k - 1]!;
+    }
+  }
+  return out;
 }
+
+/**
+ * Longest target an anchored edit takes (UTF-16 code units). The search is linear, so this is not
+ * about time: a quote this long is a whole-file rewrite, which the editor's save does better.
+ */
+export const MAX_TARGET_CHARS = 200_000;
 
 /** How long an anchor is, in the sense of the ≥ N 字 rule: non-whitespace code points. */
 export function anchorLength(target: string): number {
@@ -89,6 +112,13 @@ const LEVELS: { strategy: ReplaceStrategy; project: (s: string) => Projection; e
 ];
 
 export function anchoredReplace(content: string, target: string, replacement: string, minTarget: number): AnchoredReplaceResult {
+  if (target.length > MAX_TARGET_CHARS) {
+    return {
+      ok: false,
+      code: 'target-too-long',
+      message: `target is ${target.length} characters; anchored edits take at most ${MAX_TARGET_CHARS} — quote a shorter passage, or rewrite the whole file in the editor`,
+    };
+  }
   const len = anchorLength(target);
   if (len < minTarget) {
     return {

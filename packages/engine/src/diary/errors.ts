@@ -16,7 +16,16 @@ export type DiaryErrorCode =
   // anchored edits (editEntry); the pure anchoredReplace reports the same three without "target-"
   | 'target-too-short'
   | 'target-not-found'
-  | 'target-ambiguous';
+  | 'target-ambiguous'
+  // an anchored edit whose target is longer than the search accepts (MAX_TARGET_CHARS)
+  | 'target-too-long'
+  // the file changed on disk between reading it and writing it back (re-checked under the lock)
+  | 'conflict'
+  // storage refused the write (see storageError)
+  | StorageErrorCode;
+
+/** Why the disk refused a write, for every caller (console, plugin, CLI) to show as it is. */
+export type StorageErrorCode = 'disk-full' | 'read-only-fs' | 'permission-denied';
 
 export class DiaryError extends EngramError {
   declare readonly code: DiaryErrorCode;
@@ -34,3 +43,50 @@ export const fsCode = (e: unknown): string | undefined =>
   typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'
     ? (e as { code: string }).code
     : undefined;
+
+/** errno (and SQLite) codes → the storage failure they mean. */
+const STORAGE_CODES: Record<string, StorageErrorCode> = {
+  ENOSPC: 'disk-full',
+  EDQUOT: 'disk-full',
+  SQLITE_FULL: 'disk-full',
+  EROFS: 'read-only-fs',
+  SQLITE_READONLY: 'read-only-fs',
+  EACCES: 'permission-denied',
+  EPERM: 'permission-denied',
+};
+
+// Chinese first (the console's language), English after: the message is shown as it is.
+const STORAGE_MESSAGES: Record<StorageErrorCode, string> = {
+  'disk-full': '磁盘空间已满（或超出配额），这次没有保存；已有的记忆没有受影响。请释放空间后重试。 / The disk is full (or over quota): nothing was saved this time and existing memories are intact. Free some space and try again.',
+  'read-only-fs': '存储位置是只读的，无法保存；已有的记忆没有受影响。请检查磁盘是否以只读方式挂载。 / The storage is read-only: nothing was saved and existing memories are intact. Check whether the disk is mounted read-only.',
+  'permission-denied': '没有写入权限，无法保存；已有的记忆没有受影响。请检查文件夹的权限。 / Permission denied: nothing was saved and existing memories are intact. Check the folder\'s permissions.',
+};
+
+/** The storage failure behind an error (its own code, or a wrapped cause's), if it is one. */
+function storageCodeOf(e: unknown): StorageErrorCode | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = fsCode(cur);
+    if (code && STORAGE_CODES[code]) return STORAGE_CODES[code];
+  }
+  return undefined;
+}
+
+/**
+ * A typed DiaryError for ENOSPC / EDQUOT / EROFS / EACCES / EPERM (and SQLite's full / read-only),
+ * or `e` unchanged. A full disk used to reach the console as a bare errno and show "Internal error".
+ */
+export function storageError(e: unknown, path?: string): unknown {
+  if (e instanceof EngramError) return e;
+  const code = storageCodeOf(e);
+  if (!code) return e;
+  return new DiaryError(code, STORAGE_MESSAGES[code], { ...(path ? { path } : {}), cause: fsCode(e) ?? (e instanceof Error ? e.message : String(e)) });
+}
+
+/** Runs an fs operation, turning storage failures into typed errors. */
+export async function withStorageErrors<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw storageError(e, path);
+  }
+}

@@ -2,9 +2,9 @@
 // file under a final name, and nothing is written outside the diary root.
 import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
+import { link, lstat, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
-import { DiaryError, fsCode } from './errors.ts';
+import { DiaryError, fsCode, withStorageErrors } from './errors.ts';
 
 /** Temp files of atomic writes start with this (a dot-file, so scanners skip them anyway). */
 export const TEMP_PREFIX = '.engram-tmp-';
@@ -25,12 +25,13 @@ async function writeTemp(path: string, content: string | Uint8Array, mode: numbe
     if (exactMode) await handle.chmod(mode);
     await handle.writeFile(content);
     await handle.sync();
+    await handle.close();
   } catch (e) {
     await handle.close().catch(() => {});
-    await rm(tmp, { force: true });
+    // A full disk fails here, with a 0-byte or partial temp file: it must not stay behind.
+    await rm(tmp, { force: true }).catch(() => {});
     throw e;
   }
-  await handle.close();
   return tmp;
 }
 
@@ -50,13 +51,50 @@ async function syncDir(dir: string): Promise<void> {
 
 /** Replaces `path` atomically: readers see either the old or the new content, never a mix. */
 export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
-  const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
-  try {
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  await withStorageErrors(path, async () => {
+    const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
+    try {
+      await rename(tmp, path);
+    } catch (e) {
+      await rm(tmp, { force: true }).catch(() => {});
+      throw e;
+    }
+  });
+  await syncDir(dirname(path));
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
+
+/**
+ * Replaces `path` atomically, but only if it still holds `expected` (the bytes the new content was
+ * computed from): it is read again right before the rename, after the new content is safely in its
+ * temp file. An editor or a process that ignores the writer lock changing the file in between makes
+ * this throw DiaryError 'conflict' and leaves both its change and the file untouched.
+ */
+export async function replaceIfUnchanged(path: string, expected: Uint8Array, content: Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  await withStorageErrors(path, async () => {
+    const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
+    try {
+      let now: Uint8Array | null;
+      try {
+        now = await readFile(path);
+      } catch (e) {
+        if (fsCode(e) !== 'ENOENT') throw e;
+        now = null;
+      }
+      if (now === null || !sameBytes(now, expected)) {
+        throw new DiaryError(
+          'conflict',
+          `${basename(path)} 在读取之后被其他程序修改了，这次没有写入，以免覆盖那次修改；请重新打开后再改。 / ${basename(path)} changed on disk after it was read; nothing was written so that change is not overwritten — reload it and try again.`,
+          { path, ...(now === null ? { deleted: true } : {}) },
+        );
+      }
+      await rename(tmp, path);
+    } catch (e) {
+      await rm(tmp, { force: true }).catch(() => {});
+      throw e;
+    }
+  });
   await syncDir(dirname(path));
 }
 
@@ -67,7 +105,11 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
  * Filesystems without hard links fall back to an exclusive `wx` open (still never overwrites).
  */
 export async function createFileExclusive(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
-  const mode = options.mode ?? 0o666;
+  await withStorageErrors(path, () => createExclusive(path, content, options.mode ?? 0o666));
+  await syncDir(dirname(path));
+}
+
+async function createExclusive(path: string, content: string | Uint8Array, mode: number): Promise<void> {
   const tmp = await writeTemp(path, content, mode);
   try {
     await link(tmp, path);
@@ -78,9 +120,8 @@ export async function createFileExclusive(path: string, content: string | Uint8A
       await createWithExclusiveOpen(path, content, mode);
     } else throw e;
   } finally {
-    await rm(tmp, { force: true });
+    await rm(tmp, { force: true }).catch(() => {});
   }
-  await syncDir(dirname(path));
 }
 
 async function createWithExclusiveOpen(path: string, content: string | Uint8Array, mode: number): Promise<void> {
@@ -107,6 +148,10 @@ async function createWithExclusiveOpen(path: string, content: string | Uint8Arra
  * link + unlink where possible; otherwise a rename guarded by an existence check.
  */
 export async function moveNoOverwrite(from: string, to: string): Promise<void> {
+  await withStorageErrors(to, () => moveUnchecked(from, to));
+}
+
+async function moveUnchecked(from: string, to: string): Promise<void> {
   try {
     await link(from, to);
   } catch (e) {

@@ -2,13 +2,17 @@
 // processes on the same diary folder and database; an anchored edit reads a file and writes it back,
 // so two writers interleaving lose one edit, and two "is this title taken?" checks both say no.
 // Every write runs under this lock. A holder that died (kill -9, power cut) leaves the file behind:
-// it is taken over when its process is gone or its heartbeat stopped for `staleMs`.
+// it is taken over when its process is gone. A holder on this machine whose process is alive is
+// never taken over, however long its heartbeat has been quiet: the heartbeat is a timer, and a
+// long synchronous step (a 50 s anchored search once) stops it while the holder is about to write —
+// taking the lock then lost an acknowledged edit. Only a holder on another host (a shared folder),
+// whose pid cannot be checked, is judged by its heartbeat, with a long timeout.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { hostname, uptime } from 'node:os';
 import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EngramError } from '../errors.ts';
-import { fsCode } from './errors.ts';
+import { fsCode, storageError } from './errors.ts';
 
 export interface LockOwner {
   pid: number;
@@ -21,8 +25,13 @@ export interface LockOwner {
 }
 
 export interface WriterLockOptions {
-  /** A lock whose heartbeat is older than this is taken over (default 30 s). */
+  /** Heartbeat period is a quarter of this (default 30 s); see foreignStaleMs. */
   staleMs?: number;
+  /**
+   * A holder on another host whose heartbeat is older than this is taken over (default 10 × staleMs,
+   * 5 minutes). Holders on this host are judged by their pid only.
+   */
+  foreignStaleMs?: number;
   /** How long to wait for the holder before failing with `writer-busy` (default 120 s). */
   waitMs?: number;
   /** Poll interval while waiting (default 25 ms, growing to 250 ms). */
@@ -68,6 +77,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class WriterLock {
   private readonly staleMs: number;
+  private readonly foreignStaleMs: number;
   private readonly waitMs: number;
   private readonly retryMs: number;
   private readonly isAlive: (pid: number) => boolean;
@@ -79,29 +89,39 @@ export class WriterLock {
     options: WriterLockOptions = {},
   ) {
     this.staleMs = options.staleMs ?? 30_000;
+    this.foreignStaleMs = options.foreignStaleMs ?? this.staleMs * 10;
     this.waitMs = options.waitMs ?? 120_000;
     this.retryMs = options.retryMs ?? 25;
     this.isAlive = options.isAlive ?? processAlive;
   }
 
-  /** Is this owner gone: its process no longer runs here, or its heartbeat stopped? */
+  /**
+   * Is this owner gone? On this host: only when its process no longer runs (or the lock predates
+   * the last boot, so its pid may belong to someone else now). On another host: when its heartbeat
+   * has been quiet for foreignStaleMs.
+   */
   private isStale(found: { owner: LockOwner | null; mtimeMs: number }): boolean {
     const age = Date.now() - found.mtimeMs;
     if (!found.owner) return age > Math.min(this.staleMs, 2_000); // content never written: a crash between create and write
-    if (found.owner.host === hostname() && !this.isAlive(found.owner.pid)) return true;
-    return age > this.staleMs;
+    if (found.owner.host === hostname()) {
+      const bootedAt = Date.now() - uptime() * 1000;
+      if (found.mtimeMs < bootedAt - 60_000) return true; // written before this machine last started
+      return !this.isAlive(found.owner.pid);
+    }
+    return age > this.foreignStaleMs;
   }
 
   /** Creates the lock file atomically (temp + link), so it is never seen half-written. */
   private async tryCreate(owner: LockOwner): Promise<boolean> {
     const tmp = join(dirname(this.path), `.${basename(this.path)}.${owner.nonce}.tmp`);
-    await writeFile(tmp, JSON.stringify(owner));
     try {
+      // Inside the try: on a full disk this fails after creating a 0-byte temp file.
+      await writeFile(tmp, JSON.stringify(owner));
       await link(tmp, this.path);
       return true;
     } catch (e) {
       if (fsCode(e) === 'EEXIST') return false;
-      throw e;
+      throw storageError(e, this.path);
     } finally {
       await unlink(tmp).catch(() => {});
     }
@@ -164,10 +184,16 @@ export class WriterLock {
     };
   }
 
+  /**
+   * Runs `fn` holding the lock. Every write runs here, so this is where a storage failure anywhere
+   * in one (a diary file, the database's SQLITE_FULL) becomes a typed error the caller can show.
+   */
   async run<T>(purpose: string, fn: () => Promise<T>, waitMs?: number): Promise<T> {
     const release = await this.acquire(purpose, waitMs);
     try {
       return await fn();
+    } catch (e) {
+      throw storageError(e);
     } finally {
       await release();
     }

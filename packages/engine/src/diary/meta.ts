@@ -4,7 +4,7 @@
 //   .txt — an optional last line `Meta: ws=…; session=…; origin=agent; pinned; locked; supersedes=a,b; summary=auto`
 //   .md  — front-matter keys workspace, session, origin, pinned, locked, supersedes, summary_source.
 // Pure: no I/O.
-import { normaliseNewlines } from './parse.ts';
+import { frontMatterEnd, joinLines, splice, splitKeepingEnds, valueEnd } from './lines.ts';
 
 export const GLOBAL_WORKSPACE = 'global';
 
@@ -34,7 +34,7 @@ export const DEFAULT_META: Readonly<MemoryMeta> = Object.freeze({
   summary: null,
 });
 
-export const META_LINE_RE = /^\s*(?:meta|元数据)\s*[:：]\s*(.*)$/i;
+export const META_LINE_RE = /^\s*(?:meta|元数据)\s*[:：]\s*(.*)$/is;
 const ORIGINS: readonly MemoryOrigin[] = ['agent', 'console', 'cli', 'import'];
 /** Ids and workspace names: no separators of the line itself. */
 const SAFE_VALUE = /^[^\s;=,]{1,200}$/;
@@ -131,41 +131,74 @@ export function metaFromFrontMatter(get: (key: string) => string | string[] | un
 }
 
 /**
- * Rewrites the metadata of a .txt diary text: replaces its Meta line, appends one, or removes it when
- * every field is default. Every other byte of the text is kept (edits touch the last line only).
+ * Rewrites the metadata of a .txt diary text: replaces its Meta line, appends one after the last
+ * line with content, or removes it when every field is default. Only that line changes: the BOM,
+ * every other line and its terminator (CRLF, LF, mixed) stay byte for byte, and adding then
+ * removing a Meta line gives back the original text.
  */
 export function withTxtMeta(raw: string, meta: MemoryMeta): string {
-  const text = normaliseNewlines(raw);
-  const lines = text.split('\n');
-  let last = lines.length - 1;
-  while (last >= 0 && lines[last]!.trim() === '') last--;
+  const l = splitKeepingEnds(raw);
+  let last = l.text.length - 1;
+  while (last >= 0 && l.text[last]!.trim() === '') last--;
   const fields = formatMetaFields(meta);
-  const hasMeta = last >= 0 && isMetaLine(lines[last]!);
-  const head = hasMeta ? lines.slice(0, last) : lines.slice(0, last + 1);
-  while (head.length > 0 && head[head.length - 1]!.trim() === '' && hasMeta) head.pop();
-  if (fields === '') return `${head.join('\n')}\n`;
-  return `${head.join('\n')}\nMeta: ${fields}\n`;
+  const line = `Meta: ${fields}`;
+  const hasMeta = last > 0 && isMetaLine(l.text[last]!);
+  if (hasMeta) {
+    if (fields !== '') l.text[last] = line;
+    else {
+      // Removing the file's very last line: the line before it becomes the last, as it was before.
+      if (last === l.text.length - 1 && l.eol[last] === '') l.eol[last - 1] = '';
+      l.text.splice(last, 1);
+      l.eol.splice(last, 1);
+    }
+  } else if (fields !== '') {
+    if (last < 0) return `${l.bom}${line}${l.newline}`;
+    splice(l, last + 1, last + 1, [line]);
+  }
+  return joinLines(l);
 }
 
-/** Same for a .md text with front matter: our keys are replaced in (or added to) the front matter. */
+/**
+ * Same for a .md text with front matter: each of our keys is replaced where it is, removed when it
+ * is default, or added before the closing `---`; nothing else in the text changes. Null when there
+ * is no closed front matter.
+ */
 export function withMarkdownMeta(raw: string, meta: MemoryMeta): string | null {
-  const text = normaliseNewlines(raw);
-  const lines = text.split('\n');
-  if (lines[0]?.trimEnd() !== '---') return null;
-  const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === '---');
+  const l = splitKeepingEnds(raw);
+  let close = frontMatterEnd(l);
   if (close < 0) return null;
-  const keys = new Set(Object.keys(FM_KEYS));
-  const kept = lines.slice(1, close).filter((l) => {
-    const m = /^([A-Za-z_]+)\s*:/.exec(l);
-    return !(m && keys.has(m[1]!));
-  });
-  const add: string[] = [];
-  if (meta.workspace !== GLOBAL_WORKSPACE) add.push(`workspace: ${JSON.stringify(meta.workspace)}`);
-  if (meta.sessionId) add.push(`session: ${JSON.stringify(meta.sessionId)}`);
-  if (meta.origin) add.push(`origin: ${meta.origin}`);
-  if (meta.pinned) add.push('pinned: true');
-  if (meta.locked) add.push('locked: true');
-  if (meta.supersedes.length > 0) add.push(`supersedes: [${meta.supersedes.map((s) => JSON.stringify(s)).join(', ')}]`);
-  if (meta.summary) add.push(`summary_source: ${meta.summary}`);
-  return ['---', ...kept, ...add, ...lines.slice(close)].join('\n');
+  const wanted = new Map<string, string | null>([
+    ['workspace', meta.workspace !== GLOBAL_WORKSPACE ? `workspace: ${JSON.stringify(meta.workspace)}` : null],
+    ['session', meta.sessionId ? `session: ${JSON.stringify(meta.sessionId)}` : null],
+    ['origin', meta.origin ? `origin: ${meta.origin}` : null],
+    ['pinned', meta.pinned ? 'pinned: true' : null],
+    ['locked', meta.locked ? 'locked: true' : null],
+    ['supersedes', meta.supersedes.length > 0 ? `supersedes: [${meta.supersedes.map((s) => JSON.stringify(s)).join(', ')}]` : null],
+    ['summary_source', meta.summary ? `summary_source: ${meta.summary}` : null],
+  ]);
+  const placed = new Set<string>();
+  for (let i = 1; i < close; ) {
+    const key = /^([A-Za-z_]+)\s*:/.exec(l.text[i]!)?.[1];
+    if (key === undefined || !wanted.has(key)) {
+      i++;
+      continue;
+    }
+    const end = valueEnd(l, i, close);
+    const line = placed.has(key) ? null : wanted.get(key)!;
+    placed.add(key);
+    if (line !== null && end === i + 1 && l.text[i] === line) {
+      i = end; // already as wanted: keep it byte for byte
+      continue;
+    }
+    // The key's line keeps its own terminator; continuation lines of an old value go.
+    const from = line === null ? i : i + 1;
+    if (line !== null) l.text[i] = line;
+    l.text.splice(from, end - from);
+    l.eol.splice(from, end - from);
+    close -= end - from;
+    i = from;
+  }
+  const add = [...wanted].filter(([key, line]) => line !== null && !placed.has(key)).map(([, line]) => line!);
+  if (add.length > 0) splice(l, close, close, add);
+  return joinLines(l);
 }

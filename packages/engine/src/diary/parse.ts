@@ -9,6 +9,7 @@
 import type { ParsedDocument } from '../types.ts';
 import { isValidYmd, localDateString, parseDateTimeValue, hhmm, ymd } from './dates.ts';
 import { fmString, parseFrontMatter, type FrontMatterValue } from './frontmatter.ts';
+import { cleanInline, titleKey } from './sanitize.ts';
 import { DEFAULT_META, META_LINE_RE, metaFromFrontMatter, parseMetaFields, type MemoryMeta, type SummarySource } from './meta.ts';
 
 export interface DiaryParseInfo {
@@ -26,12 +27,14 @@ export interface DiaryParseInfo {
 export const SUMMARY_FALLBACK_CHARS = 160;
 
 /** `[HH:MM] rest`, tolerant of full-width brackets/colons and an optional date inside the brackets. */
-const ANCHOR_RE = /^[[［【]\s*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[T\s]+)?(\d{1,2})\s*[:：]\s*(\d{1,2})(?:[:：]\d{2})?\s*[\]］】]\s*(.*)$/;
+// The `s` flag: lines are already split on line feeds, and without it one U+2028 / U+2029 inside a
+// line (which `.` does not match) made the whole line unrecognised — a Tag line lost every tag.
+const ANCHOR_RE = /^[[［【]\s*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[T\s]+)?(\d{1,2})\s*[:：]\s*(\d{1,2})(?:[:：]\d{2})?\s*[\]］】]\s*(.*)$/s;
 /** `Tag: a, b` / `Tags：a、b` / `标签: a；b` (the key is case-insensitive). */
-const TAG_LINE_RE = /^\s*(?:tags?|标签)\s*[:：]\s*(.*)$/i;
+const TAG_LINE_RE = /^\s*(?:tags?|标签)\s*[:：]\s*(.*)$/is;
 const TAG_SEPARATORS = /[,，、;；]/;
 const SUMMARY_LINE_RE = /^\s{0,3}>/;
-const H1_RE = /^#\s+(\S.*)$/;
+const H1_RE = /^#\s+(\S.*)$/s;
 
 export const isTagLine = (line: string): boolean => TAG_LINE_RE.test(line);
 
@@ -47,11 +50,14 @@ export function withoutClosingHashes(s: string): string {
   return t.slice(0, i).trimEnd();
 }
 
-/** Splits a tag list on , ， 、 ; ； — trimmed, empties and duplicates dropped, order kept. */
+/**
+ * Splits a tag list on , ， 、 ; ； — control and invisible characters removed, trimmed, empties
+ * and duplicates dropped, order kept.
+ */
 export function splitTags(s: string): string[] {
   const out: string[] = [];
   for (const part of s.split(TAG_SEPARATORS)) {
-    const t = part.trim();
+    const t = cleanInline(part).text.trim();
     if (t !== '' && !out.includes(t)) out.push(t);
   }
   return out;
@@ -62,9 +68,13 @@ export function normaliseTags(tags: readonly string[]): string[] {
   return splitTags(tags.join(','));
 }
 
-/** How titles are compared for duplicates: NFC, whitespace collapsed, trimmed. */
+/**
+ * How titles are compared for duplicates: NFKC (full-width and compatibility forms folded),
+ * zero-width, bidi and control characters removed, whitespace collapsed, trimmed — titles that
+ * look the same are the same title.
+ */
 export function normaliseTitle(title: string): string {
-  return title.normalize('NFC').replace(/\s+/g, ' ').trim();
+  return titleKey(title);
 }
 
 /** BOM dropped, CRLF / lone CR turned into LF. */

@@ -10,7 +10,9 @@ import { isDateString, localDateString, localTimeString } from './dates.ts';
 import { anchoredReplace, matchLineEndings, type ReplaceStrategy } from './edit.ts';
 import { DiaryError, fsCode, isDiaryError, type DiaryErrorCode } from './errors.ts';
 import { diaryFileName, formatDiary, formatMarkdown, normaliseTime, oneLine } from './format.ts';
-import { checkRelativePath, createFileExclusive, isTempFileName, moveNoOverwrite, safeJoin, writeFileAtomic } from './fsio.ts';
+import { checkRelativePath, createFileExclusive, isTempFileName, moveNoOverwrite, safeJoin } from './fsio.ts';
+import { decodeText, readForRewrite, rewriteIfUnchanged } from './textfile.ts';
+import { cleanBlock, cleanedWarning, cleanInline } from './sanitize.ts';
 import { docIdFor } from './ids.ts';
 import {
   isTagLine,
@@ -91,21 +93,7 @@ export async function readTextFile(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTE
   return decoded.ok ? { ok: true, text: decoded.text, mtimeMs, size } : decoded;
 }
 
-/**
- * Bytes → text. A BOM is kept in the text (ignoreBOM), so `raw` is the content exactly as
- * `readFile(path, 'utf8')` returns it and content hashes agree whichever way a file was read.
- */
-export function decodeText(buf: Uint8Array): { ok: true; text: string } | { ok: false; reason: string } {
-  const opts = { fatal: true, ignoreBOM: true };
-  try {
-    if (buf[0] === 0xff && buf[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le', opts).decode(buf) };
-    if (buf[0] === 0xfe && buf[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be', opts).decode(buf) };
-    if (buf.includes(0)) return { ok: false, reason: 'binary content (NUL bytes)' };
-    return { ok: true, text: new TextDecoder('utf-8', opts).decode(buf) };
-  } catch {
-    return { ok: false, reason: 'bad encoding (not valid UTF-8); re-save the file as UTF-8' };
-  }
-}
+export { decodeText } from './textfile.ts';
 
 async function isDirectory(p: string): Promise<boolean> {
   try {
@@ -276,6 +264,39 @@ export interface CreateEntryInput {
   meta?: Partial<MemoryMeta>;
 }
 
+/**
+ * The caller's fields with control characters, U+2028/2029, bidi overrides and lone surrogates
+ * removed (and zero-width characters from the title and tags), and one warning per field changed.
+ */
+export function cleanEntryInput(input: CreateEntryInput): { input: CreateEntryInput; warnings: string[] } {
+  const warnings: string[] = [];
+  const out: CreateEntryInput = { ...input };
+  const block = (value: string | undefined, zh: string, en: string): string | undefined => {
+    if (typeof value !== 'string') return value;
+    const c = cleanBlock(value);
+    if (c.removed.length > 0) warnings.push(cleanedWarning(zh, en, c.removed));
+    return c.text;
+  };
+  if (typeof input.title === 'string') {
+    const c = cleanInline(input.title);
+    if (c.removed.length > 0) warnings.push(cleanedWarning('标题', 'title', c.removed));
+    out.title = c.text;
+  }
+  out.content = block(input.content, '内容', 'content');
+  out.summary = block(input.summary, '摘要', 'summary');
+  out.body = block(input.body, '正文', 'body');
+  if (Array.isArray(input.tags)) {
+    const removed: string[] = [];
+    out.tags = input.tags.map((t) => {
+      const c = cleanInline(String(t));
+      removed.push(...c.removed);
+      return c.text;
+    });
+    if (removed.length > 0) warnings.push(cleanedWarning('标签', 'tags', removed));
+  }
+  return { input: out, warnings };
+}
+
 export interface ComposedEntry {
   title: string;
   date: string;
@@ -293,8 +314,8 @@ const TITLE_FROM_BODY_CHARS = 40;
  * is inferred from `content`. Missing pieces are warnings: a half-formed diary still beats a failed
  * write that the model retries over and over.
  */
-export function composeEntry(input: CreateEntryInput, now: Date = new Date()): ComposedEntry {
-  const warnings: string[] = [];
+export function composeEntry(rawInput: CreateEntryInput, now: Date = new Date()): ComposedEntry {
+  const { input, warnings } = cleanEntryInput(rawInput);
   const content = normaliseNewlines(input.content ?? '');
   const parts = parseDiaryParts(content);
   let title = oneLine(input.title ?? '');
@@ -326,9 +347,15 @@ export function composeEntry(input: CreateEntryInput, now: Date = new Date()): C
   const summary = (input.summary !== undefined && input.summary.trim() !== '' ? normaliseNewlines(input.summary) : (parts.summary ?? '')).trim();
   const tags = normaliseTags([...(parts.tags ?? []), ...(input.tags ?? [])]);
 
+  // A title taken from the content line may still carry zero-width characters (fine in a body).
+  const fromContent = cleanInline(title);
+  if (fromContent.removed.length > 0) {
+    title = oneLine(fromContent.text);
+    warnings.push(cleanedWarning('标题', 'title', fromContent.removed));
+  }
   if (title === '') {
     const firstLine = (body.split('\n').find((l) => l.trim() !== '') ?? summary).replace(/^\s*>\s?/, '');
-    title = Array.from(oneLine(firstLine)).slice(0, TITLE_FROM_BODY_CHARS).join('');
+    title = Array.from(oneLine(cleanInline(firstLine).text)).slice(0, TITLE_FROM_BODY_CHARS).join('');
     if (title === '') throw new DiaryError('invalid-input', 'the entry is empty: give a title, a body or a full diary text');
     warnings.push(`no title given; using the beginning of the body: "${title}"`);
   }
@@ -415,8 +442,9 @@ export interface EditEntryResult {
   changed: boolean;
 }
 
-const EDIT_CODES: Record<'target-too-short' | 'not-found' | 'ambiguous', DiaryErrorCode> = {
+const EDIT_CODES: Record<'target-too-short' | 'target-too-long' | 'not-found' | 'ambiguous', DiaryErrorCode> = {
   'target-too-short': 'target-too-short',
+  'target-too-long': 'target-too-long',
   'not-found': 'target-not-found',
   ambiguous: 'target-ambiguous',
 };
@@ -428,25 +456,8 @@ const EDIT_CODES: Record<'target-too-short' | 'not-found' | 'ambiguous', DiaryEr
 export async function editEntry(diaryDir: string, relPath: string, target: string, replacement: string, minTarget: number): Promise<EditEntryResult> {
   const abs = safeJoin(diaryDir, relPath);
   if (!DIARY_EXTS.has(extOf(abs))) throw new DiaryError('invalid-input', `only .txt and .md diaries can be edited: ${relPath}`);
-  let buf: Buffer;
-  let mode: number;
-  try {
-    const st = await lstat(abs);
-    if (!st.isFile()) throw new DiaryError('not-a-file', `not a regular file: ${relPath}`);
-    mode = st.mode & 0o7777;
-    buf = await readFile(abs);
-  } catch (e) {
-    if (isDiaryError(e)) throw e;
-    if (fsCode(e) === 'ENOENT') throw new DiaryError('not-found', `no such diary: ${relPath}`, { path: relPath });
-    throw e;
-  }
-  let content: string;
-  try {
-    // ignoreBOM keeps a BOM in the string so that re-encoding reproduces the untouched bytes exactly.
-    content = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
-  } catch {
-    throw new DiaryError('invalid-input', `${relPath} is not valid UTF-8; refusing to edit it`);
-  }
+  const file = await readForRewrite(abs, relPath);
+  const content = file.text;
   const result = anchoredReplace(content, target, matchLineEndings(content, replacement), minTarget);
   if (!result.ok) {
     throw new DiaryError(EDIT_CODES[result.code], `${relPath}: ${result.message}`, {
@@ -456,7 +467,8 @@ export async function editEntry(diaryDir: string, relPath: string, target: strin
   }
   const changed = result.content !== content;
   if (changed) assertWritableSize(result.content, relPath);
-  if (changed) await writeFileAtomic(abs, result.content, { mode });
+  // Re-checked under the lock right before the rename: a change made meanwhile is not overwritten.
+  if (changed) await rewriteIfUnchanged(abs, file, result.content);
   const path = checkRelativePath(relPath).join('/');
   return { path, docId: docIdFor('diary', path), strategy: result.strategy, changed };
 }

@@ -4,55 +4,13 @@
 // Pure: no I/O.
 import { DEFAULT_META, META_LINE_RE, withMarkdownMeta, withTxtMeta, type MemoryMeta } from './meta.ts';
 import { isTagLine, normaliseNewlines, parseDiaryText } from './parse.ts';
+import { frontMatterEnd, joinLines, splice, splitKeepingEnds, valueEnd, type Lines } from './lines.ts';
+
+export { frontMatterEnd, joinLines, splice, splitKeepingEnds, type Lines };
 
 const SUMMARY_LINE_RE = /^\s{0,3}>/;
 const FM_SUMMARY_KEYS = ['description', 'summary', '摘要'] as const;
 const FM_KEY_RE = /^([A-Za-z0-9_\u3400-\u9fff][\w.\-\u3400-\u9fff]*)\s*:(?:\s+(.*)|\s*)$/u;
-
-/** A text as lines that remember their own terminators, so an edit touches only what it changes. */
-export interface Lines {
-  bom: string;
-  text: string[];
-  /** Terminator of each line as found ('' for a last line without one). */
-  eol: string[];
-  /** What inserted lines end with: the text's dominant terminator. */
-  newline: string;
-}
-
-export function splitKeepingEnds(raw: string): Lines {
-  const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-  const body = raw.slice(bom.length);
-  const text: string[] = [];
-  const eol: string[] = [];
-  const re = /\r\n|\n|\r/g;
-  let start = 0;
-  for (let m = re.exec(body); m; m = re.exec(body)) {
-    text.push(body.slice(start, m.index));
-    eol.push(m[0]);
-    start = m.index + m[0].length;
-  }
-  if (start < body.length || text.length === 0) {
-    text.push(body.slice(start));
-    eol.push('');
-  }
-  const crlf = eol.filter((e) => e === '\r\n').length;
-  return { bom, text, eol, newline: crlf > 0 && crlf >= eol.filter((e) => e === '\n').length ? '\r\n' : '\n' };
-}
-
-export const joinLines = (l: Lines): string => l.bom + l.text.map((t, i) => t + l.eol[i]!).join('');
-
-/** Replaces lines [from, to) by `lines` (each ended with the text's newline). */
-export function splice(l: Lines, from: number, to: number, lines: string[]): void {
-  const ends = lines.map(() => l.newline);
-  // A text ending without a terminator keeps ending without one, whatever is put at its end.
-  const openTail = l.text.length > 0 && l.eol[l.text.length - 1] === '';
-  if (openTail && to === l.text.length && ends.length > 0) {
-    if (from === to) l.eol[from - 1] = l.newline;
-    ends[ends.length - 1] = '';
-  }
-  l.text.splice(from, to - from, ...lines);
-  l.eol.splice(from, to - from, ...ends);
-}
 
 const isBlank = (s: string): boolean => s.trim() === '';
 
@@ -97,22 +55,6 @@ function txtWithSummary(l: Lines, summary: string): void {
   const at = first + 1;
   const next = l.text[at];
   splice(l, at, at, ['', ...quote, ...(next !== undefined && !isBlank(next) ? [''] : [])]);
-}
-
-/** Index of the closing `---` of a front matter opened on line 0, or -1. */
-export function frontMatterEnd(l: Lines): number {
-  if (l.text[0]?.trimEnd() !== '---') return -1;
-  for (let i = 1; i < l.text.length; i++) if (l.text[i]!.trimEnd() === '---') return i;
-  return -1;
-}
-
-/** End (exclusive) of a front-matter key's value: its continuation lines (indented or list items). */
-function valueEnd(l: Lines, keyLine: number, close: number): number {
-  let i = keyLine + 1;
-  while (i < close && (isBlank(l.text[i]!) || /^\s/.test(l.text[i]!) || /^-(\s|$)/.test(l.text[i]!))) i++;
-  // Blank lines after the value belong to the layout, not to the value.
-  while (i > keyLine + 1 && isBlank(l.text[i - 1]!)) i--;
-  return i;
 }
 
 /** The .md front-matter layout: replace the key the parser reads the summary from, or add `description`. */
@@ -161,7 +103,7 @@ export function withSummaryParagraph(raw: string, summary: string, markdown: boo
 /**
  * Sets the summary and records where it came from: 'auto' / 'rule' in the Meta line (front matter
  * key summary_source for .md), nothing for 'manual'. The metadata writer only runs when the recorded
- * source changes; it rewrites the text with LF, so the original BOM and CRLF are put back.
+ * source changes.
  */
 export function withSummary(raw: string, path: string, summary: string, source: 'manual' | 'auto' | 'rule'): string {
   const markdown = path.toLowerCase().endsWith('.md');
@@ -170,8 +112,6 @@ export function withSummary(raw: string, path: string, summary: string, source: 
   const wanted = source === 'manual' ? null : source;
   if (parsed.meta.summary === wanted) return edited;
   const meta: MemoryMeta = { ...DEFAULT_META, ...parsed.meta, supersedes: [...parsed.meta.supersedes], summary: wanted };
-  const rewritten = (markdown ? withMarkdownMeta(edited, meta) : null) ?? withTxtMeta(edited, meta);
-  const l = splitKeepingEnds(edited);
-  const text = l.newline === '\r\n' ? rewritten.replace(/\n/g, '\r\n') : rewritten;
-  return l.bom + text;
+  // Both metadata writers keep the BOM and every line ending: only the Meta line / keys change.
+  return (markdown ? withMarkdownMeta(edited, meta) : null) ?? withTxtMeta(edited, meta);
 }

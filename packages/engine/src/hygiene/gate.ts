@@ -3,11 +3,12 @@
 // and carries out its answer — a refusal, a merge into the older file, or a go-ahead with warnings.
 // Runs inside the engine's write lock.
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
 import type { DocumentRow } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
-import { writeFileAtomic, safeJoin } from '../diary/fsio.ts';
+import { safeJoin } from '../diary/fsio.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { assertWritableSize, composeEntry, type CreateEntryInput } from '../diary/store.ts';
 import { EngramError } from '../errors.ts';
@@ -130,10 +131,11 @@ export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, ta
     };
   }
   const file = safeJoin(deps.diaryDir, target.path);
-  const raw = await readFile(file, 'utf8');
-  const merged = withMergedParagraph(raw, target.path, { title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags }, { date: localDateString(deps.now.getTime()), time: localTimeString(deps.now.getTime()) });
+  // Decoded and written back in the file's own encoding, re-checked right before the rename.
+  const before = await readForRewrite(file, target.path);
+  const merged = withMergedParagraph(before.text, target.path, { title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags }, { date: localDateString(deps.now.getTime()), time: localTimeString(deps.now.getTime()) });
   assertWritableSize(merged, `the entry "${target.title}"`);
-  await writeFileAtomic(file, merged, { mode: (await stat(file)).mode & 0o7777 });
+  await rewriteIfUnchanged(file, before, merged);
   return {
     kind: 'merged', docId: target.docId, path: target.path, identical: false, conflicts: verdict.conflicts,
     warnings: [`和已有记忆「${target.title}」(${target.docId})几乎相同(词语重合 ${Math.round(verdict.overlap * 100)}%),没有新建文件:这次的内容已作为一段带日期的补充并入它。`, ...conflictNotes],
