@@ -6,3 +6,4 @@ export * from './queries-sessions.ts';
 export * from './queries-crosssession.ts';
 export * from './queries-workspaces.ts';
 export * from './queries-summaries.ts';
+export * from './queries-compaction.ts';

@@ -33,7 +33,7 @@ const KEYWORDS_PER_BLOCK = 6;
 const MAX_CACHED_SESSIONS = 64;
 
 export interface CompactionMemoryDeps {
-  database: Pick<Database, 'client'>;
+  database: Pick<Database, 'db'>;
   dataDir: string;
   tokenizer: Tokenizer;
   /** Read on every call, so settings saved elsewhere apply at once. */
@@ -128,7 +128,7 @@ export class CompactionMemory {
   private readonly pending = new Map<string, string[]>();
 
   constructor(private readonly deps: CompactionMemoryDeps) {
-    this.store = new CompactionStore(deps.database.client);
+    this.store = new CompactionStore(deps.database.db);
     this.files = new CompactionFiles(deps.dataDir);
     this.log = deps.log ?? silentLogger;
     this.now = deps.now ?? (() => new Date());
