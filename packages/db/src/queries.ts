@@ -121,12 +121,26 @@ export async function readGeneration(db: EngramDb): Promise<number> {
   return Number((await getMeta(db, 'generation')) ?? '0');
 }
 
-/** Fingerprints of what is indexed per document, to decide what an incremental pass must redo. */
-export async function documentHashes(db: EngramDb): Promise<Map<string, { id: string; contentHash: string; mtimeMs: number }>> {
-  const rows = await db
-    .select({ id: documents.id, root: documents.root, path: documents.path, contentHash: documents.contentHash, mtimeMs: documents.mtimeMs })
-    .from(documents);
-  return new Map(rows.map((r) => [`${r.root}:${r.path}`, { id: r.id, contentHash: r.contentHash, mtimeMs: r.mtimeMs }]));
+export interface IndexedFile {
+  id: string;
+  contentHash: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * Fingerprints of what is indexed per document (key `root:path`), to decide what an incremental pass
+ * must redo: size and mtime say "unchanged" without reading the file, the hash when they differ.
+ * `diaryPaths` limits it to those diary files (a write re-indexes one file, not the corpus).
+ */
+export async function documentHashes(db: EngramDb, diaryPaths?: string[]): Promise<Map<string, IndexedFile>> {
+  const columns = { id: documents.id, root: documents.root, path: documents.path, contentHash: documents.contentHash, mtimeMs: documents.mtimeMs, size: documents.size };
+  const rows: { id: string; root: string; path: string; contentHash: string; mtimeMs: number; size: number }[] = [];
+  if (!diaryPaths) rows.push(...(await db.select(columns).from(documents)));
+  else
+    for (let i = 0; i < diaryPaths.length; i += INSERT_BATCH)
+      rows.push(...(await db.select(columns).from(documents).where(and(eq(documents.root, 'diary'), inArray(documents.path, diaryPaths.slice(i, i + INSERT_BATCH))))));
+  return new Map(rows.map((r) => [`${r.root}:${r.path}`, { id: r.id, contentHash: r.contentHash, mtimeMs: r.mtimeMs, size: r.size }]));
 }
 
 /** Live counts, computed from the tables on every call (never from the manifest). */

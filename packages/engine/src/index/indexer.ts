@@ -10,15 +10,15 @@ import {
   putManifest,
   replaceDocuments,
   type EngramDb,
+  type IndexedFile,
 } from '@engram/db';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import type { EngramConfig } from '../config/schema.ts';
 import { docIdFor } from '../diary/ids.ts';
-import { scanRoots } from '../diary/store.ts';
+import { listFiles, scanRoots } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { readFile, stat } from 'node:fs/promises';
-import { decodeText } from '../diary/textfile.ts';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
 import type { SemanticPort } from '../semantic/port.ts';
@@ -47,10 +47,27 @@ export async function runIndex(
   mode: 'full' | 'incremental',
   only?: string[],
 ): Promise<IndexRunResult> {
+  only = only === undefined ? undefined : [...new Set(only)];
   const t0 = performance.now();
   const progress = ctx.onProgress ?? (() => {});
   const { config } = ctx;
   progress({ phase: 'scan', done: 0, total: 0, message: config.diaryDir });
+  // Decided before the scan: whether this pass may compare the folder's (path, size, mtime) with
+  // the index instead of reading every file (see changedDiaryPaths).
+  const manifest = await getManifest(ctx.db);
+  const tokenizerChanged = manifest !== undefined && manifest.tokenizer !== ctx.tokenizer.engine;
+  const chunkChanged =
+    manifest !== undefined && (manifest.chunkSize !== config.chunk.size || manifest.chunkOverlap !== config.chunk.overlap);
+  const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
+  let fastUnchanged = 0;
+  if (!only && !redoAll && manifest !== undefined) {
+    const changed = await changedDiaryPaths(ctx.db, config);
+    if (changed) {
+      fastUnchanged = changed.indexed - changed.paths.length;
+      only = changed.paths;
+      progress({ phase: 'scan', done: 0, total: 0, message: `${changed.paths.length} changed` });
+    }
+  }
   const scan = only
     ? await parseDiaryFiles(config, only)
     : await scanRoots({
@@ -66,15 +83,8 @@ export async function runIndex(
       });
   ctx.signal?.throwIfAborted();
 
-  const allExisting = await documentHashes(ctx.db);
-  // With `only`, the pass is limited to those diary paths: other rows are neither compared nor removed.
-  const onlyKeys = only ? new Set(only.map((p) => `diary:${p}`)) : null;
-  const existing = onlyKeys ? new Map([...allExisting].filter(([k]) => onlyKeys.has(k))) : allExisting;
-  const manifest = await getManifest(ctx.db);
-  const tokenizerChanged = manifest !== undefined && manifest.tokenizer !== ctx.tokenizer.engine;
-  const chunkChanged =
-    manifest !== undefined && (manifest.chunkSize !== config.chunk.size || manifest.chunkOverlap !== config.chunk.overlap);
-  const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
+  // With `only`, the pass is limited to those diary paths: other rows are neither read, compared nor removed.
+  const existing = await documentHashes(ctx.db, only);
 
   const toWrite: ParsedDocument[] = [];
   let unchanged = 0;
@@ -114,28 +124,34 @@ export async function runIndex(
 
   const { degraded, ...semantic } = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
 
-  const all = await documentHashes(ctx.db);
-  await putManifest(ctx.db, {
-    engineVersion: ENGINE_VERSION,
-    tokenizer: ctx.tokenizer.engine,
-    chunkSize: config.chunk.size,
-    chunkOverlap: config.chunk.overlap,
-    corpusHash: corpusHash([...all.values()]),
-    builtAt: mode === 'full' || !manifest ? indexedAt : manifest.builtAt,
-    embedding: ctx.semantic ? (ctx.semantic.status().fingerprint as Record<string, unknown> | null) : null,
-  });
+  // A pass over some files (a write, a changed-files open) leaves the manifest as the last whole pass
+  // wrote it: hashing the corpus again would read every row for each write.
+  const embedding = ctx.semantic ? (ctx.semantic.status().fingerprint as Record<string, unknown> | null) : null;
+  if (!only || !manifest || JSON.stringify(manifest.embedding ?? null) !== JSON.stringify(embedding)) {
+    const all = await documentHashes(ctx.db);
+    await putManifest(ctx.db, {
+      engineVersion: ENGINE_VERSION,
+      tokenizer: ctx.tokenizer.engine,
+      chunkSize: config.chunk.size,
+      chunkOverlap: config.chunk.overlap,
+      corpusHash: corpusHash([...all.values()]),
+      builtAt: mode === 'full' || !manifest ? indexedAt : manifest.builtAt,
+      embedding,
+    });
+  }
   if (changedDocIds.length > 0 || mode === 'full') await bumpGeneration(ctx.db);
 
-  const chunks = (await loadChunkTexts(ctx.db)).length;
+  const counts = await corpusCounts(ctx.db);
   progress({ phase: 'done', done: 1, total: 1 });
   return {
     mode,
-    documents: scan.docs.filter((d) => !d.archived).length,
-    chunks,
+    documents: counts.documents,
+    chunks: counts.chunks,
     added,
     updated,
     removed: removedIds.length,
-    unchanged,
+    // Files the manifest check found unchanged were not read: they count as unchanged too.
+    unchanged: unchanged + fastUnchanged,
     warnings: [...degraded, ...scan.warnings, ...scan.docs.flatMap((d) => d.warnings)],
     skipped: scan.skipped,
     semantic,
@@ -143,6 +159,39 @@ export async function runIndex(
     changedDocIds,
     resident: scan.resident,
   };
+}
+
+/** The diary's file types (as the scanner reads them, diary/store.ts). */
+const DIARY_EXTS: ReadonlySet<string> = new Set(['txt', 'md']);
+
+/**
+ * The manifest check that lets an unchanged corpus open without reading it: the diary folder's
+ * files (path, size, mtime) against what the index recorded. Returns the paths to look at —
+ * new, gone, or with another size or mtime (their hash then decides) — or null when this shortcut
+ * does not apply and the whole scan must run: a legacy corpus is configured (its resident memories
+ * and title rules come from the scan), or a folder could not be listed (the scan reports it).
+ */
+export async function changedDiaryPaths(db: EngramDb, config: EngramConfig): Promise<{ paths: string[]; indexed: number } | null> {
+  if (config.legacyDir) return null;
+  const skipped: { path: string; reason: string }[] = [];
+  const files = await listFiles(config.diaryDir, DIARY_EXTS, skipped);
+  if (skipped.some((s) => /director/.test(s.reason))) return null;
+  const indexed = new Map<string, IndexedFile>();
+  for (const [key, v] of await documentHashes(db)) if (key.startsWith('diary:')) indexed.set(key.slice('diary:'.length), v);
+  const changed: string[] = [];
+  const STAT_BATCH = 64;
+  for (let i = 0; i < files.length; i += STAT_BATCH) {
+    const slice = files.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(slice.map((f) => stat(safeJoin(config.diaryDir, f)).then((s) => s, () => null)));
+    slice.forEach((path, j) => {
+      const st = stats[j];
+      const row = indexed.get(path);
+      if (!row || !st || st.size !== row.size || st.mtimeMs !== row.mtimeMs) changed.push(path);
+    });
+  }
+  const present = new Set(files);
+  for (const path of indexed.keys()) if (!present.has(path)) changed.push(path);
+  return { paths: changed, indexed: indexed.size };
 }
 
 /** Parses just these diary paths (relative to the diary root); a path that no longer exists is left out. */
@@ -155,13 +204,7 @@ async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
     let info: { mtimeMs: number; size: number };
     try {
       const st = await stat(file);
-      // The scanner's decoder: read as UTF-8 here, a UTF-16 diary was indexed as mojibake after every write.
-      const decoded = decodeText(await readFile(file));
-      if (!decoded.ok) {
-        skipped.push({ path, reason: decoded.reason });
-        continue;
-      }
-      raw = decoded.text;
+      raw = await readFile(file, 'utf8');
       info = { mtimeMs: st.mtimeMs, size: st.size };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') skipped.push({ path, reason: String(e) });
