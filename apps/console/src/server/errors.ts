@@ -33,7 +33,8 @@ export function trpcCodeFor(engineCode: string): TRPCCode {
   const c = engineCode.toLowerCase();
   if (/not-found|missing|unknown-id|no-such/.test(c)) return 'NOT_FOUND';
   if (/conflict|changed|stale|exists|duplicate|already|hash/.test(c)) return 'CONFLICT';
-  if (/read-only|readonly|locked|manual|mismatch|requires|unavailable|degraded|busy|running|disabled|not-configured|unsupported/.test(c)) {
+  // disk-full / permission-denied (and read-only-fs above): the storage refused a write (engine diary/errors.ts).
+  if (/read-only|readonly|locked|manual|mismatch|requires|unavailable|degraded|busy|running|disabled|not-configured|unsupported|disk-full|permission-denied/.test(c)) {
     return 'PRECONDITION_FAILED';
   }
   return 'BAD_REQUEST';
