@@ -100,7 +100,8 @@ const decision = fc.oneof(
 before(async () => {
   process.on('unhandledRejection', onUnhandled);
   corpus = makeCorpus();
-  await createHostPlugin({ env: {} }).apply(fakeHost(), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  // The full profile: the argument generator below speaks the full tools' parameters (lean-capabilities.test.ts fuzzes the lean ones).
+  await createHostPlugin({ env: {} }).apply(fakeHost(), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' } });
   assert.ok(listeners.get('agent/pre-step')?.length, 'the plugin registered its hooks');
 });
 

@@ -51,7 +51,11 @@ export interface Loaded {
   corpus: Corpus;
 }
 
-/** A host with the plugin loaded on a fresh corpus; `config` is the plugin's host config. */
+/**
+ * A host with the plugin loaded on a fresh corpus; `config` is the plugin's host config. These suites
+ * were written against the full tool set: they run the full profile unless `config.tools.profile`
+ * says otherwise (the lean default is driven by lean-*.test.ts).
+ */
 export async function loadPlugin(
   t: { after(fn: () => unknown): void },
   options: { host?: HostOptions; config?: Record<string, unknown>; deps?: HostPluginDeps; corpus?: Corpus } = {},
@@ -71,7 +75,8 @@ export async function loadPlugin(
     await host.close();
     if (!options.corpus) corpus.cleanup();
   });
-  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config });
+  const tools = { profile: 'full', ...(options.config?.tools as Record<string, unknown> | undefined) };
+  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools });
   assert.ok(engine, 'the plugin opened the engine');
   return { host, engine: engine!, corpus };
 }

@@ -62,7 +62,7 @@ test('the host entry loads in Node, exports name/inject/apply, and works in the 
     await host.close();
     corpus.cleanup();
   });
-  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' } });
   const session = host.createSession();
   const turn = await session.userTurn('周报怎么写?', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
   assert.match(recallMessages(turn.requests[0]!)[0]!.content, /周报每周五下午写/);

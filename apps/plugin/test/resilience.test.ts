@@ -16,7 +16,7 @@ test('an engine that cannot open leaves the plugin loaded and inert; turns run n
     await host.close();
     corpus.cleanup();
   });
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: join(corpus.root, 'does-not-exist'), dataDir: corpus.dataDir });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: join(corpus.root, 'does-not-exist'), dataDir: corpus.dataDir, tools: { profile: 'full' } });
   const session = host.createSession();
   const turn = await session.userTurn('周报怎么写?', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
   assert.equal(turn.status, 'completed');

@@ -25,6 +25,8 @@ export interface WorkspaceInjectDeps {
   workspace(session: HostSession): Promise<string>;
   toolsAvailable(): boolean;
   log: HostLogger;
+  /** Rewrites the text for the tool profile (profiles.ts workspaceTextFor); absent = as rendered. */
+  adapt?(text: string, mode: 'hint' | 'index' | 'full'): string;
 }
 
 export class WorkspaceInjection {
@@ -36,7 +38,8 @@ export class WorkspaceInjection {
   sectionText(): string {
     const engine = this.deps.engine();
     if (!engine || engine.config.workspace.inject !== 'hint') return '';
-    return this.deps.toolsAvailable() ? WORKSPACE_HINT : '';
+    const hint = this.deps.toolsAvailable() ? WORKSPACE_HINT : '';
+    return this.deps.adapt ? this.deps.adapt(hint, 'hint') : hint;
   }
 
   /** index / full: the session's text (computed on its first request, then kept); null in the other modes. */
@@ -52,7 +55,8 @@ export class WorkspaceInjection {
     const kept = this.frozen.get(sessionId);
     if (kept?.key === key) return kept.text;
     const { entries, total } = await this.collect(engine, workspace, max);
-    const text = escapePromptVariables(renderWorkspaceIndex(mode, entries, total, { toolsAvailable: tools }));
+    const rendered = renderWorkspaceIndex(mode, entries, total, { toolsAvailable: tools });
+    const text = escapePromptVariables(this.deps.adapt ? this.deps.adapt(rendered, mode) : rendered);
     this.frozen.set(sessionId, { key, text });
     while (this.frozen.size > MAX_SESSIONS) this.frozen.delete(this.frozen.keys().next().value!);
     this.deps.log.info(`workspace inject ${mode} session=${sessionId} workspace=${workspace}: ${entries.length} of ${total} memories`);

@@ -1,0 +1,128 @@
+// The prompt budget, per tool profile, through the simulated host: what every request carries
+// (each tool schema, each system-prompt section Engram adds, the total) counted three ways
+// (token-counters.ts), and what recall actually injects over a replayed 30-turn coding session with
+// real memories on disk. Run: npm run bench:tokens   (writes nothing; prints markdown tables)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHost, type RecordedRequest, type RequestMessage } from '@engram/dsh-sim';
+import { createHostPlugin } from '../src/host/apply.ts';
+import { PLUGIN_ID } from '../src/host/session-view.ts';
+import type { ToolProfile } from '../src/host/profiles.ts';
+import { CODING_MEMORIES, CODING_SESSION } from './coding-session.ts';
+import { deepseekCounter, estimateTokens, hostSystemTokens, hostTextTokens, hostToolsTokens, type Counter } from './token-counters.ts';
+
+const PROFILES: ToolProfile[] = ['lean', 'full'];
+/** The host's own tools (todo_write): not Engram's cost. */
+const HOST_TOOLS = new Set(['todo_write']);
+
+interface Row {
+  what: string;
+  estimate: number;
+  host: number;
+  deepseek: number;
+}
+
+const count = (what: string, text: string, real: Counter): Row => ({ what, estimate: estimateTokens(text), host: hostTextTokens(text), deepseek: real(text) });
+const sum = (rows: Row[], what: string): Row => ({
+  what,
+  estimate: rows.reduce((n, r) => n + r.estimate, 0),
+  host: rows.reduce((n, r) => n + r.host, 0),
+  deepseek: rows.reduce((n, r) => n + r.deepseek, 0),
+});
+
+function writeCorpus(diaryDir: string): void {
+  mkdirSync(diaryDir, { recursive: true });
+  for (const m of CODING_MEMORIES) writeFileSync(join(diaryDir, `${m.date}-${m.title}.txt`), m.text);
+}
+
+async function withHost<T>(profile: ToolProfile, corpus: boolean, run: (host: ReturnType<typeof createHost>, cwd: string) => Promise<T>): Promise<T> {
+  const root = mkdtempSync(join(tmpdir(), `engram-bench-tokens-${profile}-`));
+  const diaryDir = join(root, 'diaries');
+  if (corpus) writeCorpus(diaryDir);
+  else mkdirSync(diaryDir);
+  const host = createHost({});
+  try {
+    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') } }), { diaryDir, dataDir: join(root, 'data'), tools: { profile } });
+    return await run(host, join(root, 'work'));
+  } finally {
+    await host.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Fixed cost of a fresh session in an empty memory: tool schemas and Engram's sections. */
+async function fixedCost(profile: ToolProfile, real: Counter) {
+  return withHost(profile, false, async (host, cwd) => {
+    const schemas = host.tools!.schemas().filter((s) => !HOST_TOOLS.has(s.name));
+    const tools = schemas.map((s) => count(s.name, JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters }), real));
+    const session = host.createSession({ cwd });
+    const turn = await session.userTurn('你好', [{ text: '你好' }]);
+    const assembly = await host.systemPrompt.assemble(session);
+    const sections = assembly.sections.filter((s) => s.name.startsWith('engram') && s.text !== '').map((s) => count(s.name, s.text, real));
+    const system = turn.requests[0]!.system;
+    // What the host's own meter says Engram adds: the request with Engram minus the host's own parts.
+    const hostOwn = { tools: hostToolsTokens(schemas), system: sections.reduce((n, s) => n + s.host, 0) };
+    return { tools, sections, hostOwn, systemChars: system.length, hostSystem: hostSystemTokens(system) };
+  });
+}
+
+const own = (m: RequestMessage) => (m.source as { kind?: string; plugin?: string } | undefined)?.kind === 'plugin' && (m.source as { plugin?: string }).plugin === PLUGIN_ID;
+
+/** The replayed coding session: recall tokens injected per user turn, and whether the system prompt moved. */
+async function replay(profile: ToolProfile, real: Counter) {
+  return withHost(profile, true, async (host, cwd) => {
+    const session = host.createSession({ cwd });
+    const perTurn: { estimate: number; deepseek: number; host: number }[] = [];
+    const systems = new Set<string>();
+    let seen = 0;
+    for (const step of CODING_SESSION) {
+      const turn = await session.userTurn(step.user, [{ text: step.reply }]);
+      for (const r of turn.requests as RecordedRequest[]) systems.add(r.system);
+      const last = turn.requests.at(-1)!;
+      const injected = last.messages.filter(own);
+      const fresh = injected.slice(seen).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+      seen = injected.length;
+      const text = fresh.join('\n');
+      perTurn.push({ estimate: estimateTokens(text), deepseek: real(text), host: hostTextTokens(text) });
+    }
+    await host.settle();
+    return { perTurn, systemChanges: systems.size - 1 };
+  });
+}
+
+const real = await deepseekCounter();
+const table = (head: string, rows: Row[]) =>
+  [`| ${head} | estimate | host (chars/4) | DeepSeek V3 |`, '|---|---:|---:|---:|', ...rows.map((r) => `| ${r.what} | ${r.estimate} | ${r.host} | ${r.deepseek} |`)].join('\n');
+
+const summary: string[] = [];
+for (const profile of PROFILES) {
+  const fixed = await fixedCost(profile, real);
+  const tools = sum(fixed.tools, `**tools (${fixed.tools.length})**`);
+  const sections = sum(fixed.sections, `**sections (${fixed.sections.length})**`);
+  const total = sum([tools, sections], '**fixed cost per request**');
+  console.log(`\n### Profile \`${profile}\`\n`);
+  console.log(table('tool schema', [...fixed.tools.sort((a, b) => b.estimate - a.estimate), tools]));
+  console.log('');
+  console.log(table('system-prompt section', [...fixed.sections, sections]));
+  console.log('');
+  console.log(table('total', [total]));
+  console.log(`\nThe host's meter for the same request: tool list ${fixed.hostOwn.tools} (all of Engram's schemas serialised once, + 4), Engram's sections ${fixed.hostOwn.system}.`);
+
+  const { perTurn, systemChanges } = await replay(profile, real);
+  const est = perTurn.map((t) => t.estimate);
+  const ds = perTurn.map((t) => t.deepseek);
+  const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
+  const none = perTurn.filter((t) => t.estimate === 0).length;
+  console.log(
+    `\nReplayed coding session (${perTurn.length} user turns, ${CODING_MEMORIES.length} memories): injected per user turn — mean ${mean(est)} / max ${Math.max(...est)} (estimate), ` +
+      `mean ${mean(ds)} / max ${Math.max(...ds)} (DeepSeek V3); ${none} of ${perTurn.length} turns injected nothing; system-prompt changes: ${systemChanges}.`,
+  );
+  summary.push(
+    `| ${profile} | ${fixed.tools.length} | ${tools.estimate} | ${sections.estimate} | **${total.estimate}** | ${total.host} | ${total.deepseek} | ${mean(est)} / ${Math.max(...est)} | ${none}/${perTurn.length} | ${systemChanges} |`,
+  );
+}
+console.log('\n### Summary\n');
+console.log('| profile | tools | tool tokens | section tokens | fixed cost (estimate) | fixed (host) | fixed (DeepSeek V3) | recall per turn mean / max (estimate) | turns with no injection | system-prompt changes |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const line of summary) console.log(line);
