@@ -10,7 +10,8 @@ import { createHostPlugin } from '../src/host/apply.ts';
 const root = mkdtempSync(join(tmpdir(), 'engram-tool-tokens-'));
 const host = createHost({});
 try {
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: root, dataDir: join(root, 'data') });
+  // The full profile: the figures in docs/benchmarks.md under this command (npm run bench:tokens has both profiles).
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: root, dataDir: join(root, 'data'), tools: { profile: 'full' } });
   const rows = host.tools!.schemas().map((s) => ({ name: s.name, tokens: estimateTokens(JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters })) }));
   const session = host.createSession({ cwd: root });
   const turn = await session.userTurn('你好', [{ text: 'hi' }]);
