@@ -3,8 +3,11 @@
 //
 //   lib/host.mjs       the host half with the engine bundled in (ESM, Node 20). Native and heavy
 //                      packages stay external and are the bundle's dependencies.
-//   lib/client.js      the client half in the module-loader shape (CommonJS body; react comes from
-//                      the loader's require).
+//   lib/client.js      the client half, registering itself: the host serves exports['./client'] as it
+//                      is and runs it as a classic script, so the CommonJS body is wrapped in
+//                      window.__ModuleLoader__.load({ id: <package name>, factory: (require) => … })
+//                      (host: packages/client/modules/src/client/system.ts). react comes through
+//                      the factory's require.
 //   drizzle/           database migrations, found by the db package as ../drizzle next to lib/.
 //   cordis.patch.yml   inserts the plugin row; package.json carries the dsh fields.
 //
@@ -18,12 +21,21 @@ const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(pluginDir, '../..');
 const out = join(pluginDir, 'bundle');
 
-/** Loaded at run time from the bundle's own node_modules: native addons and model runtimes. */
+/**
+ * Loaded at run time from the bundle's own node_modules: the native addons. None of them (nor their
+ * dependencies) has an install script: `dsh plugin add` installs with pnpm, whose default refuses
+ * those (ERR_PNPM_IGNORED_BUILDS) and then never adds the bundle to the profile.
+ */
 const RUNTIME_DEPENDENCIES = ['@libsql/client', '@node-rs/jieba'];
-/** Only needed for local embeddings (embedding.provider: local). */
-const OPTIONAL_DEPENDENCIES = ['@huggingface/transformers', 'onnxruntime-node'];
-const EXTERNAL = [...RUNTIME_DEPENDENCIES, ...OPTIONAL_DEPENDENCIES, 'libsql'];
-const CLIENT_INJECT = ['slots', 'sidebarRightTabs', 'sidebarRight'];
+/**
+ * The local-embedding runtime is NOT a dependency (it is ~470 MB and brings install scripts:
+ * onnxruntime-node, protobufjs). The engine imports it lazily, and `engram model install` puts it
+ * under the data directory; without it, recall is lexical and the reason is logged.
+ */
+const LAZY_RUNTIME = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-common', 'sharp'];
+const EXTERNAL = [...RUNTIME_DEPENDENCIES, ...LAZY_RUNTIME, 'libsql'];
+/** An array (cordis reads an object's keys as service names); optional services are feature-detected. */
+const CLIENT_INJECT = ['slots'];
 
 /** The version the workspace runs with (read from node_modules: some packages do not export ./package.json). */
 function installedVersion(name) {
@@ -65,6 +77,16 @@ await build({
   logLevel: 'warning',
 });
 
+// The host runs the file as a classic script: it must register itself under the package name.
+const clientFile = join(out, 'lib/client.js');
+const commonJsBody = readFileSync(clientFile, 'utf8');
+writeFileSync(
+  clientFile,
+  `// ${source.name} client half: registered with the host's module loader (react through require).\n` +
+    `window.__ModuleLoader__.load({ id: ${JSON.stringify(source.name)}, factory: function (require) {\n` +
+    `var module = { exports: {} }; var exports = module.exports;\n${commonJsBody}\nreturn module.exports;\n} });\n`,
+);
+
 const migrations = join(root, 'drizzle');
 if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);
 cpSync(migrations, join(out, 'drizzle'), { recursive: true });
@@ -82,7 +104,6 @@ const pkg = {
   files: ['lib', 'drizzle', 'cordis.patch.yml', 'README.md'],
   engines: { node: '>=20.10' },
   dependencies: Object.fromEntries(RUNTIME_DEPENDENCIES.map((name) => [name, installedVersion(name)])),
-  optionalDependencies: Object.fromEntries(OPTIONAL_DEPENDENCIES.map((name) => [name, installedVersion(name)])),
   dsh: {
     bundle: { patch: './cordis.patch.yml' },
     client: { platform: 'web', inject: CLIENT_INJECT },

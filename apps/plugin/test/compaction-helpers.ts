@@ -7,6 +7,9 @@ import { isOwn, loadPlugin, makeCorpus, type Loaded } from './helpers.ts';
 
 export const FILE_TEXT = 'listen: 0.0.0.0:8443\nupstream: tokyo-1\n# 443 is taken by nginx';
 
+/** The host requires an output declaration; render returns content blocks. */
+const TEXT_OUTPUT = { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text', text: value }] };
+
 /** A host-side "read" tool (what DSH's file tool looks like to a plugin) and a non-read one. */
 export const fileTools = {
   name: 'fs-tools',
@@ -16,12 +19,14 @@ export const fileTools = {
       name: 'read',
       description: 'Read a file.',
       parameters: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
+      output: TEXT_OUTPUT,
       execute: () => FILE_TEXT,
     });
     ctx.tools.register({
       name: 'bash',
       description: 'Run a command.',
       parameters: { type: 'object', required: ['command'], properties: { command: { type: 'string' } } },
+      output: TEXT_OUTPUT,
       execute: () => 'BASH-OUTPUT-NOT-A-READ',
     });
   },

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { createHostPlugin } from '../src/host/apply.ts';
-import type { HostContext, ToolDefinition } from '../src/host/host-types.ts';
+import type { HostContext, HostToolDefinition as ToolDefinition } from '../src/host/host-types.ts';
+import { losslessJsonProblem, valueViolations } from '@engram/dsh-sim';
 import { makeCorpus, type Corpus } from './helpers.ts';
 import { fragmentText } from '../../../packages/engine/test/reliability/arbitraries.ts';
 
@@ -163,7 +164,11 @@ test(`every tool with arbitrary arguments: a value or its own "[code] …" error
     fc.asyncProperty(fc.constantFrom(...tools), args, async (tool, a) => {
       try {
         const value = await tool.execute(a as never, { callId: 'c1', name: tool.name, arguments: JSON.stringify(a) ?? '' });
-        if (tool.output?.render) assert.equal(typeof tool.output.render(a as never, value), 'string');
+        // What the real host checks after execute: lossless JSON matching output.schema, blocks from render.
+        assert.equal(losslessJsonProblem(value), null, tool.name);
+        assert.deepEqual(valueViolations(tool.output.schema as Record<string, unknown>, value), [], tool.name);
+        const blocks = tool.output.render(a as never, value) as unknown as { type: string; text: string }[];
+        assert.ok(Array.isArray(blocks) && blocks.every((b) => b.type === 'text' && typeof b.text === 'string'), `${tool.name}: render gives text blocks`);
         codes.set('ok', (codes.get('ok') ?? 0) + 1);
       } catch (e) {
         assert.ok(e instanceof Error, String(e));

@@ -8,8 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { runInNewContext } from 'node:vm';
-import { createHost } from '@engram/dsh-sim';
+import { createHost, HOST_SLOTS, loadClientBundle } from '@engram/dsh-sim';
 import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
 import { makeCorpus, recallMessages } from './helpers.ts';
 
@@ -32,10 +31,10 @@ test('package.json: entries, dsh fields, runtime dependencies only', () => {
   assert.equal(pkg.exports['./package.json'], './package.json');
   assert.equal(pkg.dsh.bundle.patch, './cordis.patch.yml');
   assert.equal(pkg.dsh.client.platform, 'web');
-  assert.ok(pkg.dsh.client.inject.includes('sidebarRightTabs') && pkg.dsh.client.inject.includes('slots'));
+  assert.deepEqual(pkg.dsh.client.inject, ['slots'], 'an array; optional services are feature-detected');
   assert.equal(pkg.devDependencies, undefined);
   for (const dep of ['@libsql/client', '@node-rs/jieba']) assert.match(pkg.dependencies[dep], /^\d+\.\d+\.\d+/, dep);
-  for (const dep of ['@huggingface/transformers', 'onnxruntime-node']) assert.ok(pkg.dependencies[dep] ?? pkg.optionalDependencies[dep], dep);
+  assert.equal(pkg.optionalDependencies, undefined, 'local embeddings install separately (engram model install)');
   assert.ok(!('@engram/engine' in pkg.dependencies), 'the engine is bundled, not a dependency');
 });
 
@@ -75,31 +74,31 @@ interface LoadedClient {
   exports: Record<string, unknown>;
   mini: ReturnType<typeof createMiniReact>;
   requests: { url: string; init?: { method?: string; headers?: Record<string, string> } }[];
+  /** The console pane as the host would mount it (tab body where there is one, else the settings section). */
+  pane: () => unknown;
+  tabs: Record<string, unknown>[];
 }
 
-/** Evaluates the client file as the module loader does: a CommonJS body given the host's require. */
-function loadClient(config: Record<string, unknown>, protocol = 'http:'): LoadedClient {
+/** Runs the packed client file as the host's web UI does (see @engram/dsh-sim loadClientBundle). */
+function loadClient(config: Record<string, unknown>, protocol = 'http:', withTabs = false): LoadedClient {
   const mini = createMiniReact();
   const requests: LoadedClient['requests'] = [];
-  const module = { exports: {} as Record<string, unknown> };
-  const requireFromHost = (id: string) => {
-    if (id === 'react') return mini.React;
-    throw new Error(`the client asked the loader for "${id}"`);
-  };
+  const tabs: Record<string, unknown>[] = [];
   const fetch = async (url: string, init?: LoadedClient['requests'][number]['init']) => {
     requests.push({ url, ...(init ? { init } : {}) });
     const body = init?.method === 'POST' ? { ok: true, state: 'started' } : config;
     return { ok: true, status: 200, json: async () => body };
   };
-  runInNewContext(readFileSync(join(bundle, 'lib/client.js'), 'utf8'), {
-    require: requireFromHost,
-    module,
-    exports: module.exports,
-    fetch,
-    location: { protocol },
-    setTimeout,
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const loaded = loadClientBundle(readFileSync(join(bundle, 'lib/client.js'), 'utf8'), {
+    id: pkg.name,
+    modules: { react: mini.React },
+    globals: { fetch, location: { protocol }, setTimeout },
+    ...(withTabs ? { services: { sidebarRightTabs: { register: (tab: Record<string, unknown>) => (tabs.push(tab), () => {}) } }, slots: { ...HOST_SLOTS, 'sidebar.right.pane.tab': 'keyed' as const } } : {}),
   });
-  return { exports: module.exports, mini, requests };
+  assert.equal(loaded.status, 'active');
+  const entry = loaded.slots.of(withTabs ? 'sidebar.right.pane.tab' : 'settings.section')[0]!;
+  return { exports: loaded.exports, mini, requests, pane: entry.component as () => unknown, tabs };
 }
 
 const CONFIG = { consoleUrl: 'http://127.0.0.1:3000', proxyPath: '/engram/console/', startPath: '/engram/console-start', tokenHeader: 'x-engram-token', token: 't'.repeat(40), reachable: true };
@@ -119,25 +118,16 @@ test('the client entry exports only name, inject and apply', () => {
   assert.equal('default' in exports, false);
   assert.equal(exports.name, 'engram');
   // Values from the loader's context: compare by content, not by prototype.
-  assert.deepEqual(JSON.parse(JSON.stringify(exports.inject)), { required: ['slots'], optional: ['sidebarRightTabs', 'sidebarRight'] });
+  assert.deepEqual(JSON.parse(JSON.stringify(exports.inject)), ['slots']);
 });
 
 test('with sidebarRightTabs: a tab and its body under the same key; the body renders the console iframe', async () => {
-  const { exports, mini, requests } = loadClient(CONFIG);
-  const tabs: Record<string, unknown>[] = [];
-  const slots: { options: { name: string; key?: string }; component: () => unknown }[] = [];
-  (exports.apply as (ctx: unknown) => void)({
-    sidebarRightTabs: { register: (tab: Record<string, unknown>) => (tabs.push(tab), () => {}) },
-    slots: { register: (options: { name: string; key?: string }, component: () => unknown) => (slots.push({ options, component }), () => {}) },
-  });
+  const { mini, requests, pane, tabs } = loadClient(CONFIG, 'http:', true);
   assert.equal(tabs.length, 1);
   assert.equal(tabs[0]!.priority, 'extension');
-  assert.equal(slots.length, 1);
-  assert.equal(slots[0]!.options.name, 'sidebar.right.pane.tab');
-  assert.equal(slots[0]!.options.key, tabs[0]!.id, 'the slot key is the tab id');
   assert.equal(tabs[0]!.kind, tabs[0]!.id);
 
-  const tree = await settle(mini, slots[0]!.component);
+  const tree = await settle(mini, pane);
   assert.equal(requests[0]!.url, '/engram/client-config');
   const frame = findAll(tree, byData('frame'))[0]!;
   assert.equal(frame.type, 'iframe');
@@ -145,43 +135,25 @@ test('with sidebarRightTabs: a tab and its body under the same key; the body ren
   assert.match(textOf(findAll(tree, byData('source'))[0]), /直连 http:\/\/127\.0\.0\.1:3000/);
   // Switching to the host proxy says so and changes the iframe.
   (findAll(tree, byData('switch'))[0]!.props.onClick as () => void)();
-  const switched = mini.render(slots[0]!.component);
+  const switched = mini.render(pane);
   assert.equal(findAll(switched, byData('frame'))[0]!.props.src, '/engram/console/');
   assert.match(textOf(findAll(switched, byData('source'))[0]), /经宿主代理/);
   assert.equal(findAll(switched, byData('start')).length, 0, 'no start button while the console runs');
 });
 
 test('on an https page the console goes through the host proxy; a stopped console gets a start button that sends the token', async () => {
-  const { exports, mini, requests } = loadClient({ ...CONFIG, reachable: false }, 'https:');
-  const slots: { component: () => unknown }[] = [];
-  (exports.apply as (ctx: unknown) => void)({
-    sidebarRightTabs: { register: () => () => {} },
-    slots: { register: (_options: unknown, component: () => unknown) => (slots.push({ component }), () => {}) },
-  });
-  const tree = await settle(mini, slots[0]!.component);
+  const { mini, requests, pane } = loadClient({ ...CONFIG, reachable: false }, 'https:');
+  const tree = await settle(mini, pane);
   assert.equal(findAll(tree, byData('frame'))[0]!.props.src, '/engram/console/');
   await (findAll(tree, byData('start'))[0]!.props.onClick as () => Promise<void>)();
   const post = requests.find((r) => r.init?.method === 'POST')!;
   assert.equal(post.url, '/engram/console-start');
   assert.equal(post.init!.headers!['x-engram-token'], CONFIG.token);
-  assert.match(textOf(findAll(mini.render(slots[0]!.component), byData('note'))[0]), /已启动/);
+  assert.match(textOf(findAll(mini.render(pane), byData('note'))[0]), /已启动/);
 });
 
-test('without sidebarRightTabs the body goes into a settings section once the slot exists', async () => {
-  const { exports, mini } = loadClient(CONFIG);
-  const registered: { options: { name: string; key?: string; label?: string }; component: () => unknown }[] = [];
-  const waiting: { slot: string; callback: () => unknown }[] = [];
-  (exports.apply as (ctx: unknown) => void)({
-    slots: {
-      register: (options: { name: string; key?: string; label?: string }, component: () => unknown) => (registered.push({ options, component }), () => {}),
-      inject: (slot: string, callback: () => unknown) => (waiting.push({ slot, callback }), () => {}),
-    },
-  });
-  assert.equal(registered.length, 0, 'waits for the parent slot');
-  assert.deepEqual(waiting.map((w) => w.slot), ['settings.section']);
-  waiting[0]!.callback();
-  assert.equal(registered[0]!.options.name, 'settings.section');
-  assert.ok(registered[0]!.options.label);
-  const tree = await settle(mini, registered[0]!.component);
+test('without sidebarRightTabs the body goes into a settings section (a list slot entry with an id)', async () => {
+  const { mini, pane } = loadClient(CONFIG);
+  const tree = await settle(mini, pane);
   assert.equal(findAll(tree, byData('frame'))[0]!.type, 'iframe');
 });

@@ -1,7 +1,9 @@
 // The host-half HTTP routes on the simulated host's real HTTP server: status, client config, the
 // guarded console start, and the console proxy.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { HOST_VARIANTS } from '@engram/dsh-sim';
@@ -114,22 +116,66 @@ test('console start runs the configured command when the console is down, and st
   assert.equal(alive, false, 'the console the plugin started is stopped with it');
 });
 
+test('the console the plugin starts gets the plugin config: address, folders, allowed origins and hosts, base path', async (t) => {
+  const port = await freePort();
+  // A stand-in console that records the environment it was started with, then serves.
+  const serverScript =
+    "require('fs').writeFileSync(process.env.ENGRAM_DATA_DIR + '/started-env.json', JSON.stringify(process.env)); require('http').createServer((q, s) => s.end('console')).listen(Number(process.env.PORT), process.env.HOST)";
+  const { host, corpus } = await loadPlugin(t, {
+    config: {
+      console: { url: `http://127.0.0.1:${port}`, command: [process.execPath, '-e', serverScript], allowedOrigins: ['http://dsh.local:5173/'], allowedHosts: ['dsh.local'], basePath: '/engram/console' },
+    },
+  });
+  const base = await host.listen();
+  const { token } = (await (await fetch(`${base}${CLIENT_CONFIG_PATH}`)).json()) as { token: string };
+  const started = await fetch(`${base}${CONSOLE_START_PATH}`, { method: 'POST', headers: { [TOKEN_HEADER]: token, origin: base } });
+  assert.equal(started.status, 200);
+  const file = join(corpus.dataDir, 'started-env.json');
+  let env: Record<string, string> | null = null;
+  for (let i = 0; i < 100 && env === null; i++) {
+    try {
+      env = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  assert.ok(env, 'the console was started');
+  assert.equal(env!.PORT, String(port));
+  assert.equal(env!.HOST, '127.0.0.1');
+  assert.equal(env!.ENGRAM_DATA_DIR, corpus.dataDir);
+  assert.equal(env!.ENGRAM_DIARY_DIR, corpus.diaryDir);
+  // The configured origin (normalised) and the DSH page that asked for the start may frame it.
+  assert.deepEqual(env!.ENGRAM_ALLOWED_ORIGINS!.split(',').sort(), ['http://dsh.local:5173', base].sort());
+  assert.equal(env!.ENGRAM_ALLOWED_HOSTS, 'dsh.local');
+  assert.equal(env!.ENGRAM_CONSOLE_BASE_PATH, '/engram/console');
+  assert.equal(env!.ENGRAM_CONSOLE_DIST, '.next-engram-console');
+  host.unload('engram');
+});
+
 test('the console proxy forwards method, path, query, body and the browser host', async (t) => {
   const fake = await fakeConsole(t);
-  const { host } = await loadPlugin(t, { config: { console: { url: fake.url } } });
+  const { host, corpus } = await loadPlugin(t, { config: { console: { url: fake.url } } });
   const base = await host.listen();
   const page = await fetch(`${base}/engram/console/memories?tab=recall`);
   assert.equal(page.status, 200);
   assert.equal(page.headers.get('x-console'), 'yes');
   assert.match(await page.text(), /console \/memories\?tab=recall/);
-  const post = await fetch(`${base}/engram/console/api/trpc/save`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: 't' } });
+  const post = await fetch(`${base}/engram/console/api/trpc/save`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: 't', 'x-forwarded-host': 'evil.example', 'x-engram-proxy': 'guess' } });
   assert.equal(post.status, 200);
   const last = fake.seen.at(-1)!;
   assert.equal(last.url, '/api/trpc/save');
   assert.equal(last.body, '{"a":1}');
   assert.equal(last.headers[TOKEN_HEADER], 't');
   assert.equal(last.headers.host, new URL(fake.url).host, 'the console sees its own loopback host name');
-  assert.equal(last.headers['x-forwarded-host'], new URL(base).host, 'and where the browser really was');
+  assert.equal(last.headers['x-forwarded-host'], new URL(base).host, 'and where the browser really was, not what the client claimed');
+  assert.equal(last.headers['x-engram-proxy'], readFileSync(`${corpus.dataDir}/console-token`, 'utf8').trim(), 'with the token that makes the console believe this proxy');
+  // A rebinding page (foreign Host) is not proxied at all.
+  const rebound = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest(`${base}/engram/console/`, { headers: { host: 'evil.example' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(rebound, 421);
   assert.equal((await fetch(`${base}/engram/console`)).status, 200);
   assert.equal(fake.seen.at(-1)!.url, '/');
 });

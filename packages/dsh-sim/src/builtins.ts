@@ -60,6 +60,7 @@ export function installBuiltins(input: BuiltinsInput): void {
             },
           },
         },
+        output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text', text: value }] },
         execute: (args: { todos: unknown[] }, exec) => {
           const todos = normaliseTodos(args.todos);
           (exec.agent as { session?: SimSession } | undefined)?.session?.appendEvent('todo/write', { todos });

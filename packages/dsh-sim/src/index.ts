@@ -14,3 +14,6 @@ export type { RouteDefinition } from './services/http.ts';
 export type { LlmCall, LlmReply, LlmRequest, LlmResponder } from './services/llm.ts';
 export type { Logger, LoggerFactory } from './logger.ts';
 export type * from './types.ts';
+export { loadClientBundle, injectedNames, SlotTable, HOST_SLOTS, ClientLoadError, type LoadedClient, type ClientLoadOptions, type SlotKind, type SlotOptions, type SlotEntry } from './client.ts';
+export { schemaViolations, valueViolations, losslessJsonProblem } from './json-schema.ts';
+export { contentText } from './services/tools.ts';

@@ -234,6 +234,9 @@ export class SimSession {
   }
 
   /** Runs one user turn through the host's loop; `script` says what the model does at each step. */
+  /** The non-block content of a tool result that broke this session (every later turn fails), if any. */
+  brokenBy: unknown = undefined;
+
   userTurn(text: string, script: ScriptEntry[] = [], options: TurnOptions = {}): Promise<TurnResult> {
     return this.core.runTurn(this, text, script, options);
   }

@@ -120,6 +120,9 @@ export async function runUserTurn(deps: TurnDeps, session: SimSession, text: str
   const assemble = () => deps.systemPrompt.assemble({ agent, signal: controller.signal });
 
   try {
+    // A tool result whose content is not a list of blocks stays in the session's history, and the
+    // real host fails every later turn on it before a request is sent (content.some is not a function).
+    if (session.brokenBy !== undefined) throw new TypeError(`content.some is not a function (a tool result of this session is ${JSON.stringify(session.brokenBy).slice(0, 60)}, not content blocks)`);
     session.appendEvent('turn/start', { turn });
     // The person's message is claimed out of the inbox's next-turn list.
     session.appendEvent('agent/inbox/spliced', { target: 'next-turn', start: 0, removedCount: 1, inserted: [] });
@@ -209,7 +212,7 @@ export async function runUserTurn(deps: TurnDeps, session: SimSession, text: str
         session.appendEvent('tool/call', { turn, step, callId: call.callId, name: call.name, arguments: call.arguments });
         const outcome = deps.tools
           ? await deps.tools.call(call.name, call.arguments, { callId: call.callId, agent, signal: controller.signal })
-          : { text: `Error: unknown tool "${call.name}"`, error: { name: call.name, code: 'unknown-tool', message: 'no tools service' } };
+          : { text: `Error: unknown tool "${call.name}"`, content: [{ type: 'text', text: `Error: unknown tool "${call.name}"` }], error: { name: call.name, code: 'unknown-tool', message: 'no tools service' } };
         session.appendEvent('tool/result', {
           turn,
           step,
@@ -218,10 +221,14 @@ export async function runUserTurn(deps: TurnDeps, session: SimSession, text: str
             role: 'tool',
             callId: call.callId,
             name: call.name,
-            content: [{ type: 'text', text: outcome.text }],
+            content: outcome.brokenContent !== undefined ? outcome.brokenContent : outcome.content,
           },
           ...(outcome.error ? { error: { name: outcome.error.name, code: outcome.error.code } } : {}),
         });
+        if (outcome.brokenContent !== undefined) {
+          session.brokenBy = outcome.brokenContent;
+          throw new TypeError(`This turn failed: content.some is not a function (tool "${call.name}": output.render returned ${typeof outcome.brokenContent}, not content blocks)`);
+        }
       }
       session.appendEvent('step/end', { turn, step });
       stepOpen = false;

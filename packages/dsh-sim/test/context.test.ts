@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createHost, type Context } from '../src/index.ts';
 
+/** The host requires an output declaration whose render returns content blocks. */
+const TEXT_OUTPUT = { schema: {}, render: (_args: unknown, value: unknown) => [{ type: 'text', text: String(value) }] };
+
 type Next = () => Promise<string[]>;
 
 async function runChain(host: ReturnType<typeof createHost>): Promise<string[]> {
@@ -62,7 +65,7 @@ test('disposers remove listeners, sections, contexts, tools and routes; unload r
       disposeSection = ctx.systemPrompt.section({ name: 'persona', order: 0, text: 'P' });
       ctx.systemPrompt.section({ name: 'guide', order: 100, text: 'G' });
       ctx.systemPrompt.context({ name: 'recall', order: 10, text: '' });
-      ctx.effect(() => ctx.tools.register({ name: 'mem_search', description: 'd', parameters: { type: 'object' }, execute: () => 'x' }));
+      ctx.effect(() => ctx.tools.register({ name: 'mem_search', description: 'd', parameters: { type: 'object' }, output: TEXT_OUTPUT, execute: () => 'x' }));
       ctx.webServer.register({ kind: 'exact', path: '/engram', handler: (_req: unknown, res: any) => res.end('ok') });
       ctx.effect(() => () => effectDisposed++);
     },
@@ -93,8 +96,8 @@ test('duplicate registrations throw', async () => {
       name: 'dup',
       inject: ['systemPrompt', 'tools'],
       apply(ctx) {
-        ctx.tools.register({ name: 't', description: '', parameters: {}, execute: () => '' });
-        ctx.tools.register({ name: 't', description: '', parameters: {}, execute: () => '' });
+        ctx.tools.register({ name: 't', description: '', parameters: {}, output: TEXT_OUTPUT, execute: () => '' });
+        ctx.tools.register({ name: 't', description: '', parameters: {}, output: TEXT_OUTPUT, execute: () => '' });
       },
     }),
     /tool "t" is already registered/,
@@ -115,7 +118,7 @@ test('load fails clearly when a required service is missing; optional services g
     apply(ctx) {
       ctx.inject(['tools'], (scoped: Context) => {
         ran.push('tools');
-        scoped.tools.register({ name: 'only-with-tools', description: '', parameters: {}, execute: () => '' });
+        scoped.tools.register({ name: 'only-with-tools', description: '', parameters: {}, output: TEXT_OUTPUT, execute: () => '' });
       });
       ctx.inject(['llm'], () => ran.push('llm'));
       ctx.inject(['webServer'], () => ran.push('webServer'));

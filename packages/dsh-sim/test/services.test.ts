@@ -3,6 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { createHost, HOST_VARIANTS, type Context, type PluginModule } from '../src/index.ts';
 
+/** The host requires an output declaration whose render returns content blocks. */
+const TEXT_OUTPUT = { schema: {}, render: (_args: unknown, value: unknown) => [{ type: 'text', text: String(value) }] };
+
 /** Registers its routes on whichever HTTP service the host offers. */
 const routePlugin: PluginModule = {
   name: 'routes',
@@ -88,7 +91,7 @@ test('tools.call parses the JSON string, checks the schema and renders the outpu
         name: 'engram_search',
         description: 'search memory',
         parameters: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, limit: { type: 'integer' } } },
-        output: { schema: {}, render: (args: { query: string }, value: string[]) => `${args.query}: ${value.join(', ')}` },
+        output: { schema: { type: 'array', items: { type: 'string' } }, render: (args: { query: string }, value: string[]) => [{ type: 'text', text: `${args.query}: ${value.join(', ')}` }] },
         execute: (args: unknown, exec: { arguments: string; callId: string; signal: AbortSignal }) => {
           received.push(args, typeof exec.arguments, exec.signal instanceof AbortSignal);
           return ['周报', '日记'];
@@ -113,12 +116,13 @@ test('a tool that throws gives the model an error result and is listed in toolFa
     name: 't',
     inject: ['tools'],
     apply(ctx) {
-      ctx.tools.register({ name: 'broken', description: '', parameters: {}, execute: () => { throw new Error('db locked'); } });
+      ctx.tools.register({ name: 'broken', description: '', parameters: {}, output: TEXT_OUTPUT, execute: () => { throw new Error('db locked'); } });
       ctx.tools.register({
         name: 'slow',
         description: '',
         parameters: {},
         timeoutMs: 5,
+        output: TEXT_OUTPUT,
         execute: (_a: unknown, exec: { signal: AbortSignal }) =>
           new Promise((resolve) => exec.signal.addEventListener('abort', () => {
             aborted = true;

@@ -1,36 +1,90 @@
-// @engram/plugin client entry, loaded by the host's window.__ModuleLoader__ (react through its
-// require). A client module exports exactly name, inject and apply: a default export breaks boot.
+// @engram/plugin client entry. The host's web UI runs lib/client.js as a classic script; the pack
+// script wraps this module's CommonJS body in `window.__ModuleLoader__.load({ id, factory })`
+// (packages/client/modules/src/client/system.ts in the host), and react comes through the
+// factory's `require`. A client module exports exactly name, inject and apply.
 //
-// Newer hosts: a right-sidebar tab (sidebarRightTabs) whose body is registered on the
-// 'sidebar.right.pane.tab' slot under the same key. Where that service is missing, the same body
-// goes into a settings section.
-import { ConsolePane } from './pane.ts';
+// `inject` is an array (cordis reads an object's keys as service names): only `slots`, which every
+// web host has. Optional services are feature-detected with ctx.inject([...], cb), since reading a
+// service that was not injected throws ("cannot get property … without inject").
+//
+// Entries, where the host has the slot (names and kinds from the host's slot catalog,
+// packages/extensions/cordis-client-runner/src/client/slot-catalog.ts):
+// - a right-sidebar tab (sidebarRightTabs + the 'sidebar.right.pane.tab' slot, same key) on hosts
+//   that have that service; elsewhere a settings section (a list slot: it needs `id`);
+// - a button in the session header (`conversation.session.header.actions`) that opens the console:
+//   in the tab where it exists, else in a drawer over the page;
+// - under each finished assistant answer (`conversation.chat.assistant-actions`), "look again":
+//   POST /engram/compaction/recheck for this session.
+import { ConsoleDrawerButton, ConsolePane, RecheckAction } from './pane.ts';
 
 const TAB_ID = 'engram';
+const SECTION_ID = 'engram';
+const HEADER_ACTION_ID = 'engram-console';
+const ANSWER_ACTION_ID = 'engram-recheck';
 const TITLE = 'Engram 记忆';
 
+type Dispose = (() => void) | void;
+
+interface SlotsService {
+  register(options: { name: string; key?: string; id?: string; order?: number; label?: string }, component: unknown): Dispose;
+  inject(slot: string, callback: () => Dispose): Dispose;
+}
+
 interface ClientContext {
-  slots: {
-    register(options: { name: string; key?: string; id?: string; order?: number; label?: string }, component: unknown): (() => void) | void;
-    inject?(slot: string, callback: () => (() => void) | void): (() => void) | void;
-  };
-  sidebarRightTabs?: { register(tab: Record<string, unknown>): (() => void) | void };
-  effect?(execute: () => unknown): unknown;
+  readonly slots: SlotsService;
+  inject(deps: string[], callback: (scoped: any) => Dispose): Dispose;
+  effect?(execute: () => Dispose): unknown;
 }
 
 export const name = 'engram';
-export const inject = { required: ['slots'], optional: ['sidebarRightTabs', 'sidebarRight'] };
+export const inject = ['slots'];
+
+const call = (dispose: Dispose): void => {
+  if (typeof dispose === 'function') dispose();
+};
 
 export function apply(ctx: ClientContext): void {
-  const effect = (register: () => unknown) => (typeof ctx.effect === 'function' ? ctx.effect(register) : register());
-  const tabs = ctx.sidebarRightTabs;
-  if (tabs && typeof tabs.register === 'function') {
-    // Two registrations with one key: the tab kind, and the body the pane renders for it.
-    effect(() => tabs.register({ id: TAB_ID, kind: TAB_ID, title: () => TITLE, priority: 'extension' }));
-    effect(() => ctx.slots.register({ name: 'sidebar.right.pane.tab', key: TAB_ID }, ConsolePane));
-    return;
-  }
-  const section = () => ctx.slots.register({ name: 'settings.section', key: TAB_ID, label: TITLE }, ConsolePane);
-  if (typeof ctx.slots.inject === 'function') effect(() => ctx.slots.inject!('settings.section', section));
-  else effect(section);
+  const slots = ctx.slots;
+  let tabbed = false;
+  let openTab: (() => void) | null = null;
+  let section: Dispose = undefined;
+  const showSection = () => {
+    if (tabbed || section) return;
+    section = slots.inject('settings.section', () => slots.register({ name: 'settings.section', id: SECTION_ID, order: 900, label: TITLE }, ConsolePane));
+  };
+  const hideSection = () => {
+    call(section);
+    section = undefined;
+  };
+
+  // Newer hosts: a right-sidebar tab; the settings section is the fallback while it is missing.
+  ctx.inject(['sidebarRightTabs'], (scoped) => {
+    tabbed = true;
+    hideSection();
+    const offTab = scoped.sidebarRightTabs.register({ id: TAB_ID, kind: TAB_ID, title: () => TITLE, priority: 'extension' });
+    const offBody = scoped.slots.register({ name: 'sidebar.right.pane.tab', key: TAB_ID }, ConsolePane);
+    return () => {
+      call(offBody);
+      call(offTab);
+      tabbed = false;
+      showSection();
+    };
+  });
+  ctx.inject(['sidebarRight'], (scoped) => {
+    openTab = () => scoped.sidebarRight.openTab(TAB_ID);
+    return () => {
+      openTab = null;
+    };
+  });
+  showSection();
+
+  // The way in from the session view: a header button (tab where it exists, else a drawer).
+  const header = ConsoleDrawerButton(() => (tabbed ? openTab : null));
+  slots.inject('conversation.session.header.actions', () =>
+    slots.register({ name: 'conversation.session.header.actions', id: HEADER_ACTION_ID, order: 100, label: TITLE }, header),
+  );
+  // "Look again" across compaction, under each finished answer of the current session.
+  slots.inject('conversation.chat.assistant-actions', () =>
+    slots.register({ name: 'conversation.chat.assistant-actions', id: ANSWER_ACTION_ID, order: 100, label: '再查一次' }, RecheckAction),
+  );
 }

@@ -27,6 +27,16 @@ async function loadConfig(): Promise<ClientConfig> {
   return (await res.json()) as ClientConfig;
 }
 
+/** One read of the client config per page for the small per-answer buttons (a failure is retried next time). */
+let sharedConfig: Promise<ClientConfig> | null = null;
+function configOnce(): Promise<ClientConfig> {
+  sharedConfig ??= loadConfig().catch((error: unknown) => {
+    sharedConfig = null;
+    throw error;
+  });
+  return sharedConfig;
+}
+
 const bar = { display: 'flex', gap: '8px', alignItems: 'center', padding: '6px 10px', fontSize: '12px', borderBottom: '1px solid rgba(128,128,128,.25)' };
 const button = { fontSize: '12px', padding: '2px 8px', cursor: 'pointer' };
 
@@ -79,5 +89,93 @@ export function ConsolePane(): unknown {
       note ? h('span', { 'data-engram': 'note' }, note) : null,
     ),
     h('iframe', { src: iframeSrc(source, config), title: 'Engram 控制台', style: { flex: '1 1 auto', border: '0', width: '100%' }, 'data-engram': 'frame' }),
+  );
+}
+
+const iconButton = { fontSize: '12px', padding: '0 6px', cursor: 'pointer', background: 'transparent', border: '0', opacity: 0.75 };
+const drawer = {
+  position: 'fixed', top: '0', right: '0', bottom: '0', width: 'min(70vw, max(300px, 45vw))', zIndex: 1000,
+  display: 'flex', flexDirection: 'column', background: 'var(--background, #fff)', boxShadow: '-4px 0 16px rgba(0,0,0,.2)',
+};
+
+/**
+ * The session-header entry. Where the host has the right-sidebar tab, it opens it; elsewhere it
+ * opens the console in a drawer over the page (the host owns no width for it then).
+ */
+export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => unknown {
+  return function EngramHeaderButton(): unknown {
+    const React = hostReact();
+    const h = React.createElement;
+    const [open, setOpen] = React.useState(false);
+    const onClick = () => {
+      const tab = openTab();
+      if (tab) tab();
+      else setOpen((v) => !v);
+    };
+    return h(
+      'span',
+      { 'data-engram': 'header' },
+      h('button', { style: button, onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆'),
+      open
+        ? h(
+            'div',
+            { style: drawer, 'data-engram': 'drawer' },
+            h('div', { style: bar }, h('span', null, 'Engram 记忆'), h('button', { style: { ...button, marginLeft: 'auto' }, onClick: () => setOpen(false), 'data-engram': 'close' }, '关闭')),
+            h(ConsolePane, null),
+          )
+        : null,
+    );
+  };
+}
+
+interface RecheckBody {
+  ok: boolean;
+  error?: string;
+  result?: { found: boolean; blocks: { title: string }[] };
+}
+
+const RECHECK_ERRORS: Record<string, string> = {
+  disabled: '跨压缩记忆未开启',
+  'unknown-session': '这个会话还没有被压缩过',
+  'no-question': '没有可以再查的问题',
+  failed: '再查失败,详见插件日志',
+};
+
+/**
+ * "Look again" under an assistant answer: searches this session's compacted history for its last
+ * question again; what is found goes into the session's next step (the route says what it found).
+ */
+export function RecheckAction(props: { sessionId?: string; messageId?: string }): unknown {
+  const React = hostReact();
+  const h = React.createElement;
+  const [note, setNote] = React.useState<string | null>(null);
+  const [busy, setBusy] = React.useState(false);
+  const run = async () => {
+    if (busy || !props.sessionId) return;
+    setBusy(true);
+    setNote('正在查找…');
+    try {
+      const config = await configOnce();
+      const res = await fetch(config.recheckPath ?? '/engram/compaction/recheck', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', [config.tokenHeader]: config.token },
+        body: JSON.stringify({ sessionId: props.sessionId }),
+      });
+      const body = (await res.json()) as RecheckBody;
+      if (body.ok && body.result) {
+        setNote(body.result.found ? `找到 ${body.result.blocks.length} 段早先的对话,下一步会带上` : '压缩前的历史里没有更多相关内容');
+      } else setNote(RECHECK_ERRORS[body.error ?? ''] ?? `再查失败(${res.status})`);
+    } catch (e) {
+      setNote(`再查失败:${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return h(
+    'span',
+    { 'data-engram': 'recheck' },
+    h('button', { style: iconButton, onClick: run, disabled: busy || !props.sessionId, title: '再查一次:在压缩前的历史里重新找 / look again in compacted history', 'data-engram': 'recheck-button' }, '↻ 再查'),
+    note ? h('span', { style: { fontSize: '12px', opacity: 0.75 }, 'data-engram': 'recheck-note' }, note) : null,
   );
 }

@@ -10,6 +10,8 @@ export interface ClientConfig {
   consoleUrl: string;
   proxyPath: string;
   startPath: string;
+  /** POST here for "look again" across compaction (older hosts' plugins did not send it). */
+  recheckPath?: string;
   tokenHeader: string;
   token: string;
   reachable: boolean;

@@ -2,13 +2,13 @@
 // speaks is decided on every turn from engine.config, so switching a mode in the console applies
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
-import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, WorkspaceRegistry, type Engine, type EngramConfig } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
 import { CompactionChannel, listenForCompactions } from './compaction-channel.ts';
 import { completeThrough, type LlmService } from './compaction-llm.ts';
 import { createCompactionRoutes } from './compaction-routes.ts';
 import { createCompactionTools } from './compaction-tools.ts';
 import { splitPluginConfig } from './config.ts';
-import { ConsoleLink, ensureConsoleToken } from './console-link.ts';
+import { ConsoleLink, consoleEnv, ensureConsoleToken } from './console-link.ts';
 import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './host-types.ts';
 import { errorText, loggerOf } from './log.ts';
 import { pluginMessage } from './messages.ts';
@@ -18,11 +18,8 @@ import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME, Residen
 import { createRoutes } from './routes.ts';
 import { describeStatus } from './status.ts';
 import { isSubagent, lastPersonMessage, sessionEvents } from './session-view.ts';
-import { escapePromptVariables, renderNotice, renderResident } from './texts.ts';
-import { createTools, type ToolDeps } from './tools.ts';
-import { guidelineSection } from './guideline.ts';
-import { createLeanTools } from './lean-tools.ts';
-import { profileOf, sectionsOf, workspaceTextFor } from './profiles.ts';
+import { escapePromptVariables, renderGuideline, renderNotice, renderResident } from './texts.ts';
+import { createTools } from './tools.ts';
 import { registerCrossSessionTools } from './crosssession-tools.ts';
 import { registerNotebookSection } from './crosssession-prompt.ts';
 import { sessionToolSpecs } from './session-tools.ts';
@@ -30,6 +27,8 @@ import { startSummaryWorker } from './summary-worker.ts';
 import { mainRouteOf } from './compaction-llm.ts';
 import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection } from './workspace-inject.ts';
 import { WorkspaceScopes } from './workspace-scope.ts';
+import { toHostTool } from './tool-output.ts';
+import { RotatingLog, teeLogger } from './log-file.ts';
 
 export const PLUGIN_NAME = 'engram';
 export const PLUGIN_VERSION = '0.1.0';
@@ -77,7 +76,9 @@ function effect(ctx: HostContext, register: () => unknown): void {
 }
 
 export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: HostPluginDeps = {}): Promise<void> {
-  const log = loggerOf(ctx, PLUGIN_NAME);
+  // The host's web profile keeps plugin logs in memory only: they also go to <dataDir>/logs/.
+  const logFile = new RotatingLog();
+  const log = teeLogger(loggerOf(ctx, PLUGIN_NAME), logFile);
   const env = deps.env ?? process.env;
   const deliver = deps.deliver ?? appendToDecision;
   const { engineOptions, plugin } = splitPluginConfig(rawConfig, env);
@@ -87,6 +88,8 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let disposed = false;
   try {
     engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen });
+    const logProblem = logFile.open(engine.config.dataDir);
+    if (logProblem) log.warn(`plugin log file off: ${logProblem}`);
     log.info(`engine open: diaries ${engine.config.diaryDir}, data ${engine.config.dataDir}`);
   } catch (error) {
     engineError = errorText(error);
@@ -106,10 +109,6 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     }
   };
   const initial: EngramConfig | null = engine?.config ?? null;
-  // The tool/prompt profile is read once: the tools offered and the sections that describe them change together, at a reload.
-  // An engine that failed to open still offers the tools the config asked for (they answer not-ready).
-  const profile = profileOf(initial ?? (engineOptions as Partial<EngramConfig>));
-  const sections = sectionsOf(profile);
 
   const consoleUrl = plugin.consoleUrl || `http://${initial?.console.host ?? '127.0.0.1'}:${initial?.console.port ?? 3000}`;
   const consoleLink = new ConsoleLink({
@@ -121,9 +120,31 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       return ensureConsoleToken(dataDir);
     },
     command: plugin.consoleCommand,
-    env: { ...env, ...(initial ? { ENGRAM_DIARY_DIR: initial.diaryDir, ENGRAM_DATA_DIR: initial.dataDir } : {}) },
+    // The console gets the plugin's settings: address, folders, who may frame it, its base path.
+    env: () => {
+      const current = getEngine()?.config ?? initial;
+      return consoleEnv({
+        base: env,
+        url: consoleUrl,
+        ...(current ? { diaryDir: current.diaryDir, dataDir: current.dataDir } : {}),
+        allowedOrigins: [...(current?.console.allowedOrigins ?? []), ...startedFrom],
+        allowedHosts: current?.console.allowedHosts ?? [],
+        basePath: plugin.consoleBasePath,
+      });
+    },
     log,
   });
+  // Origins of DSH pages that asked to start the console (same-site, with the token): they frame it.
+  const startedFrom = new Set<string>();
+  const guardPolicy = (): GuardPolicy => {
+    const current = getEngine()?.config ?? initial;
+    return {
+      token: consoleLink.token(),
+      allowedOrigins: current?.console.allowedOrigins ?? [],
+      allowedHosts: current?.console.allowedHosts ?? [],
+      trustedProxy: current?.console.trustedProxy ?? false,
+    };
+  };
 
   // Registered first so it is undone last, after every listener that could still use the engine.
   effect(ctx, () => () => {
@@ -170,9 +191,9 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const resident = new ResidentChannel(log);
   const sink = new NoteSink(getEngine, log);
   let toolsAvailable = false;
-  const workspaceInjection = new WorkspaceInjection({ engine: getEngine, workspace: (session) => scopes.workspaceOf(session), toolsAvailable: () => toolsAvailable, log, adapt: workspaceTextFor(profile) });
+  const workspaceInjection = new WorkspaceInjection({ engine: getEngine, workspace: (session) => scopes.workspaceOf(session), toolsAvailable: () => toolsAvailable, log });
 
-  const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable: toolsAvailable && sections.toolGuidance });
+  const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable });
 
   // Tier 1 and the diary guideline: static sections, read from config on every assembly.
   const systemPrompt = ctx.systemPrompt;
@@ -198,7 +219,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       order: GUIDELINE_ORDER,
       text: () => {
         const current = getEngine();
-        return current ? escapePromptVariables(guidelineSection(current.config.diary, BUILTIN_DIARY_GUIDELINE, sections, toolsAvailable)) : '';
+        return current ? escapePromptVariables(renderGuideline(current.config.diary, BUILTIN_DIARY_GUIDELINE)) : '';
       },
     }),
   );
@@ -329,19 +350,14 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     toolsAvailable = true;
     // Read once: the host offers what is registered, so a change takes effect when the plugin reloads.
     const disabled = new Set(getEngine()?.config.tools.disabled ?? []);
-    const full = profile === 'full';
-    const scope: ToolDeps['scope'] = (exec) => scopes.of(exec?.agent?.session);
-    const own = full
-      ? createTools({ engine: getEngine, scope })
-      : createLeanTools({ engine: getEngine, scope, workspaceOf: (session) => scopes.workspaceOf(session), compaction: getCompactionMemory });
-    for (const tool of own) {
-      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(tool));
+    for (const tool of createTools({ engine: getEngine, scope: (exec) => scopes.of(exec?.agent?.session) })) {
+      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(tool)));
     }
-    if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
-    const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
+    registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
+    const others = [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
     for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
-        effect(scoped, () => scoped.tools.register(tool));
+        effect(scoped, () => scoped.tools.register(toHostTool(tool)));
       } catch (error) {
         // Another plugin may own the name (history_read is a common one): ours is then left out.
         log.warn(`tool ${tool.name} not registered: ${errorText(error)}`);
@@ -357,8 +373,17 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const status = () =>
     describeStatus({ engine: getEngine(), engineError, console: consoleLink, plugin: { name: PLUGIN_NAME, version: PLUGIN_VERSION, routesOn, toolsAvailable } });
   const routes = [
-    ...createRoutes({ status, console: consoleLink, consoleBasePath: plugin.consoleBasePath }),
-    ...createCompactionRoutes({ channel: compaction, token: () => consoleLink.token() }),
+    ...createRoutes({
+      status,
+      console: consoleLink,
+      consoleBasePath: plugin.consoleBasePath,
+      policy: guardPolicy,
+      logTail: (lines) => ({ file: logFile.path, lines: logFile.tail(lines) }),
+      onStartFrom: (origin) => {
+        if (origin) startedFrom.add(origin);
+      },
+    }),
+    ...createCompactionRoutes({ channel: compaction, policy: guardPolicy }),
   ];
   for (const service of ['httpServer', 'webServer'] as const) {
     ctx.inject?.([service], (scoped) => {

@@ -1,32 +1,26 @@
 // POST /engram/compaction/recheck — "look again" for a session: its last question (or the given
 // one) against the session's compacted history, with the optional model rewrite and verdict; what
 // is found goes into the session's next step. A write in effect, so it is guarded like
-// console-start: same origin (or a script) and the install token in the x-engram-token header.
-import { timingSafeEqual } from 'node:crypto';
+// console-start by the engine's request guard (checkMutation: Host, origin, install token) before
+// the body is read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkHost, checkMutation, headerBag, type GuardPolicy } from '@engram/engine';
 import type { RouteDefinition } from './host-types.ts';
 import type { CompactionChannel } from './compaction-channel.ts';
-import { ROUTE_BASE, sameOriginOrScript, TOKEN_HEADER } from './routes.ts';
+import { passes, RECHECK_PATH, safePolicy } from './routes.ts';
 
-export const COMPACTION_RECHECK_PATH = `${ROUTE_BASE}/compaction/recheck`;
+export const COMPACTION_RECHECK_PATH = RECHECK_PATH;
 const MAX_BODY = 64 * 1024;
 
 export interface CompactionRouteDeps {
   channel: CompactionChannel;
-  token(): string;
+  /** The guard's policy now (the same one the other routes use). */
+  policy(): GuardPolicy;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(JSON.stringify(body));
-}
-
-function sameToken(given: string | string[] | undefined, expected: string): boolean {
-  const value = Array.isArray(given) ? given[0] : given;
-  if (!value || !expected) return false;
-  const a = Buffer.from(value);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function readJson(req: IncomingMessage): Promise<unknown> {
@@ -56,15 +50,11 @@ export function createCompactionRoutes(deps: CompactionRouteDeps): RouteDefiniti
     kind: 'exact',
     path: COMPACTION_RECHECK_PATH,
     handler: async (req, res) => {
+      const headers = headerBag(req.headers);
+      const policy = safePolicy(deps.policy);
+      if (!passes(res, checkHost(headers, policy))) return;
       if (req.method !== 'POST') return send(res, 405, { error: 'POST only' });
-      if (!sameOriginOrScript(req)) return send(res, 403, { error: 'cross-origin request refused' });
-      let expected = '';
-      try {
-        expected = deps.token();
-      } catch {
-        expected = '';
-      }
-      if (!sameToken(req.headers[TOKEN_HEADER], expected)) return send(res, 403, { error: `missing or wrong ${TOKEN_HEADER} header` });
+      if (!passes(res, checkMutation(headers, policy))) return;
       let body: { sessionId?: unknown; query?: unknown };
       try {
         body = (await readJson(req)) as typeof body;

@@ -3,7 +3,7 @@
 // which guards the plugin's own mutating route.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { ensureToken } from '@engram/engine';
+import { ensureToken, normalizeOrigins } from '@engram/engine';
 import type { HostLogger } from './host-types.ts';
 
 export { TOKEN_FILE as CONSOLE_TOKEN_FILE } from '@engram/engine';
@@ -31,11 +31,54 @@ export function probe(url: string, timeoutMs = 1500): Promise<boolean> {
   });
 }
 
+type Env = Record<string, string | undefined>;
+
+export interface ConsoleEnvInput {
+  /** The host process's environment (the console inherits it). */
+  base: Env;
+  /** Where the console must listen: HOST and PORT come from it. */
+  url: string;
+  diaryDir?: string;
+  dataDir?: string;
+  /** Origins that may frame the console directly (the plugin's console.allowedOrigins, the DSH page). */
+  allowedOrigins: readonly string[];
+  allowedHosts: readonly string[];
+  /** The base path the console must serve under (proxy mode), '' for none. */
+  basePath: string;
+}
+
+/** The build folder of a console built for `basePath` (next.config reads ENGRAM_CONSOLE_DIST). */
+export const consoleDistFor = (basePath: string): string => `.next${basePath.replace(/[^\w]+/g, '-').replace(/-+$/, '')}`;
+
+const listOf = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+
+/**
+ * The environment of a console the plugin starts: the plugin's own settings, which the console's
+ * resolver reads from these variables (environment beats config files there, so nothing the user
+ * set in the plugin row is lost on the way): address, folders, who may frame it, its base path.
+ */
+export function consoleEnv(input: ConsoleEnvInput): Env {
+  const target = new URL(input.url);
+  const env: Env = { ...input.base, HOST: target.hostname, PORT: target.port || (target.protocol === 'https:' ? '443' : '80') };
+  if (input.diaryDir) env.ENGRAM_DIARY_DIR = input.diaryDir;
+  if (input.dataDir) env.ENGRAM_DATA_DIR = input.dataDir;
+  const origins = normalizeOrigins([...listOf(input.base.ENGRAM_ALLOWED_ORIGINS), ...input.allowedOrigins]);
+  if (origins.length > 0) env.ENGRAM_ALLOWED_ORIGINS = origins.join(',');
+  const hosts = [...new Set([...listOf(input.base.ENGRAM_ALLOWED_HOSTS), ...input.allowedHosts])];
+  if (hosts.length > 0) env.ENGRAM_ALLOWED_HOSTS = hosts.join(',');
+  if (input.basePath) {
+    env.ENGRAM_CONSOLE_BASE_PATH = input.basePath;
+    env.ENGRAM_CONSOLE_DIST = input.base.ENGRAM_CONSOLE_DIST || consoleDistFor(input.basePath);
+  }
+  return env;
+}
+
 export interface ConsoleLinkOptions {
   url: string;
   token: () => string;
   command: string | string[];
-  env: Record<string, string | undefined>;
+  /** The console's environment, computed when it is started (see consoleEnv). */
+  env: () => Env;
   log: HostLogger;
 }
 
@@ -77,8 +120,7 @@ export class ConsoleLink {
     if (command === '' || (Array.isArray(command) && command.length === 0)) {
       return { ok: false, state: 'no-command', message: 'the console is not running and no console.command is configured to start it (e.g. "engram serve")' };
     }
-    const target = new URL(this.options.url);
-    const env = { ...this.options.env, HOST: target.hostname, PORT: target.port || (target.protocol === 'https:' ? '443' : '80') };
+    const env = this.options.env();
     try {
       const child = Array.isArray(command)
         ? spawn(command[0]!, command.slice(1), { env, stdio: 'ignore', detached: true })

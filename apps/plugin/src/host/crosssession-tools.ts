@@ -5,6 +5,7 @@
 // notebook or sync cursor through these tools. The workspace id comes from `workspaceOf`.
 import { CrossSession, formatProvenance, wallLine, type BriefResult, type Engine, type NotebookReadResult, type NotebookWriteResult, type SessionScope, type WallItem } from '@engram/engine';
 import { scopeOf } from './compaction-messages.ts';
+import { toHostTool } from './tool-output.ts';
 import type { HostContext, HostLogger, HostSession, ToolDefinition, ToolExec } from './host-types.ts';
 import { errorText } from './log.ts';
 import { guarded, ToolError } from './tools.ts';
@@ -184,8 +185,9 @@ export function registerCrossSessionTools(ctx: HostContext, deps: CrossSessionTo
   for (const tool of createCrossSessionTools(deps)) {
     if (deps.skip?.has(tool.name)) continue;
     try {
-      if (typeof ctx.effect === 'function') ctx.effect(() => ctx.tools.register(tool));
-      else ctx.tools.register(tool);
+      const hostTool = toHostTool(tool);
+      if (typeof ctx.effect === 'function') ctx.effect(() => ctx.tools.register(hostTool));
+      else ctx.tools.register(hostTool);
     } catch (error) {
       deps.log?.warn(`tool ${tool.name} not registered: ${errorText(error)}`);
     }

@@ -85,11 +85,22 @@ export interface ToolExec {
   signal?: AbortSignal;
 }
 
+/** A tool spec of this plugin: render gives the text the model reads (toHostTool makes it host-shaped). */
 export interface ToolDefinition<A = any, V = any> {
   name: string;
   description: string;
   parameters: unknown;
-  output?: { schema?: unknown; render?: (args: A, value: V) => string };
+  output?: { schema?: unknown; render?: (args: A, value: V) => string | ContentBlock[] };
+  execute(args: A, exec: ToolExec): unknown;
+  timeoutMs?: number;
+}
+
+/** What the host's tools.register takes (packages/core/tools/src/index.ts ToolDefinition): output is mandatory, render returns blocks. */
+export interface HostToolDefinition<A = any, V = any> {
+  name: string;
+  description: string;
+  parameters: unknown;
+  output: { schema: unknown; render: (args: A, value: V) => ContentBlock[] };
   execute(args: A, exec: ToolExec): unknown;
   timeoutMs?: number;
 }

@@ -1,9 +1,20 @@
 // The tools service: a registry of model-callable tools and the host's way of calling one. The
 // model hands over `arguments` as a raw JSON string; the host parses it, checks it against the
 // tool's JSON Schema (required keys and top-level types, which is where plugins usually slip),
-// runs `execute` with a timeout, and renders the value to the text the model reads.
+// runs `execute` with a timeout, and renders the value to the content blocks the model reads.
+//
+// Rules of the real host (source: packages/core/tools/src/index.ts, ToolRegistry.register and
+// createSuccessResult; packages/core/tools/src/json-schema.ts; packages/core/session/src/json.ts):
+// - `output` is mandatory: `{ schema, render, presentationMeta? }`, else register throws a TypeError;
+// - `output.schema` must be in the host's JSON Schema subset, else register throws;
+// - the value `execute` returns must be lossless JSON and match `output.schema`, else the call is
+//   an invalid-output error result;
+// - `render(args, value)` must return content blocks. A string passes the host's JSON snapshot and
+//   then breaks the step that reads it (`content.some is not a function`), and every later turn of
+//   that session fails before a request is sent: see ToolOutcome.brokenContent and turn.ts.
 import type { Context, ServiceProvider } from '../context.ts';
-import type { ToolSchema } from '../types.ts';
+import type { ContentBlock, ToolSchema } from '../types.ts';
+import { losslessJsonProblem, schemaViolations, valueViolations } from '../json-schema.ts';
 
 export interface ToolExec {
   callId: string;
@@ -18,14 +29,18 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parameters: unknown;
-  output?: { schema?: unknown; render?: (args: any, value: any) => string };
+  output: { schema: unknown; render: (args: any, value: any) => ContentBlock[]; presentationMeta?: (args: any, value: any) => unknown };
   execute(args: any, exec: ToolExec): unknown;
   timeoutMs?: number;
 }
 
 export interface ToolOutcome {
-  /** What the model reads in the tool result. */
+  /** What the model reads in the tool result: the text of its content blocks. */
   text: string;
+  /** The content blocks of the tool result. */
+  content: ContentBlock[];
+  /** Set when render returned something that is not a list of content blocks: the turn fails on it. */
+  brokenContent?: unknown;
   value?: unknown;
   error?: { name: string; code: string; message: string };
 }
@@ -94,11 +109,12 @@ function toCallOptions(target: unknown): CallOptions {
   return target as CallOptions;
 }
 
-function renderValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  return JSON.stringify(value);
-}
+const isContentBlock = (block: unknown): block is ContentBlock =>
+  typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string';
+
+/** The text the model reads from a list of blocks. */
+export const contentText = (content: ContentBlock[]): string =>
+  content.map((b) => (typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
 
 export class ToolsService implements ServiceProvider {
   private readonly tools = new Map<string, { def: ToolDefinition; owner: string }>();
@@ -110,6 +126,12 @@ export class ToolsService implements ServiceProvider {
   register(def: ToolDefinition, owner = '<host>'): () => void {
     if (typeof def?.name !== 'string' || def.name.length === 0) throw new TypeError('tool needs a name');
     if (typeof def.execute !== 'function') throw new TypeError(`tool "${def.name}" needs an execute function`);
+    const output = (def as Partial<ToolDefinition>).output;
+    if (output === undefined || typeof output !== 'object' || output === null || typeof output.render !== 'function' || (output.presentationMeta !== undefined && typeof output.presentationMeta !== 'function')) {
+      throw new TypeError(`tool "${def.name}" must declare output { schema, render, presentationMeta? }`);
+    }
+    const violations = schemaViolations(output.schema, 'output.schema');
+    if (violations.length > 0) throw new Error(`tool "${def.name}": unsupported JSON schema: ${violations.join('; ')}`);
     if (this.tools.has(def.name)) throw new Error(`tool "${def.name}" is already registered`);
     const entry = { def, owner };
     this.tools.set(def.name, entry);
@@ -140,7 +162,7 @@ export class ToolsService implements ServiceProvider {
   async call(name: string, rawArguments: string, target?: unknown): Promise<ToolOutcome> {
     const options = toCallOptions(target);
     const entry = this.tools.get(name);
-    const fail = (code: string, message: string): ToolOutcome => ({ text: `Error: ${message}`, error: { name, code, message } });
+    const fail = (code: string, message: string): ToolOutcome => ({ text: `Error: ${message}`, content: [{ type: 'text', text: `Error: ${message}` }], error: { name, code, message } });
     if (!entry) return fail('unknown-tool', `unknown tool "${name}"`);
     if (typeof rawArguments !== 'string') return fail('invalid-arguments', 'the host passes tool arguments as a JSON string');
     const parsed = parseToolArguments(rawArguments);
@@ -173,9 +195,22 @@ export class ToolsService implements ServiceProvider {
               }, timeoutMs);
             }),
           ]);
-      const text = entry.def.output?.render ? entry.def.output.render(parsed.args, value) : renderValue(value);
-      if (typeof text !== 'string') return fail('render', `tool "${name}" output.render must return a string`);
-      return { text, value };
+      const lossless = losslessJsonProblem(value);
+      if (lossless) return fail('invalid-output', `tool "${name}" returned invalid output: ${lossless}`);
+      const mismatch = valueViolations(entry.def.output.schema as Record<string, unknown>, value);
+      if (mismatch.length > 0) return fail('invalid-output', `tool "${name}" returned invalid output: ${mismatch.join('; ')}`);
+      let rendered: unknown;
+      try {
+        rendered = entry.def.output.render(parsed.args, value);
+      } catch (error) {
+        return fail('invalid-output', `tool "${name}" returned invalid output: output.render failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+      const renderProblem = losslessJsonProblem(rendered, 'render');
+      if (renderProblem) return fail('invalid-output', `tool "${name}" returned invalid output: output.render returned non-lossless JSON (${renderProblem})`);
+      if (!Array.isArray(rendered) || !rendered.every(isContentBlock)) {
+        return { text: typeof rendered === 'string' ? rendered : JSON.stringify(rendered), content: [], brokenContent: rendered, value };
+      }
+      return { text: contentText(rendered), content: rendered, value };
     } catch (error) {
       const code = (error as { code?: unknown })?.code === 'timeout' ? 'timeout' : 'execute';
       if (code !== 'timeout') this.onFailure(name, entry.owner, error);
