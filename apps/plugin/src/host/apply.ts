@@ -18,8 +18,11 @@ import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME, Residen
 import { createRoutes } from './routes.ts';
 import { describeStatus } from './status.ts';
 import { isSubagent, lastPersonMessage, sessionEvents } from './session-view.ts';
-import { escapePromptVariables, renderGuideline, renderNotice, renderResident } from './texts.ts';
-import { createTools } from './tools.ts';
+import { escapePromptVariables, renderNotice, renderResident } from './texts.ts';
+import { createTools, type ToolDeps } from './tools.ts';
+import { guidelineSection } from './guideline.ts';
+import { createLeanTools } from './lean-tools.ts';
+import { profileOf, sectionsOf, workspaceTextFor } from './profiles.ts';
 import { registerCrossSessionTools } from './crosssession-tools.ts';
 import { registerNotebookSection } from './crosssession-prompt.ts';
 import { sessionToolSpecs } from './session-tools.ts';
@@ -109,6 +112,10 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     }
   };
   const initial: EngramConfig | null = engine?.config ?? null;
+  // The tool/prompt profile is read once: the tools offered and the sections that describe them change together, at a reload.
+  // An engine that failed to open still offers the tools the config asked for (they answer not-ready).
+  const profile = profileOf(initial ?? (engineOptions as Partial<EngramConfig>));
+  const sections = sectionsOf(profile);
 
   const consoleUrl = plugin.consoleUrl || `http://${initial?.console.host ?? '127.0.0.1'}:${initial?.console.port ?? 3000}`;
   const consoleLink = new ConsoleLink({
@@ -191,9 +198,9 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const resident = new ResidentChannel(log);
   const sink = new NoteSink(getEngine, log);
   let toolsAvailable = false;
-  const workspaceInjection = new WorkspaceInjection({ engine: getEngine, workspace: (session) => scopes.workspaceOf(session), toolsAvailable: () => toolsAvailable, log });
+  const workspaceInjection = new WorkspaceInjection({ engine: getEngine, workspace: (session) => scopes.workspaceOf(session), toolsAvailable: () => toolsAvailable, log, adapt: workspaceTextFor(profile) });
 
-  const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable });
+  const residentText = (config: EngramConfig, current: Engine): string => renderResident(config.runtime, current.residentMemories(), { toolsAvailable: toolsAvailable && sections.toolGuidance });
 
   // Tier 1 and the diary guideline: static sections, read from config on every assembly.
   const systemPrompt = ctx.systemPrompt;
@@ -219,7 +226,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       order: GUIDELINE_ORDER,
       text: () => {
         const current = getEngine();
-        return current ? escapePromptVariables(renderGuideline(current.config.diary, BUILTIN_DIARY_GUIDELINE)) : '';
+        return current ? escapePromptVariables(guidelineSection(current.config.diary, BUILTIN_DIARY_GUIDELINE, sections, toolsAvailable)) : '';
       },
     }),
   );
@@ -350,11 +357,16 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     toolsAvailable = true;
     // Read once: the host offers what is registered, so a change takes effect when the plugin reloads.
     const disabled = new Set(getEngine()?.config.tools.disabled ?? []);
-    for (const tool of createTools({ engine: getEngine, scope: (exec) => scopes.of(exec?.agent?.session) })) {
+    const full = profile === 'full';
+    const scope: ToolDeps['scope'] = (exec) => scopes.of(exec?.agent?.session);
+    const own = full
+      ? createTools({ engine: getEngine, scope })
+      : createLeanTools({ engine: getEngine, scope, workspaceOf: (session) => scopes.workspaceOf(session), compaction: getCompactionMemory });
+    for (const tool of own) {
       if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(tool)));
     }
-    registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
-    const others = [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
+    if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
+    const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
     for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
         effect(scoped, () => scoped.tools.register(toHostTool(tool)));
