@@ -45,9 +45,10 @@ import { decodeText, readForRewrite, rewriteIfUnchanged } from './diary/textfile
 import { withLayoutOf } from './diary/lines.ts';
 import { processAlive, WriterLock, type WriterLockOptions } from './diary/lock.ts';
 import { EngramError, errorMessage } from './errors.ts';
-import { runIndex, type IndexRunResult } from './index/indexer.ts';
+import { changedDiaryPaths, runIndex, type IndexRunResult } from './index/indexer.ts';
 import { LiveIndex } from './index/live.ts';
 import { chunkTextsWithFallback } from './index/offline.ts';
+import { DiaryWatcher, type SyncTrigger, type WatchOptions } from './index/watcher.ts';
 import { sha1 } from './index/rows.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { recall as runRecall, type Judge, type RecallOptions } from './recall/pipeline.ts';
@@ -83,6 +84,8 @@ export interface OpenEngineOptions extends ResolveInput {
    * long-lived host pays it before the first query). The CLI opens per command and passes false.
    */
   preload?: boolean;
+  /** Watch the diary folder and index outside changes as they happen (long-lived hosts: the console, the plugin). */
+  watch?: boolean | WatchOptions;
   now?: () => Date;
 }
 
@@ -112,6 +115,7 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     for (const note of notes) options.log?.('warn', note);
     // Read-only data is never indexed into; a rebuilt database is always filled from the files.
     await engine.init(!db.readOnly && ((options.syncOnOpen ?? true) || db.recovered !== null));
+    if (options.watch) engine.watch(options.watch === true ? {} : options.watch);
     return engine;
   } catch (e) {
     db.close();
@@ -832,10 +836,59 @@ export class Engine {
     return this.semantic.integrityCheck([...texts.entries()].map(([id, text]) => ({ id, text })));
   }
 
+  private watcher: DiaryWatcher | null = null;
+  /** The live pick-up of outside changes: on or off, when it last synced and what it found. */
+  liveSync: LiveSyncState = { watching: false, events: false, lastSyncAt: null, lastTrigger: null, lastChanges: 0, lastError: null };
+
+  /**
+   * Notices diaries created, edited, moved or deleted outside Engram (an editor, a sync tool) and
+   * indexes them incrementally: file events (debounced) plus a periodic manifest check. Idempotent.
+   */
+  watch(options: WatchOptions & { onSync?: (report: IndexReport) => void } = {}): DiaryWatcher {
+    if (this.watcher) return this.watcher;
+    const sync = async (trigger: SyncTrigger) => {
+      if (this.database.readOnly) return;
+      try {
+        // The periodic check first asks the manifest (stats only), so an idle folder costs no lock.
+        if (trigger === 'poll') {
+          const changed = await changedDiaryPaths(this.db, this.config);
+          if (changed && changed.paths.length === 0 && this.pendingIndexPaths.size === 0) return;
+        }
+        const report = await this.index({ full: false, lockWaitMs: 2_000 });
+        const changes = report.added + report.updated + report.removed;
+        this.liveSync = { ...this.liveSync, lastSyncAt: new Date().toISOString(), lastTrigger: trigger, lastChanges: changes, lastError: null };
+        if (changes > 0) {
+          this.log('info', 'diary folder changed outside Engram: index updated', { trigger, added: report.added, updated: report.updated, removed: report.removed });
+          options.onSync?.(report);
+        }
+      } catch (e) {
+        // Another writer holding the lock, an unreachable server: the next trigger tries again.
+        this.liveSync = { ...this.liveSync, lastError: errorMessage(e) };
+        this.log('warn', 'live sync of the diary folder failed', { error: errorMessage(e) });
+      }
+    };
+    this.watcher = new DiaryWatcher(this.config.diaryDir, sync, options).start();
+    this.liveSync = { ...this.liveSync, watching: true, events: this.watcher.eventsUnavailable === null };
+    return this.watcher;
+  }
+
   close(): void {
+    this.watcher?.close();
+    this.watcher = null;
     this.semantic?.close();
     this.database.close();
   }
+}
+
+export interface LiveSyncState {
+  watching: boolean;
+  /** File events in use (false: only the periodic check). */
+  events: boolean;
+  lastSyncAt: string | null;
+  lastTrigger: SyncTrigger | null;
+  /** Files added, updated or removed by the last sync. */
+  lastChanges: number;
+  lastError: string | null;
 }
 
 

@@ -47,7 +47,7 @@ export async function runtimeFor(engine: Engine): Promise<ConsoleRuntime> {
 
 export function getRuntime(): Promise<ConsoleRuntime> {
   const h = holder();
-  h.runtime ??= (async () => runtimeFor(await openEngine({ env: process.env, log: stderrLogger('warn'), createDiaryDir: true })))().catch((e: unknown) => {
+  h.runtime ??= (async () => runtimeFor(await openEngine({ env: process.env, log: stderrLogger('warn'), createDiaryDir: true, watch: true })))().catch((e: unknown) => {
     h.runtime = undefined; // let the next request try again (e.g. after fixing the config file)
     throw e;
   });
