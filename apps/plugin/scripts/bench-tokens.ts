@@ -11,6 +11,7 @@ import { PLUGIN_ID } from '../src/host/session-view.ts';
 import type { ToolProfile } from '../src/host/profiles.ts';
 import { CODING_MEMORIES, CODING_SESSION } from './coding-session.ts';
 import { deepseekCounter, estimateTokens, hostSystemTokens, hostTextTokens, hostToolsTokens, type Counter } from './token-counters.ts';
+import { SAMPLES } from './token-samples.ts';
 
 const PROFILES: ToolProfile[] = ['lean', 'full'];
 /** The host's own tools (todo_write): not Engram's cost. */
@@ -96,6 +97,8 @@ const table = (head: string, rows: Row[]) =>
   [`| ${head} | estimate | host (chars/4) | DeepSeek V3 |`, '|---|---:|---:|---:|', ...rows.map((r) => `| ${r.what} | ${r.estimate} | ${r.host} | ${r.deepseek} |`)].join('\n');
 
 const summary: string[] = [];
+/** The lean profile's fixed cost, measured first in this run: the other profile is given as a multiple of it. */
+let baseline: number | undefined;
 for (const profile of PROFILES) {
   const fixed = await fixedCost(profile, real);
   const tools = sum(fixed.tools, `**tools (${fixed.tools.length})**`);
@@ -114,15 +117,29 @@ for (const profile of PROFILES) {
   const ds = perTurn.map((t) => t.deepseek);
   const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
   const none = perTurn.filter((t) => t.estimate === 0).length;
+  const injectedOn = perTurn.flatMap((t, i) => (t.estimate > 0 ? [i + 1] : []));
   console.log(
     `\nReplayed coding session (${perTurn.length} user turns, ${CODING_MEMORIES.length} memories): injected per user turn — mean ${mean(est)} / max ${Math.max(...est)} (estimate), ` +
-      `mean ${mean(ds)} / max ${Math.max(...ds)} (DeepSeek V3); ${none} of ${perTurn.length} turns injected nothing; system-prompt changes: ${systemChanges}.`,
+      `mean ${mean(ds)} / max ${Math.max(...ds)} (DeepSeek V3); ${none} of ${perTurn.length} turns injected nothing (injected on turns ${injectedOn.join(', ')}); system-prompt changes: ${systemChanges}.`,
   );
+  baseline ??= total.estimate;
   summary.push(
-    `| ${profile} | ${fixed.tools.length} | ${tools.estimate} | ${sections.estimate} | **${total.estimate}** | ${total.host} | ${total.deepseek} | ${mean(est)} / ${Math.max(...est)} | ${none}/${perTurn.length} | ${systemChanges} |`,
+    `| ${profile} | ${(total.estimate / baseline).toFixed(1)}× | ${fixed.tools.length} | ${tools.estimate} | ${sections.estimate} | **${total.estimate}** | ${total.host} | ${total.deepseek} | ${mean(est)} / ${Math.max(...est)} | ${none}/${perTurn.length} | ${systemChanges} |`,
   );
 }
 console.log('\n### Summary\n');
-console.log('| profile | tools | tool tokens | section tokens | fixed cost (estimate) | fixed (host) | fixed (DeepSeek V3) | recall per turn mean / max (estimate) | turns with no injection | system-prompt changes |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| profile | × lean | tools | tool tokens | section tokens | fixed cost (estimate) | fixed (host) | fixed (DeepSeek V3) | recall per turn mean / max (estimate) | turns with no injection | system-prompt changes |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const line of summary) console.log(line);
+
+// How far each counter is from DeepSeek V3's own count, on Chinese, English, code and schemas.
+console.log('\n### The counters against DeepSeek V3\n');
+console.log('| kind | sample | characters | DeepSeek V3 | estimate | estimate ÷ DeepSeek | host ÷ DeepSeek |');
+console.log('|---|---|---:|---:|---:|---:|---:|');
+for (const [kind, samples] of Object.entries(SAMPLES)) {
+  for (const [name, text] of Object.entries(samples)) {
+    const actual = real(text);
+    const estimate = estimateTokens(text);
+    console.log(`| ${kind} | ${name} | ${text.length} | ${actual} | ${estimate} | ${(estimate / actual).toFixed(2)} | ${(hostTextTokens(text) / actual).toFixed(2)} |`);
+  }
+}

@@ -4,39 +4,9 @@
 // overcount so much that budgets waste the window. The host's meter (characters / 4) is checked too:
 // it undercounts Chinese by about half, which is why budgets are not set in its unit.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { BUILTIN_DIARY_GUIDELINE } from '@engram/engine';
-import { createLeanTools } from '../src/host/lean-tools.ts';
-import { createTools } from '../src/host/tools.ts';
-import { CODING_MEMORIES } from '../scripts/coding-session.ts';
 import { deepseekCounter, estimateTokens, hostTextTokens } from '../scripts/token-counters.ts';
-import { CORPUS, diaryText } from './helpers.ts';
-
-const root = join(import.meta.dirname, '../../..');
-/** A document's prose: code fences and table rows left out. */
-const prose = (path: string) =>
-  readFileSync(join(root, path), 'utf8')
-    .replace(/```[\s\S]*?```/g, '')
-    .split('\n')
-    .filter((line) => !line.startsWith('|'))
-    .join('\n');
-const schemaText = (tools: { name: string; description: string; parameters: unknown }[]) => tools.map((t) => JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })).join('\n');
-
-const SAMPLES: Record<'chinese' | 'english' | 'code' | 'schemas', Record<string, string>> = {
-  chinese: {
-    guideline: BUILTIN_DIARY_GUIDELINE,
-    'test corpus diaries': CORPUS.map(([, title, body]) => diaryText(title, body)).join('\n'),
-    'coding memories': CODING_MEMORIES.map((m) => m.text).join('\n'),
-  },
-  english: { 'docs/architecture.md': prose('docs/architecture.md'), 'docs/reliability.md': prose('docs/reliability.md') },
-  code: { 'apply.ts': readFileSync(join(root, 'apps/plugin/src/host/apply.ts'), 'utf8'), 'engine.ts': readFileSync(join(root, 'packages/engine/src/engine.ts'), 'utf8') },
-  schemas: {
-    lean: schemaText(createLeanTools({ engine: () => null, workspaceOf: () => null, compaction: () => null })),
-    full: schemaText(createTools({ engine: () => null })),
-  },
-};
+import { SAMPLES } from '../scripts/token-samples.ts';
 
 /** The bound: never below the tokenizer, at most this much above it. */
 const MAX_OVER: Record<keyof typeof SAMPLES, number> = { chinese: 1.6, english: 1.3, code: 1.3, schemas: 1.8 };
