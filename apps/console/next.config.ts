@@ -3,6 +3,11 @@ import type { NextConfig } from 'next';
 const config: NextConfig = {
   // A separate output folder lets two builds (e.g. a test's own build) live side by side.
   distDir: process.env.ENGRAM_CONSOLE_DIST || '.next',
+  // Proxy mode of the DSH plugin serves the console under /engram/console on the host's origin: a
+  // console built with that base path (in its own ENGRAM_CONSOLE_DIST) emits its assets under it.
+  ...(process.env.ENGRAM_CONSOLE_BASE_PATH ? { basePath: process.env.ENGRAM_CONSOLE_BASE_PATH.replace(/\/+$/, '') } : {}),
+  // The same prefix for the client's own fetches (NEXT_PUBLIC_ is inlined at build time).
+  env: { NEXT_PUBLIC_ENGRAM_BASE_PATH: (process.env.ENGRAM_CONSOLE_BASE_PATH ?? '').replace(/\/+$/, '') },
   // Native addons and model runtimes load through Node's own require, never bundled.
   serverExternalPackages: ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', '@libsql/client', 'libsql'],
   // Workspace packages ship TypeScript source that imports siblings with `.ts` extensions.
