@@ -1,34 +1,19 @@
 // Builds the console when its production build is missing or older than its sources, and runs
 // `next start` (through the console's own start script) on a free port with temp data folders.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsFresh as freshBuild, distDirName } from '../apps/console/scripts/build-state.mjs';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const consoleDir = join(repoRoot, 'apps/console');
 
-const SOURCES = ['apps/console/src', 'apps/console/next.config.ts', 'apps/console/package.json', 'apps/console/postcss.config.mjs', 'packages/engine/src', 'packages/db/src'];
-
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
-  return newest;
-}
-
 /** The build folder under test: `.next`, or ENGRAM_CONSOLE_DIST (a helper's own build beside it). */
-export const distDir = process.env.ENGRAM_CONSOLE_DIST || '.next';
+export const distDir = distDirName();
 
-export function buildIsFresh(): boolean {
-  const buildId = join(consoleDir, distDir, 'BUILD_ID');
-  if (!existsSync(buildId)) return false;
-  const built = statSync(buildId).mtimeMs;
-  return SOURCES.every((s) => newestMtime(join(repoRoot, s)) <= built);
-}
+export const buildIsFresh = (): boolean => freshBuild(distDir);
 
 /** Runs `next build` unless a fresh production build is already there. Returns the build time or 0. */
 export function ensureBuild(log: (s: string) => void): number {
@@ -72,7 +57,8 @@ export interface RunningConsole {
  * HTTP probe, so the first page load is a cold one (engine not yet opened).
  */
 export async function startConsole(env: Record<string, string>, port: number): Promise<RunningConsole> {
-  const child = spawn(process.execPath, [join(consoleDir, 'scripts/start.mjs')], {
+  // --no-build: ensureBuild above decided about the build (and ENGRAM_E2E_REUSE_BUILD may keep an older one).
+  const child = spawn(process.execPath, [join(consoleDir, 'scripts/start.mjs'), '--no-build'], {
     cwd: consoleDir,
     env: { ...process.env, ...env, ENGRAM_CONSOLE_DIST: distDir, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -149,7 +149,7 @@ export const zh = {
   'index.mismatch.chunk': '分块参数已变(索引用 {built},当前 {now})。',
   'index.mismatch.action': '全量重建后生效。',
   'index.aside.title': '关于重建',
-  'index.aside.body': '重建会重新读取所有日记、重新分块和分词;向量按内容哈希复用,只对变了的块重新 embed。重建期间召回照常可用。',
+  'index.aside.body': '重建会重新读取所有日记、重新分块和分词;向量按内容哈希复用,只为变了的块重新生成向量。重建期间召回照常可用。',
 
   'settings.eyebrow': '设置',
   'settings.title': '配置',
@@ -205,6 +205,21 @@ export const zh = {
   'index.phase.done': '完成',
   'index.rebuild.vectors': '新向量 {embedded} / 复用 {reused}',
   'index.rebuild.skipped': '跳过 {n} 个文件',
+  'index.tokenizer.configured': '配置为',
+  'index.tokenizer.builtWith': '索引建于',
+  'index.chunkParams.built': '(建索引时 {size} / {overlap})',
+  'index.embedding.provider': '提供方',
+  'index.embedding.dimensions': '维度',
+  'index.paths.diary': '日记目录',
+  'index.paths.data': '数据目录',
+  'index.paths.database': '数据库',
+  'index.sem.ready': '就绪',
+  'index.sem.off': '未启用',
+  'index.sem.mismatch': '需要重建',
+  'index.sem.error': '出错',
+  'index.sem.degraded': '降级',
+  'index.root.diary': '日记',
+  'index.root.legacy': '旧库',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -413,6 +428,21 @@ export const en: Record<MessageKey, string> = {
   'index.phase.done': 'Done',
   'index.rebuild.vectors': 'new vectors {embedded} / reused {reused}',
   'index.rebuild.skipped': 'skipped {n} files',
+  'index.tokenizer.configured': 'Configured',
+  'index.tokenizer.builtWith': 'Built with',
+  'index.chunkParams.built': '(built {size} / {overlap})',
+  'index.embedding.provider': 'Provider',
+  'index.embedding.dimensions': 'Dimensions',
+  'index.paths.diary': 'Diary folder',
+  'index.paths.data': 'Data folder',
+  'index.paths.database': 'Database',
+  'index.sem.ready': 'ready',
+  'index.sem.off': 'off',
+  'index.sem.mismatch': 'needs a rebuild',
+  'index.sem.error': 'error',
+  'index.sem.degraded': 'degraded',
+  'index.root.diary': 'diary',
+  'index.root.legacy': 'legacy',
 };
 
 export type Lang = 'zh' | 'en';

@@ -2,6 +2,7 @@
 // Index: what is indexed and how (counts, tokenizer, embedding fingerprint, build time, warnings),
 // per-folder details, a full rebuild with a live progress bar, and the integrity check.
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useRebuild } from '../../client/rebuild.tsx';
 import type { MessageKey } from '../../client/messages.ts';
@@ -11,6 +12,7 @@ import type { RouterOutputs } from '../../client/types.ts';
 import { Badge, Banner, Button, Card, ErrorNote, PageHeader, Stat } from '../ui.tsx';
 import { SummaryQueueCard } from '../workspace/SummaryQueueCard.tsx';
 import { CompactionSection } from './CompactionSection.tsx';
+import { engineText } from '../../client/engine-text.ts';
 
 type Status = RouterOutputs['index']['status'];
 
@@ -62,7 +64,7 @@ export function IndexPage() {
 }
 
 function MismatchBanner({ status: s, onRebuild, busy }: { status: Status; onRebuild: () => void; busy: boolean }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const lines: string[] = [];
   if (s.tokenizer.mismatch) lines.push(t('index.mismatch.tokenizer', { built: s.tokenizer.builtWith ?? '?', active: s.tokenizer.active }));
   if (s.chunkParams.adviseRebuild && s.chunkParams.builtWith) {
@@ -73,7 +75,7 @@ function MismatchBanner({ status: s, onRebuild, busy }: { status: Status; onRebu
       }),
     );
   }
-  if (s.semantic.state === 'mismatch') lines.push([s.semantic.reason, s.semantic.action].filter(Boolean).join(' — '));
+  if (s.semantic.state === 'mismatch') lines.push([s.semantic.reason, s.semantic.action].filter(Boolean).map((x) => engineText(x!, lang)).join(' — '));
   if (lines.length === 0) return null;
   return (
     <Banner
@@ -109,7 +111,7 @@ function phaseLabel(phase: string, t: (k: MessageKey) => string): string {
 }
 
 function RebuildProgress() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const r = useRebuild();
   if (!r.running && !r.report && !r.error && r.percent === 0) return null;
   return (
@@ -149,7 +151,7 @@ function RebuildProgress() {
           <Badge>={r.report.unchanged}</Badge>
           <Badge>
             {t('index.rebuild.vectors', { embedded: r.report.semantic.embedded, reused: r.report.semantic.reused })}
-            {r.report.semantic.skipped ? ` · ${r.report.semantic.skipped}` : ''}
+            {r.report.semantic.skipped ? ` · ${engineText(r.report.semantic.skipped, lang)}` : ''}
           </Badge>
           {r.report.skipped.length ? <Badge tone="warn">{t('index.rebuild.skipped', { n: r.report.skipped.length })}</Badge> : null}
         </div>
@@ -158,8 +160,18 @@ function RebuildProgress() {
   );
 }
 
+/** `command` spans of a message as code (a command to type, not a word to translate). */
+function withTicks(text: string): ReactNode {
+  return text.split(/`([^`]+)`/g).map((part, i) => (i % 2 === 1 ? <code key={i} className="rounded bg-sunken px-1 text-xs">{part}</code> : part));
+}
+
+function semanticStateLabel(state: string, t: (k: MessageKey) => string): string {
+  const keys: Record<string, MessageKey> = { ready: 'index.sem.ready', off: 'index.sem.off', mismatch: 'index.sem.mismatch', error: 'index.sem.error', degraded: 'index.sem.degraded' };
+  return keys[state] ? t(keys[state]) : state;
+}
+
 function StatusView({ status: s }: { status: Status }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const semTone = s.semantic.state === 'ready' ? 'ok' : s.semantic.state === 'off' ? 'neutral' : 'warn';
   return (
     <>
@@ -171,34 +183,35 @@ function StatusView({ status: s }: { status: Status }) {
       </div>
       <Card title={t('index.tokenizer')} actions={<Badge tone={s.tokenizer.mismatch ? 'warn' : 'accent'}>{s.tokenizer.active}</Badge>}>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-muted">configured</dt>
+          <dt className="text-muted">{t('index.tokenizer.configured')}</dt>
           <dd>{s.tokenizer.configured}</dd>
-          <dt className="text-muted">built with</dt>
+          <dt className="text-muted">{t('index.tokenizer.builtWith')}</dt>
           <dd>{s.tokenizer.builtWith ?? '–'}</dd>
           <dt className="text-muted">{t('index.chunkParams')}</dt>
           <dd>
             {s.chunkParams.size} / {s.chunkParams.overlap}
-            {s.chunkParams.builtWith ? <span className="text-muted"> (built {s.chunkParams.builtWith.size} / {s.chunkParams.builtWith.overlap})</span> : null}
+            {s.chunkParams.builtWith ? <span className="text-muted"> {t('index.chunkParams.built', { size: s.chunkParams.builtWith.size, overlap: s.chunkParams.builtWith.overlap })}</span> : null}
           </dd>
         </dl>
-        {s.tokenizer.fallbackReason ? <p className="mt-2 text-xs text-warn">{t('index.tokenizer.fallback', { engine: s.tokenizer.active, reason: s.tokenizer.fallbackReason })}</p> : null}
+        {s.tokenizer.fallbackReason ? <p className="mt-2 text-xs text-warn">{t('index.tokenizer.fallback', { engine: s.tokenizer.active, reason: '' })}
+            <span className="font-mono break-all">{s.tokenizer.fallbackReason}</span></p> : null}
       </Card>
-      <Card title={t('index.embedding')} actions={<Badge tone={semTone}>{s.semantic.state}</Badge>} testId="index-embedding">
+      <Card title={t('index.embedding')} actions={<Badge tone={semTone}>{semanticStateLabel(s.semantic.state, t)}</Badge>} testId="index-embedding">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-muted">provider</dt>
-          <dd>{s.semantic.provider}</dd>
-          <dt className="text-muted">dimensions</dt>
+          <dt className="text-muted">{t('index.embedding.provider')}</dt>
+          <dd>{s.semantic.provider === 'none' ? t('common.none') : s.semantic.provider}</dd>
+          <dt className="text-muted">{t('index.embedding.dimensions')}</dt>
           <dd>{s.semantic.dimensions || '–'}</dd>
           {s.semantic.reason ? (
             <>
               <dt className="text-muted">{t('index.embedding.state')}</dt>
-              <dd>{s.semantic.reason}</dd>
+              <dd>{engineText(s.semantic.reason, lang)}</dd>
             </>
           ) : null}
           {s.semantic.action ? (
             <>
               <dt className="text-muted">→</dt>
-              <dd className="font-medium">{s.semantic.action}</dd>
+              <dd className="font-medium">{withTicks(engineText(s.semantic.action, lang))}</dd>
             </>
           ) : null}
         </dl>
@@ -215,7 +228,7 @@ function StatusView({ status: s }: { status: Status }) {
           <tbody className="divide-y divide-line">
             {s.folders.map((f) => (
               <tr key={`${f.root}/${f.category}`}>
-                <td className="py-1">{f.root}</td>
+                <td className="py-1">{f.root === 'diary' ? t('index.root.diary') : f.root === 'legacy' ? t('index.root.legacy') : f.root}</td>
                 <td className="py-1">{f.category || '/'}</td>
                 <td className="py-1 text-right tabular-nums">{f.documents}</td>
               </tr>
@@ -272,9 +285,9 @@ function PathsCard({ status: s }: { status: Status }) {
       <dl className="flex flex-col gap-1.5 text-xs">
         {(
           [
-            ['diaryDir', s.diaryDir],
-            ['dataDir', s.dataDir],
-            ['database', s.databaseUrl],
+            [t('index.paths.diary'), s.diaryDir],
+            [t('index.paths.data'), s.dataDir],
+            [t('index.paths.database'), s.databaseUrl],
           ] as const
         ).map(([k, v]) => (
           <div key={k}>

@@ -3,8 +3,8 @@
 // by workspace; a row opens in place to its full text, which can be edited and saved (the engine
 // re-indexes that document), pinned, locked, moved, its summary regenerated, or archived. Beside the
 // memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
@@ -20,8 +20,9 @@ import { CreateMemoryForm } from './CreateMemoryForm.tsx';
 import { Dialog } from '../Dialog.tsx';
 import { DraftsProvider, isDirty, useDrafts } from '../library/drafts.tsx';
 import { MemoryReader } from '../library/MemoryReader.tsx';
+import { VirtualList } from '../library/VirtualList.tsx';
 
-type Memory = RouterOutputs['memories']['list'][number];
+type Memory = RouterOutputs['memories']['page']['items'][number];
 type LibraryTab = 'memories' | 'workspaces' | 'import' | 'wall';
 
 export function LibraryPage() {
@@ -31,12 +32,10 @@ export function LibraryPage() {
   const [creating, setCreating] = useState(false);
   const { workspace, includeGlobal } = useWorkspaceChoice();
   const [includeArchived, setIncludeArchived] = useState(false);
-  const listInput = { includeArchived, ...(workspace !== ALL_WORKSPACES ? { workspace, includeGlobal } : {}) };
-  // The old list stays until the new one arrives: switching workspace does not flash an empty library.
-  const list = useQuery({ ...trpc.memories.list.queryOptions(listInput), placeholderData: keepPreviousData });
+  const [filters, setFilters] = useState<Filters>({ query: '', category: '', tag: '' });
+  const scopeInput = { includeArchived, ...(workspace !== ALL_WORKSPACES ? { workspace, includeGlobal } : {}) };
+  const library = useLibraryPages({ ...scopeInput, ...filters });
   const pending = useQuery(trpc.workspaces.claims.queryOptions({ status: 'pending' }));
-  const memories = useMemo(() => list.data ?? [], [list.data]);
-  const tagCounts = useMemo(() => countTags(memories), [memories]);
   const pendingCount = pending.data?.length ?? 0;
 
   return (
@@ -47,7 +46,7 @@ export function LibraryPage() {
         description={t('library.desc')}
         actions={
           <>
-            <Button onClick={() => list.refetch()}>{t('common.refresh')}</Button>
+            <Button onClick={() => library.refetch()}>{t('common.refresh')}</Button>
             <Button
               variant="primary"
               data-testid="library-new"
@@ -80,9 +79,9 @@ export function LibraryPage() {
           />
           <div hidden={tab !== 'memories'} className="flex min-w-0 flex-col gap-3" data-testid="panel-memories">
             <MemoriesView
-              list={list}
-              memories={memories}
-              tagCounts={tagCounts}
+              library={library}
+              filters={filters}
+              setFilters={setFilters}
               includeArchived={includeArchived}
               setIncludeArchived={setIncludeArchived}
               creating={creating}
@@ -100,25 +99,80 @@ export function LibraryPage() {
           </div>
         </div>
         <aside className="page-aside">
-          <CorpusOverview memories={memories} tagCounts={tagCounts} />
+          <CorpusOverview
+            categories={library.categories}
+            tagCounts={library.tags}
+            onPick={(f) => {
+              setTab('memories');
+              setFilters((cur) => ({ ...cur, ...f }));
+            }}
+          />
         </aside>
       </div>
     </DraftsProvider>
   );
 }
 
+interface Filters {
+  query: string;
+  category: string;
+  tag: string;
+}
+
+const PAGE_SIZE = 100;
+
+/**
+ * The Library's rows, a page of 100 at a time from the server (search, filters and order applied
+ * there). More pages load as the list scrolls; a new filter starts again from the first page, and
+ * the previous rows stay visible until its answer arrives (typing never flashes an empty list).
+ */
+function useLibraryPages(input: Filters & { includeArchived: boolean; workspace?: string; includeGlobal?: boolean }) {
+  const trpc = useTRPC();
+  const key = JSON.stringify(input);
+  const [pages, setPages] = useState({ key, count: 1 });
+  const count = pages.key === key ? pages.count : 1;
+  const results = useQueries({
+    queries: Array.from({ length: count }, (_, i) => ({
+      ...trpc.memories.page.queryOptions({ ...input, offset: i * PAGE_SIZE, limit: PAGE_SIZE }),
+      placeholderData: i === 0 ? keepPreviousData : undefined,
+    })),
+  });
+  const first = results[0]!;
+  const items = useMemo(() => results.flatMap((r) => r.data?.items ?? []), [results]);
+  const total = first.data?.total ?? 0;
+  const loadingMore = results.some((r) => r.isFetching);
+  const more = useCallback(() => {
+    if (items.length < total && !loadingMore) setPages({ key, count: count + 1 });
+  }, [items.length, total, loadingMore, key, count]);
+  return {
+    items,
+    total,
+    scopeTotal: first.data?.scopeTotal ?? 0,
+    categories: first.data?.categories ?? [],
+    tags: first.data?.tags ?? [],
+    isLoading: first.isLoading,
+    /** True while the rows shown are the previous filter's. */
+    isStale: first.isPlaceholderData,
+    error: results.find((r) => r.error)?.error ?? null,
+    loadMore: more,
+    refetch: () => Promise.all(results.map((r) => r.refetch())),
+  };
+}
+
+type Library = ReturnType<typeof useLibraryPages>;
+
 function MemoriesView({
-  list,
-  memories,
-  tagCounts,
+  library,
+  filters,
+  setFilters,
   includeArchived,
   setIncludeArchived,
   creating,
   setCreating,
 }: {
-  list: { isLoading: boolean; error: unknown; refetch: () => unknown };
-  memories: Memory[];
-  tagCounts: [string, number][];
+  library: Library;
+  filters: Filters;
+  setFilters: (f: Filters) => void;
   includeArchived: boolean;
   setIncludeArchived: (v: boolean) => void;
   creating: boolean;
@@ -127,13 +181,11 @@ function MemoriesView({
   const { t } = useI18n();
   const { workspace } = useWorkspaceChoice();
   const { nameOf } = useWorkspaces();
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState('');
-  const [tag, setTag] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const categories = useMemo(() => [...new Set(memories.map((m) => m.category))].sort(), [memories]);
-  const shown = useMemo(() => filterMemories(memories, search, category, tag), [memories, search, category, tag]);
+  const categories = useMemo(() => library.categories.map(([c]) => c).sort(), [library.categories]);
   const writeInto = workspace === ALL_WORKSPACES ? undefined : workspace;
+  const filtered = Boolean(filters.query.trim() || filters.category || filters.tag);
+  const keyOf = useCallback((m: Memory) => m.docId, []);
 
   return (
     <>
@@ -146,15 +198,23 @@ function MemoriesView({
           onDone={() => setCreating(false)}
         />
       ) : null}
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2" role="search">
         <input
           data-testid="library-search"
+          type="search"
+          aria-label={t('library.search')}
           className={`${inputClass} flex-[2_1_12rem]`}
           placeholder={t('library.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          value={filters.query}
+          onChange={(e) => setFilters({ ...filters, query: e.target.value })}
         />
-        <select className={`${inputClass} flex-[1_1_8rem]`} value={category} onChange={(e) => setCategory(e.target.value)} aria-label={t('library.allCategories')}>
+        <select
+          data-testid="library-category"
+          className={`${inputClass} flex-[1_1_8rem]`}
+          value={filters.category}
+          onChange={(e) => setFilters({ ...filters, category: e.target.value })}
+          aria-label={t('library.allCategories')}
+        >
           <option value="">{t('library.allCategories')}</option>
           {categories.map((c) => (
             <option key={c} value={c || '/'}>
@@ -162,9 +222,15 @@ function MemoriesView({
             </option>
           ))}
         </select>
-        <select className={`${inputClass} flex-[1_1_8rem]`} value={tag} onChange={(e) => setTag(e.target.value)} aria-label={t('library.allTags')}>
+        <select
+          data-testid="library-tag"
+          className={`${inputClass} flex-[1_1_8rem]`}
+          value={filters.tag}
+          onChange={(e) => setFilters({ ...filters, tag: e.target.value })}
+          aria-label={t('library.allTags')}
+        >
           <option value="">{t('library.allTags')}</option>
-          {tagCounts.map(([name]) => (
+          {library.tags.map(([name]) => (
             <option key={name} value={name}>
               {name}
             </option>
@@ -175,18 +241,22 @@ function MemoriesView({
           {t('library.includeArchived')}
         </label>
       </div>
-      {list.error ? <ErrorNote error={list.error} onRetry={() => void list.refetch()} retryLabel={t('common.retry')} /> : null}
-      <div className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list">
+      {library.error ? <ErrorNote error={library.error} onRetry={() => void library.refetch()} retryLabel={t('common.retry')} /> : null}
+      <div className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list" data-stale={library.isStale}>
         <div className="flex items-center justify-between border-b border-line px-4 py-2 text-xs text-muted">
-          <span>{list.isLoading ? t('common.loading') : t('library.count', { shown: shown.length, total: memories.length })}</span>
+          <span role="status" data-testid="library-count">
+            {library.isLoading ? t('common.loading') : t('library.count', { shown: library.total, total: library.scopeTotal })}
+          </span>
         </div>
-        {!list.isLoading && memories.length === 0 ? <Muted>{t('library.empty')}</Muted> : null}
-        {memories.length > 0 && shown.length === 0 ? <Muted>{t('library.noMatch')}</Muted> : null}
-        <ul className="divide-y divide-line">
-          {shown.map((m) => (
-            <MemoryRow key={m.docId} memory={m} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />
-          ))}
-        </ul>
+        {!library.isLoading && !library.error && library.scopeTotal === 0 ? <Muted>{t('library.empty')}</Muted> : null}
+        {!library.isLoading && !library.error && library.scopeTotal > 0 && library.total === 0 && filtered ? <Muted>{t('library.noMatch')}</Muted> : null}
+        <VirtualList
+          testId="memory-rows"
+          items={library.items}
+          keyOf={keyOf}
+          onNearEnd={library.loadMore}
+          renderRow={(m) => <MemoryRow memory={m} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />}
+        />
       </div>
     </>
   );
@@ -196,7 +266,7 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
   const { t } = useI18n();
   const hasDraft = useDrafts().dirtyIds.has(m.docId);
   return (
-    <li data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
+    <div data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
       <button type="button" onClick={onToggle} aria-expanded={open} className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60">
         <div className="flex w-full items-baseline gap-2">
           <span className="min-w-0 flex-1 truncate font-medium">{m.title || m.path}</span>
@@ -242,7 +312,7 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
         {!open && m.summary ? <p className="line-clamp-1 text-xs text-muted">{m.summary}</p> : null}
       </button>
       {open ? <MemoryDetailView id={m.docId} /> : null}
-    </li>
+    </div>
   );
 }
 
@@ -550,15 +620,19 @@ function MemoryMeta({ memory: d }: { memory: Detail }) {
   );
 }
 
-function CorpusOverview({ memories, tagCounts }: { memories: Memory[]; tagCounts: [string, number][] }) {
+function CorpusOverview({
+  categories: byCategory,
+  tagCounts,
+  onPick,
+}: {
+  categories: [string, number][];
+  tagCounts: [string, number][];
+  /** A category or tag clicked here becomes the Library's filter. */
+  onPick: (f: Partial<Filters>) => void;
+}) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const status = useQuery(trpc.index.status.queryOptions());
-  const byCategory = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const m of memories) counts.set(m.category, (counts.get(m.category) ?? 0) + 1);
-    return [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  }, [memories]);
   const max = Math.max(1, ...byCategory.map(([, n]) => n));
   return (
     <Card title={t('library.overview')} testId="corpus-overview">
@@ -579,12 +653,14 @@ function CorpusOverview({ memories, tagCounts }: { memories: Memory[]; tagCounts
       <h4 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.categories')}</h4>
       <ul className="flex flex-col gap-1">
         {byCategory.slice(0, 8).map(([name, n]) => (
-          <li key={name} className="flex items-center gap-2 text-xs">
+          <li key={name}>
+            <button type="button" className="flex w-full items-center gap-2 rounded px-1 text-left text-xs hover:bg-sunken" onClick={() => onPick({ category: name || '/', tag: '' })}>
             <span className="w-24 truncate">{name || '/'}</span>
             <span className="h-1.5 flex-1 rounded bg-sunken">
               <span className="block h-1.5 rounded bg-accent" style={{ width: `${(n / max) * 100}%` }} />
             </span>
-            <span className="w-6 text-right text-muted tabular-nums">{n}</span>
+            <span className="w-10 text-right text-muted tabular-nums">{n}</span>
+            </button>
           </li>
         ))}
       </ul>
@@ -593,9 +669,11 @@ function CorpusOverview({ memories, tagCounts }: { memories: Memory[]; tagCounts
           <h4 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.tags')}</h4>
           <div className="flex flex-wrap gap-1">
             {tagCounts.slice(0, 16).map(([name, n]) => (
-              <Badge key={name}>
-                #{name} <span className="ml-1 opacity-60">{n}</span>
-              </Badge>
+              <button key={name} type="button" className="rounded hover:ring-1 hover:ring-accent" onClick={() => onPick({ tag: name, category: '' })}>
+                <Badge>
+                  #{name} <span className="ml-1 opacity-60">{n}</span>
+                </Badge>
+              </button>
             ))}
           </div>
         </>
@@ -604,20 +682,3 @@ function CorpusOverview({ memories, tagCounts }: { memories: Memory[]; tagCounts
   );
 }
 
-function countTags(memories: Memory[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const m of memories) for (const tag of m.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-}
-
-/** The filters applied; pinned memories first, otherwise the server's order (newest first). */
-function filterMemories(memories: Memory[], search: string, category: string, tag: string): Memory[] {
-  const needle = search.trim().toLowerCase();
-  const kept = memories.filter((m) => {
-    if (category && (m.category || '/') !== category) return false;
-    if (tag && !m.tags.includes(tag)) return false;
-    if (!needle) return true;
-    return [m.title, m.summary, m.path, m.category, m.sessionId ?? '', ...m.tags].some((s) => s.toLowerCase().includes(needle));
-  });
-  return [...kept.filter((m) => m.pinned), ...kept.filter((m) => !m.pinned)];
-}

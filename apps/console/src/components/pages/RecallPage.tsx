@@ -11,6 +11,7 @@ import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
 import { ScopeBadge, useWorkspaces } from '../workspace/common.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
+import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
 
 type RecallOutput = RouterOutputs['recall']['run'];
 type RecallResult = RecallOutput['result'];
@@ -113,7 +114,7 @@ export function RecallPage() {
 }
 
 function RecallReport({ data }: { data: RecallOutput }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const r = data.result;
   const ex = r.explain;
   return (
@@ -123,11 +124,11 @@ function RecallReport({ data }: { data: RecallOutput }) {
         <Badge tone={r.hits.length ? 'ok' : 'warn'}>{t('recall.hits', { n: r.hits.length })}</Badge>
         <span data-testid="recall-semantic">
           <Badge tone={ex.semantic.ran ? 'neutral' : 'warn'}>
-            {ex.semantic.ran ? t('recall.semantic.ran', { n: ex.semantic.candidates }) : t('recall.semantic.skipped', { reason: ex.semantic.skipped ?? '—' })}
+            {ex.semantic.ran ? t('recall.semantic.ran', { n: ex.semantic.candidates }) : t('recall.semantic.skipped', { reason: engineText(ex.semantic.skipped ?? '—', lang) })}
           </Badge>
         </span>
         <Badge>{t('recall.lexical.candidates', { n: ex.lexical.candidates })}</Badge>
-        <Badge>{t('recall.kChosen', { k: ex.k.chosen, reason: ex.k.reason })}</Badge>
+        <Badge>{t('recall.kChosen', { k: ex.k.chosen, reason: engineText(ex.k.reason, lang) })}</Badge>
         <Badge>
           {t('recall.maxChars', { used: ex.maxChars.used, limit: ex.maxChars.limit })}
           {ex.maxChars.truncatedItems ? t('recall.truncated', { n: ex.maxChars.truncatedItems }) : ''}
@@ -168,10 +169,12 @@ function RecallReport({ data }: { data: RecallOutput }) {
         <ol className="flex flex-col gap-1 text-sm" data-testid="recall-stages">
           {ex.stages.map((s) => (
             <li key={s.name} className="flex flex-wrap items-baseline gap-2">
-              <span className="w-28 font-mono text-xs">{s.name}</span>
+              <span className="w-28 text-xs" data-stage={s.name}>
+                {stageName(s.name, lang)}
+              </span>
               <span className="tabular-nums">{s.kept}</span>
               {s.dropped ? <span className="text-xs text-danger tabular-nums">−{s.dropped}</span> : null}
-              {s.note ? <span className="text-xs text-muted">{s.note}</span> : null}
+              {s.note ? <span className="min-w-0 text-xs break-words text-muted">{engineText(s.note, lang)}</span> : null}
             </li>
           ))}
         </ol>
@@ -187,7 +190,7 @@ function RecallReport({ data }: { data: RecallOutput }) {
 }
 
 function HitList({ hits }: { hits: Hit[] }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const maxScore = Math.max(...hits.map((h) => h.score), 1e-9);
   const maxLex = Math.max(...hits.map((h) => h.channels.lexical?.score ?? 0), 1e-9);
   return (
@@ -234,7 +237,7 @@ function HitList({ hits }: { hits: Hit[] }) {
                 {h.matched.map((m) => (
                   <span key={m.token} className="rounded bg-sunken px-1.5 py-0.5" title={m.fields.join(', ')}>
                     {m.token} <span className="font-mono text-muted">idf {fmt(m.idf, 2)}</span>
-                    {m.fields.length ? <span className="ml-1 text-muted">({m.fields.join('/')})</span> : null}
+                    {m.fields.length ? <span className="ml-1 text-muted">({m.fields.map((f) => fieldName(f, lang)).join('/')})</span> : null}
                   </span>
                 ))}
               </div>

@@ -9,7 +9,7 @@ import { useRebuild } from '../../client/rebuild.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import { buildPatch, changedPaths, getAt, setAt } from '../settings/draft.ts';
-import { Field } from '../settings/fields.tsx';
+import { Field, withCode } from '../settings/fields.tsx';
 import { ALL_FIELDS, SECTIONS, type Pair, type SectionSpec } from '../settings/spec.ts';
 import { validateDraft, type FieldErrors } from '../settings/validate.ts';
 import { Dialog } from '../Dialog.tsx';
@@ -183,7 +183,7 @@ function SectionCard({
   showErrors: boolean;
   onChange: (path: string, value: unknown) => void;
 }) {
-  const { pick } = useI18n();
+  const { pick, lang } = useI18n();
   const changed = section.fields.filter((f) => dirty.includes(f.path)).length;
   return (
     <div id={`settings-${section.id}`} className="scroll-mt-4" data-testid={`settings-section-${section.id}`}>
@@ -196,7 +196,7 @@ function SectionCard({
         }
         actions={changed ? <Badge tone="accent">● {changed}</Badge> : undefined}
       >
-        {section.description ? <p className="mb-3 text-xs text-muted">{pick(section.description)}</p> : null}
+        {section.description ? <p className="mb-3 text-xs text-muted">{withCode(pick(section.description), lang)}</p> : null}
         {section.fields.length ? (
           <div className="grid grid-cols-1 gap-x-5 gap-y-3.5 @rail:grid-cols-2">
             {section.fields

@@ -24,7 +24,7 @@ const MASK_RE = /^•+$/;
 const wide = (kind: FieldSpec['kind']) => ['textarea', 'lines', 'memories', 'aliases', 'template'].includes(kind);
 
 export function Field({ spec, value, onChange, locked, extra, error }: FieldProps) {
-  const { t, pick } = useI18n();
+  const { t, pick, lang } = useI18n();
   const id = `setting-${spec.path}`;
   const hint = rangeHint(spec);
   const describedBy = [error ? `${id}-error` : '', spec.help || hint ? `${id}-help` : ''].filter(Boolean).join(' ') || undefined;
@@ -32,7 +32,7 @@ export function Field({ spec, value, onChange, locked, extra, error }: FieldProp
     <div className={`flex min-w-0 flex-col gap-1 ${wide(spec.kind) ? '@rail:col-span-2' : ''}`} data-field={spec.path} data-invalid={error ? 'true' : undefined}>
       <div className="flex flex-wrap items-center gap-1.5">
         <label htmlFor={id} className="text-sm font-medium">
-          {pick(spec.label)}
+          {withCode(pick(spec.label), lang)}
         </label>
         <code className="text-[11px] text-muted">{spec.path}</code>
         {locked ? <Badge tone="warn">{t('settings.locked')}</Badge> : null}
@@ -46,11 +46,30 @@ export function Field({ spec, value, onChange, locked, extra, error }: FieldProp
       ) : null}
       {spec.help || hint ? (
         <p id={`${id}-help`} className="text-xs text-muted">
-          {[spec.help ? pick(spec.help) : '', hint ? pick(hint) : ''].filter(Boolean).join(t('common.sep'))}
+          {withCode([spec.help ? pick(spec.help) : '', hint ? pick(hint) : ''].filter(Boolean).join(t('common.sep')), lang)}
         </p>
       ) : null}
       {extra}
     </div>
+  );
+}
+
+/**
+ * Help text names options, tools, env variables and headers (hint, engram_list, HOST, X-Forwarded-Host):
+ * shown as code, so they read as the literal values to type rather than as untranslated words.
+ */
+export function withCode(text: string, lang: string): React.ReactNode {
+  // Only Chinese text needs it: there a Latin run is an identifier; in English everything is Latin.
+  if (lang !== 'zh') return text;
+  const parts = text.split(/(\[?[A-Za-z_][\w\-./:]*[\w\]])/g);
+  return parts.map((part, i) =>
+    i % 2 === 1 && !/^(BM25|IDF|RRF|K|API|URL|LLM|Embedding|Base|Key|k1|b|ms|XML|DNS|token)$/.test(part) ? (
+      <code key={i} className="rounded bg-sunken px-1 text-[11px]">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
   );
 }
 

@@ -16,6 +16,7 @@ import type { ConsoleRuntime } from '../engine.ts';
 import { servicesOf } from '../services.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
 import { filterByWorkspace } from '../workspace-view.ts';
+import { pageInput, pageOfMemories } from '../../shared/library-page.ts';
 
 /** A write into a workspace nobody knows would make an orphan id out of a typo. */
 async function requireWorkspace(runtime: ConsoleRuntime, id: string): Promise<void> {
@@ -32,6 +33,12 @@ export const memoriesRouter = createTRPCRouter({
   list: procedure.input(listInput).query(async ({ ctx, input }) => {
     const all = await ctx.runtime.engine.list({ includeArchived: input.includeArchived });
     return filterByWorkspace(all, input.workspace, input.includeGlobal);
+  }),
+
+  /** One page of the Library, searched, filtered and ordered on the server (with the scope's facets). */
+  page: procedure.input(pageInput).query(async ({ ctx, input }) => {
+    const all = await ctx.runtime.engine.list({ includeArchived: input.includeArchived });
+    return pageOfMemories(filterByWorkspace(all, input.workspace, input.includeGlobal), input);
   }),
 
   /** The layered index a model reads first: pinned first, then by last change, paged. */

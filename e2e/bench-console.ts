@@ -1,0 +1,135 @@
+// Console Library benchmark in Chromium against the production build, at N memories (default 5,000):
+// first rows after navigation (cold = first load after a server start, warm = reload), DOM size,
+// longest main-thread task, and the time from a keystroke in the search box to the filtered list.
+// Baseline in the same run: the whole-list endpoint the Library used before (`memories.list`) against
+// one page of the paged one (`memories.page`), over HTTP.
+//   npm run bench:console            (ENGRAM_BENCH_MEMORIES=3520 for another size)
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { seedBulkDiary } from './bulk.ts';
+import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+
+const N = Number(process.env.ENGRAM_BENCH_MEMORIES ?? 5000);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const root = mkdtempSync(join(tmpdir(), 'engram-bench-console-'));
+const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const max = (xs: number[]) => Math.max(...xs);
+
+async function timeFetch(url: string, body?: unknown): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const input = body === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(body))}`;
+  const res = await fetch(`${url}${input}`);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 200)}`);
+  return { ms: performance.now() - started, bytes: text.length };
+}
+
+let server: RunningConsole | null = null;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+try {
+  const buildMs = ensureBuild((s) => console.log(`# ${s}`));
+  seedBulkDiary(env.ENGRAM_DIARY_DIR, N);
+  const port = await freePort();
+  server = await startConsole(env, port);
+  // The first start indexes N files; let that finish (not part of the Library's numbers), then restart
+  // so the measured first load is a real cold start of a server with an index.
+  await timeFetch(`${server.url}/api/trpc/index.status`);
+  await server.stop();
+  server = await startConsole(env, port);
+
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __long: number[] };
+    w.__long = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: true });
+  });
+  const load = async (how: 'goto' | 'reload') => {
+    const started = Date.now();
+    if (how === 'goto') await page.goto(server!.url);
+    else await page.reload();
+    await page.getByTestId('memory-row').first().waitFor();
+    return Date.now() - started;
+  };
+  const cold = await load('goto');
+  const warm: number[] = [];
+  for (let i = 0; i < 3; i++) warm.push(await load('reload'));
+  const dom = await page.evaluate(() => ({
+    nodes: document.getElementsByTagName('*').length,
+    rows: document.querySelectorAll('[data-testid="memory-row"]').length,
+    longest: Math.max(0, ...(window as unknown as { __long: number[] }).__long),
+  }));
+
+  // Keystroke → filtered list: each character narrows the result (count text changes).
+  await page.evaluate(() => {
+    const w = window as unknown as { __keys: number[]; __lat: number[] };
+    w.__keys = [];
+    w.__lat = [];
+    const count = () => document.querySelector('[data-testid="library-count"]')?.textContent ?? '';
+    let last = count();
+    document.addEventListener('keydown', () => w.__keys.push(performance.now()), true);
+    new MutationObserver(() => {
+      const now = count();
+      const stale = document.querySelector('[data-testid="library-list"]')?.getAttribute('data-stale') === 'true';
+      if (now !== last && !stale && w.__keys.length > w.__lat.length) {
+        last = now;
+        w.__lat.push(performance.now() - w.__keys[w.__lat.length]!);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  const search = page.getByTestId('library-search');
+  await search.click();
+  const keys = ['第', '1', '9', '8', '7'];
+  for (let i = 0; i < keys.length; i++) {
+    await page.keyboard.type(keys[i]!);
+    await page.waitForFunction((n) => (window as unknown as { __lat: number[] }).__lat.length >= n, i + 1, { timeout: 10_000 });
+  }
+  const keyLatency = await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+
+  // Baseline over HTTP, same server: the whole list (old Library) vs one page (new).
+  const listTimes: number[] = [];
+  const pageTimes: number[] = [];
+  const searchTimes: number[] = [];
+  let listBytes = 0;
+  let pageBytes = 0;
+  for (let i = 0; i < 7; i++) {
+    const l = await timeFetch(`${server.url}/api/trpc/memories.list`);
+    const p = await timeFetch(`${server.url}/api/trpc/memories.page`, { limit: 100 });
+    const s = await timeFetch(`${server.url}/api/trpc/memories.page`, { query: `第${100 + i}`, limit: 100 });
+    listTimes.push(l.ms);
+    pageTimes.push(p.ms);
+    searchTimes.push(s.ms);
+    listBytes = l.bytes;
+    pageBytes = p.bytes;
+  }
+  await context.close();
+
+  const rows = [
+    ['memories', String(N)],
+    ['first rows, cold (first load after a start)', `${cold} ms`],
+    ['first rows, warm (median of 3 reloads)', `${median(warm)} ms`],
+    ['DOM elements after load', String(dom.nodes)],
+    ['memory rows in the DOM', String(dom.rows)],
+    ['longest main-thread task during load', `${Math.round(dom.longest)} ms`],
+    ['keystroke → filtered list (median / max of 5)', `${Math.round(median(keyLatency))} / ${Math.round(max(keyLatency))} ms`],
+    ['HTTP memories.list (whole list, old Library), median of 7', `${Math.round(median(listTimes))} ms, ${Math.round(listBytes / 1024)} KB`],
+    ['HTTP memories.page (first 100), median of 7', `${Math.round(median(pageTimes))} ms, ${Math.round(pageBytes / 1024)} KB`],
+    ['HTTP memories.page with a search, median of 7', `${Math.round(median(searchTimes))} ms`],
+    ['page vs whole list: time / bytes', `${(median(pageTimes) / median(listTimes)).toFixed(2)}× / ${(pageBytes / listBytes).toFixed(3)}×`],
+  ];
+  const width = Math.max(...rows.map((r) => r[0]!.length));
+  console.log(`\nConsole Library benchmark (Chromium ${browser.version()}, production build${buildMs ? `, built in ${Math.round(buildMs / 1000)} s` : ''})`);
+  for (const [k, v] of rows) console.log(`  ${k!.padEnd(width)}  ${v}`);
+  mkdirSync(join(repoRoot, 'e2e/artifacts'), { recursive: true });
+  writeFileSync(
+    join(repoRoot, 'e2e/artifacts/bench-console.json'),
+    `${JSON.stringify({ n: N, cold, warm, dom, keyLatency, listTimes, pageTimes, searchTimes, listBytes, pageBytes, measuredAt: new Date().toISOString() }, null, 2)}\n`,
+  );
+} finally {
+  await browser.close().catch(() => {});
+  await server?.stop();
+}
