@@ -48,6 +48,7 @@ import { EngramError, errorMessage } from './errors.ts';
 import { changedDiaryPaths, runIndex, type IndexRunResult } from './index/indexer.ts';
 import { LiveIndex } from './index/live.ts';
 import { chunkTextsWithFallback } from './index/offline.ts';
+import { claimIndexOwner, indexOwnerId, isSharedDatabaseUrl } from './index/owner.ts';
 import { DiaryWatcher, type SyncTrigger, type WatchOptions } from './index/watcher.ts';
 import { sha1 } from './index/rows.ts';
 import { silentLogger, type Logger } from './log.ts';
@@ -112,10 +113,15 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
     if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
     if (db.readOnly) notes.push(db.readOnly.reason);
     engine.dataWarnings = notes;
+    if (!db.readOnly && isSharedDatabaseUrl(db.url)) {
+      engine.indexOwner = await claimIndexOwner(db.db, indexOwnerId(config.diaryDir), env.ENGRAM_INDEX_OWNER === 'this');
+      if (engine.indexOwner)
+        notes.push(`this database is indexed by ${engine.indexOwner}; this engine reads it (recall, list, status) and does not index or write — set ENGRAM_INDEX_OWNER=this to move the index here`);
+    }
     for (const note of notes) options.log?.('warn', note);
     // Read-only data is never indexed into; a rebuilt database is always filled from the files.
-    await engine.init(!db.readOnly && ((options.syncOnOpen ?? true) || db.recovered !== null));
-    if (options.watch) engine.watch(options.watch === true ? {} : options.watch);
+    await engine.init(!db.readOnly && !engine.indexOwner && ((options.syncOnOpen ?? true) || db.recovered !== null));
+    if (options.watch && !engine.indexOwner) engine.watch(options.watch === true ? {} : options.watch);
     return engine;
   } catch (e) {
     db.close();
@@ -213,6 +219,8 @@ export class Engine {
   readonly writerLock: WriterLock;
   /** What opening the data found and repaired (read-only data, a rebuilt database, dropped settings). */
   dataWarnings: string[] = [];
+  /** Remote mode: the host:folder that owns (indexes and writes) the shared database, when it is not this engine. */
+  indexOwner: string | null = null;
 
   constructor(
     readonly database: Database,
@@ -311,6 +319,8 @@ export class Engine {
    */
   private exclusive<T>(fn: () => Promise<T>, lockWaitMs?: number): Promise<T> {
     if (this.database.readOnly) return Promise.reject(new EngramError('read-only-data', this.database.readOnly.reason));
+    if (this.indexOwner)
+      return Promise.reject(new EngramError('index-owned-elsewhere', `the shared database is indexed by ${this.indexOwner}: write there (this engine only reads; ENGRAM_INDEX_OWNER=this moves the index here) / 索引归属另一台机器,本机只读`));
     const locked = () => this.writerLock.run('write', fn, lockWaitMs);
     const run = this.writeQueue.then(locked, locked);
     this.writeQueue = run.catch(() => {});

@@ -35,13 +35,18 @@ test('remote libSQL: index, recall, write, recall; unreachable server keeps reca
     const second = await engine.recall('大阪节点 迁移 Linode');
     assert.equal(second.hits[0]?.docId, w.docId);
 
-    // A second engine (another machine reading the same server) sees the write without the files' scan.
-    const reader = await openTestEngine(tempDirs(), { syncOnOpen: false }, { databaseUrl: server.url });
+    // A second engine with another diary folder (another machine) reads the server: it sees the
+    // owner's write, does not sync its own (empty) folder into it, and refuses to write.
+    const reader = await openTestEngine(tempDirs(), {}, { databaseUrl: server.url });
     try {
-      assert.equal((await reader.status()).documents, 6);
+      assert.match(reader.indexOwner ?? '', /:/);
+      assert.equal((await reader.status()).documents, 6, 'opening did not remove the owner\'s rows');
+      assert.equal((await reader.recall('大阪节点 迁移 Linode')).hits[0]?.docId, w.docId);
+      await assert.rejects(reader.write({ title: '别处', content: '另一台机器上的写入,应当被拒绝并说明原因。' }), /indexed by/);
     } finally {
       reader.close();
     }
+    assert.equal((await engine.status()).documents, 6);
 
     await server.stop({ remove: false });
     const offline = await engine.recall('东京节点 443 端口');
