@@ -211,7 +211,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
       await dialog.waitFor({ state: 'detached' });
       assert.match(await page.getByTestId('settings-dirty').innerText(), /3/);
       const saved = (await (await fetch(`${server!.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { embedding: { provider: string } } } } };
-      assert.equal(saved.result.data.effective.embedding.provider, 'none', 'nothing was saved');
+      assert.equal(saved.result.data.effective.embedding.provider, 'auto', 'nothing was saved');
     } finally {
       await context.close();
     }

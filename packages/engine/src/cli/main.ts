@@ -42,6 +42,7 @@ commands:
   import-sessions (ID… | --all) [--cwd D]
                                   import past sessions as memories of that workspace (idempotent)
   serve [--port N] [--host H]     start the console
+  model install|status [--from DIR|URL]  the local embedding model (+ ONNX runtime) under the data dir
 
 common options:
   --diary-dir D   --data-dir D   --legacy-dir D   --database-url URL   --config FILE   --json

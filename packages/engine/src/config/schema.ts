@@ -105,6 +105,16 @@ export const configSchema = z.object({
       minIntervalMs: z.number().int().min(0).max(60_000).default(700),
       timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
       maxRetries: z.number().int().min(0).max(20).default(4),
+      /** Local models: how token states become one vector; auto = the model's metadata (BGE: cls), else mean. */
+      pooling: z.enum(['auto', 'cls', 'mean']).default('auto'),
+      /** Local models: text put before every query (not documents); '' = none, 'model' = the installed model's own. */
+      queryInstruction: z.string().max(500).default(''),
+      /** Local models: ONNX threads; 0 = the runtime's default (all cores). */
+      threads: z.number().int().min(0).max(64).default(0),
+      /** Local models: padded tokens per model run (rows × longest input); bounds memory while indexing. */
+      batchTokens: z.number().int().min(512).max(262_144).default(4096),
+      /** Embed each chunk with its memory's title, summary and tags in front of the body. */
+      withMetadata: z.boolean().default(true),
     })
     .prefault({}),
 

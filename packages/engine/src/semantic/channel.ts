@@ -14,7 +14,10 @@ import {
   type EmbeddingFingerprint,
   type FingerprintComparison,
 } from './fingerprint.ts';
-import { LocalEmbedder } from './local-embedder.ts';
+import { LocalEmbedder, modelFacts } from './local-embedder.ts';
+import { docIdOfChunk } from './chunk-id.ts';
+import { embeddedText } from './context.ts';
+import { createHash } from 'node:crypto';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { RequestPacer } from './pacer.ts';
 import { cosine, normalise, VectorIndex } from './vector-index.ts';
@@ -28,7 +31,7 @@ export interface SemanticStatus {
   reason: string | null;
   /** What the user can do about it. */
   action: string | null;
-  provider: 'none' | 'openai' | 'local';
+  provider: EngramConfig['embedding']['provider'];
   /** What the current configuration produces. */
   fingerprint: EmbeddingFingerprint | null;
   /** What the stored vectors were built with. */
@@ -61,11 +64,7 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
-/** Chunk ids are `${docId}#${ordinal}` (index/rows.ts). */
-export const docIdOfChunk = (chunkId: string): string => {
-  const hash = chunkId.lastIndexOf('#');
-  return hash < 0 ? chunkId : chunkId.slice(0, hash);
-};
+export { docIdOfChunk };
 
 export interface DegradedBatch {
   index: number;
@@ -93,7 +92,14 @@ export interface SemanticHit {
   rank: number;
 }
 
-export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number } | { ran: false; skipped: string };
+/** The query's cosine against a fixed sample of the corpus: what an unrelated chunk scores for this query and model. */
+export interface CosineBackground {
+  mean: number;
+  std: number;
+  n: number;
+}
+
+export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number; background?: CosineBackground } | { ran: false; skipped: string };
 
 export interface IntegrityReport {
   /** Sample chunks re-embedded and compared (chunks without a stored vector are skipped). */
@@ -121,7 +127,14 @@ export interface SemanticChannelOptions {
   maxRetryWaitMs?: number;
   /** Share big scans with a helper thread (default true). */
   parallelSearch?: boolean;
+  /** Data directory: where a local model's runtime may be installed. */
+  dataDir?: string;
+  /** Per document of these chunks, the lines embedded in front of each chunk (title, summary, tags). */
+  contextOf?: (chunkIds: string[]) => Promise<Map<string, string>>;
 }
+
+/** Chunks sampled for the per-query cosine background. */
+const BACKGROUND_SAMPLE = 256;
 
 export const REBUILD_ACTION =
   'Rebuild the index to re-embed every chunk with the current embedding settings (the old vectors are backed up first). Until then recall is lexical only.';
@@ -152,6 +165,7 @@ export class SemanticChannel {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly queryCache = new Map<string, Float32Array>();
   private closed = false;
+  private background: { vectors: Float32Array[]; forSize: number } | null = null;
 
   private constructor(opts: SemanticChannelOptions) {
     this.opts = opts;
@@ -305,7 +319,19 @@ export class SemanticChannel {
   }
 
   private createEmbedder(): Promise<Embedder> {
-    return createEmbedder(this.config, this.opts.fetchImpl);
+    return createEmbedder(this.config, this.opts.fetchImpl, { dataDir: this.opts.dataDir });
+  }
+
+  /** Chunks as embedded: with their document's context lines, fingerprinted together so a title change re-embeds. */
+  private async withContext<T extends { id: string; text: string; fingerprint?: string }>(chunks: T[]): Promise<T[]> {
+    if (!this.opts.contextOf || chunks.length === 0) return chunks;
+    const contexts = await this.opts.contextOf(chunks.map((c) => c.id));
+    return chunks.map((c) => {
+      const ctx = contexts.get(docIdOfChunk(c.id)) ?? '';
+      if (!ctx) return c;
+      const text = embeddedText(ctx, c.text);
+      return { ...c, text, ...(c.fingerprint !== undefined ? { fingerprint: createHash('sha1').update(`${c.fingerprint}\u0000${ctx}`).digest('hex') } : {}) };
+    });
   }
 
   /** Serialises everything that writes vectors. */
@@ -371,7 +397,8 @@ export class SemanticChannel {
     });
   }
 
-  private async syncNow(chunks: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+  private async syncNow(input: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+    const chunks = this.state === 'ready' ? await this.withContext(input) : input;
     const result: SyncResult = { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: null, aborted: false };
     const total = chunks.length;
     let done = 0;
@@ -434,7 +461,8 @@ export class SemanticChannel {
       progress(copies.length);
     }
 
-    const unique = [...groups.values()];
+    // Similar lengths together: a batch is padded to its longest text.
+    const unique = [...groups.values()].sort((a, b) => (b[0] as SyncChunk).text.length - (a[0] as SyncChunk).text.length);
     const batchSize = Math.max(1, this.config.batchSize);
     const batches: SyncChunk[][][] = [];
     for (let i = 0; i < unique.length; i += batchSize) batches.push(unique.slice(i, i + batchSize));
@@ -557,7 +585,7 @@ export class SemanticChannel {
     }
     const embedder = this.embedder as Embedder;
     const timeoutMs = this.opts.queryTimeoutMs ?? Math.min(this.config.timeoutMs, 5000);
-    const [vector] = await embedder.embed([query], { signal, timeoutMs });
+    const [vector] = await embedder.embed([query], { signal, timeoutMs, purpose: 'query' });
     const v = vector as Float32Array;
     this.queryCache.set(query, v);
     if (this.queryCache.size > QUERY_CACHE_SIZE) this.queryCache.delete(this.queryCache.keys().next().value as string);
@@ -588,6 +616,7 @@ export class SemanticChannel {
         ran: true,
         hits: hits.map((h, i) => ({ chunkId: h.id, score: h.score, rank: i + 1 })),
         ms: performance.now() - started,
+        background: this.backgroundOf(vector, index),
       };
     } catch (e) {
       const reason = this.safe(`query embedding failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -595,6 +624,40 @@ export class SemanticChannel {
       this.log('warn', 'semantic search skipped', { reason });
       return { ran: false, skipped: reason };
     }
+  }
+
+  /**
+   * The query's cosine distribution over a fixed, evenly spread sample of stored chunks. Nearly all
+   * of them are unrelated to any one query, so this is what "unrelated" scores for this model,
+   * corpus and query: the gates measure a hit's cosine against it instead of against a constant.
+   */
+  private backgroundOf(query: Float32Array, index: VectorIndex): CosineBackground | undefined {
+    const size = index.size;
+    if (size < 8) return undefined;
+    if (!this.background || Math.abs(this.background.forSize - size) > Math.max(16, size * 0.2)) {
+      const ids = index.idList().sort();
+      const step = Math.max(1, Math.floor(ids.length / BACKGROUND_SAMPLE));
+      const vectors: Float32Array[] = [];
+      for (let i = 0; i < ids.length && vectors.length < BACKGROUND_SAMPLE; i += step) {
+        const v = index.vectorOf(ids[i] as string);
+        if (v) vectors.push(Float32Array.from(v));
+      }
+      this.background = { vectors, forSize: size };
+    }
+    const q = Float32Array.from(query);
+    if (!normalise(q)) return undefined;
+    let sum = 0;
+    let sq = 0;
+    const { vectors } = this.background;
+    for (const v of vectors) {
+      const c = cosine(q, v);
+      sum += c;
+      sq += c * c;
+    }
+    const n = vectors.length;
+    const mean = sum / n;
+    const std = Math.sqrt(Math.max(1e-8, sq / n - mean * mean));
+    return { mean, std, n };
   }
 
   /** Re-embeds a sample and compares with the stored vectors (cos ≥ 0.999 passes). */
@@ -607,7 +670,7 @@ export class SemanticChannel {
     }
     const index = this.index;
     const embedder = this.embedder;
-    const items = sample.filter((s) => index.has(s.id));
+    const items = await this.withContext(sample.filter((s) => index.has(s.id)));
     const batchSize = Math.max(1, this.config.batchSize);
     const batches: { id: string; text: string }[][] = [];
     for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize));
@@ -656,7 +719,7 @@ export class SemanticChannel {
 }
 
 /** Builds the embedder a configuration names (also used by the console's "test connection"). */
-export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch): Promise<Embedder> {
+export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch, env: { dataDir?: string } = {}): Promise<Embedder> {
   if (cfg.provider === 'openai') {
     if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
     if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
@@ -674,7 +737,15 @@ export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?:
       fetchImpl,
     });
   }
-  const local = await LocalEmbedder.load(cfg.modelDir, localModelName(cfg));
+  const instruction = cfg.queryInstruction === 'model' ? modelFacts(cfg.modelDir).queryInstruction : cfg.queryInstruction;
+  const local = await LocalEmbedder.load(cfg.modelDir, {
+    model: localModelName(cfg),
+    dataDir: env.dataDir ?? null,
+    pooling: cfg.pooling,
+    queryInstruction: instruction,
+    threads: cfg.threads,
+    batchTokens: cfg.batchTokens,
+  });
   if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
     await local.dispose();
     throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);

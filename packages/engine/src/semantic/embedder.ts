@@ -1,6 +1,13 @@
 // What the channel needs from an embedding backend: one attempt at one batch.
 import { EmbeddingFault } from './embedding-fault.ts';
 
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Queries may get an instruction prefix (local models that were trained with one); documents never do. */
+  purpose?: 'query' | 'document';
+}
+
 export interface Embedder {
   readonly provider: 'openai' | 'local';
   readonly model: string;
@@ -11,7 +18,7 @@ export interface Embedder {
   /** Remote embedders go through pacing and retries; local ones run one batch at a time. */
   readonly remote: boolean;
   /** One attempt; throws EmbeddingFault. `timeoutMs` bounds the whole attempt (wall clock). */
-  embed(texts: string[], opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<Float32Array[]>;
+  embed(texts: string[], opts?: EmbedOptions): Promise<Float32Array[]>;
   dispose?(): Promise<void> | void;
 }
 

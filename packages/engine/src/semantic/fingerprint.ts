@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EngramConfig } from '../config/schema.ts';
+import { poolingFor } from './local-embedder.ts';
 
 export interface EmbeddingFingerprint {
   provider: string;
@@ -15,6 +16,8 @@ export interface EmbeddingFingerprint {
   dimensions: number;
   chunkSize: number;
   chunkOverlap: number;
+  /** Local models: 'cls' or 'mean' (vectors pooled differently live in different spaces); '' for remote models. */
+  pooling: string;
 }
 
 export interface FingerprintComparison {
@@ -75,14 +78,15 @@ export function fingerprintOf(
   const provider = embedding.provider;
   const base = { provider, chunkSize: chunk.size, chunkOverlap: chunk.overlap };
   if (provider === 'openai') {
-    return { ...base, model: embedding.model.trim(), endpoint: normaliseEndpoint(embedding.baseUrl), dimensions: dimensions ?? embedding.dimensions };
+    return { ...base, model: embedding.model.trim(), endpoint: normaliseEndpoint(embedding.baseUrl), dimensions: dimensions ?? embedding.dimensions, pooling: '' };
   }
   if (provider === 'local') {
     const dir = embedding.modelDir.trim() ? resolve(embedding.modelDir.trim()) : '';
     const dims = dimensions ?? (embedding.dimensions || (dir ? localModelDimensions(dir) : 0));
-    return { ...base, model: localModelName(embedding), endpoint: dir, dimensions: dims };
+    const model = localModelName(embedding);
+    return { ...base, model, endpoint: dir, dimensions: dims, pooling: poolingFor(embedding.pooling ?? 'auto', dir, model) };
   }
-  return { ...base, model: '', endpoint: '', dimensions: 0 };
+  return { ...base, model: '', endpoint: '', dimensions: 0, pooling: '' };
 }
 
 /** The shared judgement of the three gates (start-up, rebuild, settings save). Pure. */
@@ -94,6 +98,7 @@ export function compareFingerprints(stored: EmbeddingFingerprint | null, propose
   if (stored.provider !== proposed.provider) reasons.push(`embedding provider changed: ${stored.provider} → ${proposed.provider}`);
   if (stored.model !== proposed.model) reasons.push(`embedding model changed: ${stored.model || '(none)'} → ${proposed.model || '(none)'}`);
   if (stored.endpoint !== proposed.endpoint) reasons.push(`embedding endpoint changed: ${stored.endpoint || '(none)'} → ${proposed.endpoint || '(none)'}`);
+  if (stored.pooling !== proposed.pooling) reasons.push(`embedding pooling changed: ${stored.pooling || '(none)'} → ${proposed.pooling || '(none)'}`);
   if (stored.dimensions > 0 && proposed.dimensions > 0 && stored.dimensions !== proposed.dimensions) {
     reasons.push(`embedding dimensions changed: ${stored.dimensions} → ${proposed.dimensions}`);
   }
@@ -112,6 +117,7 @@ export const canonical = (f: EmbeddingFingerprint): EmbeddingFingerprint => ({
   dimensions: f.dimensions,
   chunkSize: f.chunkSize,
   chunkOverlap: f.chunkOverlap,
+  pooling: f.pooling,
 });
 
 /** Parses a stored fingerprint; null when absent or malformed. */
@@ -127,6 +133,8 @@ export function parseFingerprint(json: string | null | undefined): EmbeddingFing
       dimensions: Number(o.dimensions) || 0,
       chunkSize: Number(o.chunkSize) || 0,
       chunkOverlap: Number(o.chunkOverlap) || 0,
+      // Vectors stored before pooling was recorded: local ones were mean-pooled (the old hard-coded choice).
+      pooling: typeof o.pooling === 'string' ? o.pooling : o.provider === 'local' ? 'mean' : '',
     });
   } catch {
     return null;

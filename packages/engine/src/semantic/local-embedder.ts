@@ -1,9 +1,20 @@
-// A local ONNX model through @huggingface/transformers, from a directory the user points at.
-// Remote loading is switched off: nothing is downloaded at run time, ever. The library is heavy
-// (onnxruntime), so it is imported only when this provider is actually used.
-import { existsSync, statSync } from 'node:fs';
+// A local ONNX model through @huggingface/transformers, from a directory on disk. Remote loading is
+// switched off: nothing is downloaded at run time, ever. The runtime is heavy (onnxruntime), so it
+// is imported only when this provider is actually used, from the workspace or `<dataDir>/runtime`.
+//
+// What this provider does beyond calling the model:
+// - pooling per model (BGE: the [CLS] state; others: the masked mean), from the installed model's
+//   metadata or the config, recorded in the fingerprint;
+// - texts longer than the model's token limit are embedded in overlapping windows whose vectors are
+//   averaged (weighted by tokens), so no part of a chunk is silently cut off;
+// - inputs are sorted by length and cut into sub-batches under a token budget, so a batch is padded
+//   to its own longest text, not the longest of all;
+// - the wall-clock timeout and the abort signal are checked between sub-batches and race each run.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Embedder } from './embedder.ts';
+import { MODEL_META_FILE, type InstalledModelMeta, type Pooling } from '../model/manifest.ts';
+import { loadRuntime, type Transformers } from '../model/runtime.ts';
+import type { Embedder, EmbedOptions } from './embedder.ts';
 import { validateVectors } from './embedder.ts';
 import { EmbeddingFault } from './embedding-fault.ts';
 
@@ -36,29 +47,128 @@ export function inspectModelDir(modelDir: string): LocalModelLayout {
   return { dir, dtype: found.dtype, modelFile: join(dir, 'onnx', found.file) };
 }
 
-type Extractor = ((texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>) & {
-  dispose?: () => Promise<void>;
-};
+/** What a model directory says about itself: Engram's metadata file, else config.json / tokenizer_config.json. */
+export function modelFacts(dir: string): { pooling: Pooling | null; maxTokens: number; queryInstruction: string } {
+  const read = (f: string): Record<string, unknown> | null => {
+    try {
+      return JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  };
+  const meta = read(MODEL_META_FILE) as Partial<InstalledModelMeta> | null;
+  const cfg = read('config.json') ?? {};
+  const tok = read('tokenizer_config.json') ?? {};
+  const limits = [meta?.maxTokens, cfg.max_position_embeddings, tok.model_max_length].map(Number).filter((n) => Number.isFinite(n) && n > 8 && n < 1e6);
+  return {
+    pooling: meta?.pooling === 'cls' || meta?.pooling === 'mean' ? meta.pooling : null,
+    maxTokens: limits.length > 0 ? Math.min(...limits) : 512,
+    queryInstruction: typeof meta?.queryInstruction === 'string' ? meta.queryInstruction : '',
+  };
+}
+
+/** Pooling for a model: explicit config wins, then the model's metadata, then the model family (BGE → cls), else mean. */
+export function poolingFor(configured: string, dir: string, model: string): Pooling {
+  if (configured === 'cls' || configured === 'mean') return configured;
+  const facts = dir ? modelFacts(dir).pooling : null;
+  if (facts) return facts;
+  return /(^|[^a-z])bge/i.test(`${model} ${basename(dir)}`) ? 'cls' : 'mean';
+}
+
+/** Token windows over a text's ids: each at most `max` ids, overlapping by `overlap`. Pure. */
+export function tokenWindows(ids: number[], max: number, overlap: number): number[][] {
+  if (ids.length <= max) return [ids];
+  const step = Math.max(1, max - Math.min(overlap, max - 1));
+  const out: number[][] = [];
+  for (let start = 0; start < ids.length; start += step) {
+    out.push(ids.slice(start, start + max));
+    if (start + max >= ids.length) break;
+  }
+  return out;
+}
+
+/** Groups inputs (sorted by length, longest first) so that rows × longest ≤ budget. Pure. */
+export function lengthBuckets(lengths: number[], tokenBudget: number, maxRows: number): number[][] {
+  const order = lengths.map((n, i) => ({ n, i })).sort((a, b) => b.n - a.n || a.i - b.i);
+  const out: number[][] = [];
+  let current: number[] = [];
+  let longest = 0;
+  for (const { n, i } of order) {
+    const width = Math.max(longest, n);
+    if (current.length > 0 && ((current.length + 1) * width > tokenBudget || current.length >= maxRows)) {
+      out.push(current);
+      current = [];
+      longest = 0;
+    }
+    current.push(i);
+    longest = Math.max(longest, n);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+export interface LocalEmbedderOptions {
+  /** Name recorded in the fingerprint. */
+  model: string;
+  /** Data directory (runtime fallback location). */
+  dataDir?: string | null;
+  /** 'auto' | 'cls' | 'mean'. */
+  pooling?: string;
+  /** Prepended to queries (not documents); '' = none. */
+  queryInstruction?: string;
+  /** ONNX intra-op threads; 0 = the runtime's default. */
+  threads?: number;
+  /** Padded tokens per model run (rows × longest). */
+  batchTokens?: number;
+  /** Overlap between windows of an over-long text, in tokens. */
+  windowOverlap?: number;
+  /** Test hook: the runtime to use. */
+  runtime?: Transformers;
+}
+
+type Tokenizer = { encode(text: string, opts?: { add_special_tokens?: boolean }): number[] };
+type Model = ((inputs: Record<string, unknown>) => Promise<Record<string, { dims: number[]; data: Float32Array }>>) & { dispose?: () => Promise<unknown> };
 
 // transformers.js keeps its settings in one global `env`; loads are serialised so two channels
 // pointing at different directories cannot interleave their settings.
 let loadQueue: Promise<unknown> = Promise.resolve();
+
+export const DEFAULT_BATCH_TOKENS = 4096;
 
 export class LocalEmbedder implements Embedder {
   readonly provider = 'local' as const;
   readonly remote = false;
   readonly model: string;
   readonly endpoint: string;
-  private dims: number | null;
+  readonly pooling: Pooling;
+  readonly maxTokens: number;
+  readonly queryInstruction: string;
+  private dims: number | null = null;
+  private readonly prefix: number[];
+  private readonly suffix: number[];
+  private readonly batchTokens: number;
+  private readonly overlap: number;
+  /** Windows embedded for texts over the limit (for status and tests). */
+  windowedTexts = 0;
+
   private constructor(
-    private readonly extractor: Extractor,
+    private readonly runtime: Transformers,
+    private readonly tokenizer: Tokenizer,
+    private readonly net: Model,
     layout: LocalModelLayout,
-    model: string,
-    dims: number,
+    opts: LocalEmbedderOptions,
   ) {
-    this.model = model;
+    this.model = opts.model;
     this.endpoint = layout.dir;
-    this.dims = dims;
+    const facts = modelFacts(layout.dir);
+    this.pooling = poolingFor(opts.pooling ?? 'auto', layout.dir, opts.model);
+    this.maxTokens = facts.maxTokens;
+    this.queryInstruction = opts.queryInstruction ?? '';
+    const empty = tokenizer.encode('', { add_special_tokens: true });
+    this.prefix = empty.slice(0, Math.min(1, empty.length));
+    this.suffix = empty.slice(this.prefix.length);
+    this.batchTokens = Math.max(this.maxTokens, opts.batchTokens || DEFAULT_BATCH_TOKENS);
+    this.overlap = Math.max(0, opts.windowOverlap ?? 64);
   }
 
   get dimensions(): number | null {
@@ -66,55 +176,129 @@ export class LocalEmbedder implements Embedder {
   }
 
   /** Loads tokenizer and model, and embeds a probe to learn the output dimension. */
-  static async load(modelDir: string, model: string): Promise<LocalEmbedder> {
+  static async load(modelDir: string, opts: LocalEmbedderOptions): Promise<LocalEmbedder> {
     const layout = inspectModelDir(modelDir);
+    let runtime: Transformers;
+    try {
+      runtime = opts.runtime ?? (await loadRuntime(opts.dataDir ?? null));
+    } catch (e) {
+      throw new EmbeddingFault('unavailable', (e as Error).message);
+    }
     const task = loadQueue.then(async () => {
-      let transformers: typeof import('@huggingface/transformers');
-      try {
-        transformers = await import('@huggingface/transformers');
-      } catch (e) {
-        throw new EmbeddingFault('unavailable', `@huggingface/transformers could not be loaded: ${(e as Error).message}`);
-      }
-      const { env, pipeline } = transformers;
+      const { env, AutoTokenizer, AutoModel } = runtime;
       env.allowRemoteModels = false;
       env.allowLocalModels = true;
       env.localModelPath = `${dirname(layout.dir)}/`;
       try {
-        const extractor = (await pipeline('feature-extraction', basename(layout.dir), {
+        const name = basename(layout.dir);
+        const tokenizer = (await AutoTokenizer.from_pretrained(name, { local_files_only: true })) as unknown as Tokenizer;
+        const threads = Math.max(0, Math.floor(opts.threads ?? 0));
+        const net = (await AutoModel.from_pretrained(name, {
           dtype: layout.dtype as 'fp32',
           local_files_only: true,
           device: 'cpu',
-        })) as unknown as Extractor;
-        return extractor;
+          ...(threads > 0 ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
+        })) as unknown as Model;
+        return { tokenizer, net };
       } catch (e) {
         throw new EmbeddingFault('unavailable', `model in ${layout.dir} could not be loaded: ${(e as Error).message}`);
       }
     });
     loadQueue = task.catch(() => undefined);
-    const extractor = await task;
-    const embedder = new LocalEmbedder(extractor, layout, model, 0);
+    const { tokenizer, net } = await task;
+    const embedder = new LocalEmbedder(runtime, tokenizer, net, layout, opts);
     try {
-      const probe = await embedder.run(['dimension probe'], null);
+      const probe = await embedder.run(['dimension probe'], {});
       embedder.dims = probe[0]?.length ?? 0;
     } catch (e) {
-      await extractor.dispose?.().catch(() => undefined);
+      await net.dispose?.().catch(() => undefined);
       throw new EmbeddingFault('unavailable', `model in ${layout.dir} loaded but could not embed: ${(e as Error).message}`);
     }
     return embedder;
   }
 
-  private async run(texts: string[], dims: number | null): Promise<Float32Array[]> {
-    const out = await this.extractor(texts, { pooling: 'mean', normalize: true });
-    const width = out.dims[out.dims.length - 1] ?? 0;
-    const rows: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i++) rows.push(Float32Array.from(out.data.subarray(i * width, (i + 1) * width)));
-    return validateVectors(rows, texts.length, dims, 'local model');
+  /** Token ids of a text's windows, special tokens included. */
+  windowsOf(text: string): number[][] {
+    const ids = this.tokenizer.encode(text, { add_special_tokens: false });
+    const room = this.maxTokens - this.prefix.length - this.suffix.length;
+    return tokenWindows(ids, room, this.overlap).map((w) => [...this.prefix, ...w, ...this.suffix]);
   }
 
-  async embed(texts: string[], opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Float32Array[]> {
+  private async forward(rows: number[][]): Promise<Float32Array[]> {
+    const width = Math.max(...rows.map((r) => r.length));
+    const n = rows.length;
+    const ids = new BigInt64Array(n * width);
+    const mask = new BigInt64Array(n * width);
+    rows.forEach((r, i) => {
+      for (let j = 0; j < r.length; j++) {
+        ids[i * width + j] = BigInt(r[j] as number);
+        mask[i * width + j] = 1n;
+      }
+    });
+    const { Tensor } = this.runtime;
+    const out = await this.net({
+      input_ids: new Tensor('int64', ids, [n, width]),
+      attention_mask: new Tensor('int64', mask, [n, width]),
+      token_type_ids: new Tensor('int64', new BigInt64Array(n * width), [n, width]),
+    });
+    const hidden = out.last_hidden_state ?? Object.values(out)[0];
+    if (!hidden) throw new Error('the model returned no hidden states');
+    const dim = hidden.dims[hidden.dims.length - 1] as number;
+    const seq = hidden.dims[1] as number;
+    const data = hidden.data;
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < n; i++) {
+      const v = new Float32Array(dim);
+      if (this.pooling === 'cls') v.set(data.subarray(i * seq * dim, i * seq * dim + dim));
+      else {
+        const len = (rows[i] as number[]).length;
+        for (let t = 0; t < len; t++) {
+          const base = (i * seq + t) * dim;
+          for (let d = 0; d < dim; d++) v[d] = (v[d] as number) + (data[base + d] as number);
+        }
+        for (let d = 0; d < dim; d++) v[d] = (v[d] as number) / len;
+      }
+      vectors.push(v);
+    }
+    return vectors;
+  }
+
+  private async run(texts: string[], opts: EmbedOptions): Promise<Float32Array[]> {
+    const deadline = opts.timeoutMs ? performance.now() + opts.timeoutMs : Infinity;
+    const signal = opts.signal;
+    const input = opts.purpose === 'query' && this.queryInstruction ? texts.map((t) => this.queryInstruction + t) : texts;
+    const windows: { text: number; ids: number[] }[] = [];
+    input.forEach((t, i) => {
+      const ws = this.windowsOf(t);
+      if (ws.length > 1) this.windowedTexts++;
+      for (const ids of ws) windows.push({ text: i, ids });
+    });
+    const pooled: (Float32Array | undefined)[] = new Array(windows.length);
+    for (const bucket of lengthBuckets(windows.map((w) => w.ids.length), this.batchTokens, 256)) {
+      if (signal?.aborted) throw new EmbeddingFault('aborted', 'cancelled');
+      const left = deadline - performance.now();
+      if (left <= 0) throw new EmbeddingFault('timeout', `local embedding exceeded ${opts.timeoutMs} ms`);
+      const vectors = await raceLimits(this.forward(bucket.map((i) => (windows[i] as { ids: number[] }).ids)), left, signal, opts.timeoutMs ?? 0);
+      bucket.forEach((w, j) => (pooled[w] = vectors[j]));
+    }
+    // One vector per text: the windows' unit vectors averaged by their token counts.
+    const rows: Float32Array[] = texts.map(() => new Float32Array(0));
+    const weights = texts.map(() => 0);
+    windows.forEach((w, i) => {
+      const v = unit(pooled[i] as Float32Array);
+      const weight = w.ids.length;
+      const acc = rows[w.text] as Float32Array;
+      if (acc.length === 0) rows[w.text] = v.map((x) => x * weight);
+      else for (let d = 0; d < acc.length; d++) acc[d] = (acc[d] as number) + (v[d] as number) * weight;
+      weights[w.text] = (weights[w.text] as number) + weight;
+    });
+    return validateVectors(rows.map(unit), texts.length, this.dims, 'local model');
+  }
+
+  async embed(texts: string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
     if (opts.signal?.aborted) throw new EmbeddingFault('aborted', 'cancelled');
     try {
-      return await this.run(texts, this.dims);
+      return await this.run(texts, opts);
     } catch (e) {
       if (e instanceof EmbeddingFault) throw e;
       throw new EmbeddingFault('unavailable', `local model failed: ${(e as Error).message}`);
@@ -122,6 +306,27 @@ export class LocalEmbedder implements Embedder {
   }
 
   async dispose(): Promise<void> {
-    await this.extractor.dispose?.().catch(() => undefined);
+    await this.net.dispose?.().catch(() => undefined);
   }
+}
+
+function unit(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += (v[i] as number) * (v[i] as number);
+  const s = n > 0 ? 1 / Math.sqrt(n) : 0;
+  return v.map((x) => x * s);
+}
+
+/** Resolves with the run, or rejects on timeout / abort (the run itself cannot be interrupted; its result is dropped). */
+function raceLimits<T>(work: Promise<T>, leftMs: number, signal: AbortSignal | undefined, timeoutMs: number): Promise<T> {
+  if (!Number.isFinite(leftMs) && !signal) return work;
+  return new Promise<T>((ok, fail) => {
+    const timer = Number.isFinite(leftMs) ? setTimeout(() => fail(new EmbeddingFault('timeout', `local embedding exceeded ${timeoutMs} ms`)), leftMs) : null;
+    const onAbort = () => fail(new EmbeddingFault('aborted', 'cancelled'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(ok, fail).finally(() => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+  });
 }

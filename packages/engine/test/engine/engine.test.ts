@@ -42,7 +42,7 @@ test('a relevant query finds its memory with an explanation; chatter injects not
     assert.ok(r.hits[0]!.matched.some((m) => m.token === '443'));
     assert.ok(r.explain.gate.distinctiveTokens.length > 0);
     assert.equal(r.explain.semantic.ran, false);
-    assert.match(r.explain.semantic.skipped ?? '', /not configured/);
+    assert.match(r.explain.semantic.skipped ?? '', /no local embedding model installed/);
     assert.ok(r.hits.every((h, i) => i === 0 || r.hits[i - 1]!.score >= h.score), 'hits are ordered by score');
     assert.equal(new Set(r.hits.map((h) => h.docId)).size, r.hits.length, 'one hit per document');
     const chatter = await engine.recall('好的,再简单测一下');
@@ -152,7 +152,7 @@ test('a settings save that changes the embedding fingerprint asks for confirmati
     const r = await engine.saveSettings({ embedding: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', dimensions: 8 } });
     assert.equal(r.ok, false);
     assert.ok(!r.ok && r.requiresConfirmation && r.reasons.some((x) => /provider/.test(x)));
-    assert.equal(engine.config.embedding.provider, 'none', 'nothing saved without confirmation');
+    assert.equal(engine.config.embedding.provider, 'auto', 'nothing saved without confirmation');
     await assert.rejects(engine.saveSettings({ recall: { kBase: 'x' } }), /recall\.kBase/);
   } finally {
     engine.close();

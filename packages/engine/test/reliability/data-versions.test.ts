@@ -79,7 +79,7 @@ test('saved settings that no longer validate are backed up and dropped leaf by l
     assert.equal(engine.config.recall.kMax, 8);
     assert.equal(engine.config.inject.header, '保留这一项');
     assert.equal(engine.config.recall.kBase, 5, 'the invalid leaf fell back to the default');
-    assert.equal(engine.config.embedding.provider, 'none');
+    assert.equal(engine.config.embedding.provider, 'auto');
     const warnings = (await engine.status()).warnings.join('\n');
     assert.match(warnings, /recall\.kBase/);
     assert.match(warnings, /embedding\.provider/);

@@ -26,7 +26,7 @@ async function openLocal(dir: string, url = tempDbUrl(), over: Record<string, un
 
 describe('local ONNX embedder (built by the test, loaded offline)', () => {
   it('loads the model directory and produces normalised vectors of the model width', async () => {
-    const e = await LocalEmbedder.load(modelDir, 'tiny-bert');
+    const e = await LocalEmbedder.load(modelDir, { model: 'tiny-bert' });
     assert.equal(e.dimensions, 16);
     const [a, b, c] = await e.embed(['coffee with milk', 'coffee with sugar', 'zebra 42']);
     assert.equal(a?.length, 16);

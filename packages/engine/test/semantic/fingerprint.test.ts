@@ -14,6 +14,7 @@ const base: EmbeddingFingerprint = {
   dimensions: 1536,
   chunkSize: 800,
   chunkOverlap: 120,
+  pooling: '',
 };
 
 describe('fingerprint comparison (the three gates share it)', () => {

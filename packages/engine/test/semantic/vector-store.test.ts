@@ -7,7 +7,7 @@ import { createClient } from '@libsql/client';
 import { VectorStore, dimensionsOfDdl, vectorBlob } from '../../src/semantic/vector-store.ts';
 import type { EmbeddingFingerprint } from '../../src/semantic/fingerprint.ts';
 
-const fp = (model: string): EmbeddingFingerprint => ({ provider: 'openai', model, endpoint: 'http://x/v1', dimensions: 3, chunkSize: 800, chunkOverlap: 120 });
+const fp = (model: string): EmbeddingFingerprint => ({ provider: 'openai', model, endpoint: 'http://x/v1', dimensions: 3, chunkSize: 800, chunkOverlap: 120, pooling: '' });
 const tempClient = () => createClient({ url: `file:${join(mkdtempSync(join(tmpdir(), 'engram-vs-')), 'v.db')}` });
 
 describe('VectorStore', () => {

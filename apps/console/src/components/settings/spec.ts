@@ -47,7 +47,7 @@ export const SECTIONS: SectionSpec[] = [
     description: ['向量通道的来源。改变提供方、模型、端点或维度会改变指纹,需要全量重建。', 'Where vectors come from. Changing provider, model, endpoint or dimensions changes the fingerprint and needs a full rebuild.'],
     tool: 'test-embedding',
     fields: [
-      { path: 'embedding.provider', kind: 'select', options: ['none', 'openai', 'local'], label: ['提供方', 'Provider'], help: ['none = 只用词法召回', 'none = lexical recall only'] },
+      { path: 'embedding.provider', kind: 'select', options: ['auto', 'none', 'openai', 'local'], label: ['提供方', 'Provider'], help: ['auto = 已安装的本地模型(engram model install),否则只用词法;none = 只用词法召回', 'auto = the installed local model (engram model install), else lexical; none = lexical recall only'] },
       { path: 'embedding.baseUrl', kind: 'text', label: ['Base URL', 'Base URL'], placeholder: ['https://api.example.com/v1', 'https://api.example.com/v1'], showIf: providerIs('openai') },
       { path: 'embedding.model', kind: 'text', label: ['模型', 'Model'], showIf: providerIs('openai', 'local') },
       { path: 'embedding.apiKey', kind: 'secret', label: ['API Key', 'API key'], showIf: providerIs('openai') },

