@@ -296,6 +296,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   sessions: cmdSessions,
   'import-sessions': cmdImportSessions,
   serve: cmdServe,
+  model: (a) => import('./model.ts').then((m) => m.cmdModel(a)).catch((e: Error) => Promise.reject(e.name === 'ModelUsageError' ? new UsageError(e.message) : e)),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -94,12 +94,13 @@ export const configSchema = z.object({
 
   embedding: z
     .object({
-      provider: z.enum(['none', 'openai', 'local']).default('none'),
-      baseUrl: z.string().default(''),
-      model: z.string().default(''),
+      /** auto = the installed local model (`engram model install`) when present, else lexical only (with the reason in status). */
+      provider: z.enum(['auto', 'none', 'openai', 'local']).default('auto'),
+      baseUrl: text(2048, 'embedding.baseUrl').default(''),
+      model: text(500, 'embedding.model').default(''),
       dimensions: z.number().int().min(0).max(65_536).default(0),
-      apiKey: z.string().default(''),
-      modelDir: z.string().default(''),
+      apiKey: text(8192, 'embedding.apiKey').default(''),
+      modelDir: text(PATH_MAX, 'embedding.modelDir').default(''),
       batchSize: z.number().int().min(1).max(2048).default(16),
       concurrency: z.number().int().min(1).max(32).default(2),
       minIntervalMs: z.number().int().min(0).max(60_000).default(700),
