@@ -3,12 +3,12 @@
 // up whatever shares the other words. When the query names days, the answer is the memories of
 // those days, in the order they happened; the rest of the query, when it has distinctive words,
 // picks among them.
-import type { RecallDeps, RecallOptions } from '../recall/pipeline.ts';
-import type { DocMeta } from '../recall/pipeline.ts';
+import type { EngramConfig } from '../config/schema.ts';
 import { fitToBudget } from '../recall/render.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
 import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
-import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
+import type { DocMeta, MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
+import type { Tokenizer } from '../types.ts';
 import { parseTimeExpression } from './parse.ts';
 import { hitScope, visibleIn } from '../recall/scope.ts';
 
@@ -26,6 +26,35 @@ export interface TimeChannelDeps {
   timeZone: string;
   /** Live memories dated on one of `days` whose date is when it happened; archived ones excluded. */
   memoriesOn(days: string[]): DayMemory[];
+}
+
+/**
+ * What planning a time answer reads of a recall's dependencies and options. Declared here instead
+ * of imported from recall/pipeline.ts, which calls planTimeChannel: its RecallDeps and
+ * RecallOptions satisfy these shapes, and the two modules do not import each other.
+ */
+export interface TimePlanDeps {
+  config: EngramConfig;
+  tokenizer: Tokenizer;
+  lexical: {
+    readonly size: number;
+    idf(token: string): number;
+    hasIdf(): boolean;
+    search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
+  };
+  chunkTexts(chunkIds: string[]): Promise<Map<string, string>>;
+  now?: () => Date;
+  /** The time channel's view of the corpus; absent = no time channel. */
+  time?: TimeChannelDeps | null;
+}
+
+export interface TimePlanOptions {
+  k?: number;
+  /** A single-channel debug recall (any value): the time channel stays out of it. */
+  only?: string;
+  /** false: ignore time words in the query. */
+  time?: boolean;
+  workspace?: string | null;
 }
 
 export type TimePlan =
@@ -66,7 +95,7 @@ interface DayMatch {
  * Decides whether the time channel answers `query`. Null: no time words (or the channel is off),
  * recall is exactly the ordinary one.
  */
-export async function planTimeChannel(deps: RecallDeps, query: string, options: RecallOptions): Promise<TimePlan | null> {
+export async function planTimeChannel(deps: TimePlanDeps, query: string, options: TimePlanOptions): Promise<TimePlan | null> {
   // A single-channel debug recall (options.only) compares channels: the time channel stays out of it.
   if (options.time === false || options.only !== undefined || !deps.config.recall.timeChannel || !deps.time) return null;
   const tStart = performance.now();
