@@ -8,6 +8,7 @@ import {
   corpusCounts,
   folderCounts,
   getManifest,
+  listDocuments,
   openDatabase,
   readSettingsOverlay,
   writeSettingsOverlay,
@@ -259,7 +260,9 @@ export class Engine {
         this.log('warn', 'index on open failed', { error: errorMessage(e) });
       }
     }
-    await this.live.load(this.db);
+    // A long-lived host loads the in-memory index now; a one-shot command (preload false) on the
+    // first call that needs it (`engram status` never does).
+    if (this.options.preload ?? true) await this.live.load(this.db);
   }
 
   private async openSemantic(): Promise<void> {
@@ -768,7 +771,7 @@ export class Engine {
         : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: this.config.embedding.provider, dimensions: 0 },
       builtAt: manifest?.builtAt ?? null,
       folders,
-      warnings: [...this.dataWarnings, ...this.lastIndexWarnings, ...[...this.live.docs.values()].flatMap((d) => d.warnings)].slice(0, 500),
+      warnings: [...this.dataWarnings, ...this.lastIndexWarnings, ...(this.live.loaded ? [...this.live.docs.values()] : await listDocuments(this.db, { includeArchived: true })).flatMap((d) => d.warnings)].slice(0, 500),
       diaryDir: this.config.diaryDir,
       dataDir: this.config.dataDir,
       databaseUrl: this.config.databaseUrl.startsWith('file:') ? this.config.databaseUrl : this.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),

@@ -15,6 +15,8 @@ export class LiveIndex {
   readonly chunkDoc = new Map<string, string>();
   private readonly chunksOfDoc = new Map<string, string[]>();
   generation = -1;
+  /** Whether `load` has run: a one-shot command (the CLI) loads on first use, not at open. */
+  loaded = false;
 
   /** The database's address, for messages (set by the engine). */
   url = '';
@@ -88,6 +90,7 @@ export class LiveIndex {
     for (const d of docs) this.docs.set(d.id, d);
     for (let i = 0; i < chunkIds.length; i++) this.track(chunkIds[i]!, chunkDocIds[i]!);
     this.generation = generation;
+    this.loaded = true;
   }
 
   /** How many chunks a document has in the index. */
@@ -152,6 +155,10 @@ export class LiveIndex {
   }
 
   private async refreshOnce(db: EngramDb): Promise<boolean> {
+    if (!this.loaded) {
+      await this.load(db);
+      return true;
+    }
     const generation = await readGeneration(db);
     if (generation === this.generation) return false;
     const rows = await documentVersions(db);
