@@ -101,6 +101,6 @@ export interface SettingsView {
 
 export type SaveSettingsResult =
   | { ok: true; restartRequired: string[] }
-  | { ok: false; requiresConfirmation: true; reasons: string[]; fatal: boolean };
+  | { ok: false; requiresConfirmation: true; reasons: string[]; fatal: boolean; /** Set when the save moves the diary root: resend with `confirmDiaryDir` equal to it. */ confirmDiaryDir?: string };
 
 export type { RecallResult };

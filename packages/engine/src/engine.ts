@@ -32,7 +32,8 @@ import type {
   WriteInput,
   WriteResult,
 } from './api.ts';
-import { getPath, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecrets, withPath } from './config/merge.ts';
+import { endpointOf, getPath, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecrets, withPath } from './config/merge.ts';
+import { checkDiaryRootChange } from './config/folders.ts';
 import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
@@ -284,8 +285,10 @@ export class Engine {
    */
   async testEmbedding(patch: unknown = {}): Promise<{ ok: boolean; message?: string; dimensions?: number; ms?: number }> {
     const draft = isPlainObject(patch) ? stripMaskedSecrets({ embedding: patch }, secretPaths).embedding : {};
-    const cfg = { ...this.config.embedding, ...(isPlainObject(draft) ? draft : {}) } as EngramConfig['embedding'];
-    if (!cfg.apiKey) cfg.apiKey = this.config.embedding.apiKey;
+    const typed = isPlainObject(draft) && typeof draft.apiKey === 'string' ? draft.apiKey : '';
+    const cfg = { ...this.config.embedding, ...(isPlainObject(draft) ? draft : {}), apiKey: typed } as EngramConfig['embedding'];
+    // The saved key only goes to the provider and base URL it was saved for; elsewhere it must be typed again.
+    if (!cfg.apiKey && endpointOf(cfg) === endpointOf(this.config.embedding)) cfg.apiKey = this.config.embedding.apiKey;
     if (cfg.provider === 'none') return { ok: false, message: 'embedding provider is none' };
     const t0 = performance.now();
     try {
@@ -791,11 +794,17 @@ export class Engine {
    * Saves a partial settings patch. Each leaf equal to the deploy base is removed from the overlay,
    * any other leaf is set in it, and everything else in the previous overlay is kept.
    */
-  async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only' } = {}): Promise<SaveSettingsResult> {
+  async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only'; confirmDiaryDir?: string } = {}): Promise<SaveSettingsResult> {
     if (!isPlainObject(patch)) throw new EngramError('bad-input', 'settings patch must be an object');
     if (this.database.readOnly) throw new EngramError('read-only-data', this.database.readOnly.reason);
     const next = overlayAfterSave(this.overlay, stripMaskedSecrets(patch, secretPaths), this.resolved.base, this.resolved.lockedByEnv);
     const candidate = applyOverlay(this.resolved, next, this.options.env ?? process.env);
+    // Moving the diary root: never to a system folder, and only when the caller named the new path.
+    const root = checkDiaryRootChange(this.config.diaryDir, candidate.diaryDir, opts.confirmDiaryDir, (this.options.env ?? process.env).HOME ?? '');
+    if (!root.ok) {
+      if (!root.confirm) throw new EngramError('bad-input', root.reason);
+      return { ok: false, requiresConfirmation: true, fatal: false, reasons: [root.reason], confirmDiaryDir: candidate.diaryDir };
+    }
     const change = compareFingerprints(fingerprintOf(this.config.embedding, this.config.chunk), fingerprintOf(candidate.embedding, candidate.chunk));
     if (change.fatal && !opts.confirm && (await corpusCounts(this.db)).chunks > 0) {
       return {

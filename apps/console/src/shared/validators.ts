@@ -99,6 +99,8 @@ export const settingsPatch = z.record(z.string(), z.unknown());
 export const saveSettingsInput = z.object({
   patch: settingsPatch,
   confirm: z.enum(['rebuild', 'save-only']).optional(),
+  /** Moving the diary root: the new path, exactly as the engine's confirmation named it. */
+  confirmDiaryDir: z.string().max(4096).optional(),
 });
 
 export const previewInput = z.object({ text: z.string().min(1, 'paste a reply first').max(200_000) });

@@ -1,4 +1,5 @@
 // Pure helpers for the settings overlay: deep merge, deltas against the deploy base, secret masking.
+import { checkPatchShape, pruneUnknown } from './patch-shape.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = Record<string, unknown>;
@@ -98,11 +99,38 @@ export function overlayAfterSave(
   base: unknown,
   lockedByEnv: readonly string[],
 ): Record<string, unknown> {
-  let next = previous;
+  checkPatchShape(patch);
+  let next = pruneUnknown(previous);
   for (const [path, value] of leaves(patch)) {
     const key = path.join('.');
     if (BASE_ONLY.has(key) || lockedByEnv.includes(key)) continue;
     next = JSON.stringify(getPath(base, path)) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
   }
-  return next;
+  return dropKeysOfMovedEndpoints(previous, patch, next, base);
+}
+
+/** The endpoints whose key is a secret: [section, key field]. */
+export const KEYED_ENDPOINTS = ['embedding', 'judge'] as const;
+
+/** Where a key of `section` would be sent: `provider baseUrl` (the judge has no provider). */
+export function endpointOf(section: unknown): string {
+  const s = isPlainObject(section) ? section : {};
+  return `${typeof s.provider === 'string' ? s.provider : ''} ${typeof s.baseUrl === 'string' ? s.baseUrl.trim() : ''}`;
+}
+
+/**
+ * A key is reused only with the provider and base URL it was stored for: when a save moves an
+ * endpoint and brings no new key, a key the overlay held for the old endpoint is removed (a key from
+ * env or the config file is dropped by `applyOverlay` while the endpoint differs from the base).
+ */
+function dropKeysOfMovedEndpoints(previous: Record<string, unknown>, patch: Record<string, unknown>, next: Record<string, unknown>, base: unknown): Record<string, unknown> {
+  let out = next;
+  for (const section of KEYED_ENDPOINTS) {
+    const before = endpointOf(deepMerge(getPath(base, [section]) ?? {}, getPath(previous, [section]) ?? {}));
+    const after = endpointOf(deepMerge(getPath(base, [section]) ?? {}, getPath(next, [section]) ?? {}));
+    const newKey = getPath(patch, [section, 'apiKey']);
+    const bringsKey = typeof newKey === 'string' && newKey !== '' && !isMasked(newKey);
+    if (before !== after && !bringsKey) out = withPath(out, [section, 'apiKey'], undefined);
+  }
+  return out;
 }

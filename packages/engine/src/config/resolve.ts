@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EngramError, errorMessage } from '../errors.ts';
-import { deepMerge, getPath, withPath } from './merge.ts';
+import { deepMerge, endpointOf, getPath, KEYED_ENDPOINTS, withPath } from './merge.ts';
 import { configSchema, type EngramConfig } from './schema.ts';
 
 type Env = Record<string, string | undefined>;
@@ -102,7 +102,15 @@ export function applyOverlay(resolved: ResolvedBase, overlay: Record<string, unk
   const merged = deepMerge(deepMerge(resolved.base as unknown as Record<string, unknown>, overlay), resolved.envPatch);
   // Where the data lives is fixed by the deploy base: the overlay itself is stored there.
   for (const k of ['dataDir', 'databaseUrl', 'databaseAuthToken'] as const) (merged as Record<string, unknown>)[k] = resolved.base[k];
-  return withDefaultPaths(parseConfig(merged, 'base + overlay'), env);
+  const config = withDefaultPaths(parseConfig(merged, 'base + overlay'), env);
+  // A key from env or the config file belongs to the base's endpoint: an overlay that points the
+  // endpoint elsewhere without its own key gets no key (it would be sent to the new address).
+  for (const section of KEYED_ENDPOINTS) {
+    const ownKey = getPath(overlay, [section, 'apiKey']);
+    if (typeof ownKey === 'string' && ownKey !== '') continue;
+    if (endpointOf(config[section]) !== endpointOf(resolved.base[section])) config[section].apiKey = '';
+  }
+  return config;
 }
 
 export const configValue = (c: EngramConfig, path: string): unknown => getPath(c, path.split('.'));

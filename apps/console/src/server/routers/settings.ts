@@ -22,10 +22,14 @@ export const settingsRouter = createTRPCRouter({
 
   /**
    * Saves a patch over the deploy base (the engine computes the delta and merges it into the overlay).
-   * A change of embedding fingerprint answers `requiresConfirmation` unless `confirm` says what to do.
+   * A change of embedding fingerprint answers `requiresConfirmation` unless `confirm` says what to do;
+   * moving the diary root answers it (with `confirmDiaryDir`) unless `confirmDiaryDir` names the new path.
    */
   save: procedure.input(saveSettingsInput).mutation(async ({ ctx, input }) => {
-    const result = await ctx.runtime.engine.saveSettings(input.patch, input.confirm ? { confirm: input.confirm } : {});
+    const result = await ctx.runtime.engine.saveSettings(input.patch, {
+      ...(input.confirm ? { confirm: input.confirm } : {}),
+      ...(input.confirmDiaryDir !== undefined ? { confirmDiaryDir: input.confirmDiaryDir } : {}),
+    });
     if (result.ok) await refreshAllowedOrigins(ctx.runtime);
     return result;
   }),
