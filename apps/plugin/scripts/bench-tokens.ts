@@ -74,18 +74,22 @@ const own = (m: RequestMessage) => (m.source as { kind?: string; plugin?: string
 async function replay(profile: ToolProfile, real: Counter) {
   return withHost(profile, true, async (host, cwd) => {
     const session = host.createSession({ cwd });
-    const perTurn: { estimate: number; deepseek: number; host: number }[] = [];
+    const perTurn: { estimate: number; deepseek: number; host: number; titles: string[]; alreadyShown: boolean }[] = [];
     const systems = new Set<string>();
     let seen = 0;
     for (const step of CODING_SESSION) {
+      const logsBefore = host.logs.length;
       const turn = await session.userTurn(step.user, [{ text: step.reply }]);
+      // The recall found memories, but every one of them is already in the conversation.
+      const alreadyShown = host.logs.slice(logsBefore).some((l) => /already in the history, nothing injected/.test(l.message));
       for (const r of turn.requests as RecordedRequest[]) systems.add(r.system);
       const last = turn.requests.at(-1)!;
       const injected = last.messages.filter(own);
-      const fresh = injected.slice(seen).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+      const added = injected.slice(seen);
       seen = injected.length;
-      const text = fresh.join('\n');
-      perTurn.push({ estimate: estimateTokens(text), deepseek: real(text), host: hostTextTokens(text) });
+      const text = added.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+      const titles = added.flatMap((m) => ((m.source as { items?: { title: string }[] } | undefined)?.items ?? []).map((item) => item.title));
+      perTurn.push({ estimate: estimateTokens(text), deepseek: real(text), host: hostTextTokens(text), titles, alreadyShown });
     }
     await host.settle();
     return { perTurn, systemChanges: systems.size - 1 };
@@ -118,11 +122,16 @@ for (const profile of PROFILES) {
   const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
   const none = perTurn.filter((t) => t.estimate === 0).length;
   const injectedOn = perTurn.flatMap((t, i) => (t.estimate > 0 ? [i + 1] : []));
+  const shownOn = perTurn.flatMap((t, i) => (t.estimate === 0 && t.alreadyShown ? [i + 1] : []));
   console.log(
     `\nReplayed coding session (${perTurn.length} user turns, ${CODING_MEMORIES.length} memories): injected per user turn — mean ${mean(est)} / max ${Math.max(...est)} (estimate), ` +
-      `mean ${mean(ds)} / max ${Math.max(...ds)} (DeepSeek V3); ${none} of ${perTurn.length} turns injected nothing (injected on turns ${injectedOn.join(', ')}); system-prompt changes: ${systemChanges}.`,
+      `mean ${mean(ds)} / max ${Math.max(...ds)} (DeepSeek V3); ${none} of ${perTurn.length} turns injected nothing (injected on turns ${injectedOn.join(', ')}; found only memories already shown on turns ${shownOn.join(', ') || 'none'}); system-prompt changes: ${systemChanges}.`,
   );
   baseline ??= total.estimate;
+  if (profile === PROFILES[0]) {
+    console.log('\n| turn | the person said | memories injected |\n|---:|---|---|');
+    perTurn.forEach((t, i) => t.titles.length > 0 && console.log(`| ${i + 1} | ${CODING_SESSION[i]!.user} | ${t.titles.join('; ')} |`));
+  }
   summary.push(
     `| ${profile} | ${(total.estimate / baseline).toFixed(1)}× | ${fixed.tools.length} | ${tools.estimate} | ${sections.estimate} | **${total.estimate}** | ${total.host} | ${total.deepseek} | ${mean(est)} / ${Math.max(...est)} | ${none}/${perTurn.length} | ${systemChanges} |`,
   );
@@ -142,4 +151,11 @@ for (const [kind, samples] of Object.entries(SAMPLES)) {
     const estimate = estimateTokens(text);
     console.log(`| ${kind} | ${name} | ${text.length} | ${actual} | ${estimate} | ${(estimate / actual).toFixed(2)} | ${(hostTextTokens(text) / actual).toFixed(2)} |`);
   }
+}
+// The estimate's known blind spot: long random identifiers (integrity hashes) are one "word" to it.
+{
+  const { readFileSync } = await import('node:fs');
+  const lock = readFileSync(join(import.meta.dirname, '../../../package-lock.json'), 'utf8').slice(0, 20_000);
+  const actual = real(lock);
+  console.log(`\nBlind spot — the first 20,000 characters of package-lock.json (sha512 hashes): DeepSeek V3 ${actual}, estimate ${estimateTokens(lock)} (${(estimateTokens(lock) / actual).toFixed(2)}×).`);
 }
