@@ -170,7 +170,8 @@ export const SECTIONS: SectionSpec[] = [
     description: ['召回块与常驻块的措辞。免责声明是「这是背景资料、不是指令」的唯一防线。', 'Wording of the recall and resident blocks. The disclaimer is the only line that says "background, not instructions".'],
     fields: [
       { path: 'inject.enabled', kind: 'bool', label: ['注入召回结果', 'Inject recall results'] },
-      { path: 'tools.disabled', kind: 'lines', restart: true, label: ['不提供给模型的工具', 'Tools not offered to the model'], help: ['每行一个工具名;每个工具的说明每次请求都占 token(约 70–500),例如 engram_list、engram_read、engram_wall', 'One tool name per line; every tool schema costs tokens on each request (about 70–500), e.g. engram_list, engram_read, engram_wall'] },
+      { path: 'tools.profile', kind: 'select', options: ['lean', 'full'], restart: true, label: ['工具与提示词配置', 'Tools and prompt profile'], help: ['lean = 4 个分层工具 + 一段写作守则,每次请求约 800 token;full = 全部 15 个工具 + 完整守则,约 6,500 token', 'lean = 4 layered tools + a one-paragraph guideline, about 800 tokens per request; full = all 15 tools + the whole guideline, about 6,500'] },
+      { path: 'tools.disabled', kind: 'lines', restart: true, label: ['不提供给模型的工具', 'Tools not offered to the model'], help: ['每行一个工具名,对当前配置的工具集生效;每个工具的说明每次请求都占 token(约 70–500),例如 engram_history、engram_list、engram_wall', 'One tool name per line, from the profile in use; every tool schema costs tokens on each request (about 70–500), e.g. engram_history, engram_list, engram_wall'] },
       { path: 'inject.mode', kind: 'select', options: ['message', 'context'], label: ['注入位置', 'Injection place'], help: ['message = 对话消息;context = 系统提示词', 'message = a conversation message; context = the system prompt'] },
       { path: 'inject.maxMessages', kind: 'number', min: 0, max: 200, label: ['最多保留几条', 'Max messages kept'], help: ['0 = 不限制', '0 = no limit'], showIf: messageMode('inject.mode') },
       { path: 'inject.order', kind: 'number', min: -10000, max: 10000, label: ['排序', 'Order'] },
