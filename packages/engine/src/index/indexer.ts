@@ -18,6 +18,7 @@ import { docIdFor } from '../diary/ids.ts';
 import { listFiles, scanRoots } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
+import { decodeText } from '../diary/textfile.ts';
 import { readFile, stat } from 'node:fs/promises';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
@@ -204,7 +205,13 @@ async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
     let info: { mtimeMs: number; size: number };
     try {
       const st = await stat(file);
-      raw = await readFile(file, 'utf8');
+      // The scanner's decoder: read as UTF-8 here, a UTF-16 diary was indexed as mojibake after every write.
+      const decoded = decodeText(await readFile(file));
+      if (!decoded.ok) {
+        skipped.push({ path, reason: decoded.reason });
+        continue;
+      }
+      raw = decoded.text;
       info = { mtimeMs: st.mtimeMs, size: st.size };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') skipped.push({ path, reason: String(e) });
