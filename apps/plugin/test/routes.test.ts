@@ -195,4 +195,7 @@ test('proxiedUrl keeps or strips the prefix according to the console base path',
   assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/a/b?x=1', '').href, 'http://127.0.0.1:3000/a/b?x=1');
   assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console', '').href, 'http://127.0.0.1:3000/');
   assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/a', '/engram/console').href, 'http://127.0.0.1:3000/engram/console/a');
+  // The base-path console's root has no trailing slash (Next redirects the slashed form to it).
+  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console', '/engram/console').href, 'http://127.0.0.1:3000/engram/console');
+  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/', '/engram/console').href, 'http://127.0.0.1:3000/engram/console/');
 });

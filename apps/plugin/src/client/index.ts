@@ -43,6 +43,15 @@ const call = (dispose: Dispose): void => {
   if (typeof dispose === 'function') dispose();
 };
 
+/** Runs `setup` now and its disposer when `scoped` goes away (ctx.effect where the host has it). */
+function whileLive(scoped: { effect?: (execute: () => Dispose) => unknown }, setup: () => () => void): Dispose {
+  if (typeof scoped.effect === 'function') {
+    scoped.effect(setup);
+    return undefined;
+  }
+  return setup();
+}
+
 export function apply(ctx: ClientContext): void {
   const slots = ctx.slots;
   let tabbed = false;
@@ -58,24 +67,29 @@ export function apply(ctx: ClientContext): void {
   };
 
   // Newer hosts: a right-sidebar tab; the settings section is the fallback while it is missing.
-  ctx.inject(['sidebarRightTabs'], (scoped) => {
-    tabbed = true;
-    hideSection();
-    const offTab = scoped.sidebarRightTabs.register({ id: TAB_ID, kind: TAB_ID, title: () => TITLE, priority: 'extension' });
-    const offBody = scoped.slots.register({ name: 'sidebar.right.pane.tab', key: TAB_ID }, ConsolePane);
-    return () => {
-      call(offBody);
-      call(offTab);
-      tabbed = false;
-      showSection();
-    };
-  });
-  ctx.inject(['sidebarRight'], (scoped) => {
-    openTab = () => scoped.sidebarRight.openTab(TAB_ID);
-    return () => {
-      openTab = null;
-    };
-  });
+  // cordis ignores what an inject callback returns: teardown goes through the scoped ctx.effect.
+  ctx.inject(['sidebarRightTabs'], (scoped) =>
+    whileLive(scoped, () => {
+      tabbed = true;
+      hideSection();
+      const offTab = scoped.sidebarRightTabs.register({ id: TAB_ID, kind: TAB_ID, title: () => TITLE, priority: 'extension' });
+      const offBody = scoped.slots.register({ name: 'sidebar.right.pane.tab', key: TAB_ID }, ConsolePane);
+      return () => {
+        call(offBody);
+        call(offTab);
+        tabbed = false;
+        showSection();
+      };
+    }),
+  );
+  ctx.inject(['sidebarRight'], (scoped) =>
+    whileLive(scoped, () => {
+      openTab = () => scoped.sidebarRight.openTab(TAB_ID);
+      return () => {
+        openTab = null;
+      };
+    }),
+  );
   showSection();
 
   // The way in from the session view: a header button (tab where it exists, else a drawer).

@@ -144,8 +144,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
 /** The console URL a proxied request goes to. */
 export function proxiedUrl(consoleUrl: string, requestUrl: string, basePath: string): URL {
   const incoming = new URL(requestUrl, 'http://host');
-  const rest = incoming.pathname.slice(CONSOLE_PROXY_PATH.length) || '/';
-  const path = basePath ? `${basePath}${rest}` : rest;
+  const rest = incoming.pathname.slice(CONSOLE_PROXY_PATH.length);
+  // A console built with a base path serves its root at `/engram/console` (no slash: Next redirects
+  // `/engram/console/` there, so adding one would loop); without one, its root is `/`.
+  const path = basePath ? `${basePath}${rest}` : rest || '/';
   return new URL(`${path}${incoming.search}`, `${consoleUrl}/`);
 }
 
