@@ -47,7 +47,7 @@ export function titleOf(context: string): string {
   return first.replace(/[《》「」“”"]/g, '').slice(0, 24).trim() || context.slice(0, 12);
 }
 
-function writeDiaries(dir: string, paragraphs: Paragraph[]): Map<string, string> {
+export function writeDiaries(dir: string, paragraphs: Paragraph[]): Map<string, string> {
   const pathOf = new Map<string, string>();
   paragraphs.forEach((p, i) => {
     const day = String((i % 28) + 1).padStart(2, '0');

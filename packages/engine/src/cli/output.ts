@@ -1,5 +1,6 @@
 // Shapes printed by the CLI. The recall JSON is a public contract (one object per query line).
 import type { RecallResult } from '../recall/types.ts';
+import { roundEvidence } from '../recall/hybrid-gate.ts';
 
 export function recallJson(r: RecallResult) {
   return {
@@ -19,11 +20,12 @@ export function recallJson(r: RecallResult) {
       },
       matched: h.matched.map((m) => ({ token: m.token, idf: round(m.idf), fields: m.fields })),
       folded: h.folded,
+      ...(h.evidence ? { evidence: roundEvidence(h.evidence) } : {}),
     })),
     gate: {
       removed: r.explain.gate.removed,
       byGate: r.explain.gate.byGate,
-      reasons: r.explain.gate.removals.map((x) => ({ gate: x.gate, docId: x.docId, title: x.title, detail: x.detail })),
+      reasons: r.explain.gate.removals.map((x) => ({ gate: x.gate, docId: x.docId, title: x.title, detail: x.detail, ...(x.evidence ? { evidence: roundEvidence(x.evidence) } : {}) })),
       distinctiveTokens: r.explain.gate.distinctiveTokens,
       noDistinctiveTokens: r.explain.gate.noDistinctiveTokens,
     },

@@ -91,6 +91,19 @@ export const configSchema = z.object({
       minQueryInformation: z.number().min(0).max(100).default(6.5),
       /** Time channel: a query naming days (昨天, 九天前, 10月6日, 上周三) gets those days' diary entries. */
       timeChannel: z.boolean().default(true),
+      /**
+       * The hybrid gate (when the semantic channel ran): one fitted logistic decision over both
+       * channels' evidence, instead of minSemantic/requireSemantic/minCoverage/minSpecificity.
+       * weights [] = the fitted defaults (recall/hybrid-gate.ts); bias first, then one per feature.
+       */
+      hybridGate: z
+        .object({
+          enabled: z.boolean().default(true),
+          threshold: z.number().min(0).max(1.01).default(0.5),
+          veto: z.number().min(0).max(1.01).default(0.05),
+          weights: z.array(z.number()).max(32).default([]),
+        })
+        .prefault({}),
     })
     .prefault({}),
 

@@ -12,6 +12,7 @@ import {
   analyseQuery,
   fuse,
   coverageOf,
+  attachEvidence,
   queryDeps,
   queryWeights,
   type Candidate,
@@ -31,7 +32,7 @@ export interface LexicalSearcher {
 }
 
 export type SemanticSearchResult =
-  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number }
+  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number; background?: { mean: number; std: number; n: number } }
   | { ran: false; skipped: string };
 
 export interface SemanticSearcher {
@@ -151,6 +152,12 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
     c.decay = decayFor(c.docId);
     if (c.matched.length > 0) c.coverage = coverageOf(c.matched, weights, aliasTokens);
   }
+  const maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
+  const hybrid = semantic.ran && semantic.background && cfg.hybridGate.enabled;
+  if (semantic.ran && hybrid && semantic.background) {
+    const weights = cfg.hybridGate.weights.length > 0 ? cfg.hybridGate.weights : undefined;
+    attachEvidence(fused, { background: semantic.background, cosines: semanticHits.map((h) => h.score) }, maxIdf, weights);
+  }
   const fuseMs = ms(t);
   stages.push({ name: 'fuse', kept: fused.length, dropped: 0 });
 
@@ -166,7 +173,7 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
     const detail = noDistinctive
       ? 'the query has no distinctive term, so nothing is injected'
       : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
-    gated = { kept: [], removals: fused.map((c) => ({ gate, chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail })) };
+    gated = { kept: [], removals: fused.map((c) => ({ gate, chunkId: c.chunkId, docId: c.docId, title: titleOf(c.docId), detail, evidence: c.evidence })) };
   } else {
     gated = applyGates(fused, {
       distinctive,
@@ -174,8 +181,12 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
       cfg,
       titleOf,
       hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true,
-      maxIdf: bm25Idf(Math.max(1, deps.lexical.size), 1),
+      maxIdf,
+      hybridThreshold: cfg.hybridGate.threshold,
+      hybridVeto: cfg.hybridGate.veto,
     });
+    const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
+    for (const r of gated.removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
   }
   stages.push({ name: 'gate', kept: gated.kept.length, dropped: gated.removals.length });
 
@@ -225,6 +236,7 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
       coverage: c.coverage,
       folded: c.folded,
       text,
+      evidence: c.evidence,
     };
   });
 
@@ -248,7 +260,7 @@ async function recallByRelevance(deps: RecallDeps, query: string, options: Recal
         idfAvailable,
         idfThreshold: minIdf,
       },
-      semantic: { ran: semantic.ran, skipped: semantic.ran ? null : semantic.skipped, candidates: semanticHits.length },
+      semantic: { ran: semantic.ran, skipped: semantic.ran ? null : semantic.skipped, candidates: semanticHits.length, background: semantic.ran ? (semantic.background ?? null) : null },
       lexical: { candidates: lexicalHits.length },
       judge: judgeInfo,
       k: { chosen: k, reason: kReason },

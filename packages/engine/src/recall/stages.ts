@@ -2,6 +2,7 @@
 // removed and why; pipeline.ts strings them together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
+import { FITTED_THRESHOLD, FITTED_VETO, FITTED_WEIGHTS, evidenceOf, type Evidence, type QuerySignals } from './hybrid-gate.ts';
 
 type RecallConfig = EngramConfig['recall'];
 
@@ -101,6 +102,29 @@ export interface Candidate {
   decay: number;
   score: number;
   folded: number;
+  /** What the hybrid gate judged (set when the semantic channel ran with a cosine background). */
+  evidence?: Evidence;
+}
+
+/** Attaches the hybrid gate's evidence to every candidate (pure; the query's semantic signals are given). */
+export function attachEvidence(candidates: Candidate[], q: QuerySignals, maxIdf: number, weights: number[] = FITTED_WEIGHTS): void {
+  for (const c of candidates) {
+    let rarest = 0;
+    for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
+    c.evidence = evidenceOf(
+      {
+        matched: c.matched.length > 0,
+        coverage: c.coverage,
+        rarestIdf: rarest,
+        maxIdf,
+        cosine: c.semantic?.score ?? null,
+        semRank: c.semantic?.rank ?? null,
+        lexRank: c.lexical?.rank ?? null,
+      },
+      q,
+      weights,
+    );
+  }
 }
 
 /** Weighted reciprocal-rank fusion: score = Σ weight / (k + rank). Ranks start at 1. */
@@ -141,6 +165,10 @@ export interface GateContext {
   distinctive: Set<string>;
   semanticRan: boolean;
   cfg: Pick<RecallConfig, 'minSemantic' | 'requireSemantic' | 'minCoverage'> & Partial<Pick<RecallConfig, 'minSpecificity'>>;
+  /** Probability the hybrid gate requires of candidates that carry evidence (absent = the fitted default). */
+  hybridThreshold?: number;
+  /** Below this probability even a candidate the lexical rules let through is dropped. */
+  hybridVeto?: number;
   /** The highest IDF a word can have in this corpus (it occurs in one chunk): scales the specificity gate. */
   maxIdf?: number;
   titleOf: (docId: string) => string;
@@ -157,34 +185,55 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
   const removals: GateRemoval[] = [];
   const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
+  const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
+  const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
   for (const c of candidates) {
-    if (ctx.semanticRan && ctx.cfg.requireSemantic && c.semantic === null && (ctx.hasVector?.(c.chunkId) ?? true)) {
-      remove(c, 'semantic-required', 'not among the semantic channel\'s candidates');
-      continue;
-    }
-    if (ctx.semanticRan && c.semantic !== null && ctx.cfg.minSemantic > 0 && c.semantic.score < ctx.cfg.minSemantic) {
-      remove(c, 'semantic-min', `cosine ${c.semantic.score.toFixed(3)} < ${ctx.cfg.minSemantic}`);
-      continue;
-    }
-    if (c.matched.length > 0 && !c.matched.some((m) => ctx.distinctive.has(m.token))) {
-      remove(c, 'distinctive-term', `matched only ${c.matched.map((m) => m.token).join(' ')} (none distinctive)`);
-      continue;
-    }
-    if (c.matched.length > 0 && c.coverage < ctx.cfg.minCoverage) {
-      remove(c, 'coverage', `explains ${(c.coverage * 100).toFixed(0)}% of the query (< ${(ctx.cfg.minCoverage * 100).toFixed(0)}%)`);
-      continue;
-    }
-    const minSpecificity = ctx.cfg.minSpecificity ?? 0;
-    if (c.matched.length > 0 && minSpecificity > 0 && ctx.maxIdf !== undefined && ctx.maxIdf > 0) {
-      const s = specificityOf(c, ctx.maxIdf);
-      if (s < minSpecificity) {
-        remove(c, 'specificity', `specificity ${s.toFixed(2)} < ${minSpecificity} (coverage ${(c.coverage * 100).toFixed(0)}%, rarest matched word ${rarestMatched(c)})`);
+    const rule = ruleVerdict(c, ctx);
+    // With evidence from both channels, one fitted probability decides: a candidate the lexical
+    // rules let through stays unless the evidence is very weak (veto); any other candidate (an
+    // embedding-only find, or one the rules dropped) is admitted when the evidence is strong.
+    if (ctx.semanticRan && c.evidence) {
+      const e = c.evidence;
+      const bar = rule === null && e.lexical ? veto : admit;
+      if (e.p < bar) {
+        const why = `${e.lexical ? `coverage ${(e.coverage * 100).toFixed(0)}%, rarity ${e.rarity.toFixed(2)}, ` : 'embedding only, '}z ${e.z.toFixed(1)}${e.semantic ? `, semantic rank ${Math.round(1 / e.semInvRank)}` : ', not a semantic candidate'}`;
+        remove(c, 'hybrid', rule === null && e.lexical ? `p ${e.p.toFixed(2)} < veto ${bar} (${why})` : `p ${e.p.toFixed(2)} < ${bar} (${why}${rule ? `; lexical rules: ${rule.detail}` : ''})`);
         continue;
       }
+      kept.push(c);
+      continue;
     }
-    kept.push(c);
+    if (rule) remove(c, rule.gate, rule.detail);
+    else kept.push(c);
   }
   return { kept, removals };
+}
+
+/** The rule gates (lexical recall, or a candidate without evidence): the first one a candidate fails, or null. */
+function ruleVerdict(c: Candidate, ctx: GateContext): { gate: GateRemoval['gate']; detail: string } | null {
+  if (!c.evidence) {
+    if (ctx.semanticRan && ctx.cfg.requireSemantic && c.semantic === null && (ctx.hasVector?.(c.chunkId) ?? true)) {
+      return { gate: 'semantic-required', detail: 'not among the semantic channel\'s candidates' };
+    }
+    if (ctx.semanticRan && c.semantic !== null && ctx.cfg.minSemantic > 0 && c.semantic.score < ctx.cfg.minSemantic) {
+      return { gate: 'semantic-min', detail: `cosine ${c.semantic.score.toFixed(3)} < ${ctx.cfg.minSemantic}` };
+    }
+  }
+  if (c.matched.length === 0) return c.evidence ? { gate: 'hybrid', detail: 'no lexical match' } : null;
+  if (!c.matched.some((m) => ctx.distinctive.has(m.token))) {
+    return { gate: 'distinctive-term', detail: `matched only ${c.matched.map((m) => m.token).join(' ')} (none distinctive)` };
+  }
+  if (c.coverage < ctx.cfg.minCoverage) {
+    return { gate: 'coverage', detail: `explains ${(c.coverage * 100).toFixed(0)}% of the query (< ${(ctx.cfg.minCoverage * 100).toFixed(0)}%)` };
+  }
+  const minSpecificity = ctx.cfg.minSpecificity ?? 0;
+  if (minSpecificity > 0 && ctx.maxIdf !== undefined && ctx.maxIdf > 0) {
+    const s = specificityOf(c, ctx.maxIdf);
+    if (s < minSpecificity) {
+      return { gate: 'specificity', detail: `specificity ${s.toFixed(2)} < ${minSpecificity} (coverage ${(c.coverage * 100).toFixed(0)}%, rarest matched word ${rarestMatched(c)})` };
+    }
+  }
+  return null;
 }
 
 /** Weight of coverage against the relative IDF of the rarest matched word (fitted on CMRC, see docs/benchmarks.md). */

@@ -1,3 +1,4 @@
+import type { Evidence } from './hybrid-gate.ts';
 // The shapes a recall produces. Every stage records what it kept, dropped and why, so a recall can
 // always explain itself (CLI --json, console Recall debug, plugin logs all print these).
 
@@ -65,11 +66,13 @@ export interface RecallHit extends DocMeta {
   folded: number;
   /** The chunk text that would be injected. */
   text: string;
+  /** The hybrid gate's features and probability (when the semantic channel ran). */
+  evidence?: Evidence;
   /** Where the hit comes from relative to the recall's workspace ('all' when the recall was not scoped). */
   scope: 'workspace' | 'global' | 'all';
 }
 
-export type GateName = 'distinctive-term' | 'coverage' | 'specificity' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'judge' | 'no-distinctive-query';
+export type GateName = 'distinctive-term' | 'coverage' | 'specificity' | 'vague-query' | 'semantic-min' | 'semantic-required' | 'hybrid' | 'judge' | 'no-distinctive-query';
 
 export interface GateRemoval {
   gate: GateName;
@@ -77,6 +80,8 @@ export interface GateRemoval {
   docId: string;
   title: string;
   detail: string;
+  /** The hybrid gate's features and probability for this candidate (when the semantic channel ran). */
+  evidence?: Evidence;
 }
 
 export interface RecallExplanation {
@@ -96,7 +101,7 @@ export interface RecallExplanation {
     /** The IDF a query token needed to count as distinctive (capped in small corpora). */
     idfThreshold: number;
   };
-  semantic: { ran: boolean; skipped: string | null; candidates: number };
+  semantic: { ran: boolean; skipped: string | null; candidates: number; background?: { mean: number; std: number; n: number } | null };
   lexical: { candidates: number };
   judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
   k: { chosen: number; reason: string };

@@ -1,0 +1,97 @@
+// The hybrid relevance gate: one fitted logistic decision over the evidence both channels give a
+// candidate, used when the semantic channel ran. It replaces the fixed cosine floor, the
+// "must also be a semantic candidate" rule and the coverage/specificity bars (which stay for
+// lexical-only recall). Cosines are not compared with a constant: each is measured against the
+// query's own background (its cosine over a fixed sample of the corpus), so the same weights work
+// for bge-small-zh (unrelated ≈ 0.3), a hashed test embedder (≈ 0.05) and an OpenAI-style model.
+// Fitted by packages/engine/bench/fit-gate.ts on CMRC dev (docs/benchmarks.md). Pure.
+
+export interface CosineBackground {
+  mean: number;
+  std: number;
+}
+
+/** Everything the decision looks at, as shown by `recall --json`. */
+export interface Evidence {
+  /** 1 when the candidate matched query words (a lexical candidate), 0 when only the embedding found it. */
+  lexical: number;
+  /** Share of the query's weight its matched words carry (0 without matches). */
+  coverage: number;
+  /** IDF of its rarest matched word ÷ the corpus's highest possible IDF (0 without matches). */
+  rarity: number;
+  /** Its cosine in background standard deviations; not a semantic candidate = the last candidate's (an upper bound). */
+  z: number;
+  /** 1 when it is among the semantic channel's candidates. */
+  semantic: number;
+  /** 1 / semantic rank (0 when not a candidate). */
+  semInvRank: number;
+  /** 1 / lexical rank (0 when not a lexical candidate). */
+  lexInvRank: number;
+  /** Query-level: the best cosine of the query, in background deviations. */
+  zTop: number;
+  /** Query-level: (best − second best cosine) in background deviations. */
+  margin: number;
+  /** The gate's probability that this candidate is relevant. */
+  p: number;
+}
+
+export type FeatureName = Exclude<keyof Evidence, 'p'>;
+
+export const FEATURES: FeatureName[] = ['lexical', 'coverage', 'rarity', 'z', 'semantic', 'semInvRank', 'lexInvRank', 'zTop', 'margin'];
+
+/** Bias first, then one weight per feature in FEATURES order. Fitted on CMRC dev (see bench/fit-gate.ts). */
+export const FITTED_WEIGHTS: number[] = [-6, 2, 3, 2, 0.8, 0.3, 1, 1, 0.2, 0.2];
+
+/** Probability a candidate must reach to be injected (chosen with the weights). */
+export const FITTED_THRESHOLD = 0.5;
+
+/** Below this, a candidate the lexical rules let through is dropped too (chosen with the weights). */
+export const FITTED_VETO = 0.05;
+
+export interface CandidateSignals {
+  matched: boolean;
+  coverage: number;
+  rarestIdf: number;
+  maxIdf: number;
+  cosine: number | null;
+  semRank: number | null;
+  lexRank: number | null;
+}
+
+export interface QuerySignals {
+  background: CosineBackground;
+  /** Cosines of the semantic candidates, best first. */
+  cosines: number[];
+}
+
+export function evidenceOf(c: CandidateSignals, q: QuerySignals, weights: number[] = FITTED_WEIGHTS): Evidence {
+  const std = Math.max(q.background.std, 1e-4);
+  const zOf = (cos: number) => (cos - q.background.mean) / std;
+  const last = q.cosines.length > 0 ? (q.cosines[q.cosines.length - 1] as number) : q.background.mean;
+  const top = q.cosines[0] ?? q.background.mean;
+  const second = q.cosines[1] ?? top;
+  const e: Omit<Evidence, 'p'> = {
+    lexical: c.matched ? 1 : 0,
+    coverage: c.matched ? c.coverage : 0,
+    rarity: c.matched && c.maxIdf > 0 ? Math.min(1, c.rarestIdf / c.maxIdf) : 0,
+    z: zOf(c.cosine ?? last),
+    semantic: c.cosine !== null ? 1 : 0,
+    semInvRank: c.semRank ? 1 / c.semRank : 0,
+    lexInvRank: c.lexRank ? 1 / c.lexRank : 0,
+    zTop: zOf(top),
+    margin: (top - second) / std,
+  };
+  return { ...e, p: probability(e, weights) };
+}
+
+export function probability(e: Omit<Evidence, 'p'>, weights: number[] = FITTED_WEIGHTS): number {
+  let s = weights[0] ?? 0;
+  FEATURES.forEach((f, i) => (s += (weights[i + 1] ?? 0) * e[f]));
+  return 1 / (1 + Math.exp(-s));
+}
+
+export const roundEvidence = (e: Evidence): Evidence => {
+  const out = { ...e };
+  for (const k of Object.keys(out) as (keyof Evidence)[]) out[k] = Math.round(out[k] * 1000) / 1000;
+  return out;
+};
