@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { BUILTIN_DIARY_GUIDELINE } from '@engram/engine';
 import { TOOL_NAMES } from '../src/host/tools.ts';
 import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession-tools.ts';
-import { LEAN_GUIDELINE } from '../src/host/guideline.ts';
-import { LEAN_TOOL_NAMES, leanNames } from '../src/host/profiles.ts';
+import { fullGuideline, guidelineSection, LEAN_GUIDELINE } from '../src/host/guideline.ts';
+import { LEAN_TOOL_NAMES, leanNames, sectionsOf } from '../src/host/profiles.ts';
 import { TOOL_GUIDANCE, WORKSPACE_HINT } from '../src/host/texts.ts';
 import { deepseekCounter, estimateTokens, hostTextTokens } from '../scripts/token-counters.ts';
 import { loadPlugin } from './helpers.ts';
@@ -91,4 +91,39 @@ test('leanNames turns every full-profile call in a text into the lean call that 
   // engram_status has no lean call (its diagnostics are the console's status page); no text of the engine or the tools names it.
   const full = [...TOOL_NAMES.filter((n) => n !== 'engram_status'), ...CROSS_SESSION_TOOL_NAMES, 'history_read', 'session_read'];
   for (const name of full) assert.doesNotMatch(leanNames(`call ${name} now`), new RegExp(`\\b${name}\\b`), name);
+});
+
+test('the guideline section per profile: the paragraph, the user’s own text whole, the whole built-in text without tools, nothing when off', () => {
+  const diary = { templateEnabled: true, templateText: '' } as Parameters<typeof guidelineSection>[0];
+  assert.equal(guidelineSection(diary, BUILTIN_DIARY_GUIDELINE, sectionsOf('lean'), true), LEAN_GUIDELINE);
+  assert.equal(guidelineSection(diary, BUILTIN_DIARY_GUIDELINE, sectionsOf('full'), true), BUILTIN_DIARY_GUIDELINE);
+  assert.equal(guidelineSection(diary, BUILTIN_DIARY_GUIDELINE, sectionsOf('lean'), false), BUILTIN_DIARY_GUIDELINE, 'no tools: the semantic-block format must stay');
+  const own = { ...diary, templateText: '我的守则:只记结论。' };
+  assert.equal(guidelineSection(own, BUILTIN_DIARY_GUIDELINE, sectionsOf('lean'), true), '我的守则:只记结论。');
+  assert.equal(fullGuideline(own, BUILTIN_DIARY_GUIDELINE), '我的守则:只记结论。');
+  assert.equal(guidelineSection({ ...diary, templateEnabled: false }, BUILTIN_DIARY_GUIDELINE, sectionsOf('lean'), true), '');
+  assert.equal(fullGuideline({ ...diary, templateEnabled: false }, BUILTIN_DIARY_GUIDELINE), BUILTIN_DIARY_GUIDELINE, 'on demand even when not resident');
+});
+
+test('lean: the workspace index, the notebook section and notices name the lean calls', async (t) => {
+  const { host } = await loadPlugin(t, {
+    config: { tools: { profile: 'lean' }, workspace: { inject: 'index', injectMaxItems: 3 }, crossSession: { notebookInjectMaxChars: 10 } },
+  });
+  const session = host.createSession({ cwd: '/work/app' });
+  // A semantic block whose title exists: the notice at the next step says how to fix it.
+  await session.userTurn('周报怎么写?', [{ text: '好的。\n\n<<<DailyNoteStart>>>\ncommand: create\ntitle: 周报写作流程\n\n[09:00] 周报写作流程\n\n> 又写了一遍\n\n周报每周五下午写。\n\nTag: 周报\n<<<DailyNoteEnd>>>' }]);
+  await host.tools!.call('engram_sync', JSON.stringify({ book: 'rules', say: '本会话的回答一律先给结论,再给理由。' }), session);
+  const turn = await session.userTurn('继续', [{ text: '好' }]);
+  const request = turn.requests[0]!;
+  const notice = request.messages.find((m) => (m.source as { form?: string } | undefined)?.form === 'notice');
+  assert.ok(notice, 'the failed block is reported');
+  assert.match(String(notice!.content), /engram_save/);
+  const sections = (await host.systemPrompt.assemble(session)).sections;
+  const workspace = sections.find((s) => s.name === 'engram:workspace')!.text;
+  assert.match(workspace, /另有 \d+ 条未列出,用 engram\(\{\}\) 翻页查看/);
+  const notebook = sections.find((s) => s.name === 'engram:notebook')!.text;
+  assert.match(notebook, /已截断.*engram_sync\(\{ book \}\)/, notebook);
+  for (const text of [String(notice!.content), workspace, notebook, request.system]) {
+    assert.doesNotMatch(text, /engram_(index|search|list|read|locate|detail|write|edit|forget|brief|wall|notebook|status)\b|session_read|history_read/, text.slice(0, 200));
+  }
 });

@@ -22,7 +22,7 @@ import { escapePromptVariables, renderNotice, renderResident } from './texts.ts'
 import { createTools, type ToolDeps } from './tools.ts';
 import { guidelineSection } from './guideline.ts';
 import { createLeanTools } from './lean-tools.ts';
-import { profileOf, sectionsOf, workspaceTextFor } from './profiles.ts';
+import { modelTextFor, profileOf, sectionsOf, workspaceTextFor } from './profiles.ts';
 import { registerCrossSessionTools } from './crosssession-tools.ts';
 import { registerNotebookSection } from './crosssession-prompt.ts';
 import { sessionToolSpecs } from './session-tools.ts';
@@ -232,7 +232,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   );
 
   // Private notebook: this session's rule books, only when non-empty.
-  registerNotebookSection(ctx, { engine: getEngine, log });
+  registerNotebookSection(ctx, { engine: getEngine, log, adapt: modelTextFor(profile) });
 
   // The workspace layer: a static hint by default; index / full are filled per session below.
   effect(ctx, () =>
@@ -333,7 +333,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
         messages.push(...(await compaction.messagesFor(session, payload)));
       });
       await attempt('notice', () => {
-        const text = renderNotice(sink.takeNotices(sessionId));
+        const text = modelTextFor(profile)(renderNotice(sink.takeNotices(sessionId)));
         if (text) messages.push(pluginMessage('notice', text));
       });
       return deliver(payload, decision, messages);

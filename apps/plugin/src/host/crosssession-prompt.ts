@@ -27,6 +27,8 @@ export const NOTEBOOK_SECTION_ORDER = 110;
 export interface NotebookPromptDeps {
   engine(): Engine | null;
   log?: HostLogger;
+  /** Rewrites the text for the tool profile (profiles.ts modelTextFor: lean tool names); absent = as rendered. */
+  adapt?(text: string): string;
 }
 
 /** The section text for one session ('' for subagents, when the engine is closed, or when both books are empty). */
@@ -35,7 +37,8 @@ export function notebookSectionText(deps: NotebookPromptDeps, session: HostSessi
   if (!engine || !session?.header?.id || isSubagent(session)) return '';
   const scope: SessionScope = scopeOf(session);
   try {
-    return escapePromptVariables(crossSessionOf(engine).notebookInjection(scope));
+    const text = crossSessionOf(engine).notebookInjection(scope);
+    return escapePromptVariables(deps.adapt ? deps.adapt(text) : text);
   } catch (error) {
     // Once per session: a bad id or an unreadable book would otherwise log on every step.
     if (!warned || !warned.has(scope.sessionId)) {

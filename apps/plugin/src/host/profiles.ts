@@ -62,6 +62,11 @@ export function leanNames(text: string): string {
   return RENAMES.reduce((out, [pattern, lean]) => out.replace(pattern, lean), text);
 }
 
+/** Texts the plugin shows the model outside tool results (notices, the notebook section), for a profile. */
+export function modelTextFor(profile: ToolProfile): (text: string) => string {
+  return profile === 'lean' ? leanNames : (text) => text;
+}
+
 /**
  * The workspace layer's text for a profile: the lean paragraph already says what the hint says, so
  * the hint is left out; the index / full listings keep their memories and name the lean calls.
