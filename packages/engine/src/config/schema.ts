@@ -204,7 +204,7 @@ export const configSchema = z.object({
       ingestDialogue: z.boolean().default(true),
       /** L2: results of read-type tools (see readTools) in the folded range. */
       ingestToolResults: z.boolean().default(true),
-      readTools: list(text(100, 'compaction.readTools name').min(1), 100, 'compaction.readTools').default(['read', 'grep', 'glob', 'web_fetch', 'history_read']),
+      readTools: list(text(100, 'compaction.readTools name').min(1), 100, 'compaction.readTools').default(['read', 'grep', 'glob', 'web_fetch', 'history_read', 'engram_history']),
       /** Longer dialogue/tool text is split into several blocks of at most this many characters. */
       maxBlockChars: z.number().int().min(200).max(20_000).default(1200),
       /** Characters kept of one tool result (the cut is recorded on the block); 0 = all. */
