@@ -15,6 +15,23 @@ export interface ConsoleRuntime {
   trustedProxy: boolean;
 }
 
+/**
+ * Loudly, in the server log: a console that tokenizes differently from the index (jieba failed to
+ * load in this build, or another tokenizer is configured) finds nothing the CLI and plugin wrote.
+ */
+async function warnOnTokenizerMismatch(engine: Engine): Promise<void> {
+  try {
+    const { tokenizer } = await engine.status();
+    if (tokenizer.mismatch || tokenizer.fallbackReason) {
+      console.error(
+        `[engram-console] WARNING tokenizer: this console uses ${tokenizer.active} (configured ${tokenizer.configured}), the index was built with ${tokenizer.builtWith ?? 'nothing yet'}${tokenizer.fallbackReason ? `; ${tokenizer.fallbackReason}` : ''}`,
+      );
+    }
+  } catch {
+    // Status is advisory here; the page shows it too.
+  }
+}
+
 /** The address `next start` listens on (scripts/start.mjs passes HOST through). */
 export const bindHost = (): string => process.env.HOST || '127.0.0.1';
 
@@ -40,6 +57,7 @@ const holder = (): Holder => ((globalThis as Record<symbol, Holder>)[KEY] ??= {}
 
 /** Builds the runtime for an already opened engine (tests use this with their own temp dirs). */
 export async function runtimeFor(engine: Engine): Promise<ConsoleRuntime> {
+  await warnOnTokenizerMismatch(engine);
   const settings = await engine.getSettings();
   const dataDir = settings.effective.dataDir;
   return { engine, dataDir, token: ensureToken(dataDir), ...consoleAccess(settings.effective) };

@@ -209,7 +209,11 @@ async function cmdStatus(args: string[]) {
     if (values.json) out(JSON.stringify(s));
     else {
       out(`documents ${s.documents} (archived ${s.archived}), chunks ${s.chunks}, vectors ${s.vectors}`);
-      out(`tokenizer ${s.tokenizer.active} (configured ${s.tokenizer.configured}${s.tokenizer.fallbackReason ? `, fallback: ${s.tokenizer.fallbackReason}` : ''})`);
+      const tok = s.tokenizer;
+      out(`tokenizer ${tok.active} (configured ${tok.configured}; index built with ${tok.builtWith ?? 'nothing yet'}${tok.fallbackReason ? `; fallback: ${tok.fallbackReason}` : ''})`);
+      if (tok.mismatch) {
+        out(`WARNING tokenizer mismatch: the index was built with ${tok.builtWith} but this process tokenizes with ${tok.active}; recall here misses memories and the next index run re-tokenises everything. Make every process (CLI, plugin, console) use the same tokenizer${tok.fallbackReason ? ' — jieba failed to load here' : ''}.`);
+      }
       out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
       for (const w of s.warnings.slice(0, 10)) out(`warning: ${w}`);

@@ -22,9 +22,31 @@ export const loadBundledJieba: JiebaLoader = () => {
   const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(dict: Uint8Array): JiebaSegmenter } };
   // The file itself, not dict.js: that module keeps both dictionaries (11 MB) in require's cache
   // for the life of the process, while the segmenter has its own copy once built.
-  // Found through package.json: a bundler (the console's Next build) cannot bundle a .txt require.
-  return Jieba.withDict(readFileSync(join(dirname(require.resolve('@node-rs/jieba/package.json')), 'dict.txt')));
+  return Jieba.withDict(readFileSync(join(jiebaPackageDir(), 'dict.txt')));
 };
+
+/**
+ * The folder @node-rs/jieba is installed in. Not `require.resolve('…/package.json')`: Turbopack (the
+ * console's production build) rewrites that call into a bundler module number, and jieba failed
+ * with "The "path" argument must be of type string" — the console then ran 1-/2-grams and
+ * re-tokenised the index the CLI and the plugin had built with jieba. Node's own module API, reached
+ * at run time, is out of the bundler's sight.
+ */
+export function jiebaPackageDir(): string {
+  const nodeModule = process.getBuiltinModule?.('node:module') ?? { createRequire };
+  const id = ['@node-rs', 'jieba', 'package.json'].join('/');
+  const anchors = [import.meta.url, join(process.cwd(), 'package.json')];
+  let lastError: unknown;
+  for (const anchor of anchors) {
+    try {
+      const found: unknown = nodeModule.createRequire(anchor).resolve(id);
+      if (typeof found === 'string') return dirname(found);
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error('cannot find @node-rs/jieba');
+}
 
 type LoadResult = { ok: true; jieba: JiebaSegmenter } | { ok: false; reason: string };
 
