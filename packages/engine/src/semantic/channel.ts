@@ -18,6 +18,7 @@ import { LocalEmbedder, modelFacts } from './local-embedder.ts';
 import { docIdOfChunk } from './chunk-id.ts';
 import { embeddedText } from './context.ts';
 import { createHash } from 'node:crypto';
+import { BACKGROUND_TEXTS } from './background-texts.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { RequestPacer } from './pacer.ts';
 import { cosine, normalise, VectorIndex } from './vector-index.ts';
@@ -135,6 +136,8 @@ export interface SemanticChannelOptions {
 
 /** Chunks sampled for the per-query cosine background. */
 const BACKGROUND_SAMPLE = 256;
+/** Below this many chunks the corpus sample is topped up with reference texts. */
+const SMALL_CORPUS = 64;
 
 export const REBUILD_ACTION =
   'Rebuild the index to re-embed every chunk with the current embedding settings (the old vectors are backed up first). Until then recall is lexical only.';
@@ -166,6 +169,8 @@ export class SemanticChannel {
   private readonly queryCache = new Map<string, Float32Array>();
   private closed = false;
   private background: { vectors: Float32Array[]; forSize: number } | null = null;
+  /** Reference texts' vectors, for corpora too small to sample (embedded once, on demand). */
+  private reference: Float32Array[] | null = null;
 
   private constructor(opts: SemanticChannelOptions) {
     this.opts = opts;
@@ -616,7 +621,7 @@ export class SemanticChannel {
         ran: true,
         hits: hits.map((h, i) => ({ chunkId: h.id, score: h.score, rank: i + 1 })),
         ms: performance.now() - started,
-        background: this.backgroundOf(vector, index),
+        background: await this.backgroundFor(vector, index, opts.signal),
       };
     } catch (e) {
       const reason = this.safe(`query embedding failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -631,10 +636,22 @@ export class SemanticChannel {
    * of them are unrelated to any one query, so this is what "unrelated" scores for this model,
    * corpus and query: the gates measure a hit's cosine against it instead of against a constant.
    */
+  private async backgroundFor(query: Float32Array, index: VectorIndex, signal?: AbortSignal): Promise<CosineBackground | undefined> {
+    if (index.size < SMALL_CORPUS && !this.reference && this.embedder) {
+      try {
+        const timeoutMs = this.opts.queryTimeoutMs ?? Math.min(this.config.timeoutMs, 5000);
+        this.reference = (await this.embedder.embed(BACKGROUND_TEXTS, { signal, timeoutMs })).map((v) => Float32Array.from(v));
+      } catch (e) {
+        this.log('warn', 'background reference texts could not be embedded', { reason: this.safe((e as Error).message) });
+        return undefined;
+      }
+    }
+    return this.backgroundOf(query, index);
+  }
+
   private backgroundOf(query: Float32Array, index: VectorIndex): CosineBackground | undefined {
     const size = index.size;
-    if (size < 8) return undefined;
-    if (!this.background || Math.abs(this.background.forSize - size) > Math.max(16, size * 0.2)) {
+    if (!this.background || Math.abs(this.background.forSize - size) > (size < SMALL_CORPUS ? 0 : Math.max(16, size * 0.2))) {
       const ids = index.idList().sort();
       const step = Math.max(1, Math.floor(ids.length / BACKGROUND_SAMPLE));
       const vectors: Float32Array[] = [];
@@ -648,7 +665,8 @@ export class SemanticChannel {
     if (!normalise(q)) return undefined;
     let sum = 0;
     let sq = 0;
-    const { vectors } = this.background;
+    const vectors = size < SMALL_CORPUS && this.reference ? [...this.background.vectors, ...this.reference] : this.background.vectors;
+    if (vectors.length < 8) return undefined;
     for (const v of vectors) {
       const c = cosine(q, v);
       sum += c;

@@ -1,0 +1,53 @@
+// English check: hybrid vs lexical on memories written for this project (bench/data/english-memories.ts).
+// One engine, one index; each query answered lexical-only and hybrid. Also with the memory's title,
+// summary and tags left out of what is embedded (embedding.withMetadata: false), to measure that.
+//
+//   ENGRAM_EMBEDDING_PROVIDER=local ENGRAM_EMBEDDING_MODEL_DIR=<model> node --import tsx packages/engine/bench/english-check.ts
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine } from '../src/engine.ts';
+import { ENGLISH_CHATTER, ENGLISH_MEMORIES, ENGLISH_OUT_OF_CORPUS } from './data/english-memories.ts';
+
+async function run(withMetadata: boolean) {
+  const work = mkdtempSync(join(tmpdir(), 'engram-en-'));
+  const diaryDir = join(work, 'diaries');
+  mkdirSync(diaryDir);
+  ENGLISH_MEMORIES.forEach((m, i) => {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    writeFileSync(join(diaryDir, `2026-10-${day}-mem${i}.txt`), `[10:00] ${m.title}\n\n> ${m.summary}\n\n${m.body}\n\nTag: ${m.tags.join(', ')}\n`);
+  });
+  const env: Record<string, string> = { HOME: work };
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ENGRAM_EMBEDDING_') && v) env[k] = v;
+  const engine = await openEngine({ options: { diaryDir, dataDir: join(work, 'data'), embedding: { withMetadata } }, env, syncOnOpen: false, now: () => new Date('2026-11-01T00:00:00') });
+  try {
+    await engine.index({ full: true });
+    if (engine.semantic?.status().state !== 'ready') throw new Error(`semantic not ready: ${engine.semantic?.status().reason}`);
+    const out = { lexical: { hit5: 0, ooc: 0, chat: 0 }, hybrid: { hit5: 0, ooc: 0, chat: 0 }, n: 0 };
+    for (const [i, m] of ENGLISH_MEMORIES.entries()) {
+      for (const q of m.questions) {
+        out.n++;
+        for (const mode of ['lexical', 'hybrid'] as const) {
+          const r = await engine.recall(q, { k: 5, only: mode === 'lexical' ? 'lexical' : undefined });
+          if (r.hits.some((h) => h.path.includes(`-mem${i}.txt`))) out[mode].hit5++;
+        }
+      }
+    }
+    for (const [list, key] of [[ENGLISH_OUT_OF_CORPUS, 'ooc'], [ENGLISH_CHATTER, 'chat']] as const)
+      for (const q of list)
+        for (const mode of ['lexical', 'hybrid'] as const) if ((await engine.recall(q, { only: mode === 'lexical' ? 'lexical' : undefined })).hits.length === 0) out[mode][key]++;
+    return out;
+  } finally {
+    engine.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const pct = (a: number, n: number) => `${((a / n) * 100).toFixed(1)}%`;
+console.log(`| run (${ENGLISH_MEMORIES.length} memories) | hit@5 | out-of-corpus → nothing | chatter → nothing |`);
+console.log('|---|---|---|---|');
+for (const withMetadata of [true, false]) {
+  const r = await run(withMetadata);
+  if (withMetadata) console.log(`| lexical only | ${(r.lexical.hit5 / r.n).toFixed(3)} | ${pct(r.lexical.ooc, ENGLISH_OUT_OF_CORPUS.length)} | ${pct(r.lexical.chat, ENGLISH_CHATTER.length)} |`);
+  console.log(`| hybrid, ${withMetadata ? 'title + summary + tags embedded with the body' : 'body only embedded'} | ${(r.hybrid.hit5 / r.n).toFixed(3)} | ${pct(r.hybrid.ooc, ENGLISH_OUT_OF_CORPUS.length)} | ${pct(r.hybrid.chat, ENGLISH_CHATTER.length)} |`);
+}
