@@ -10,7 +10,7 @@ import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
-import { assertWritableSize, composeEntry, type CreateEntryInput } from '../diary/store.ts';
+import { assertWritableSize, cleanEntryInput, composeEntry, type CreateEntryInput } from '../diary/store.ts';
 import { EngramError } from '../errors.ts';
 import type { LexicalHit } from '../lexical/bm25.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
@@ -127,7 +127,7 @@ export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, ta
   if (verdict.identical) {
     return {
       kind: 'merged', docId: target.docId, path: target.path, identical: true, conflicts: verdict.conflicts,
-      warnings: [`已有内容相同的记忆「${target.title}」(${target.docId}),这次没有重复写入。`, ...conflictNotes],
+      warnings: [`已有内容相同的记忆「${target.title}」(${target.docId}),这次没有重复写入。`, ...conflictNotes, ...cleanEntryInput(input).warnings],
     };
   }
   const file = safeJoin(deps.diaryDir, target.path);
@@ -138,6 +138,7 @@ export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, ta
   await rewriteIfUnchanged(file, before, merged);
   return {
     kind: 'merged', docId: target.docId, path: target.path, identical: false, conflicts: verdict.conflicts,
-    warnings: [`和已有记忆「${target.title}」(${target.docId})几乎相同(词语重合 ${Math.round(verdict.overlap * 100)}%),没有新建文件:这次的内容已作为一段带日期的补充并入它。`, ...conflictNotes],
+    // What was stripped from the caller's text (control characters, U+2028…) is said here too.
+    warnings: [`和已有记忆「${target.title}」(${target.docId})几乎相同(词语重合 ${Math.round(verdict.overlap * 100)}%),没有新建文件:这次的内容已作为一段带日期的补充并入它。`, ...conflictNotes, ...cleanEntryInput(input).warnings],
   };
 }

@@ -94,3 +94,13 @@ test('engram list never prints raw escape codes from memory text (a hand-written
     } else assert.match(r.stdout, /\\u001b\[2J/, 'shown as a visible escape');
   }
 });
+
+test('a write merged into an older memory still says what was stripped from it', async () => {
+  await withEngine(async (engine) => {
+    const first = await engine.write({ title: '端口处置记录', content: BODY, tags: ['东京节点'] });
+    const again = await engine.write({ title: '端口处置', content: `${BODY}\u001b[31m`, tags: ['东京\u2028节点'] });
+    assert.equal(again.merged, true, JSON.stringify(again));
+    assert.equal(again.docId, first.docId);
+    assert.ok(again.warnings.some((w) => /terminal escape sequence/.test(w)) && again.warnings.some((w) => /U\+2028/.test(w)), again.warnings.join('\n'));
+  });
+});
