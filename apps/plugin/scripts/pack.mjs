@@ -133,8 +133,10 @@ writeFileSync(
           mode: message      # recall: message (default) | context
         console:
           url: ''            # '' = http://127.0.0.1:3000
-          command: ''        # how to start the console when it is not running, e.g. engram serve
+          command: ''        # how to start the console, e.g. node /path/to/engram/apps/console/scripts/start.mjs
           autoStart: false
+          allowedOrigins: [] # the DSH page's origin (e.g. http://127.0.0.1:5173), so it may frame the console
+          basePath: ''       # /engram/console = serve the console through the host (proxy mode)
 `,
 );
 

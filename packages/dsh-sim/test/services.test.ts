@@ -92,7 +92,7 @@ test('tools.call parses the JSON string, checks the schema and renders the outpu
         description: 'search memory',
         parameters: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, limit: { type: 'integer' } } },
         output: { schema: { type: 'array', items: { type: 'string' } }, render: (args: { query: string }, value: string[]) => [{ type: 'text', text: `${args.query}: ${value.join(', ')}` }] },
-        execute: (args: unknown, exec: { arguments: string; callId: string; signal: AbortSignal }) => {
+        execute: (args: unknown, exec: { arguments: unknown; callId: string; signal: AbortSignal }) => {
           received.push(args, typeof exec.arguments, exec.signal instanceof AbortSignal);
           return ['周报', '日记'];
         },
@@ -102,7 +102,7 @@ test('tools.call parses the JSON string, checks the schema and renders the outpu
   const session = host.createSession();
   const ok = await host.tools!.call('engram_search', '{"query":"周报","limit":2}', session);
   assert.equal(ok.text, '周报: 周报, 日记');
-  assert.deepEqual(received, [{ query: '周报', limit: 2 }, 'string', true]);
+  assert.deepEqual(received, [{ query: '周报', limit: 2 }, 'object', true]);
   assert.equal((await host.tools!.call('engram_search', '{"query":', session)).error?.code, 'invalid-arguments');
   assert.match((await host.tools!.call('engram_search', '{}', session)).text, /missing required argument "query"/);
   assert.match((await host.tools!.call('engram_search', '{"query":"x","limit":"2"}', session)).text, /"limit" should be integer/);

@@ -80,7 +80,8 @@ export interface HostLogger {
 export interface ToolExec {
   callId: string;
   name: string;
-  arguments: string;
+  /** Parsed arguments in the real host (ToolExecutionInput.arguments); the plugin reads `args` instead. */
+  arguments: unknown;
   agent?: HostAgent;
   signal?: AbortSignal;
 }

@@ -19,8 +19,8 @@ import { losslessJsonProblem, schemaViolations, valueViolations } from '../json-
 export interface ToolExec {
   callId: string;
   name: string;
-  /** The raw JSON string the model sent. */
-  arguments: string;
+  /** The parsed arguments (host: packages/core/tools/src/index.ts ToolExecutionInput.arguments); the raw string is in the tool/call event. */
+  arguments: unknown;
   agent?: unknown;
   signal: AbortSignal;
 }
@@ -176,7 +176,7 @@ export class ToolsService implements ServiceProvider {
     const exec: ToolExec = {
       callId: options.callId ?? `call-direct-${++this.callCounter}`,
       name,
-      arguments: rawArguments,
+      arguments: parsed.args,
       agent: options.agent,
       signal: controller.signal,
     };
