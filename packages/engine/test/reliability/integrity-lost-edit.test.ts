@@ -6,9 +6,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { WriterLock } from '../../src/diary/lock.ts';
+import { storageError } from '../../src/diary/errors.ts';
 import { anchoredReplace } from '../../src/diary/edit.ts';
 import { editEntry } from '../../src/diary/store.ts';
 import { openEngine } from '../../src/engine.ts';
@@ -59,6 +61,32 @@ test('once the holder is gone (same machine), its lock is taken over at once', {
   const release = await lock.acquire();
   assert.equal(lock.takeovers, 1);
   await release();
+});
+
+test('a same-host lock written before this machine last booted is stale even if its pid is in use again', async () => {
+  const { root } = tempDirs('engram-integrity-');
+  const path = join(root, 'engram.lock');
+  // Our own pid: alive. Only the lock's age relative to the boot can tell it is a leftover.
+  writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'before-reboot', since: '', purpose: 'write' }));
+  const beforeBoot = new Date(Date.now() - uptime() * 1000 - 3_600_000);
+  utimesSync(path, beforeBoot, beforeBoot);
+  const lock = new WriterLock(path, { waitMs: 2_000 });
+  const release = await lock.acquire();
+  assert.equal(lock.takeovers, 1);
+  await release();
+  // The same lock written after the boot belongs to a live process: left alone.
+  writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'live', since: '', purpose: 'write' }));
+  await assert.rejects(new WriterLock(path, { waitMs: 300, staleMs: 100 }).acquire(), (e: { code?: string }) => e.code === 'writer-busy');
+});
+
+test('a full database (SQLITE_FULL, wrapped by the query layer) is the same typed disk-full error', () => {
+  const sqlite = Object.assign(new Error('SQLITE_FULL: database or disk is full'), { code: 'SQLITE_FULL' });
+  const wrapped = Object.assign(new Error('Failed query: insert into chunks …'), { cause: sqlite });
+  const e = storageError(wrapped) as { code?: string; message?: string };
+  assert.equal(e.code, 'disk-full');
+  assert.match(e.message!, /磁盘空间已满/);
+  const other = new Error('something else');
+  assert.equal(storageError(other), other, 'anything else passes through unchanged');
 });
 
 const DIARY = diaryText('09:00', '端口处置记录', '东京节点端口被占用后的处置。', '东京节点的 443 端口被 nginx 占用，改由 sing-box 接管。\n第二段：时区调整为 UTC+9。', ['东京节点']);
