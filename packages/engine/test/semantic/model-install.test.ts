@@ -218,3 +218,22 @@ describe('ONNX runtime location', () => {
     forgetRuntime();
   });
 });
+
+describe('engram model (CLI)', () => {
+  it('status reports not installed; a bad subcommand is a usage error (exit 2); install --from a bad folder fails with one line', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const bin = new URL('../../bin/engram.js', import.meta.url).pathname;
+    const dataDir = tempDir();
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'model', ...args], { encoding: 'utf8', env: { ...process.env, ENGRAM_CLI_SOURCE: '1' } });
+    const st = run('status', '--json', '--data-dir', dataDir);
+    assert.equal(st.status, 0, st.stderr);
+    const s = JSON.parse(st.stdout.trim().split('\n').pop() as string);
+    assert.equal(s.installed, false);
+    assert.equal(s.model, 'BAAI/bge-small-zh-v1.5');
+    assert.equal(run('frobnicate').status, 2);
+    const bad = run('install', '--from', tempDir(), '--runtime', 'no', '--data-dir', dataDir);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /no model folder/);
+    assert.equal(existsSync(modelDirOf(dataDir)), false);
+  });
+});
