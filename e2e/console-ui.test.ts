@@ -187,6 +187,21 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
         await page.getByTestId('recall-run').click();
         await page.getByTestId('recall-hit').first().waitFor();
         await assertFits(page, 300, `${lang} recall`);
+        // Results first: the hits come before the token and gate explanations.
+        const hitsFirst = await page.evaluate(() => {
+          const hit = document.querySelector('[data-testid="recall-hit"]')!;
+          const tokens = document.querySelector('[data-testid="recall-tokens"]')!;
+          return Boolean(hit.compareDocumentPosition(tokens) & Node.DOCUMENT_POSITION_FOLLOWING);
+        });
+        assert.equal(hitsFirst, true, 'results are shown before the explanations');
+        // Gates: one entry per document, every measured gate as value against threshold, never printed equal.
+        const docIds = await page.getByTestId('recall-gate-doc').evaluateAll((els) => els.map((e) => e.getAttribute('data-doc-id')));
+        assert.equal(new Set(docIds).size, docIds.length, `gates grouped by document: ${docIds.join(',')}`);
+        for (const bullet of await page.getByTestId('gate-bullet').all()) {
+          const text = await bullet.innerText();
+          const nums = [...text.matchAll(/\d+(?:\.\d+)?%?/g)].map((m) => m[0]);
+          assert.notEqual(nums[0], nums.at(-1), `value and threshold read differently: ${text}`);
+        }
         await page.screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-recall.png`), fullPage: true });
         await page.getByTestId('nav-index').click();
         await assertFits(page, 300, `${lang} index`);

@@ -50,7 +50,7 @@ export const zhWorkspace = {
   'memory.summary.rerun': '重新生成',
   'memory.summary.queued': '已排入摘要队列;后台会话的摘要任务会写入新的摘要',
   'memory.merged': '与「{path}」几乎相同,已并入那一篇',
-  'memory.conflicts': '可能与旧记忆冲突(未改动旧记忆):{titles}',
+  'memory.conflicts': '数字与旧记忆不同,请核对(旧记忆未改动):{titles}',
 
   'summaries.title': '摘要队列',
   'summaries.off': '摘要已在设置里关闭',
@@ -188,7 +188,7 @@ export const enWorkspace: Record<WorkspaceMessageKey, string> = {
   'memory.summary.rerun': 'Regenerate',
   'memory.summary.queued': 'Queued; the background summary task of a running session writes the new summary',
   'memory.merged': 'Nearly the same as "{path}": merged into it',
-  'memory.conflicts': 'May contradict older memories (left unchanged): {titles}',
+  'memory.conflicts': 'Numbers differ from older memories; please check (they were left unchanged): {titles}',
 
   'summaries.title': 'Summary queue',
   'summaries.off': 'Summaries are switched off in the settings',

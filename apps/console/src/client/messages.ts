@@ -220,6 +220,18 @@ export const zh = {
   'index.sem.degraded': '降级',
   'index.root.diary': '日记',
   'index.root.legacy': '旧库',
+  'recall.gate.distinctive-term': '区分词',
+  'recall.gate.coverage': '覆盖率',
+  'recall.gate.specificity': '特异度',
+  'recall.gate.vague-query': '查询信息量',
+  'recall.gate.semantic-min': '向量分',
+  'recall.gate.semantic-required': '要求向量命中',
+  'recall.gate.judge': '裁判',
+  'recall.gate.no-distinctive-query': '无区分词',
+  'recall.gate.threshold': '阈值',
+  'recall.gate.chunks': '{n} 个块',
+  'nav.skip': '跳到主要内容',
+  'settings.search': '搜索设置(名称、路径或说明)',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -443,6 +455,18 @@ export const en: Record<MessageKey, string> = {
   'index.sem.degraded': 'degraded',
   'index.root.diary': 'diary',
   'index.root.legacy': 'legacy',
+  'recall.gate.distinctive-term': 'distinctive term',
+  'recall.gate.coverage': 'coverage',
+  'recall.gate.specificity': 'specificity',
+  'recall.gate.vague-query': 'query information',
+  'recall.gate.semantic-min': 'semantic score',
+  'recall.gate.semantic-required': 'semantic required',
+  'recall.gate.judge': 'judge',
+  'recall.gate.no-distinctive-query': 'no distinctive term',
+  'recall.gate.threshold': 'threshold',
+  'recall.gate.chunks': '{n} chunks',
+  'nav.skip': 'Skip to main content',
+  'settings.search': 'Search settings (name, path or help)',
 };
 
 export type Lang = 'zh' | 'en';

@@ -44,6 +44,9 @@ export function AppShell() {
 
   return (
     <div className="shell" data-testid="shell">
+      <a href="#main" className="skip-link" data-testid="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
+        {t('nav.skip')}
+      </a>
       <div className="shell-frame">
         <nav className="shell-nav" aria-label="Engram" data-testid="nav">
           <div className="hidden items-center gap-2 px-1.5 py-1 @rail:mb-3 @rail:flex @rail:justify-center @side:justify-start">
@@ -99,7 +102,7 @@ export function AppShell() {
             </button>
           </div>
         </nav>
-        <main className="shell-main">
+        <main className="shell-main" id="main" tabIndex={-1}>
           <section className="page" data-page="library" data-testid="page-library" data-active={active === 'library'}>
             <LibraryPage />
           </section>

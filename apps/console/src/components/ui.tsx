@@ -27,7 +27,7 @@ export function Card({ title, actions, children, className = '', testId }: { tit
     <section data-testid={testId} className={`rounded-xl border border-line bg-panel ${className}`}>
       {title || actions ? (
         <header className="flex flex-wrap items-center justify-between gap-2 border-b border-line px-4 py-2.5">
-          <h3 className="text-sm font-semibold">{title}</h3>
+          <h2 className="text-sm font-semibold">{title}</h2>
           {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
         </header>
       ) : null}

@@ -39,7 +39,13 @@ export function VirtualList<T>({
 
   const update = useCallback(() => {
     const el = list.current;
-    if (!el || el.offsetParent === null) return; // hidden page or tab: keep the last window
+    if (!el) return;
+    if (el.offsetParent === null) {
+      // A hidden page or tab has no geometry: render the first screenful so it is ready when shown.
+      const end = Math.min(items.length, overscan * 3);
+      setRange((r) => (r[1] >= end ? r : [0, end]));
+      return;
+    }
     const top = -el.getBoundingClientRect().top;
     const bottom = top + window.innerHeight;
     const find = (y: number) => {
@@ -58,6 +64,14 @@ export function VirtualList<T>({
   }, [items.length, offsets, overscan]);
 
   useLayoutEffect(update, [update]);
+  // Shown again after a page or tab switch (its size changes from nothing): recompute the window.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => update());
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [update]);
   useEffect(() => {
     window.addEventListener('scroll', update, { passive: true });
     window.addEventListener('resize', update);

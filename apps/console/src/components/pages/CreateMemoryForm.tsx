@@ -39,8 +39,12 @@ export function CreateMemoryForm({
     trpc.memories.create.mutationOptions({
       onSuccess: async (res) => {
         toast.ok(res.merged ? t('memory.merged', { path: res.path }) : t('library.create.done', { path: res.path }));
-        const conflicts = res.conflicts?.length ? [t('memory.conflicts', { titles: res.conflicts.map((c) => `「${c.title}」${c.reason}`).join(';') })] : [];
-        setWarnings([...res.warnings, ...conflicts, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])]);
+        // One short line naming the older memories; the engine's long reason is written for the agent
+        // (it suggests superseding, which is the agent's tool) and may also be among the warnings.
+        const conflictList = res.conflicts ?? [];
+        const conflicts = conflictList.length ? [t('memory.conflicts', { titles: conflictList.map((c) => `「${c.title}」`).join('、') })] : [];
+        const warnings = res.warnings.filter((w) => !conflictList.some((c) => w === c.reason || (w.includes(c.title) && w.includes('冲突'))));
+        setWarnings([...new Set([...warnings, ...conflicts, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])])]);
         setTitle('');
         setContent('');
         setTags('');

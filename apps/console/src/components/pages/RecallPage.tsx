@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
+import type { MessageKey } from '../../client/messages.ts';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
 import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
@@ -12,6 +13,8 @@ import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
 import { ScopeBadge, useWorkspaces } from '../workspace/common.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
+import { groupRemovals, measuredOf, QUERY_GATES, reasonText } from '../recall/gates.ts';
+import { BulletChart } from '../recall/BulletChart.tsx';
 
 type RecallOutput = RouterOutputs['recall']['run'];
 type RecallResult = RecallOutput['result'];
@@ -119,6 +122,9 @@ function RecallReport({ data }: { data: RecallOutput }) {
   const ex = r.explain;
   return (
     <div className="flex flex-col gap-3" data-testid="recall-result">
+      <p className="sr-only" role="status" data-testid="recall-announce">
+        {t('recall.hits', { n: r.hits.length })}
+      </p>
       <div className="flex flex-wrap items-center gap-1.5 text-xs">
         <Badge tone="accent">{r.tokenizer}</Badge>
         <Badge tone={r.hits.length ? 'ok' : 'warn'}>{t('recall.hits', { n: r.hits.length })}</Badge>
@@ -135,6 +141,15 @@ function RecallReport({ data }: { data: RecallOutput }) {
         </Badge>
         {ex.judge?.applied ? <Badge>{t('recall.judge', { dropped: ex.judge.dropped, ms: Math.round(ex.judge.ms) })}</Badge> : null}
       </div>
+
+      {r.hits.length === 0 ? (
+        <div className="rounded-xl border border-warn/40 bg-warn-soft px-4 py-3 text-sm" data-testid="recall-empty">
+          <div className="font-semibold">{t('recall.noHits')}</div>
+          <div className="text-muted">{t('recall.noHits.why')}</div>
+        </div>
+      ) : (
+        <HitList hits={r.hits} semanticRan={ex.semantic.ran} />
+      )}
 
       <Card title={t('recall.tokens')}>
         <div className="flex flex-wrap gap-1.5" data-testid="recall-tokens">
@@ -153,15 +168,6 @@ function RecallReport({ data }: { data: RecallOutput }) {
           ))}
         </div>
       </Card>
-
-      {r.hits.length === 0 ? (
-        <div className="rounded-xl border border-warn/40 bg-warn-soft px-4 py-3 text-sm" data-testid="recall-empty">
-          <div className="font-semibold">{t('recall.noHits')}</div>
-          <div className="text-muted">{t('recall.noHits.why')}</div>
-        </div>
-      ) : (
-        <HitList hits={r.hits} />
-      )}
 
       <GateCard result={r} />
 
@@ -189,7 +195,8 @@ function RecallReport({ data }: { data: RecallOutput }) {
   );
 }
 
-function HitList({ hits }: { hits: Hit[] }) {
+/** `semanticRan`: without the vector channel its bar would only ever say "not in the channel". */
+function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
   const { t, lang } = useI18n();
   const maxScore = Math.max(...hits.map((h) => h.score), 1e-9);
   const maxLex = Math.max(...hits.map((h) => h.channels.lexical?.score ?? 0), 1e-9);
@@ -205,6 +212,8 @@ function HitList({ hits }: { hits: Hit[] }) {
             text: h.channels.lexical ? `#${h.channels.lexical.rank} · ${fmt(h.channels.lexical.score, 2)}` : t('recall.notInChannel'),
             color: 'var(--lex)',
           },
+          ...(semanticRan
+            ? [
           {
             key: 'semantic',
             label: t('recall.semantic'),
@@ -212,6 +221,8 @@ function HitList({ hits }: { hits: Hit[] }) {
             text: h.channels.semantic ? `#${h.channels.semantic.rank} · ${fmt(h.channels.semantic.score, 3)}` : t('recall.notInChannel'),
             color: 'var(--sem)',
           },
+              ]
+            : []),
         ];
         return (
           <li key={h.chunkId} className="rounded-xl border border-line bg-panel px-4 py-3" data-testid="recall-hit" data-doc-id={h.docId}>
@@ -253,14 +264,28 @@ function HitList({ hits }: { hits: Hit[] }) {
   );
 }
 
+const GATE_KEYS: Record<string, MessageKey> = {
+  'distinctive-term': 'recall.gate.distinctive-term',
+  coverage: 'recall.gate.coverage',
+  specificity: 'recall.gate.specificity',
+  'vague-query': 'recall.gate.vague-query',
+  'semantic-min': 'recall.gate.semantic-min',
+  'semantic-required': 'recall.gate.semantic-required',
+  judge: 'recall.gate.judge',
+  'no-distinctive-query': 'recall.gate.no-distinctive-query',
+};
+
 function GateCard({ result }: { result: RecallResult }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const g = result.explain.gate;
+  const gateName = (id: string) => (GATE_KEYS[id] ? t(GATE_KEYS[id]) : id);
   const byGate = Object.entries(g.byGate).filter(([, n]) => (n ?? 0) > 0);
+  const docs = groupRemovals(g.removals, lang, g.queryInformation);
+  const queryGate = g.removals.find((r) => QUERY_GATES.has(r.gate));
+  const queryMeasured = queryGate ? measuredOf(queryGate.gate, queryGate.detail, g.queryInformation) : null;
   return (
     <Card title={t('recall.gates')} actions={<Badge tone={g.removed ? 'warn' : 'neutral'}>{t('recall.gates.removed', { n: g.removed })}</Badge>} testId="recall-gates">
       <div className="flex flex-col gap-2 text-sm">
-        {g.noDistinctiveTokens ? <div className="text-warn">{t('recall.gates.noDistinctive')}</div> : null}
         {!g.idfAvailable ? <div className="text-warn">{t('recall.gates.noIdf')}</div> : null}
         {g.distinctiveTokens.length > 0 ? (
           <div className="flex flex-wrap gap-1 text-xs">
@@ -272,28 +297,41 @@ function GateCard({ result }: { result: RecallResult }) {
             ))}
           </div>
         ) : null}
+        {queryGate ? (
+          <div className="flex flex-col gap-1 rounded-md border border-warn/40 bg-warn-soft px-3 py-2" data-testid="recall-query-gate">
+            <span className="text-sm font-medium">{reasonText(queryGate.detail, lang)}</span>
+            {queryMeasured ? <BulletChart measured={queryMeasured} label={gateName(queryGate.gate)} thresholdLabel={t('recall.gate.threshold')} /> : null}
+          </div>
+        ) : null}
         {byGate.length > 0 ? (
           <div className="flex flex-wrap gap-1 text-xs">
             {byGate.map(([gate, n]) => (
               <Badge key={gate} tone="warn">
-                {gate}: {n}
+                {gateName(gate)} {n}
               </Badge>
             ))}
           </div>
         ) : null}
-        {g.removals.length === 0 ? (
-          <div className="text-muted">{t('recall.gates.none')}</div>
-        ) : (
-          <ul className="flex flex-col divide-y divide-line rounded-md border border-line">
-            {g.removals.slice(0, 30).map((rm) => (
-              <li key={`${rm.gate}-${rm.chunkId}`} className="flex flex-col gap-0.5 px-3 py-1.5 text-xs @rail:flex-row @rail:items-baseline @rail:gap-3">
-                <span className="w-36 shrink-0 font-mono text-warn">{rm.gate}</span>
-                <span className="min-w-0 flex-1 truncate">{rm.title}</span>
-                <span className="text-muted">{rm.detail}</span>
+        {g.removals.length === 0 ? <div className="text-muted">{t('recall.gates.none')}</div> : null}
+        {docs.length > 0 ? (
+          <ul className="flex flex-col divide-y divide-line rounded-md border border-line" data-testid="recall-gate-docs">
+            {docs.slice(0, 30).map((d) => (
+              <li key={d.docId} className="flex flex-col gap-1.5 px-3 py-2" data-testid="recall-gate-doc" data-doc-id={d.docId}>
+                <span className="min-w-0 truncate text-sm font-medium">{d.title}</span>
+                {d.findings.map((f) => (
+                  <div key={`${f.gate}-${f.reason}`} className="flex min-w-0 flex-col gap-1 text-xs" data-gate={f.gate}>
+                    <span className="flex flex-wrap items-baseline gap-x-2">
+                      <Badge tone="warn">{gateName(f.gate)}</Badge>
+                      {f.chunks > 1 ? <span className="text-muted">{t('recall.gate.chunks', { n: f.chunks })}</span> : null}
+                      {!f.measured ? <span className="min-w-0 break-words text-muted">{f.reason}</span> : null}
+                    </span>
+                    {f.measured ? <BulletChart measured={f.measured} label={gateName(f.gate)} thresholdLabel={t('recall.gate.threshold')} /> : null}
+                  </div>
+                ))}
               </li>
             ))}
           </ul>
-        )}
+        ) : null}
       </div>
     </Card>
   );

@@ -18,6 +18,15 @@ import { Badge, Banner, Button, Card, ErrorNote, PageHeader } from '../ui.tsx';
 
 const EDITABLE_PATHS = ALL_FIELDS.filter((f) => f.kind !== 'readonly').map((f) => f.path);
 
+/** Sections are lettered in the order they are shown (A, B, C …), whatever order the spec grew in. */
+const sectionLetter = (id: string) => String.fromCharCode(65 + Math.max(0, SECTIONS.findIndex((s) => s.id === id)));
+
+/** Does a field match the settings search (label in either language, path, help)? */
+function fieldMatches(f: (typeof ALL_FIELDS)[number], needle: string): boolean {
+  if (!needle) return true;
+  return [f.path, ...f.label, ...(f.help ?? [])].some((x) => x.toLowerCase().includes(needle));
+}
+
 interface Confirmation {
   reasons: string[];
   fatal: boolean;
@@ -37,6 +46,8 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   /** Errors the server found on a field (kept until that field changes). */
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [showErrors, setShowErrors] = useState(false);
+  const [search, setSearch] = useState('');
+  const needle = search.trim().toLowerCase();
 
   useEffect(() => {
     if (original && draft === null) setDraft(original);
@@ -101,10 +112,20 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           {restartNote.length > 0 ? (
             <Banner tone="accent" title={t('settings.restart', { paths: restartNote.join(', ') })} testId="settings-restart-note" />
           ) : null}
+          <input
+            type="search"
+            data-testid="settings-search"
+            aria-label={t('settings.search')}
+            placeholder={t('settings.search')}
+            className="w-full min-w-0 rounded-md border border-line bg-panel px-2.5 py-1.5 text-sm"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           {!draft ? <div className="text-sm text-muted">{t('common.loading')}</div> : null}
           {draft
-            ? SECTIONS.map((section) => (
+            ? SECTIONS.filter((section) => !needle || section.fields.some((f) => fieldMatches(f, needle))).map((section) => (
                 <SectionCard
+                  needle={needle}
                   key={section.id}
                   section={section}
                   get={get}
@@ -141,7 +162,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
             <nav className="flex flex-col gap-0.5 text-sm">
               {SECTIONS.map((s) => (
                 <a key={s.id} href={`#settings-${s.id}`} className="rounded px-2 py-1 text-muted hover:bg-sunken hover:text-fg" onClick={(e) => { e.preventDefault(); document.getElementById(`settings-${s.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }); }}>
-                  <span className="mr-2 font-mono text-xs">{s.letter}</span>
+                  <span className="mr-2 font-mono text-xs">{sectionLetter(s.id)}</span>
                   {pick(s.title)}
                 </a>
               ))}
@@ -173,7 +194,9 @@ function SectionCard({
   errors,
   showErrors,
   onChange,
+  needle,
 }: {
+  needle: string;
   section: SectionSpec;
   get: (path: string) => unknown;
   locked: Set<string>;
@@ -190,7 +213,7 @@ function SectionCard({
       <Card
         title={
           <span className="flex items-center gap-2">
-            <span className="rounded bg-accent-soft px-1.5 py-0.5 font-mono text-xs text-accent">{section.letter}</span>
+            <span className="rounded bg-accent-soft px-1.5 py-0.5 font-mono text-xs text-accent">{sectionLetter(section.id)}</span>
             {pick(section.title)}
           </span>
         }
@@ -200,7 +223,7 @@ function SectionCard({
         {section.fields.length ? (
           <div className="grid grid-cols-1 gap-x-5 gap-y-3.5 @rail:grid-cols-2">
             {section.fields
-              .filter((f) => !f.showIf || f.showIf(get))
+              .filter((f) => (!f.showIf || f.showIf(get)) && fieldMatches(f, needle))
               .map((f) => (
                 <Field
                   key={f.path}

@@ -12,6 +12,8 @@ export function TestEmbeddingTool({ embedding }: { embedding: unknown }) {
   const { t } = useI18n();
   const trpc = useTRPC();
   const test = useMutation(trpc.settings.testEmbedding.mutationOptions());
+  // Nothing to connect to without a provider.
+  if ((embedding as { provider?: unknown } | null)?.provider === 'none') return null;
   return (
     <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-line pt-3">
       <Button

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatAgainst, groupRemovals, measuredOf } from '../src/components/recall/gates.ts';
+
+test('a value below its threshold never prints equal to it', () => {
+  assert.deepEqual(formatAgainst(6.46, 6.5, 'number'), { value: '6.46', threshold: '6.5' });
+  assert.deepEqual(formatAgainst(1.0499, 1.05, 'number'), { value: '1.0499', threshold: '1.05' });
+  assert.deepEqual(formatAgainst(0.23, 0.3, 'percent'), { value: '23%', threshold: '30%' });
+  assert.deepEqual(formatAgainst(0.97, 1.05, 'number'), { value: '0.97', threshold: '1.05' });
+});
+
+test('gate details become value against threshold; the vague-query gate uses the unrounded measure', () => {
+  assert.deepEqual(measuredOf('coverage', 'explains 23% of the query (< 30%)'), { value: 0.23, threshold: 0.3, unit: 'percent' });
+  assert.deepEqual(measuredOf('specificity', 'specificity 0.97 < 1.05 (coverage 20%, rarest matched word 修复 (IDF 2.10))'), { value: 0.97, threshold: 1.05, unit: 'number' });
+  assert.deepEqual(measuredOf('vague-query', 'the query carries too little information (6.5 < 6.5), so nothing is injected', 6.4612), { value: 6.4612, threshold: 6.5, unit: 'number' });
+  assert.equal(measuredOf('distinctive-term', 'matched only 在群 (none distinctive)'), null);
+});
+
+test('removals are grouped by document; chunks failing the same gate make one line', () => {
+  const r = (chunkId: string, docId: string, gate: string, detail: string) => ({ chunkId, docId, gate, detail, title: `t-${docId}` });
+  const docs = groupRemovals(
+    [
+      r('a1', 'A', 'coverage', 'explains 10% of the query (< 30%)'),
+      r('a2', 'A', 'coverage', 'explains 20% of the query (< 30%)'),
+      r('a3', 'A', 'distinctive-term', 'matched only 修复 (none distinctive)'),
+      r('b1', 'B', 'coverage', 'explains 5% of the query (< 30%)'),
+    ],
+    'zh',
+  );
+  assert.equal(docs.length, 2);
+  const a = docs.find((d) => d.docId === 'A')!;
+  assert.equal(a.findings.length, 2);
+  const cov = a.findings.find((f) => f.gate === 'coverage')!;
+  assert.equal(cov.chunks, 2);
+  assert.equal(cov.measured?.value, 0.2, 'the best chunk is shown');
+  assert.match(a.findings.find((f) => f.gate === 'distinctive-term')!.reason, /只命中了 修复/);
+});
