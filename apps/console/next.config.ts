@@ -12,6 +12,11 @@ const config: NextConfig = {
   serverExternalPackages: ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', '@libsql/client', 'libsql'],
   // Workspace packages ship TypeScript source that imports siblings with `.ts` extensions.
   transpilePackages: ['@engram/engine', '@engram/db'],
+  experimental: {
+    // The proxy (src/proxy.ts) sees page requests only, and no page takes a body: Next copies the
+    // body of every request the proxy matches into memory first, so keep that copy tiny (#13 item 6).
+    proxyClientMaxBodySize: '16kb',
+  },
   poweredByHeader: false,
   reactStrictMode: true,
   devIndicators: false,
