@@ -106,7 +106,8 @@ export function overlayAfterSave(
     if (BASE_ONLY.has(key) || lockedByEnv.includes(key)) continue;
     next = JSON.stringify(getPath(base, path)) === JSON.stringify(value) ? withPath(next, path, undefined) : withPath(next, path, value);
   }
-  return dropKeysOfMovedEndpoints(previous, patch, next, base);
+  // Pruned again: an unknown key sent as null (to remove junk) must not be stored as null.
+  return dropKeysOfMovedEndpoints(previous, patch, pruneUnknown(next), base);
 }
 
 /** The endpoints whose key is a secret: [section, key field]. */

@@ -109,6 +109,10 @@ describe('payload shape (items 7 and 10)', () => {
     assert.equal(overlay.recall?.kMax, 9);
     assert.equal('junkKey' in (overlay.recall ?? {}), false);
     assert.equal('oldJunk' in overlay, false);
+    // Naming junk with null (what a "remove" button sends) is accepted, not refused as unknown.
+    (engine as unknown as { overlay: Record<string, unknown> }).overlay = { oldJunk: nested(20) };
+    assert.equal(await refusal(engine.saveSettings({ oldJunk: null })), 'saved');
+    assert.equal('oldJunk' in (await engine.getSettings()).overlay, false);
   });
 
   test('lists and prompt texts are capped with a clear message', async () => {
