@@ -293,7 +293,7 @@ export class Engine {
     const t0 = performance.now();
     try {
       const { createEmbedder } = await import('./semantic/channel.ts');
-      const embedder = await createEmbedder(cfg);
+      const embedder = await createEmbedder(cfg, undefined, { dataDir: this.config.dataDir });
       try {
         const [v] = await embedder.embed(['连接测试 connection test'], { timeoutMs: Math.min(cfg.timeoutMs, 15_000) });
         return { ok: true, dimensions: v?.length ?? 0, ms: Math.round(performance.now() - t0) };

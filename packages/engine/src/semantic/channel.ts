@@ -19,6 +19,7 @@ import { docIdOfChunk } from './chunk-id.ts';
 import { embeddedText } from './context.ts';
 import { createHash } from 'node:crypto';
 import { BACKGROUND_TEXTS } from './background-texts.ts';
+import { effectiveEmbedding } from './auto.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { RequestPacer } from './pacer.ts';
 import { cosine, normalise, VectorIndex } from './vector-index.ts';
@@ -738,6 +739,12 @@ export class SemanticChannel {
 
 /** Builds the embedder a configuration names (also used by the console's "test connection"). */
 export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch, env: { dataDir?: string } = {}): Promise<Embedder> {
+  if (cfg.provider === 'auto') {
+    const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
+    if (eff.offReason) throw new EmbeddingFault('unavailable', eff.offReason);
+    cfg = eff.embedding;
+  }
+  if (cfg.provider === 'none') throw new EmbeddingFault('unavailable', 'embedding provider is none');
   if (cfg.provider === 'openai') {
     if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
     if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
