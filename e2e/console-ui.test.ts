@@ -185,11 +185,11 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
         await page.getByTestId('nav-recall').click();
         await page.getByTestId('recall-query').fill('令牌桶 限流');
         await page.getByTestId('recall-run').click();
-        await page.getByTestId('recall-hit').first().waitFor();
+        await page.getByTestId('recall-result').waitFor();
         await assertFits(page, 300, `${lang} recall`);
         // Results first: the hits come before the token and gate explanations.
         const hitsFirst = await page.evaluate(() => {
-          const hit = document.querySelector('[data-testid="recall-hit"]')!;
+          const hit = document.querySelector('[data-testid="recall-hit"], [data-testid="recall-empty"]')!;
           const tokens = document.querySelector('[data-testid="recall-tokens"]')!;
           return Boolean(hit.compareDocumentPosition(tokens) & Node.DOCUMENT_POSITION_FOLLOWING);
         });
@@ -229,7 +229,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
       await page.getByTestId('nav-recall').click();
       await page.getByTestId('recall-query').fill('令牌桶 限流');
       await page.getByTestId('recall-run').click();
-      await page.getByTestId('recall-hit').first().waitFor();
+      await page.getByTestId('recall-result').waitFor();
       await collect('recall');
       await page.getByTestId('nav-index').click();
       await page.getByTestId('index-rebuild').click();

@@ -66,10 +66,10 @@ export function validateDraft(fields: readonly FieldSpec[], get: (path: string) 
   const kBase = num(get('recall.kBase'));
   const kMax = num(get('recall.kMax'));
   if (kMin !== null && kMax !== null && kMin > kMax && !errors['recall.kMin']) {
-    errors['recall.kMin'] = [`K 下界 (${kMin}) 不能大于 K 上界 (${kMax})`, `K min (${kMin}) cannot exceed K max (${kMax})`];
+    errors['recall.kMin'] = [`K 下界(${kMin})不能大于 K 上界(${kMax})`, `K min (${kMin}) cannot exceed K max (${kMax})`];
   }
   if (kBase !== null && kMin !== null && kMax !== null && kMin <= kMax && (kBase < kMin || kBase > kMax) && !errors['recall.kBase']) {
-    errors['recall.kBase'] = [`K 基准 (${kBase}) 应在 K 下界与上界之间 (${kMin}–${kMax})`, `K base (${kBase}) must lie between K min and K max (${kMin}–${kMax})`];
+    errors['recall.kBase'] = [`K 基准(${kBase})应在 K 下界与上界之间(${kMin}–${kMax})`, `K base (${kBase}) must lie between K min and K max (${kMin}–${kMax})`];
   }
   return errors;
 }
