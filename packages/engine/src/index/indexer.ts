@@ -15,11 +15,10 @@ import {
 import type { IndexProgress, IndexReport } from '../api.ts';
 import type { EngramConfig } from '../config/schema.ts';
 import { docIdFor } from '../diary/ids.ts';
-import { listFiles, scanRoots } from '../diary/store.ts';
+import { listFiles, readTextFile, scanRoots } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
-import { decodeText } from '../diary/textfile.ts';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
 import type { SemanticPort } from '../semantic/port.ts';
@@ -203,20 +202,15 @@ async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
     const file = safeJoin(config.diaryDir, path);
     let raw: string;
     let info: { mtimeMs: number; size: number };
-    try {
-      const st = await stat(file);
-      // The scanner's decoder: read as UTF-8 here, a UTF-16 diary was indexed as mojibake after every write.
-      const decoded = decodeText(await readFile(file));
-      if (!decoded.ok) {
-        skipped.push({ path, reason: decoded.reason });
-        continue;
-      }
-      raw = decoded.text;
-      info = { mtimeMs: st.mtimeMs, size: st.size };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') skipped.push({ path, reason: String(e) });
+    // The scanner's reader (regular files only, its size limit, its decoder incl. UTF-16): a file the
+    // whole scan refuses must not get in through a write or the manifest check.
+    const read = await readTextFile(file);
+    if (!read.ok) {
+      if (!/\bENOENT\b/.test(read.reason)) skipped.push({ path, reason: read.reason }); // gone: removed from the index
       continue;
     }
+    raw = read.text;
+    info = { mtimeMs: read.mtimeMs, size: read.size };
     docs.push(
       parseDiaryText(raw, {
         root: 'diary',

@@ -60,3 +60,20 @@ test('manifest open falls back to the whole scan when a legacy corpus is configu
   assert.equal(await changedDiaryPaths(engine.database.db, engine.config), null);
   engine.close();
 });
+
+test('a file the whole scan refuses (too large) stays out when the manifest check or a write looks at it', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const big = join(dirs.diaryDir, '2026-10-26-huge.txt');
+  writeFileSync(big, `[10:00] 超大文件\n\n${'很长的日志行,'.repeat(800_000)}\n`); // > 8 MB
+  let engine = await openTestEngine(dirs);
+  assert.equal((await engine.list()).some((m) => m.path === '2026-10-26-huge.txt'), false, 'the full scan skips it');
+  engine.close();
+  engine = await openTestEngine(dirs); // incremental open: the manifest check names it (not indexed)
+  const check = await changedDiaryPaths(engine.database.db, engine.config);
+  assert.deepEqual(check?.paths, ['2026-10-26-huge.txt']);
+  const report = await engine.index({ full: false });
+  assert.equal((await engine.list()).some((m) => m.path === '2026-10-26-huge.txt'), false, 'and the changed-files pass skips it too');
+  assert.ok(report.skipped.some((s) => s.path === '2026-10-26-huge.txt' && /too large/.test(s.reason)), JSON.stringify(report.skipped));
+  engine.close();
+});
