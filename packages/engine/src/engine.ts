@@ -34,6 +34,7 @@ import type {
 } from './api.ts';
 import { endpointOf, getPath, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecrets, withPath } from './config/merge.ts';
 import { checkDiaryRootChange } from './config/folders.ts';
+import { tokenizerWarnings } from './text/tokenizer-check.ts';
 import { applyOverlay, resolveBase, type ResolveInput, type ResolvedBase } from './config/resolve.ts';
 import { secretPaths, type EngramConfig } from './config/schema.ts';
 import { docIdFor, resolveDocId } from './diary/ids.ts';
@@ -774,7 +775,7 @@ export class Engine {
         : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: this.config.embedding.provider, dimensions: 0 },
       builtAt: manifest?.builtAt ?? null,
       folders,
-      warnings: [...this.dataWarnings, ...this.lastIndexWarnings, ...(this.live.loaded ? [...this.live.docs.values()] : await listDocuments(this.db, { includeArchived: true })).flatMap((d) => d.warnings)].slice(0, 500),
+      warnings: [...this.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, this.tokenizer), ...this.lastIndexWarnings, ...(this.live.loaded ? [...this.live.docs.values()] : await listDocuments(this.db, { includeArchived: true })).flatMap((d) => d.warnings)].slice(0, 500),
       diaryDir: this.config.diaryDir,
       dataDir: this.config.dataDir,
       databaseUrl: this.config.databaseUrl.startsWith('file:') ? this.config.databaseUrl : this.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),

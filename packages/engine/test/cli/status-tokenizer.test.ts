@@ -29,4 +29,8 @@ test('status text names the tokenizer the index was built with and warns on a mi
   assert.match(other.stdout, /index built with gram/);
   assert.match(other.stdout, /tokenizer mismatch/i);
   assert.match(other.stdout, /jieba/);
+  const json = engram(['status', ...common, '--json'], { HOME: dirs.root, ENGRAM_TOKENIZER: 'jieba' });
+  const status = JSON.parse(json.stdout) as { warnings: string[]; tokenizer: { mismatch: boolean } };
+  assert.equal(status.tokenizer.mismatch, true);
+  assert.ok(status.warnings.some((w) => /tokenizer mismatch/.test(w)), 'a status warning (the console shows them too)');
 });
