@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
 import { ENGLISH_CHATTER, ENGLISH_MEMORIES, ENGLISH_OUT_OF_CORPUS } from './data/english-memories.ts';
 
+/** ENGRAM_EVAL_OPTIONS: JSON merged into the engine options (e.g. a recall.hybridGate setting). */
+const extra = process.env.ENGRAM_EVAL_OPTIONS ? (JSON.parse(process.env.ENGRAM_EVAL_OPTIONS) as Record<string, unknown>) : {};
+
 async function run(withMetadata: boolean) {
   const work = mkdtempSync(join(tmpdir(), 'engram-en-'));
   const diaryDir = join(work, 'diaries');
@@ -19,7 +22,7 @@ async function run(withMetadata: boolean) {
   });
   const env: Record<string, string> = { HOME: work };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ENGRAM_EMBEDDING_') && v) env[k] = v;
-  const engine = await openEngine({ options: { diaryDir, dataDir: join(work, 'data'), embedding: { withMetadata } }, env, syncOnOpen: false, now: () => new Date('2026-11-01T00:00:00') });
+  const engine = await openEngine({ options: { ...extra, diaryDir, dataDir: join(work, 'data'), embedding: { withMetadata } }, env, syncOnOpen: false, now: () => new Date('2026-11-01T00:00:00') });
   try {
     await engine.index({ full: true });
     if (engine.semantic?.status().state !== 'ready') throw new Error(`semantic not ready: ${engine.semantic?.status().reason}`);

@@ -132,7 +132,7 @@ function choose(rs: DumpRow[], weights: number[]) {
   let best: { threshold: number; veto: number; semanticWeight: number; s: Score; objective: number } | null = null;
   for (const semanticWeight of [0.25, 0.5, 1, 2]) {
     for (let t = 0.3; t < 0.99; t += 0.05) {
-      for (const veto of [0, 0.02, 0.05, 0.1, 0.2, 0.3]) {
+      for (const veto of process.env.FIT_VETO ? [Number(process.env.FIT_VETO)] : [0, 0.02, 0.05, 0.1, 0.2, 0.3]) {
         const s = replay(rs, weights, t, semanticWeight, veto);
         const feasible = s.r5 >= lex.r5 && s.ooc >= lex.ooc && s.chatter >= lex.chatter;
         const objective = (feasible ? 10 : 0) + 2 * s.r5 + s.ooc + 0.5 * s.chatter;

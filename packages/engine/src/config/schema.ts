@@ -73,7 +73,8 @@ export const configSchema = z.object({
       /** Max characters of injected recall text. */
       maxChars: z.number().int().min(200).max(100_000).default(4000),
       rrfK: z.number().min(1).max(1000).default(60),
-      semanticWeight: z.number().min(0).max(10).default(2),
+      /** RRF weight of the semantic channel (lexical = 1); 0.25 fitted with the hybrid gate on CMRC dev. */
+      semanticWeight: z.number().min(0).max(10).default(0.25),
       lexicalWeight: z.number().min(0).max(10).default(1),
       minSemantic: z.number().min(0).max(1).default(0.55),
       requireSemantic: z.boolean().default(true),
@@ -99,8 +100,8 @@ export const configSchema = z.object({
       hybridGate: z
         .object({
           enabled: z.boolean().default(true),
-          threshold: z.number().min(0).max(1.01).default(0.5),
-          veto: z.number().min(0).max(1.01).default(0.05),
+          threshold: z.number().min(0).max(1.01).default(0.95),
+          veto: z.number().min(0).max(1.01).default(0.1),
           weights: z.array(z.number()).max(32).default([]),
         })
         .prefault({}),

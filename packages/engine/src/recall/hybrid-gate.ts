@@ -40,13 +40,13 @@ export type FeatureName = Exclude<keyof Evidence, 'p'>;
 export const FEATURES: FeatureName[] = ['lexical', 'coverage', 'rarity', 'z', 'semantic', 'semInvRank', 'lexInvRank', 'zTop', 'margin'];
 
 /** Bias first, then one weight per feature in FEATURES order. Fitted on CMRC dev (see bench/fit-gate.ts). */
-export const FITTED_WEIGHTS: number[] = [-6, 2, 3, 2, 0.8, 0.3, 1, 1, 0.2, 0.2];
+export const FITTED_WEIGHTS: number[] = [-8.878, 0.159, 2.952, 2.06, 1.274, 0.463, 0.554, 2.488, -0.089, 0.603];
 
 /** Probability a candidate must reach to be injected (chosen with the weights). */
-export const FITTED_THRESHOLD = 0.5;
+export const FITTED_THRESHOLD = 0.95;
 
 /** Below this, a candidate the lexical rules let through is dropped too (chosen with the weights). */
-export const FITTED_VETO = 0.05;
+export const FITTED_VETO = 0.1;
 
 export interface CandidateSignals {
   matched: boolean;

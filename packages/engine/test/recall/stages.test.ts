@@ -11,11 +11,13 @@ test('weighted RRF: with semantic weight 2, a semantic #1 outranks a lexical #1'
   const fused = fuse(
     [{ chunkId: 'lex', docId: 'a', score: 9, matched: [] }],
     [{ chunkId: 'sem', docId: 'b', score: 0.8 }],
-    cfg.recall,
+    { ...cfg.recall, semanticWeight: 2 },
   );
   assert.equal(fused[0]!.chunkId, 'sem');
   const equal = fuse([{ chunkId: 'lex', docId: 'a', score: 9, matched: [] }], [{ chunkId: 'sem', docId: 'b', score: 0.8 }], { ...cfg.recall, semanticWeight: 0.5 });
   assert.equal(equal[0]!.chunkId, 'lex');
+  // The fitted default (0.25, docs/benchmarks.md): a lexical #1 stays ahead of a semantic #1.
+  assert.equal(fuse([{ chunkId: 'lex', docId: 'a', score: 9, matched: [] }], [{ chunkId: 'sem', docId: 'b', score: 0.8 }], cfg.recall)[0]!.chunkId, 'lex');
 });
 
 test('fusion: a chunk found by both channels outranks chunks found by one', () => {
