@@ -31,5 +31,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ['/((?!api/|_next/static|_next/image|favicon.ico).*)'],
+  // '/' on its own: under a basePath (the plugin's proxy mode) the second pattern needs a trailing
+  // slash, and the root page — the one carrying the token — went unchecked.
+  matcher: ['/', '/((?!api/|_next/static|_next/image|favicon.ico).*)'],
 };
