@@ -43,6 +43,8 @@ try {
 
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
+  // tsx keeps function names with a `__name` helper that page.evaluate'd code would otherwise lack.
+  await page.addInitScript('window.__name = (f) => f;');
   await page.addInitScript(() => {
     const w = window as unknown as { __long: number[] };
     w.__long = [];
@@ -83,7 +85,8 @@ try {
   });
   const search = page.getByTestId('library-search');
   await search.click();
-  const keys = ['第', '1', '9', '8', '7'];
+  // Each character narrows the result, so the count text changes on every keystroke.
+  const keys = ['1', '9', '8', '7'];
   for (let i = 0; i < keys.length; i++) {
     await page.keyboard.type(keys[i]!);
     await page.waitForFunction((n) => (window as unknown as { __lat: number[] }).__lat.length >= n, i + 1, { timeout: 10_000 });
@@ -115,7 +118,7 @@ try {
     ['DOM elements after load', String(dom.nodes)],
     ['memory rows in the DOM', String(dom.rows)],
     ['longest main-thread task during load', `${Math.round(dom.longest)} ms`],
-    ['keystroke → filtered list (median / max of 5)', `${Math.round(median(keyLatency))} / ${Math.round(max(keyLatency))} ms`],
+    ['keystroke → filtered list (median / max of 4)', `${Math.round(median(keyLatency))} / ${Math.round(max(keyLatency))} ms`],
     ['HTTP memories.list (whole list, old Library), median of 7', `${Math.round(median(listTimes))} ms, ${Math.round(listBytes / 1024)} KB`],
     ['HTTP memories.page (first 100), median of 7', `${Math.round(median(pageTimes))} ms, ${Math.round(pageBytes / 1024)} KB`],
     ['HTTP memories.page with a search, median of 7', `${Math.round(median(searchTimes))} ms`],

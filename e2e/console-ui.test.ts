@@ -175,11 +175,13 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
           const box = (await page.getByTestId(id).boundingBox())!;
           assert.ok(box.x >= 0 && box.x + box.width <= 300, `${id} on screen at 300 px (${JSON.stringify(box)})`);
         }
-        const clipped = await page.getByTestId('nav-settings').evaluate((el) => {
-          const label = el.querySelector('.nav-label-short') as HTMLElement;
-          return label.scrollWidth > label.clientWidth + 1;
-        });
-        assert.equal(clipped, false, 'the Settings label is not cut');
+        for (const id of ['nav-library', 'nav-recall', 'nav-index', 'nav-settings']) {
+          const clipped = await page.getByTestId(id).evaluate((el) => {
+            const label = el.querySelector('.nav-label-short') as HTMLElement;
+            return label.scrollWidth > label.clientWidth + 1;
+          });
+          assert.equal(clipped, false, `the ${id} label is not cut`);
+        }
         await page.getByTestId('memory-row').first().locator('button').first().click();
         await assertFits(page, 300, `${lang} library`);
         await page.getByTestId('nav-recall').click();

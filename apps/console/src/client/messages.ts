@@ -24,6 +24,7 @@ export const zh = {
   'common.readOnly': '只读',
   'common.archived': '已归档',
   'common.chunks': '{n} 块',
+  'common.chunk': '{n} 块',
   'common.ms': '{n} ms',
 
   'library.eyebrow': '记忆库',
@@ -232,6 +233,7 @@ export const zh = {
   'recall.gate.chunks': '{n} 个块',
   'nav.skip': '跳到主要内容',
   'settings.search': '搜索设置(名称、路径或说明)',
+  'nav.recall.short': '召回调试',
 } as const;
 
 export type MessageKey = keyof typeof zh;
@@ -259,6 +261,7 @@ export const en: Record<MessageKey, string> = {
   'common.readOnly': 'read-only',
   'common.archived': 'archived',
   'common.chunks': '{n} chunks',
+  'common.chunk': '{n} chunk',
   'common.ms': '{n} ms',
 
   'library.eyebrow': 'Library',
@@ -467,6 +470,7 @@ export const en: Record<MessageKey, string> = {
   'recall.gate.chunks': '{n} chunks',
   'nav.skip': 'Skip to main content',
   'settings.search': 'Search settings (name, path or help)',
+  'nav.recall.short': 'Recall',
 };
 
 export type Lang = 'zh' | 'en';

@@ -13,9 +13,9 @@ import { SettingsPage } from './pages/SettingsPage.tsx';
 
 export type PageId = 'library' | 'recall' | 'index' | 'settings';
 
-const PAGES: { id: PageId; label: MessageKey; icon: () => ReactNode }[] = [
+const PAGES: { id: PageId; label: MessageKey; short?: MessageKey; icon: () => ReactNode }[] = [
   { id: 'library', label: 'nav.library', icon: LibraryIcon },
-  { id: 'recall', label: 'nav.recall', icon: RecallIcon },
+  { id: 'recall', label: 'nav.recall', short: 'nav.recall.short', icon: RecallIcon },
   { id: 'index', label: 'nav.index', icon: IndexIcon },
   { id: 'settings', label: 'nav.settings', icon: SettingsIcon },
 ];
@@ -74,7 +74,7 @@ export function AppShell() {
                 <span className="inline-flex" aria-hidden="true">
                   <Icon />
                 </span>
-                <span className="nav-label-short">{t(p.label)}</span>
+                <span className="nav-label-short">{t(p.short ?? p.label)}</span>
                 <span className="nav-label-long">{t(p.label)}</span>
               </button>
             );

@@ -306,7 +306,7 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
           ))}
           <span className="ml-auto flex items-center gap-2 tabular-nums">
             <Provenance sessionId={m.sessionId} origin={m.origin} />
-            {t('common.chunks', { n: m.chunks })}
+            {t(m.chunks === 1 ? 'common.chunk' : 'common.chunks', { n: m.chunks })}
           </span>
         </div>
         {!open && m.summary ? <p className="line-clamp-1 text-xs text-muted">{m.summary}</p> : null}
