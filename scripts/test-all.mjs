@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const roots = ['packages', 'apps', 'e2e'];
+const roots = ['packages', 'apps', 'e2e', 'scripts'];
 const skip = new Set(['node_modules', '.next', 'dist', 'artifacts']);
 const only = process.argv.slice(2);
 
@@ -17,7 +17,7 @@ function walk(dir, out) {
     const full = join(dir, name);
     const st = statSync(full);
     if (st.isDirectory()) walk(full, out);
-    else if (name.endsWith('.test.ts')) out.push(relative(root, full));
+    else if (name.endsWith('.test.ts') || name.endsWith('.test.mjs')) out.push(relative(root, full));
   }
   return out;
 }
