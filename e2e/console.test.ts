@@ -28,8 +28,8 @@ const SETTINGS: Record<(typeof WIDTHS)[number], { path: string; value: string }>
 /** A memory per width, with words no seeded diary uses (so they are distinctive). */
 const MEMORIES: Record<(typeof WIDTHS)[number], { title: string; body: string; tags: string; query: string }> = {
   300: { title: '量子纠缠实验记录', body: '用纠缠光子对做了贝尔不等式测试,违背度二点七。', tags: '量子纠缠, 贝尔不等式', query: '量子纠缠 贝尔不等式' },
-  760: { title: '深海潜水装备清单', body: '干式潜水服、备用调节器和潜水电脑都检查过了。', tags: '潜水, 调节器', query: '潜水 调节器' },
-  1360: { title: '火山观测站值班', body: '凌晨地震仪记录到三次微震,二氧化硫浓度略有上升。', tags: '火山, 地震仪', query: '火山 地震仪' },
+  760: { title: '深海潜水装备清单', body: '干式潜水服、备用调节器和潜水电脑都检查过了。', tags: '潜水, 调节器', query: '深海潜水 干式潜水服 备用调节器' },
+  1360: { title: '火山观测站值班', body: '凌晨地震仪记录到三次微震,二氧化硫浓度略有上升。', tags: '火山, 地震仪', query: '火山观测站 地震仪 二氧化硫浓度' },
 };
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
