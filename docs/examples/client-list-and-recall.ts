@@ -27,6 +27,7 @@ try {
   const { result } = await engram.recall.run.query({ query, k: 5 });
   console.log(`recall "${query}": ${result.hits.length} hits in ${result.timing.totalMs} ms`);
   for (const h of result.hits) console.log(`  ${h.score.toFixed(4)}  ${h.title}`);
+  for (const r of result.explain.gate.removals) console.log(`  not injected: ${r.title} (${r.gate}: ${r.detail})`);
 } catch (e) {
   // A refused call is typed too: data.code is the tRPC code, data.engramCode the engine's own.
   if (e instanceof TRPCClientError) {

@@ -68,6 +68,38 @@ export function createEngramClient(options: EngramClientOptions = {}): EngramCli
     return token ? { [TOKEN_HEADER]: token } : {};
   };
   return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url, headers, ...(options.fetch ? { fetch: options.fetch } : {}) })],
+    links: [httpBatchLink({ url, headers, fetch: guardRefusalsAsTRPC(options.fetch ?? globalThis.fetch) })],
   });
+}
+
+// JSON-RPC numbers tRPC uses for these codes (TRPC_ERROR_CODES_BY_KEY); the rest count as internal.
+const RPC_CODES: Record<string, number> = { FORBIDDEN: -32003, PAYLOAD_TOO_LARGE: -32013, PRECONDITION_FAILED: -32012 };
+
+/**
+ * The console's request guard refuses some requests before tRPC sees them (a mutation without the
+ * token or from a foreign origin: 403; a wrong Host: 421; a declared body too large: 413) and answers
+ * those with a plain `{ error: { code, message } }`. `@trpc/client` cannot read that ("Unable to
+ * transform response from server"), so it is rewritten into tRPC's batch error shape here: the script
+ * then gets a TRPCClientError with `data.code` and `data.httpStatus` like for any other refusal.
+ */
+export function guardRefusalsAsTRPC(fetchImpl: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const res = await fetchImpl(input, init);
+    if (res.ok || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+    const body: unknown = await res.clone().json().catch(() => null);
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (Array.isArray(body) || !error || typeof error.code !== 'string' || typeof error.message !== 'string') return res;
+    // One answer per procedure of the batch: the paths are the URL's last segment, comma-separated.
+    const requestUrl = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const paths = decodeURIComponent(requestUrl.pathname.split('/').pop() ?? '').split(',');
+    const code = error.code;
+    const answers = paths.map((path) => ({
+      error: {
+        message: error.message,
+        code: RPC_CODES[code] ?? -32603,
+        data: { code, httpStatus: res.status, path, engramCode: null, issues: null },
+      },
+    }));
+    return new Response(JSON.stringify(answers), { status: res.status, headers: { 'content-type': 'application/json' } });
+  };
 }
