@@ -6,6 +6,7 @@ import { createContext, useCallback, useContext, useMemo, useRef, useState, type
 import type { RebuildEvent } from '../shared/progress.ts';
 import type { RouterOutputs } from './types.ts';
 import { useToken, useTRPC } from './trpc.tsx';
+import { apiPath } from './base-path.ts';
 
 export type IndexReport = RouterOutputs['index']['rebuild'];
 
@@ -40,7 +41,7 @@ export function RebuildProvider({ children }: { children: ReactNode }) {
     running.current = true;
     setState({ ...idle, running: true, phase: 'scan' });
     try {
-      const res = await fetch('/api/index/rebuild', {
+      const res = await fetch(apiPath('/api/index/rebuild'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-engram-token': token },
         body: JSON.stringify({ full: true }),

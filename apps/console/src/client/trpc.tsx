@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import type { AppRouter } from '../server/root.ts';
+import { apiPath } from './base-path.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -23,7 +24,7 @@ export function ApiProvider({ token, children }: { token: string; children: Reac
   );
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', headers: () => ({ 'x-engram-token': token }) })],
+      links: [httpBatchLink({ url: apiPath('/api/trpc'), headers: () => ({ 'x-engram-token': token }) })],
     }),
   );
   return (
