@@ -26,7 +26,8 @@ export function ensureBuild(log: (s: string) => void): number {
     cwd: consoleDir,
     env: { ...process.env, ENGRAM_CONSOLE_DIST: distDir, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
-    timeout: 240_000,
+    // A build on a loaded 2-core machine took over 4 minutes once; a killed build fails every browser test.
+    timeout: 600_000,
   });
   if (res.status !== 0) throw new Error(`next build failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
   return Date.now() - started;
