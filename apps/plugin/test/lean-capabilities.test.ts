@@ -143,7 +143,7 @@ test('lean sync layers: brief sees the other session’s memory, the wall carrie
   const brief = await call(host, 'engram_sync', {}, b);
   assert.equal(brief.value.layer, 'brief');
   assert.match(brief.text, /东京节点改用 8443/);
-  assert.ok(brief.text.includes(a.id.slice(0, 8)), 'the writing session is named');
+  assert.ok(brief.text.includes(`s:${a.id.replace(/^session-/, '').slice(0, 8)}`), 'the writing session is named (by the part after the host’s session- prefix)');
   const again = await call(host, 'engram_sync', {}, b);
   assert.doesNotMatch(again.text, /东京节点改用 8443/, 'the sync point moved on');
 

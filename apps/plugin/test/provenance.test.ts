@@ -22,8 +22,11 @@ test('search shows which session wrote a memory; a day question names its sessio
   assert.equal(search.error, undefined, search.text);
   const hit = (search.value as { hits: { title: string; provenance: string }[] }).hits.find((h) => h.title.includes('伽马'));
   assert.ok(hit, search.text);
-  assert.ok(hit.provenance.includes(writer.header.id.slice(0, 8)), `provenance names the writing session: ${hit.provenance}`);
-  assert.ok(search.text.includes(writer.header.id.slice(0, 8)));
+  // Host session ids all start with `session-`: the label shows the part after it (issue #12 item 10).
+  const short = writer.header.id.replace(/^session-/, '').slice(0, 8);
+  assert.ok(hit.provenance.startsWith(`〔s:${short} `), `provenance names the writing session: ${hit.provenance}`);
+  assert.doesNotMatch(search.text, /s:session-/);
+  assert.ok(search.text.includes(`s:${short}`));
 
   const today = await tools.call('engram_search', JSON.stringify({ query: '今天做了什么' }), reader);
   assert.equal(today.error, undefined, today.text);

@@ -10,6 +10,13 @@ export type WallMessageRow = typeof wallMessages.$inferSelect;
 export type SyncCursorRow = typeof syncCursors.$inferSelect;
 
 export const WALL_SESSION_PREFIX = 's:';
+
+/** The DSH host prefixes every session id with this; it says nothing about which session it is. */
+export const HOST_SESSION_ID_PREFIX = 'session-';
+
+/** A session id without the host's common prefix: the part that tells sessions apart. */
+export const bareSessionId = (sessionId: string): string =>
+  sessionId.toLowerCase().startsWith(HOST_SESSION_ID_PREFIX) ? sessionId.slice(HOST_SESSION_ID_PREFIX.length) : sessionId;
 export const WALL_WORKSPACE_PREFIX = 'ws:';
 
 export async function getSyncCursor(db: EngramDb, sessionId: string): Promise<string | null> {
@@ -34,8 +41,10 @@ export async function wallMessagesFor(
   db: EngramDb,
   reader: { sessionId: string; workspace: string; limit: number; includeOwn?: boolean },
 ): Promise<WallMessageRow[]> {
+  // A prefix may be of the full id or of its distinctive part (what the labels show).
   const id = reader.sessionId.toLowerCase();
-  const sessionPrefix = sql`(substr(${wallMessages.recipient}, 1, 2) = ${WALL_SESSION_PREFIX} AND length(${wallMessages.recipient}) > 2 AND substr(${id}, 1, length(${wallMessages.recipient}) - 2) = substr(${wallMessages.recipient}, 3))`;
+  const bare = bareSessionId(reader.sessionId).toLowerCase();
+  const sessionPrefix = sql`(substr(${wallMessages.recipient}, 1, 2) = ${WALL_SESSION_PREFIX} AND length(${wallMessages.recipient}) > 2 AND (substr(${id}, 1, length(${wallMessages.recipient}) - 2) = substr(${wallMessages.recipient}, 3) OR substr(${bare}, 1, length(${wallMessages.recipient}) - 2) = substr(${wallMessages.recipient}, 3)))`;
   const where = or(
     eq(wallMessages.recipient, ''),
     eq(wallMessages.recipient, `${WALL_WORKSPACE_PREFIX}${reader.workspace}`),

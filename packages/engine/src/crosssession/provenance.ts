@@ -1,12 +1,14 @@
 // Where a memory came from, in the few characters a listing can afford: the writing session's short
 // id (enough to find its log again or address it on the wall) and who wrote it. A memory without a
 // recorded session shows no session: an id is never made up. Pure.
+import { bareSessionId } from '@engram/db';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 
 /** Characters of a session id shown in listings (the first group of a UUID). */
 export const SHORT_SESSION_CHARS = 8;
 
-export const shortSession = (sessionId: string): string => sessionId.slice(0, SHORT_SESSION_CHARS);
+/** The first characters of the session id's distinctive part (the host's `session-` prefix left out). */
+export const shortSession = (sessionId: string): string => bareSessionId(sessionId).slice(0, SHORT_SESSION_CHARS);
 
 const ORIGIN_LABELS: Record<string, string> = { agent: '会话写入', console: '控制台', cli: '命令行', import: '会话导入' };
 

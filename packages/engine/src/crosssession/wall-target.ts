@@ -2,7 +2,7 @@
 // prefix of it, at least 6 characters so a stray word does not address half the sessions), or a
 // workspace. `s:` / `ws:` say it outright; a bare value is a workspace when one by that id exists,
 // else a session prefix. Pure; the lookup of known workspaces is the caller's.
-import { WALL_SESSION_PREFIX, WALL_WORKSPACE_PREFIX } from '@engram/db';
+import { bareSessionId, WALL_SESSION_PREFIX, WALL_WORKSPACE_PREFIX } from '@engram/db';
 import { EngramError } from '../errors.ts';
 import { charLength } from '../compaction/text.ts';
 
@@ -65,7 +65,7 @@ export function describeRecipient(recipient: string): string {
 export function addressedTo(recipient: string, reader: { sessionId: string; workspace: string }): boolean {
   if (recipient.startsWith(WALL_SESSION_PREFIX)) {
     const prefix = recipient.slice(WALL_SESSION_PREFIX.length);
-    return prefix.length > 0 && reader.sessionId.toLowerCase().startsWith(prefix);
+    return prefix.length > 0 && (reader.sessionId.toLowerCase().startsWith(prefix) || bareSessionId(reader.sessionId).toLowerCase().startsWith(prefix));
   }
   return recipient === `${WALL_WORKSPACE_PREFIX}${reader.workspace}`;
 }

@@ -217,3 +217,19 @@ test('notebook: session ids that could name another folder are refused; odd cwds
   const path = cross.notebook.pathOf(odd, 'notes');
   assert.ok(isInside(resolve(engine.config.dataDir), path), path);
 });
+
+test('host-shaped session ids (session-…): labels show the distinctive part, and a wall message addressed by it arrives', async (t) => {
+  // Every DSH host session id starts with `session-` (real host): the first 8 characters alone would
+  // label every memory 〔s:session-〕 and address every session at once.
+  const { cross } = await setup(t);
+  const [A, B] = [`session-${randomUUID()}`, `session-${randomUUID()}`];
+  assert.equal(formatProvenance({ sessionId: B, origin: 'agent' }), `〔s:${B.slice(8, 16)} · 会话写入〕`);
+  const short = B.slice(8, 16);
+  const msg = await cross.wallPost({ fromSession: A, fromWorkspace: 'ws-a', to: `s:${short}`, text: '给 B:用短 id 也能收到。', now: new Date() });
+  const forB = await cross.wallRead({ sessionId: B, workspace: 'ws-a', k: 10 });
+  assert.ok(forB.some((m) => m.id === msg.id && m.toMe), 'the short id from the label reaches B');
+  const forA = await cross.wallRead({ sessionId: `session-${randomUUID()}`, workspace: 'ws-b', k: 10 });
+  assert.ok(!forA.some((m) => m.id === msg.id), 'and nobody else');
+  const brief = await cross.brief(B, 'ws-a', { now: new Date() });
+  assert.doesNotMatch(brief.text, /s:session-/);
+});
