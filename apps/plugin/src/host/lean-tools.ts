@@ -16,7 +16,7 @@ import { fullGuideline } from './guideline.ts';
 import type { ToolDefinition, ToolExec } from './host-types.ts';
 import { LEAN_HISTORY_TOOL, LEAN_READ_TOOL, LEAN_SAVE_TOOL, LEAN_SYNC_TOOL, leanNames } from './profiles.ts';
 import { sessionToolSpecs } from './session-tools.ts';
-import { createTools, guarded, oneLine, scopeMark, timeLine, ToolError, type IndexValue, type SearchValue, type ToolDeps } from './tools.ts';
+import { createTools, guarded, oneLine, renderSearch, scopeMark, ToolError, type IndexValue, type SearchValue, type ToolDeps } from './tools.ts';
 
 export interface LeanToolDeps extends ToolDeps {
   workspaceOf: WorkspaceOf;
@@ -56,20 +56,6 @@ const HISTORY_LAYERS = ['sessions', 'session', 'compacted'] as const;
 
 const DETAIL_HINT = '细节:engram({ id, q }) 在长记忆里定位段号 → engram({ id, seg }) 只取那几段;短记忆直接 engram({ id })。够用就停。';
 
-function renderSearch(v: SearchValue): string {
-  const time = timeLine(v.time);
-  if (v.hits.length === 0) {
-    const none = v.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${v.gated} 条候选)。` : '没有找到相关记忆。';
-    return time ? `${time}\n${none}` : none;
-  }
-  const hits = v.hits
-    .map((h, i) => {
-      const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
-      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
-    })
-    .join('\n\n');
-  return [time, hits, DETAIL_HINT].filter(Boolean).join('\n\n');
-}
 
 function renderIndex(v: IndexValue): string {
   if (v.total === 0) return '还没有记忆。';
@@ -129,7 +115,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
       schema: layerSchema(READ_LAYERS),
       render: (_args, v) => {
         const r = v.result as never;
-        if (v.layer === 'search') return renderSearch(r);
+        if (v.layer === 'search') return renderSearch(r, DETAIL_HINT);
         if (v.layer === 'index') return renderIndex(r);
         if (v.layer === 'locate') return renderLocate(r);
         return renderDetail(r);

@@ -104,6 +104,22 @@ export const LAYER_ORDER =
 /** 〔global〕 on a global memory seen from a workspace; nothing for the session's own. */
 export const scopeMark = (scope: ScopeMark): string => (scope === 'global' ? '〔global〕' : '');
 const pinMark = (pinned: boolean): string => (pinned ? '〔置顶〕' : '');
+/** A search result as the model reads it (both profiles): the time line, the hits, then `hint`. */
+export function renderSearch(value: SearchValue, hint: string): string {
+  const time = timeLine(value.time);
+  if (value.hits.length === 0) {
+    const none = value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
+    return time ? `${time}\n${none}` : none;
+  }
+  const hits = value.hits
+    .map((h, i) => {
+      const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
+      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
+    })
+    .join('\n\n');
+  return [time, hits, hint].filter(Boolean).join('\n\n');
+}
+
 export const oneLine = (text: string, max: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
@@ -232,20 +248,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     },
     output: {
       schema: { type: 'object', properties: { query: { type: 'string' }, hits: { type: 'array' }, gated: { type: 'integer' } } },
-      render: (_args, value) => {
-        const time = timeLine(value.time);
-        if (value.hits.length === 0) {
-          const none = value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
-          return time ? `${time}\n${none}` : none;
-        }
-        const hits = value.hits
-          .map((h, i) => {
-            const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
-            return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
-          })
-          .join('\n\n');
-        return [time, hits, LAYER_HINT].filter(Boolean).join('\n\n');
-      },
+      render: (_args, value) => renderSearch(value, LAYER_HINT),
     },
     timeoutMs: 30_000,
     execute: (args, exec) =>
