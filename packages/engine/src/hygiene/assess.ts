@@ -58,6 +58,11 @@ export type WriteAssessment =
 export const MAX_CONFLICTS = 3;
 /** Distinctive words two memories must share to be about the same subject. */
 export const CONFLICT_MIN_SHARED = 2;
+/**
+ * A word found in at least this many of the older memories compared, and in at least half of them,
+ * is how this diary talks (修复, 在群里, 周四晚上), not what one memory is about.
+ */
+export const HABIT_MIN_MEMORIES = 3;
 
 /** Texts with fewer content words than this are compared together with their titles (which then say much of what they are). */
 export const SHORT_TEXT_WORDS = 8;
@@ -67,6 +72,8 @@ interface Profile {
   words: Set<string>;
   withTitle: Set<string>;
   keywords: Set<string>;
+  /** Distinctive words of the title and tags: what the memory says it is about. */
+  named: Set<string>;
   numbers: Set<string>;
   /** Summary and body, each flattened ('' parts left out). */
   parts: string[];
@@ -83,10 +90,20 @@ function profileOf(m: { title: string; summary: string; body: string; tags: stri
     words,
     withTitle: new Set([...words, ...wordSet(text.tokenize(m.title))]),
     keywords: keywordSet(tokens, text.distinctive ? (t) => text.distinctive!(t) : undefined),
+    named: keywordSet(titleTokens, text.distinctive ? (t) => text.distinctive!(t) : undefined),
     numbers: numbersIn([m.title, m.summary, m.body].join('\n')),
     parts: [m.summary, m.body].map(flatText).filter((s) => s !== ''),
     flat: flatText([m.title, m.summary, m.body].join('\n')),
   };
+}
+
+/** Words in HABIT_MIN_MEMORIES or more of the older memories, and in at least half of them. */
+function habitWords(keywordSets: readonly Set<string>[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const set of keywordSets) for (const w of set) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const out = new Set<string>();
+  for (const [w, n] of counts) if (n >= HABIT_MIN_MEMORIES && n * 2 >= keywordSets.length) out.add(w);
+  return out;
 }
 
 const refersTo = (refs: readonly string[], docId: string): boolean => refs.some((r) => r !== '' && docId.toLowerCase().startsWith(r.toLowerCase()));
@@ -119,10 +136,14 @@ export function assessWrite(draft: HygieneDraft, existing: readonly HygieneCandi
   const refs = draft.supersedes ?? [];
   const conflicts: ConflictWarning[] = [];
   if (settings.conflictWarning) {
+    const habits = habitWords(scored.map((s) => s.theirs.keywords));
     const found = scored
       .filter((s) => s !== target && !s.c.superseded && !refersTo(refs, s.c.docId) && !duplicates.includes(s))
-      .map((s) => ({ s, shared: intersection(mine.keywords, s.theirs.keywords) }))
-      .filter(({ s, shared }) => shared.length >= CONFLICT_MIN_SHARED && numbersDiffer(mine.numbers, s.theirs.numbers))
+      .map((s) => ({ s, shared: intersection(mine.keywords, s.theirs.keywords).filter((w) => !habits.has(w)) }))
+      // The same subject: enough rare words in common, one of them named by both titles (or tags);
+      // a changed value: each side states a number the other does not.
+      .filter(({ s, shared }) => shared.length >= CONFLICT_MIN_SHARED && shared.some((w) => mine.named.has(w) && s.theirs.named.has(w)))
+      .filter(({ s }) => numbersDiffer(mine.numbers, s.theirs.numbers))
       .sort((a, b) => b.shared.length - a.shared.length || b.s.overlap - a.s.overlap);
     for (const { s, shared } of found.slice(0, MAX_CONFLICTS)) {
       const oldNums = [...s.theirs.numbers].filter((n) => !mine.numbers.has(n));
