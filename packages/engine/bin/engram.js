@@ -47,6 +47,15 @@ function rebuild() {
   }
 }
 
+// `engram status | head`: once the reader has gone, stop quietly like other Unix tools (no EPIPE
+// stack trace). Commands print after their work is committed, so nothing is left half done.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();
 if (state?.startsWith('stale') && rebuild()) state = buildState();
 let main;

@@ -1,7 +1,7 @@
 // The compiled CLI is what a user runs (bin/engram.js → dist/cli/main.mjs, built by `prepare`).
 // These tests build it the way `npm install` does and run the artifact as a separate process.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,4 +123,29 @@ test('bin rebuilds a stale build, and runs the source through tsx with a note wh
   assert.match(missing.stderr, /compiled CLI is missing/);
   assert.match(missing.stderr, SOURCE_NOTE);
   rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs the compiled CLI with its stdout on a real pipe whose reading end is already closed (`engram status | true`). */
+function runIntoClosedPipe(args: string[], env: Record<string, string>): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stderr }));
+  });
+}
+
+test('compiled engram status into a closed pipe (engram status | head) ends quietly, without an EPIPE crash', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root };
+  assert.equal(run(bin, ['index', ...common], env).code, 0);
+  for (const args of [['status', ...common], ['list', ...common], ['--help']]) {
+    const r = await runIntoClosedPipe(args, env);
+    assert.equal(r.stderr, '', `${args[0]}: nothing on stderr`);
+    assert.equal(r.code, 0, `${args[0]}: exit 0`);
+  }
 });
