@@ -65,7 +65,12 @@ export async function runtimeFor(engine: Engine): Promise<ConsoleRuntime> {
 
 export function getRuntime(): Promise<ConsoleRuntime> {
   const h = holder();
-  h.runtime ??= (async () => runtimeFor(await openEngine({ env: process.env, log: stderrLogger('warn'), createDiaryDir: true, watch: true })))().catch((e: unknown) => {
+  h.runtime ??= (async () => {
+    const runtime = await runtimeFor(await openEngine({ env: process.env, log: stderrLogger('warn'), createDiaryDir: true, watch: true }));
+    // The Library's list in the background, so the first Library load after a start does not build it.
+    void import('./services.ts').then(({ servicesOf }) => servicesOf(runtime).library.warm()).catch(() => undefined);
+    return runtime;
+  })().catch((e: unknown) => {
     h.runtime = undefined; // let the next request try again (e.g. after fixing the config file)
     throw e;
   });

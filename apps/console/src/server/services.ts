@@ -4,6 +4,7 @@
 import { CompactionMemory, CrossSession, PastSessions, WorkspaceRegistry, type Engine } from '@engram/engine';
 import type { ConsoleRuntime } from './engine.ts';
 import { ImportJobs } from './import-jobs.ts';
+import { LibraryCache } from './library-cache.ts';
 
 export interface ConsoleServices {
   registry: WorkspaceRegistry;
@@ -11,6 +12,8 @@ export interface ConsoleServices {
   cross: CrossSession;
   compaction: CompactionMemory;
   imports: ImportJobs;
+  /** The Library's list, kept per index generation. */
+  library: LibraryCache;
 }
 
 const KEY = Symbol.for('engram.console.services');
@@ -26,6 +29,7 @@ export function servicesOf(runtime: Pick<ConsoleRuntime, 'engine'>): ConsoleServ
     cross: new CrossSession({ engine }),
     compaction: new CompactionMemory({ database: engine.database, dataDir: engine.config.dataDir, tokenizer: engine.tokenizer, config: () => engine.config }),
     imports: new ImportJobs(),
+    library: new LibraryCache(engine),
   };
   table().set(engine, services);
   return services;

@@ -61,22 +61,62 @@ function counted(values: Iterable<string>): [string, number][] {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
-export function pageOfMemories<M extends PageableMemory>(scope: readonly M[], input: Pick<PageInput, 'query' | 'category' | 'tag' | 'offset' | 'limit'>): MemoryPage<M> {
-  const words = input.query.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const matching = scope.filter((m) => {
-    if (input.category && (m.category || '/') !== input.category) return false;
-    if (input.tag && !m.tags.includes(input.tag)) return false;
-    if (words.length === 0) return true;
-    const text = haystack(m);
-    return words.every((w) => text.includes(w));
-  });
-  matching.sort(compareForLibrary);
+/**
+ * A scope made ready for many page requests: ordered once, with each memory's search text and the
+ * facets computed once. The server keeps one per scope until the index changes, so a keystroke pays
+ * only the scan of the search texts and the slice.
+ */
+export interface PreparedScope<M> {
+  sorted: M[];
+  /** Lower-cased search text of `sorted[i]`. */
+  haystacks: string[];
+  categories: [string, number][];
+  tags: [string, number][];
+}
+
+export function prepareScope<M extends PageableMemory>(scope: readonly M[]): PreparedScope<M> {
+  const sorted = [...scope].sort(compareForLibrary);
   return {
-    total: matching.length,
-    scopeTotal: scope.length,
-    offset: input.offset,
-    items: matching.slice(input.offset, input.offset + input.limit),
+    sorted,
+    haystacks: sorted.map(haystack),
     categories: counted(scope.map((m) => m.category)),
     tags: counted(scope.flatMap((m) => m.tags)),
   };
+}
+
+type Filter = Pick<PageInput, 'query' | 'category' | 'tag'>;
+
+/** Positions in `sorted` of the memories matching the filters (in order). */
+export function matchingPositions<M extends PageableMemory>(prepared: PreparedScope<M>, input: Filter): number[] {
+  const words = input.query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const out: number[] = [];
+  const { sorted, haystacks } = prepared;
+  for (let i = 0; i < sorted.length; i++) {
+    const m = sorted[i]!;
+    if (input.category && (m.category || '/') !== input.category) continue;
+    if (input.tag && !m.tags.includes(input.tag)) continue;
+    if (words.length > 0 && !words.every((w) => haystacks[i]!.includes(w))) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+export function pageOfPrepared<M extends PageableMemory>(
+  prepared: PreparedScope<M>,
+  input: Pick<PageInput, 'offset' | 'limit'>,
+  positions: readonly number[],
+): MemoryPage<M> {
+  return {
+    total: positions.length,
+    scopeTotal: prepared.sorted.length,
+    offset: input.offset,
+    items: positions.slice(input.offset, input.offset + input.limit).map((i) => prepared.sorted[i]!),
+    categories: prepared.categories,
+    tags: prepared.tags,
+  };
+}
+
+export function pageOfMemories<M extends PageableMemory>(scope: readonly M[], input: Pick<PageInput, 'query' | 'category' | 'tag' | 'offset' | 'limit'>): MemoryPage<M> {
+  const prepared = prepareScope(scope);
+  return pageOfPrepared(prepared, input, matchingPositions(prepared, input));
 }

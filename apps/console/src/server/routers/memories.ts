@@ -15,8 +15,7 @@ import {
 import type { ConsoleRuntime } from '../engine.ts';
 import { servicesOf } from '../services.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
-import { filterByWorkspace } from '../workspace-view.ts';
-import { pageInput, pageOfMemories } from '../../shared/library-page.ts';
+import { pageInput } from '../../shared/library-page.ts';
 
 /** A write into a workspace nobody knows would make an orphan id out of a typo. */
 async function requireWorkspace(runtime: ConsoleRuntime, id: string): Promise<void> {
@@ -30,16 +29,10 @@ const jobsInput = z
 
 export const memoriesRouter = createTRPCRouter({
   /** Newest first; with `workspace`, only what that workspace sees, each marked with its scope. */
-  list: procedure.input(listInput).query(async ({ ctx, input }) => {
-    const all = await ctx.runtime.engine.list({ includeArchived: input.includeArchived });
-    return filterByWorkspace(all, input.workspace, input.includeGlobal);
-  }),
+  list: procedure.input(listInput).query(({ ctx, input }) => servicesOf(ctx.runtime).library.list(input)),
 
   /** One page of the Library, searched, filtered and ordered on the server (with the scope's facets). */
-  page: procedure.input(pageInput).query(async ({ ctx, input }) => {
-    const all = await ctx.runtime.engine.list({ includeArchived: input.includeArchived });
-    return pageOfMemories(filterByWorkspace(all, input.workspace, input.includeGlobal), input);
-  }),
+  page: procedure.input(pageInput).query(({ ctx, input }) => servicesOf(ctx.runtime).library.page(input)),
 
   /** The layered index a model reads first: pinned first, then by last change, paged. */
   index: procedure.input(indexInput).query(({ ctx, input }) => ctx.runtime.engine.memoryIndex(input)),
