@@ -59,8 +59,8 @@ export const MAX_CONFLICTS = 3;
 /** Distinctive words two memories must share to be about the same subject. */
 export const CONFLICT_MIN_SHARED = 2;
 /**
- * A word found in at least this many of the older memories compared, and in at least half of them,
- * is how this diary talks (修复, 在群里, 周四晚上), not what one memory is about.
+ * A word found in at least this many of the older memories compared (the dozen nearest) is how this
+ * diary talks (修复, 在群里, 周四晚上), not what one memory is about.
  */
 export const HABIT_MIN_MEMORIES = 3;
 
@@ -97,12 +97,12 @@ function profileOf(m: { title: string; summary: string; body: string; tags: stri
   };
 }
 
-/** Words in HABIT_MIN_MEMORIES or more of the older memories, and in at least half of them. */
+/** Words in HABIT_MIN_MEMORIES or more of the older memories. */
 function habitWords(keywordSets: readonly Set<string>[]): Set<string> {
   const counts = new Map<string, number>();
   for (const set of keywordSets) for (const w of set) counts.set(w, (counts.get(w) ?? 0) + 1);
   const out = new Set<string>();
-  for (const [w, n] of counts) if (n >= HABIT_MIN_MEMORIES && n * 2 >= keywordSets.length) out.add(w);
+  for (const [w, n] of counts) if (n >= HABIT_MIN_MEMORIES) out.add(w);
   return out;
 }
 
