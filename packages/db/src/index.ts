@@ -7,3 +7,4 @@ export * from './queries-crosssession.ts';
 export * from './queries-workspaces.ts';
 export * from './queries-summaries.ts';
 export * from './queries-compaction.ts';
+export * from './queries-vectors.ts';

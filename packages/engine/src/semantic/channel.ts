@@ -3,6 +3,7 @@
 // spaces. It is an enhancement: every fault degrades to "no semantic results" with a reason, and
 // nothing here throws into the recall path or stops an index build.
 import type { Client } from '@libsql/client';
+import { tableExists, VECTOR_META_TABLE } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import { runBatches, type BatchResult } from './batch-runner.ts';
 import type { Embedder } from './embedder.ts';
@@ -216,8 +217,7 @@ export class SemanticChannel {
 
   /** What the database's vectors were built with, without opening a channel. */
   static async storedFingerprint(client: Client): Promise<EmbeddingFingerprint | null> {
-    const exists = await client.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_meta'");
-    if (exists.rows.length === 0) return null;
+    if (!(await tableExists(client, VECTOR_META_TABLE))) return null;
     return new VectorStore(client).readFingerprint();
   }
 
