@@ -6,20 +6,20 @@ import type { Lang } from './messages.ts';
 type Rule = [RegExp, (m: RegExpMatchArray) => string];
 
 const ZH_RULES: Rule[] = [
-  [/^embedding provider changed: (.*) → (.*)$/, (m) => `Embedding 提供方变更:${m[1]} → ${m[2]}`],
-  [/^embedding model changed: (.*) → (.*)$/, (m) => `Embedding 模型变更:${m[1]} → ${m[2]}`],
-  [/^embedding endpoint changed: (.*) → (.*)$/, (m) => `Embedding 端点变更:${m[1]} → ${m[2]}`],
-  [/^embedding dimensions changed: (.*) → (.*)$/, (m) => `Embedding 维度变更:${m[1]} → ${m[2]}`],
-  [/^existing vectors cannot be compared with the new ones: rebuild the index to use the semantic channel again$/, () => '现有向量无法与新向量比较:重建索引后向量通道才能重新使用'],
-  [/^stored vectors have (\d+) dimensions, the embedder produces (\d+)$/, (m) => `已存向量是 ${m[1]} 维,当前模型产生 ${m[2]} 维`],
-  [/^no local embedding model installed under (.*): lexical recall only$/, () => '本机没有安装 embedding 模型,只用词法召回'],
-  [/^embedding provider is none(: lexical recall only)?$/, () => '未配置 embedding 提供方,只用词法召回'],
-  [/^Run `engram model install` .*lexical recall works without it\.$/, () => '运行 `engram model install`(或在设置里安装模型)即可加上向量召回;没有它词法召回照常工作。'],
-  [/^Set embedding\.provider to .*lexical recall works without it\.$/, () => '把 embedding 提供方设为 openai 或 local 即可加上向量召回;没有它词法召回照常工作。'],
-  [/^kBase (\d+) \+ (\d+) for (\d+) distinctive tokens, within (\d+)\.\.(\d+)$/, (m) => `基准 ${m[1]} + ${m[2]}(${m[3]} 个区分词),范围 ${m[4]}–${m[5]}`],
+  [/^embedding provider changed: (.*) → (.*)$/, (m) => `Embedding 提供方变更：${m[1]} → ${m[2]}`],
+  [/^embedding model changed: (.*) → (.*)$/, (m) => `Embedding 模型变更：${m[1]} → ${m[2]}`],
+  [/^embedding endpoint changed: (.*) → (.*)$/, (m) => `Embedding 端点变更：${m[1]} → ${m[2]}`],
+  [/^embedding dimensions changed: (.*) → (.*)$/, (m) => `Embedding 维度变更：${m[1]} → ${m[2]}`],
+  [/^existing vectors cannot be compared with the new ones: rebuild the index to use the semantic channel again$/, () => '现有向量无法与新向量比较：重建索引后向量通道才能重新使用'],
+  [/^stored vectors have (\d+) dimensions, the embedder produces (\d+)$/, (m) => `已存向量是 ${m[1]} 维，当前模型产生 ${m[2]} 维`],
+  [/^no local embedding model installed under (.*): lexical recall only$/, () => '本机没有安装 embedding 模型，只用词法召回'],
+  [/^embedding provider is none(: lexical recall only)?$/, () => '未配置 embedding 提供方，只用词法召回'],
+  [/^Run `engram model install` .*lexical recall works without it\.$/, () => '运行 `engram model install`（或在设置里安装模型）即可加上向量召回；没有它词法召回照常工作。'],
+  [/^Set embedding\.provider to .*lexical recall works without it\.$/, () => '把 embedding 提供方设为 openai 或 local 即可加上向量召回；没有它词法召回照常工作。'],
+  [/^kBase (\d+) \+ (\d+) for (\d+) distinctive tokens, within (\d+)\.\.(\d+)$/, (m) => `基准 ${m[1]} + ${m[2]}（${m[3]} 个区分词），范围 ${m[4]}–${m[5]}`],
   [/^one hit per document$/, () => '每篇文档只留一条'],
-  [/^k=(\d+), maxChars=(\d+)$/, (m) => `K = ${m[1]},字数上限 ${m[2]}`],
-  [/^scope: (.*) \+ global$/, (m) => `范围:${m[1]} + 全局`],
+  [/^k=(\d+), maxChars=(\d+)$/, (m) => `K = ${m[1]}，字数上限 ${m[2]}`],
+  [/^scope: (.*) \+ global$/, (m) => `范围：${m[1]} + 全局`],
 ];
 
 /** Recall stage ids → names a person reads. */
@@ -53,7 +53,7 @@ export function engineText(text: string, lang: Lang): string {
   if (lang !== 'zh') return text;
   for (const [re, fn] of ZH_RULES) {
     const m = text.match(re);
-    if (m) return fn(m).replace(/\(none\)/g, '(无)');
+    if (m) return fn(m).replace(/\(none\)/g, '（无）');
   }
   return text;
 }

@@ -1,49 +1,50 @@
-// A hit's scores as small horizontal bars (fused, lexical, semantic): inline SVG, no chart library.
+// A hit's scores as small horizontal bars (fused, lexical, semantic). HTML, not SVG: an SVG's text
+// scales with its width and shrank to ≈ 7 px at 300 px. Each bar is drawn against a fixed scale of its
+// own channel (never the best hit of this recall, which made the top hit always full and 0.0164 vs
+// 0.0161 look alike), with an optional tick for the threshold a gate compares it with.
 export interface ScoreBar {
   key: string;
   label: string;
-  /** 0–1: the bar's length. */
-  fraction: number;
-  /** What is printed at the end of the bar. */
+  value: number;
+  /** What a full bar means: the bar is value / scale long. */
+  scale: number;
+  /** A gate's threshold on the same scale, drawn as a tick. */
+  threshold?: number;
+  /** What is printed beside the bar. */
   text: string;
   color: string;
 }
 
-const ROW = 16;
-const LABEL_W = 64;
-const TEXT_W = 96;
-const WIDTH = 360;
+const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 
 export function ScoreBars({ bars, testId }: { bars: ScoreBar[]; testId?: string }) {
-  const track = WIDTH - LABEL_W - TEXT_W;
   return (
-    <svg
-      data-testid={testId}
-      viewBox={`0 0 ${WIDTH} ${bars.length * ROW}`}
-      width="100%"
-      height={bars.length * ROW}
-      preserveAspectRatio="xMinYMid meet"
-      role="img"
-      aria-label={bars.map((b) => `${b.label} ${b.text}`).join(', ')}
-      className="max-w-[30rem]"
-    >
-      {bars.map((b, i) => {
-        const y = i * ROW;
-        const w = Math.max(b.fraction > 0 ? 2 : 0, Math.min(1, Math.max(0, b.fraction)) * track);
+    <ul data-testid={testId} className="flex max-w-[32rem] flex-col gap-1">
+      {bars.map((b) => {
+        const fraction = clamp01(b.value / b.scale);
         return (
-          <g key={b.key} data-bar={b.key}>
-            <text x={0} y={y + 11.5} fontSize="11" fill="var(--muted)">
-              {b.label}
-            </text>
-            <rect x={LABEL_W} y={y + 3} width={track} height={9} rx={3} fill="var(--sunken)" />
-            <rect x={LABEL_W} y={y + 3} width={w} height={9} rx={3} fill={b.color} />
-            <text x={LABEL_W + track + 6} y={y + 11.5} fontSize="11" fill="var(--fg)" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <li
+            key={b.key}
+            data-testid="score-bar"
+            data-bar={b.key}
+            data-value={b.value}
+            data-scale={b.scale}
+            className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-xs"
+          >
+            <span className="w-12 shrink-0 text-muted">{b.label}</span>
+            <span data-testid="score-bar-track" className="relative h-2.5 min-w-[6rem] flex-1 rounded bg-sunken" aria-hidden="true">
+              <span data-testid="score-bar-fill" className="absolute inset-y-0 left-0 rounded" style={{ width: `${fraction * 100}%`, background: b.color }} />
+              {b.threshold !== undefined ? (
+                <span className="absolute -inset-y-0.5 w-0.5 bg-fg" style={{ left: `calc(${clamp01(b.threshold / b.scale) * 100}% - 1px)` }} />
+              ) : null}
+            </span>
+            <span data-testid="score-bar-text" className="min-w-0 break-words tabular-nums">
               {b.text}
-            </text>
-          </g>
+            </span>
+          </li>
         );
       })}
-    </svg>
+    </ul>
   );
 }
 

@@ -15,6 +15,7 @@ import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.ts
 import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
 import { groupRemovals, measuredOf, QUERY_GATES, reasonText } from '../recall/gates.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
+import { channelScales, DEFAULT_SCALE_CONFIG, percent, type RecallScaleConfig } from '../recall/scores.ts';
 
 type RecallOutput = RouterOutputs['recall']['run'];
 type RecallResult = RecallOutput['result'];
@@ -198,29 +199,38 @@ function RecallReport({ data }: { data: RecallOutput }) {
 /** `semanticRan`: without the vector channel its bar would only ever say "not in the channel". */
 function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
   const { t, lang } = useI18n();
-  const maxScore = Math.max(...hits.map((h) => h.score), 1e-9);
-  const maxLex = Math.max(...hits.map((h) => h.channels.lexical?.score ?? 0), 1e-9);
+  const trpc = useTRPC();
+  // The scales come from the settings (RRF k, channel weights, gate thresholds), never from the hits.
+  const settings = useQuery(trpc.settings.get.queryOptions(undefined, { staleTime: 30_000 }));
+  const cfg: RecallScaleConfig = settings.data?.effective.recall ?? DEFAULT_SCALE_CONFIG;
+  const scales = channelScales(cfg, semanticRan);
   return (
     <ol className="flex flex-col gap-2">
       {hits.map((h, i) => {
+        const lex = h.channels.lexical;
+        const sem = h.channels.semantic;
         const bars: ScoreBar[] = [
-          { key: 'fused', label: t('recall.fused'), fraction: h.score / maxScore, text: fmt(h.score, 4), color: 'var(--accent)' },
+          { key: 'fused', label: t('recall.fused'), value: h.score, scale: scales.fusedMax, text: t('recall.bar.fused', { score: fmt(h.score, 4), max: fmt(scales.fusedMax, 4) }), color: 'var(--accent)' },
           {
             key: 'lexical',
             label: t('recall.lexical'),
-            fraction: h.channels.lexical ? h.channels.lexical.score / maxLex : 0,
-            text: h.channels.lexical ? `#${h.channels.lexical.rank} · ${fmt(h.channels.lexical.score, 2)}` : t('recall.notInChannel'),
+            value: lex ? h.coverage : 0,
+            scale: 1,
+            ...(scales.coverageThreshold !== undefined ? { threshold: scales.coverageThreshold } : {}),
+            text: lex ? t('recall.bar.lexical', { rank: lex.rank, coverage: percent(h.coverage), bm25: fmt(lex.score, 2) }) : t('recall.notInChannel'),
             color: 'var(--lex)',
           },
           ...(semanticRan
             ? [
-          {
-            key: 'semantic',
-            label: t('recall.semantic'),
-            fraction: h.channels.semantic ? h.channels.semantic.score : 0,
-            text: h.channels.semantic ? `#${h.channels.semantic.rank} · ${fmt(h.channels.semantic.score, 3)}` : t('recall.notInChannel'),
-            color: 'var(--sem)',
-          },
+                {
+                  key: 'semantic',
+                  label: t('recall.semantic'),
+                  value: sem ? sem.score : 0,
+                  scale: 1,
+                  ...(scales.semanticThreshold !== undefined ? { threshold: scales.semanticThreshold } : {}),
+                  text: sem ? t('recall.bar.semantic', { rank: sem.rank, cosine: fmt(sem.score, 3) }) : t('recall.notInChannel'),
+                  color: 'var(--sem)',
+                },
               ]
             : []),
         ];

@@ -68,14 +68,14 @@ export function formatAgainst(value: number, threshold: number, unit: Measured['
 }
 
 const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
-  [/^matched only (.*) \(none distinctive\)$/, (m) => `只命中了 ${m[1]},都不是区分词`],
+  [/^matched only (.*) \(none distinctive\)$/, (m) => `只命中了 ${m[1]}，都不是区分词`],
   [/^explains (\d+(?:\.\d+)?)% of the query/, () => '命中词只解释了查询权重的一小部分'],
-  [/^specificity .*rarest matched word (.+)\)$/, (m) => `特异度不足(命中词中最稀有的是 ${m[1]})`],
+  [/^specificity .*rarest matched word (.+)\)$/, (m) => `特异度不足（命中词中最稀有的是 ${m[1]}）`],
   [/^cosine .*/, () => '向量相似度低于下限'],
   [/^not among the semantic channel's candidates$/, () => '不在向量通道的候选里'],
   [/^judge probability (.*)$/, (m) => `裁判给出的相关概率 ${m[1]}`],
-  [/^the query has no distinctive term, so nothing is injected$/, () => '查询里没有区分词,所以一条都不注入'],
-  [/^the query carries too little information .*$/, () => '查询信息量太低(像闲聊),所以一条都不注入'],
+  [/^the query has no distinctive term, so nothing is injected$/, () => '查询里没有区分词，所以一条都不注入'],
+  [/^the query carries too little information .*$/, () => '查询信息量太低（像闲聊），所以一条都不注入'],
 ];
 
 export function reasonText(detail: string, lang: Lang): string {
