@@ -75,3 +75,6 @@ export * from './workspace/index.ts';
 export * from './crosssession/index.ts';
 export * from './summaries/index.ts';
 export * from './hygiene/index.ts';
+export { installModel, installedModel, ModelInstallError, type InstallProgress, type InstallReport } from './model/install.ts';
+export { locateRuntime, installRuntime } from './model/runtime.ts';
+export { DEFAULT_MODEL } from './model/manifest.ts';

@@ -1,6 +1,7 @@
 // The public scripting API: every procedure is documented in docs/api.md.
 import { compactionRouter } from './routers/compaction.ts';
 import { memoriesRouter } from './routers/memories.ts';
+import { modelRouter } from './routers/model.ts';
 import { recallRouter } from './routers/recall.ts';
 import { indexRouter } from './routers/index.ts';
 import { settingsRouter } from './routers/settings.ts';
@@ -20,6 +21,7 @@ export const appRouter = createTRPCRouter({
   workspaces: workspacesRouter,
   sessions: sessionsRouter,
   wall: wallRouter,
+  model: modelRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@ import { CompactionMemory, CrossSession, PastSessions, WorkspaceRegistry, type E
 import type { ConsoleRuntime } from './engine.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { LibraryCache } from './library-cache.ts';
+import { ModelJobs } from './model-jobs.ts';
 
 export interface ConsoleServices {
   registry: WorkspaceRegistry;
@@ -14,6 +15,8 @@ export interface ConsoleServices {
   imports: ImportJobs;
   /** The Library's list, kept per index generation. */
   library: LibraryCache;
+  /** The console's model install job. */
+  model: ModelJobs;
 }
 
 const KEY = Symbol.for('engram.console.services');
@@ -30,6 +33,7 @@ export function servicesOf(runtime: Pick<ConsoleRuntime, 'engine'>): ConsoleServ
     compaction: new CompactionMemory({ database: engine.database, dataDir: engine.config.dataDir, tokenizer: engine.tokenizer, config: () => engine.config }),
     imports: new ImportJobs(),
     library: new LibraryCache(engine),
+    model: new ModelJobs(engine),
   };
   table().set(engine, services);
   return services;

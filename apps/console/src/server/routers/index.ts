@@ -1,4 +1,6 @@
 import { rebuildInput } from '../../shared/validators.ts';
+import { z } from 'zod';
+import { tailPluginLog } from '../plugin-log.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
 
 export const indexRouter = createTRPCRouter({
@@ -9,4 +11,9 @@ export const indexRouter = createTRPCRouter({
 
   /** Re-embeds a sample of chunks and compares them with the stored vectors. */
   integrity: procedure.mutation(({ ctx }) => ctx.runtime.engine.integrityCheck()),
+
+  /** The last lines of the plugin's own log file (`<dataDir>/logs/engram-plugin.log`), newest last. */
+  pluginLog: procedure
+    .input(z.object({ lines: z.number().int().min(1).max(2000).default(200) }).prefault({}))
+    .query(({ ctx, input }) => tailPluginLog(ctx.runtime.dataDir, input.lines)),
 });
