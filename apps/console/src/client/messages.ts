@@ -357,7 +357,7 @@ export const en: Record<MessageKey, string> = {
   'recall.injection.empty': '(empty — nothing injected)',
   'recall.aside.title': 'Reading this page',
   'recall.aside.body':
-    'Fused score = weighted reciprocal-rank fusion of both channels, times time decay. Lexical uses BM25 and query-token IDF; semantic uses cosine similarity. The gates require at least one distinctive token (long enough, high enough IDF) among the matches and, when the semantic channel is up, a minimum semantic score. The bars use fixed scales: a full fused bar is rank 1 in every channel, the lexical bar is the share of the query explained, the semantic bar is the cosine on 0–1; a tick marks a gate's threshold.',
+    'Fused score = weighted reciprocal-rank fusion of both channels, times time decay. Lexical uses BM25 and query-token IDF; semantic uses cosine similarity. The gates require at least one distinctive token (long enough, high enough IDF) among the matches and, when the semantic channel is up, a minimum semantic score. The bars use fixed scales: a full fused bar is rank 1 in every channel, the lexical bar is the share of the query explained, the semantic bar is the cosine on 0–1; a tick marks the threshold of a gate.',
 
   'index.eyebrow': 'Index',
   'index.title': 'Index status',
