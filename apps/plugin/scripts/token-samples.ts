@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILTIN_DIARY_GUIDELINE } from '@engram/engine';
-import { createLeanTools } from '../src/host/lean-tools.ts';
-import { createTools } from '../src/host/tools.ts';
+import { createLeanTools } from '../src/host/tools/lean-tools.ts';
+import { createTools } from '../src/host/tools/memory-tools.ts';
 import { CORPUS, diaryText } from '../test/helpers.ts';
 import { CODING_MEMORIES } from './coding-session.ts';
 

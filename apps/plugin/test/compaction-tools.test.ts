@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LlmCall } from '@engram/dsh-sim';
 import { CompactionMemory } from '@engram/engine';
-import { COMPACTION_RECHECK_PATH } from '../src/host/compaction-routes.ts';
-import { HISTORY_READ_TOOL } from '../src/host/compaction-tools.ts';
-import { CLIENT_CONFIG_PATH, TOKEN_HEADER } from '../src/host/routes.ts';
+import { COMPACTION_RECHECK_PATH } from '../src/host/compaction/routes.ts';
+import { HISTORY_READ_TOOL } from '../src/host/compaction/tools.ts';
+import { CLIENT_CONFIG_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
 import { compactionMessages, loadCompactionPlugin } from './compaction-helpers.ts';
 
 const ANSWER = '443 被 nginx 占用。建议东京节点改用 8443 端口,并重启 sing-box 服务。';

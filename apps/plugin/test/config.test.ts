@@ -1,10 +1,10 @@
 // Splitting the host config into engine options and plugin-only keys; reading a session. Pure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { splitPluginConfig } from '../src/host/config.ts';
+import { splitPluginConfig } from '../src/host/core/config.ts';
 import { isOwn } from './helpers.ts';
-import { lastPersonMessage, visibleEvents, visibleOwnMessages } from '../src/host/session-view.ts';
-import type { HostEvent } from '../src/host/host-types.ts';
+import { lastPersonMessage, visibleEvents, visibleOwnMessages } from '../src/host/sessions/view.ts';
+import type { HostEvent } from '../src/host/core/host-types.ts';
 
 test('splitPluginConfig: engine keys pass through, plugin keys are taken out, env fills gaps', () => {
   const { engineOptions, plugin } = splitPluginConfig(

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
-import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER } from '../src/host/routes.ts';
+import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
 import { loadPlugin } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../../..');

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createHost, HOST_VARIANTS, systemPromptsIdentical } from '@engram/dsh-sim';
 import { CompactionMemory, openEngine, PRECEDENCE_TEXT, MINOR_ELSEWHERE_TEXT, type Engine } from '@engram/engine';
-import { NOTEBOOK_SECTION_NAME, registerNotebookSection } from '../src/host/crosssession-prompt.ts';
-import { BRIEF_TOOL, CROSS_SESSION_TOOL_NAMES, NOTEBOOK_TOOL, registerCrossSessionTools, WALL_TOOL, type WorkspaceOf } from '../src/host/crosssession-tools.ts';
-import type { HostContext } from '../src/host/host-types.ts';
+import { NOTEBOOK_SECTION_NAME, registerNotebookSection } from '../src/host/crosssession/prompt.ts';
+import { BRIEF_TOOL, CROSS_SESSION_TOOL_NAMES, NOTEBOOK_TOOL, registerCrossSessionTools, WALL_TOOL, type WorkspaceOf } from '../src/host/crosssession/tools.ts';
+import type { HostContext } from '../src/host/core/host-types.ts';
 
 const WORKSPACES: Record<string, string> = { '/work/a': 'ws-a', '/work/c': 'ws-c' };
 const workspaceOf: WorkspaceOf = (session) => WORKSPACES[session.header.cwd ?? ''] ?? null;

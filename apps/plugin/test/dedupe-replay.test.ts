@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configSchema, renderRecallBlock } from '@engram/engine';
 import type { PluginModule, RequestMessage } from '@engram/dsh-sim';
-import { itemKey } from '../src/host/dedupe.ts';
+import { itemKey } from '../src/host/recall/dedupe.ts';
 import { CORPUS, itemsOfMessage, loadPlugin, makeCorpus, recallMessages } from './helpers.ts';
 
 /** Overlapping questions, as a real session drifts between topics. */

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatItemPrefix, renderRecallBlock, configSchema } from '@engram/engine';
-import { blockKey, itemKey, itemPrefixPattern, normaliseMaxMessages, parseItemsFromText, shownRecall, unseenItems } from '../src/host/dedupe.ts';
-import type { UserMessage } from '../src/host/host-types.ts';
-import { pluginMessage } from '../src/host/messages.ts';
+import { blockKey, itemKey, itemPrefixPattern, normaliseMaxMessages, parseItemsFromText, shownRecall, unseenItems } from '../src/host/recall/dedupe.ts';
+import type { UserMessage } from '../src/host/core/host-types.ts';
+import { pluginMessage } from '../src/host/sessions/messages.ts';
 
 const injectDefaults = configSchema.parse({}).inject;
 const block = (items: { date: string; title: string; text: string }[], attrs: Record<string, string> = {}, prefix = injectDefaults.itemPrefix) =>

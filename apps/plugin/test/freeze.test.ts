@@ -1,8 +1,8 @@
 // Trigger picking and todo reading: pure functions, tested with tables of event lists.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { emptyFreezeState, pickTrigger, readTodos, todosFromToolArguments, type FreezeOptions, type FreezeState } from '../src/host/freeze.ts';
-import type { HostEvent } from '../src/host/host-types.ts';
+import { emptyFreezeState, pickTrigger, readTodos, todosFromToolArguments, type FreezeOptions, type FreezeState } from '../src/host/recall/freeze.ts';
+import type { HostEvent } from '../src/host/core/host-types.ts';
 
 let seq = 0;
 const ev = (type: string, data: unknown): HostEvent => ({ type, seq: seq++, data });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { createHostPlugin } from '../src/host/apply.ts';
-import type { HostContext, HostToolDefinition as ToolDefinition } from '../src/host/host-types.ts';
+import type { HostContext, HostToolDefinition as ToolDefinition } from '../src/host/core/host-types.ts';
 import { losslessJsonProblem, valueViolations } from '@engram/dsh-sim';
 import { makeCorpus, type Corpus } from './helpers.ts';
 import { fragmentText } from '../../../packages/engine/test/reliability/arbitraries.ts';
@@ -185,7 +185,7 @@ test(`every tool with arbitrary arguments: a value or its own "[code] …" error
   console.log(`# tool fuzz ${JSON.stringify(Object.fromEntries(codes))}`);
 });
 
-// Findings of the fuzz above (both were red before the fixes in tools.ts and note-sink.ts).
+// Findings of the fuzz above (both were red before the fixes in tools/memory-tools.ts and notes/note-sink.ts).
 test('a tool called with arguments that are not an object says so: [invalid-arguments]', async () => {
   for (const tool of tools.filter((t) => (t.parameters as { required?: string[] })?.required?.length)) {
     for (const bad of [null, 42, 'text', [1, 2]]) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createHost, type HostOptions, type RecordedRequest, type RequestMessage, type SimHost, type TurnResult } from '@engram/dsh-sim';
 import type { Engine } from '@engram/engine';
 import { createHostPlugin, type HostPluginDeps } from '../src/host/apply.ts';
-import { PLUGIN_ID } from '../src/host/session-view.ts';
+import { PLUGIN_ID } from '../src/host/sessions/view.ts';
 
 /** Twelve diaries on unrelated topics, so a topic word is distinctive (high IDF) for exactly one. */
 export const CORPUS: [date: string, title: string, body: string][] = [

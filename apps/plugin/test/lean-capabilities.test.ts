@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { compress, init } from '@bokuweb/zstd-wasm';
 import { BUILTIN_DIARY_GUIDELINE } from '@engram/engine';
-import { NOTEBOOK_SECTION_NAME } from '../src/host/crosssession-prompt.ts';
-import { createLeanTools } from '../src/host/lean-tools.ts';
+import { NOTEBOOK_SECTION_NAME } from '../src/host/crosssession/prompt.ts';
+import { createLeanTools } from '../src/host/tools/lean-tools.ts';
 import { CORPUS, loadPlugin, makeCorpus } from './helpers.ts';
 
 type Host = Awaited<ReturnType<typeof loadPlugin>>['host'];

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BUILTIN_DIARY_GUIDELINE } from '@engram/engine';
-import { TOOL_NAMES } from '../src/host/tools.ts';
-import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession-tools.ts';
-import { fullGuideline, guidelineSection, LEAN_GUIDELINE } from '../src/host/guideline.ts';
-import { LEAN_TOOL_NAMES, leanNames, sectionsOf } from '../src/host/profiles.ts';
-import { TOOL_GUIDANCE, WORKSPACE_HINT } from '../src/host/texts.ts';
+import { TOOL_NAMES } from '../src/host/tools/memory-tools.ts';
+import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession/tools.ts';
+import { fullGuideline, guidelineSection, LEAN_GUIDELINE } from '../src/host/resident/guideline.ts';
+import { LEAN_TOOL_NAMES, leanNames, sectionsOf } from '../src/host/tools/profiles.ts';
+import { TOOL_GUIDANCE, WORKSPACE_HINT } from '../src/host/core/texts.ts';
 import { deepseekCounter, estimateTokens, hostTextTokens } from '../scripts/token-counters.ts';
 import { loadPlugin } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BUILTIN_DIARY_GUIDELINE, configSchema } from '@engram/engine';
-import { escapePromptVariables, renderResident, TOOL_GUIDANCE } from '../src/host/texts.ts';
+import { escapePromptVariables, renderResident, TOOL_GUIDANCE } from '../src/host/core/texts.ts';
 import { isOwn, loadPlugin } from './helpers.ts';
 
 const MEMORIES = [

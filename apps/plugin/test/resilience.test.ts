@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../src/host/apply.ts';
-import { RECALL_CONTEXT_NAME } from '../src/host/recall-channel.ts';
-import { GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME } from '../src/host/resident.ts';
+import { RECALL_CONTEXT_NAME } from '../src/host/recall/channel.ts';
+import { GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME } from '../src/host/resident/channel.ts';
 import { isOwn, loadPlugin, makeCorpus, recallMessages } from './helpers.ts';
 
 test('an engine that cannot open leaves the plugin loaded and inert; turns run normally', async (t) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { HOST_VARIANTS } from '@engram/dsh-sim';
-import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER, proxiedUrl } from '../src/host/routes.ts';
+import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER, proxiedUrl } from '../src/host/routes/routes.ts';
 import { loadPlugin } from './helpers.ts';
 
 async function freePort(): Promise<number> {

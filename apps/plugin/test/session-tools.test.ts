@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { compress, init } from '@bokuweb/zstd-wasm';
 import { createHost, HOST_VARIANTS } from '@engram/dsh-sim';
-import type { ToolExec } from '../src/host/host-types.ts';
-import { SESSION_READ_TOOL, sessionToolSpecs, type SessionToolConfig, type SessionToolDeps } from '../src/host/session-tools.ts';
+import type { ToolExec } from '../src/host/core/host-types.ts';
+import { SESSION_READ_TOOL, sessionToolSpecs, type SessionToolConfig, type SessionToolDeps } from '../src/host/sessions/tools.ts';
 
 const T0 = new Date(2026, 2, 9, 9, 30).getTime();
 const IDS = { alpha1: 'a1a1a1a1-0000-4000-8000-000000000001', alpha2: 'a1a2a2a2-0000-4000-8000-000000000002', beta: 'b2b2b2b2-0000-4000-8000-000000000003' };

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openEngine, type Complete, type CompletionRequest, type Engine } from '@engram/engine';
-import type { HostLogger } from '../src/host/host-types.ts';
-import { startSummaryWorker } from '../src/host/summary-worker.ts';
+import type { HostLogger } from '../src/host/core/host-types.ts';
+import { startSummaryWorker } from '../src/host/notes/summary-worker.ts';
 
 const ROUTE = { provider: 'sim', model: 'sim-flash' };
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { TOOL_NAMES } from '../src/host/tools.ts';
-import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession-tools.ts';
-import { SESSION_READ_TOOL } from '../src/host/session-tools.ts';
+import { TOOL_NAMES } from '../src/host/tools/memory-tools.ts';
+import { CROSS_SESSION_TOOL_NAMES } from '../src/host/crosssession/tools.ts';
+import { SESSION_READ_TOOL } from '../src/host/sessions/tools.ts';
 import { CORPUS, loadPlugin } from './helpers.ts';
 
 test('every engram tool is registered with an object JSON schema and a description', async (t) => {

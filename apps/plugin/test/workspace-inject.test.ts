@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { prefixStability, systemPromptsIdentical, type SimSession } from '@engram/dsh-sim';
 import { WorkspaceRegistry, type Engine } from '@engram/engine';
-import { WORKSPACE_HINT } from '../src/host/texts.ts';
+import { WORKSPACE_HINT } from '../src/host/core/texts.ts';
 import { loadPlugin } from './helpers.ts';
 
 function folder(root: string, name: string): string {

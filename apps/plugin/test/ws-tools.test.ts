@@ -117,7 +117,7 @@ test('locate and detail called with arguments that are not an object: [invalid-a
     const outcome = await defs.call(name, '[1, 2]');
     assert.ok(outcome.error, name);
   }
-  const { createTools } = await import('../src/host/tools.ts');
+  const { createTools } = await import('../src/host/tools/memory-tools.ts');
   const tools = createTools({ engine: () => null });
   for (const name of ['engram_locate', 'engram_detail']) {
     const tool = tools.find((x) => x.name === name)!;

@@ -3,35 +3,17 @@
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
 import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
-import { CompactionChannel, listenForCompactions } from './compaction-channel.ts';
-import { completeThrough, type LlmService } from './compaction-llm.ts';
-import { createCompactionRoutes } from './compaction-routes.ts';
-import { createCompactionTools } from './compaction-tools.ts';
-import { splitPluginConfig } from './config.ts';
-import { ConsoleLink, consoleEnv, ensureConsoleToken } from './console-link.ts';
-import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './host-types.ts';
-import { errorText, loggerOf } from './log.ts';
-import { pluginMessage } from './messages.ts';
-import { listenForNoteBlocks, NoteSink } from './note-sink.ts';
-import { RECALL_CONTEXT_NAME, RecallChannel } from './recall-channel.ts';
-import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME, ResidentChannel } from './resident.ts';
-import { createRoutes } from './routes.ts';
-import { describeStatus } from './status.ts';
-import { isSubagent, lastPersonMessage, sessionEvents } from './session-view.ts';
-import { escapePromptVariables, renderNotice, renderResident } from './texts.ts';
-import { createTools, type ToolDeps } from './tools.ts';
-import { guidelineSection } from './guideline.ts';
-import { createLeanTools } from './lean-tools.ts';
-import { modelTextFor, profileOf, sectionsOf, workspaceTextFor } from './profiles.ts';
-import { registerCrossSessionTools } from './crosssession-tools.ts';
-import { registerNotebookSection } from './crosssession-prompt.ts';
-import { sessionToolSpecs } from './session-tools.ts';
-import { startSummaryWorker } from './summary-worker.ts';
-import { mainRouteOf } from './compaction-llm.ts';
-import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection } from './workspace-inject.ts';
-import { WorkspaceScopes } from './workspace-scope.ts';
-import { toHostTool } from './tool-output.ts';
-import { RotatingLog, teeLogger } from './log-file.ts';
+import { CompactionChannel, completeThrough, createCompactionRoutes, createCompactionTools, listenForCompactions, mainRouteOf, type LlmService } from './compaction/index.ts';
+import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResident, RotatingLog, splitPluginConfig, teeLogger } from './core/index.ts';
+import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
+import { registerCrossSessionTools, registerNotebookSection } from './crosssession/index.ts';
+import { listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
+import { RECALL_CONTEXT_NAME, RecallChannel } from './recall/index.ts';
+import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SECTION_NAME, ResidentChannel } from './resident/index.ts';
+import { ConsoleLink, consoleEnv, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
+import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToolSpecs } from './sessions/index.ts';
+import { createLeanTools, createTools, modelTextFor, profileOf, sectionsOf, toHostTool, workspaceTextFor, type ToolDeps } from './tools/index.ts';
+import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection, WorkspaceScopes } from './workspace/index.ts';
 
 export const PLUGIN_NAME = 'engram';
 export const PLUGIN_VERSION = '0.1.0';

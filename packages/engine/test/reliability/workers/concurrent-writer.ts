@@ -4,7 +4,7 @@ import { openEngine } from '@engram/engine';
 import { runtimeFor } from '../../../../../apps/console/src/server/engine.ts';
 import { createCaller } from '../../../../../apps/console/src/server/root.ts';
 import { createContext } from '../../../../../apps/console/src/server/trpc.ts';
-import { createTools } from '../../../../../apps/plugin/src/host/tools.ts';
+import { createTools } from '../../../../../apps/plugin/src/host/tools/memory-tools.ts';
 
 export const MARKER = '追加区结束标记,请勿删除这一行文字';
 

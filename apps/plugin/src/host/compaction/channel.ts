@@ -1,0 +1,178 @@
+// Cross-compaction memory in the host: stores what a compaction folds away and hands the relevant
+// pieces back. Three moments:
+//   compaction/summary (session/event) — ingest: L1 summary sections, L2 dialogue and read-type tool
+//     results, rules book and archive (the engine's CompactionMemory; duplicate deliveries are
+//     no-ops there). A pre-step also ingests any summary the listener missed (plugin restarted).
+//   first step after a compaction — the window's overview and minor rules, once, as messages whose
+//     text is fixed for the whole window (so the prompt prefix stays cacheable);
+//   each question of the person — stored blocks scored locally, injected only above the threshold.
+// Everything goes into decision.messages (never the inbox); any failure logs and injects nothing.
+import type { AssistRoute, CompactionMemory, EngramConfig, RecheckResult, SessionScope } from '@engram/engine';
+import type { HostContext, HostEvent, HostLogger, HostSession, PreStepPayload, UserMessage } from '../core/host-types.ts';
+import { errorText } from '../core/log.ts';
+import { compactionMessage, scopeOf, visibleCompactionSources } from './messages.ts';
+import { mainRouteOf } from './llm.ts';
+import { isSubagent, lastPersonMessage, sessionEvents } from '../sessions/view.ts';
+
+const MAX_SESSIONS = 256;
+const MAX_CONSUMED = 256;
+
+export interface CompactionChannelDeps {
+  memory(): CompactionMemory | null;
+  config(): EngramConfig | null;
+  log: HostLogger;
+}
+
+interface SessionState {
+  /** Seqs of compaction/summary events already handed to the memory. */
+  handled: Set<number>;
+  /** Person messages already answered. */
+  consumed: string[];
+}
+
+export interface RecheckOutcome {
+  ok: boolean;
+  /** When not ok: unknown-session | no-question | disabled | failed. */
+  error?: string;
+  query?: string;
+  result?: RecheckResult;
+}
+
+export class CompactionChannel {
+  private readonly sessions = new Map<string, SessionState>();
+  /** Sessions seen at a pre-step: what an on-demand recheck needs (the scope and the last question). */
+  private readonly seen = new Map<string, { scope: SessionScope; question: string; mainRoute: AssistRoute | null }>();
+
+  constructor(private readonly deps: CompactionChannelDeps) {}
+
+  private stateOf(sessionId: string): SessionState {
+    let state = this.sessions.get(sessionId);
+    if (!state) {
+      state = { handled: new Set(), consumed: [] };
+      this.sessions.set(sessionId, state);
+      while (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+    }
+    return state;
+  }
+
+  private enabled(): { memory: CompactionMemory; config: EngramConfig } | null {
+    const memory = this.deps.memory();
+    const config = this.deps.config();
+    return memory && config && config.compaction.enabled ? { memory, config } : null;
+  }
+
+  /** Ingests one compaction/summary event. Never throws. */
+  async ingest(session: HostSession, event: HostEvent, via: string): Promise<void> {
+    const ready = this.enabled();
+    if (!ready || isSubagent(session)) return;
+    const state = this.stateOf(session.header.id);
+    try {
+      const data = event.data ?? {};
+      const events = sessionEvents(session);
+      const report = await ready.memory.ingest({
+        scope: scopeOf(session),
+        compactionId: typeof data.compactionId === 'string' ? data.compactionId : null,
+        summary: data.summary,
+        shadowedSeqs: Array.isArray(data.shadowedSeqs) ? data.shadowedSeqs : null,
+        shadowedRange: data.shadowedRange ?? null,
+        events,
+        mainRoute: mainRouteOf(events),
+      });
+      state.handled.add(event.seq);
+      if (report.status === 'duplicate') this.deps.log.debug(`compaction ${report.dedupeKey} via ${via}: already stored`);
+      for (const error of report.errors) this.deps.log.warn(`compaction ${report.dedupeKey}: ${error}`);
+    } catch (error) {
+      // Not marked handled: the next pre-step tries again (nothing was recorded for it).
+      this.deps.log.warn(`compaction ingest via ${via} failed (session ${session.header.id}): ${errorText(error)}`);
+    }
+  }
+
+  /** Summaries in the session's log that were never handed over (a listener missed them). */
+  private async catchUp(session: HostSession, events: readonly HostEvent[]): Promise<void> {
+    const state = this.stateOf(session.header.id);
+    for (const event of events) {
+      if (event?.type === 'compaction/summary' && !state.handled.has(event.seq)) await this.ingest(session, event, 'catch-up');
+    }
+  }
+
+  /** The compaction messages for this step (possibly none). Never throws. */
+  async messagesFor(session: HostSession, payload: PreStepPayload): Promise<UserMessage[]> {
+    const ready = this.enabled();
+    if (!ready || isSubagent(session)) return [];
+    const { memory, config } = ready;
+    const cfg = config.compaction;
+    const sessionId = session.header.id;
+    const scope = scopeOf(session);
+    const out: UserMessage[] = [];
+    try {
+      const events = sessionEvents(session);
+      await this.catchUp(session, events);
+      await memory.idle(scope);
+      const window = await memory.windowTexts(scope);
+      if (!window) return out;
+
+      const once = (form: 'compaction-overview' | 'compaction-rules', text: string) => {
+        if (text === '') return;
+        if (visibleCompactionSources(events, form).some((s) => s.window === window.key)) return;
+        out.push(compactionMessage(form, text, { window: window.key }));
+        this.deps.log.info(`compaction ${form.slice('compaction-'.length)} session=${sessionId} window=${window.key}: injected`);
+      };
+      if (cfg.overview) once('compaction-overview', window.overview);
+      if (cfg.rules.enabled && cfg.rules.inject) once('compaction-rules', window.rules);
+
+      const person = lastPersonMessage(payload.messages ?? []);
+      const state = this.stateOf(sessionId);
+      this.seen.delete(sessionId);
+      this.seen.set(sessionId, { scope, question: person?.text || this.seen.get(sessionId)?.question || '', mainRoute: mainRouteOf(events) });
+      while (this.seen.size > MAX_SESSIONS) this.seen.delete(this.seen.keys().next().value!);
+      if (cfg.inject && person && person.text !== '' && !state.consumed.includes(person.key)) {
+        state.consumed.push(person.key);
+        if (state.consumed.length > MAX_CONSUMED) state.consumed.shift();
+        const answer = await memory.answer(scope, person.text);
+        const dropped = answer.dropped.map((d) => d.reason).join(',');
+        this.deps.log.info(
+          `compaction recall session=${sessionId} user=${person.key} top=${answer.topScore.toFixed(3)} items=${answer.items.length} tokens=${answer.tokens}${answer.reason ? ` reason=${answer.reason}` : ''}${dropped ? ` dropped=[${dropped}]` : ''}`,
+        );
+        if (answer.text !== '') {
+          out.push(compactionMessage('compaction-recall', answer.text, { window: window.key, fingerprints: answer.items.map((i) => i.fingerprint) }));
+        }
+      }
+    } catch (error) {
+      this.deps.log.warn(`compaction: nothing injected this step (session ${sessionId}): ${errorText(error)}`);
+    }
+    return out;
+  }
+
+  /**
+   * "Look again" for a session the plugin has seen: the engine's recheck (local search, optional
+   * rewrite and strong-relevance verdict). What it finds is injected with the session's next question.
+   */
+  async recheck(sessionId: string, query?: string): Promise<RecheckOutcome> {
+    const ready = this.enabled();
+    if (!ready) return { ok: false, error: 'disabled' };
+    const seen = this.seen.get(sessionId);
+    if (!seen) return { ok: false, error: 'unknown-session' };
+    const question = (query ?? '').trim() || seen.question;
+    if (question === '') return { ok: false, error: 'no-question' };
+    try {
+      const result = await ready.memory.recheck(seen.scope, question, seen.mainRoute);
+      this.deps.log.info(`compaction recheck session=${sessionId}: found=${result.found} rewrote=${result.rewrote} skippedRewrite=${result.skippedRewrite} verdict=${result.verdict ?? '-'}`);
+      return { ok: true, query: question, result };
+    } catch (error) {
+      this.deps.log.warn(`compaction recheck session=${sessionId} failed: ${errorText(error)}`);
+      return { ok: false, error: 'failed' };
+    }
+  }
+}
+
+/** Hands compaction/summary events to the channel (fire-and-forget, like every session/event). */
+export function listenForCompactions(ctx: HostContext, channel: CompactionChannel, log: HostLogger): void {
+  ctx.on('session/event', (session: HostSession, event: HostEvent) => {
+    try {
+      if (event?.type !== 'compaction/summary' || !session?.header || isSubagent(session)) return;
+      return channel.ingest(session, event, 'session/event');
+    } catch (error) {
+      log.warn(`session/event compaction: ${errorText(error)}`);
+    }
+  });
+}

@@ -1,0 +1,32 @@
+// What GET /engram/status answers: is the engine open (and why not), what it holds, which modes the
+// current settings select, and whether the console answers.
+import type { Engine } from '@engram/engine';
+import type { ConsoleLink } from './console-link.ts';
+import { errorText } from '../core/log.ts';
+
+export interface StatusInput {
+  engine: Engine | null;
+  engineError: string | null;
+  console: ConsoleLink;
+  plugin: { name: string; version: string; routesOn: string | null; toolsAvailable: boolean };
+}
+
+export async function describeStatus(input: StatusInput): Promise<Record<string, unknown>> {
+  const { engine } = input;
+  let engineStatus: Record<string, unknown> = { ready: false, error: input.engineError };
+  if (engine) {
+    try {
+      const s = await engine.status();
+      engineStatus = { ready: true, documents: s.documents, archived: s.archived, chunks: s.chunks, vectors: s.vectors, tokenizer: s.tokenizer.active, semantic: s.semantic.state, builtAt: s.builtAt };
+    } catch (error) {
+      engineStatus = { ready: true, error: errorText(error) };
+    }
+  }
+  const config = engine?.config;
+  return {
+    plugin: input.plugin,
+    engine: engineStatus,
+    modes: config ? { resident: config.runtime.inject ? config.runtime.mode : 'off', recall: config.inject.enabled ? config.inject.mode : 'off' } : null,
+    console: { url: input.console.url, reachable: await input.console.reachable(), startedPid: input.console.startedPid, lastExit: input.console.lastExitReason },
+  };
+}

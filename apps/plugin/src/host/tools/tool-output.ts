@@ -1,0 +1,29 @@
+// The plugin's tools at the host boundary. The real host (packages/core/tools/src/index.ts,
+// ToolRegistry.register / createSuccessResult) requires `output: { schema, render }`, validates the
+// value `execute` returns against `output.schema` after snapshotting it as lossless JSON (an
+// `undefined` field, a Date or a class instance fails the call), and uses what `render` returns as
+// the tool result's content blocks: a string there breaks the session (`content.some is not a
+// function` on this and every later turn). Tool specs in this plugin render text; this is the one
+// place that turns them into what the host takes.
+import type { ContentBlock, HostToolDefinition, ToolDefinition } from '../core/host-types.ts';
+
+/** A JSON copy without undefined fields (the host's snapshot refuses them) and without prototypes. */
+export function plainJson(value: unknown): unknown {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value));
+}
+
+const blocksOf = (rendered: string | ContentBlock[]): ContentBlock[] => (typeof rendered === 'string' ? [{ type: 'text', text: rendered }] : rendered);
+
+/** The host's shape of one tool spec: plain-JSON value, content blocks from render. */
+export function toHostTool(spec: ToolDefinition): HostToolDefinition {
+  const render = spec.output?.render;
+  return {
+    ...spec,
+    output: {
+      schema: spec.output?.schema ?? {},
+      render: (args, value) => blocksOf(render ? render(args, value) : JSON.stringify(value)),
+    },
+    execute: async (args, exec) => plainJson(await spec.execute(args, exec)),
+  };
+}
