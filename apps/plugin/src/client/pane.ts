@@ -1,6 +1,7 @@
 // The tab body: the console in an iframe, a line saying which source is used (with a switch), and a
 // start button when the console is not running. React comes from the host through the module
 // loader's `require`, never bundled.
+import { describeFailure, readJsonAnswer } from './failure.ts';
 import { chooseSource, describeSource, iframeSrc, type ClientConfig, type ConsoleSource } from './source.ts';
 
 export const CLIENT_CONFIG_PATH = '/engram/client-config';
@@ -23,8 +24,7 @@ const pageProtocol = (): string | undefined => (globalThis as { location?: { pro
 
 async function loadConfig(): Promise<ClientConfig> {
   const res = await fetch(CLIENT_CONFIG_PATH, { credentials: 'same-origin' });
-  if (!res.ok) throw new Error(`${CLIENT_CONFIG_PATH} answered ${res.status}`);
-  return (await res.json()) as ClientConfig;
+  return readJsonAnswer<ClientConfig>(CLIENT_CONFIG_PATH, res);
 }
 
 /** One read of the client config per page for the small per-answer buttons (a failure is retried next time). */
@@ -53,14 +53,14 @@ export function ConsolePane(): unknown {
     let live = true;
     loadConfig().then(
       (c) => live && (setConfig(c), setError(null)),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && (console.warn('engram: client config', e), setError(describeFailure(e))),
     );
     return () => {
       live = false;
     };
   }, [reloads]);
 
-  if (error) return h('div', { style: { padding: '12px' }, 'data-engram': 'error' }, `Engram 控制台不可用:${error}`);
+  if (error) return h('div', { style: { padding: '12px' }, 'data-engram': 'error' }, `Engram 控制台不可用:读取 ${CLIENT_CONFIG_PATH} 失败,${error}`);
   if (!config) return h('div', { style: { padding: '12px' }, 'data-engram': 'loading' }, '正在读取 Engram 控制台地址…');
 
   const source = chooseSource(pageProtocol(), config.consoleUrl, preferred);
@@ -69,11 +69,12 @@ export function ConsolePane(): unknown {
     setNote('正在启动控制台…');
     try {
       const res = await fetch(config.startPath, { method: 'POST', credentials: 'same-origin', headers: { [config.tokenHeader]: config.token } });
-      const body = (await res.json()) as { ok: boolean; message?: string };
-      setNote(body.ok ? '控制台已启动,正在连接…' : `无法启动:${body.message ?? res.status}`);
+      const body = await readJsonAnswer<{ ok: boolean; message?: string }>(config.startPath, res, true);
+      setNote(body.ok ? '控制台已启动,正在连接…' : `无法启动:${body.message ?? `宿主回答 HTTP ${res.status}`}`);
       if (body.ok) setTimeout(() => setReloads((n) => n + 1), 1500);
     } catch (e) {
-      setNote(`无法启动:${e instanceof Error ? e.message : String(e)}`);
+      console.warn('engram: console start', e);
+      setNote(`无法启动:${describeFailure(e)}`);
     }
   };
 
@@ -156,18 +157,21 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
     setNote('正在查找…');
     try {
       const config = await configOnce();
-      const res = await fetch(config.recheckPath ?? '/engram/compaction/recheck', {
+      const path = config.recheckPath ?? '/engram/compaction/recheck';
+      const res = await fetch(path, {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json', [config.tokenHeader]: config.token },
         body: JSON.stringify({ sessionId: props.sessionId }),
       });
-      const body = (await res.json()) as RecheckBody;
+      // Refusals come as JSON with a known error; anything else (guard, proxy page) shows the status.
+      const body = await readJsonAnswer<RecheckBody>(path, res, true);
       if (body.ok && body.result) {
         setNote(body.result.found ? `找到 ${body.result.blocks.length} 段早先的对话,下一步会带上` : '压缩前的历史里没有更多相关内容');
-      } else setNote(RECHECK_ERRORS[body.error ?? ''] ?? `再查失败(${res.status})`);
+      } else setNote(RECHECK_ERRORS[body.error ?? ''] ?? `再查失败:宿主回答 HTTP ${res.status}`);
     } catch (e) {
-      setNote(`再查失败:${e instanceof Error ? e.message : String(e)}`);
+      console.warn('engram: look again', e);
+      setNote(`再查失败:${describeFailure(e)}`);
     } finally {
       setBusy(false);
     }
