@@ -20,7 +20,27 @@ const ZH_RULES: Rule[] = [
   [/^one hit per document$/, () => '每篇文档只留一条'],
   [/^k=(\d+), maxChars=(\d+)$/, (m) => `K = ${m[1]}，字数上限 ${m[2]}`],
   [/^scope: (.*) \+ global$/, (m) => `范围：${m[1]} + 全局`],
+  // What a write says about its text (diary/store.ts composeEntry).
+  [/^no "> summary" paragraph; recall will use the first (\d+) characters of the body$/, (m) => `没有「> 摘要」段：召回会用正文的前 ${m[1]} 个字`],
+  [/^no tags: add a "Tag: a, b" line .*$/, () => '没有标签：在末尾加一行「Tag: 标签一, 标签二」（具体的名字放前面），才能按标签找到它'],
+  [/^no title given; using the beginning of the body: "(.*)"$/s, (m) => `没有给标题：用正文开头作标题「${m[1]}」`],
+  [/^the entry has a title only: no summary and no body$/, () => '只有标题：没有摘要，也没有正文'],
+  [/^invalid time "(.*)" \(expected HH:MM\); using another source$/, (m) => `时间「${m[1]}」无效（应为 HH:MM），改用其他来源`],
+  [/^invalid date "(.*)" \(expected YYYY-MM-DD\); using today$/, (m) => `日期「${m[1]}」无效（应为 YYYY-MM-DD），改用今天`],
+  [/^(.+?)中去掉了不可见或控制字符 \/ removed invisible or control characters from the \w+: (.*)$/s, (m) => `${m[1]}中去掉了不可见或控制字符：${m[2]}`],
+  // A file's parse warnings (diary/parse.ts), after their "path:line: " prefix.
+  [/^missing "> summary" paragraph; using the first (\d+) characters of the body$/, (m) => `缺少「> 摘要」段，用正文的前 ${m[1]} 个字`],
+  [/^missing "Tag: …" line at the end$/, () => '末尾缺少「Tag: …」行'],
+  [/^empty Tag line$/, () => 'Tag 行是空的'],
+  [/^empty file$/, () => '空文件'],
+  [/^missing \[HH:MM\] anchor$/, () => '缺少 [HH:MM] 时间'],
+  [/^invalid \[HH:MM\] anchor .*$/, () => '[HH:MM] 时间无效（小时 0–23，分钟 0–59）'],
+  [/^missing title after the anchor; using the file name$/, () => '时间后面没有标题：用文件名'],
+  [/^missing title line; using the file name$/, () => '没有标题行：用文件名'],
 ];
+
+/** "path:line: message" — the place stays as it is, the message is translated. */
+const PLACED = /^(\S+?:\d+): (.+)$/s;
 
 /** Recall stage ids → names a person reads. */
 const STAGES_ZH: Record<string, string> = {
@@ -54,6 +74,11 @@ export function engineText(text: string, lang: Lang): string {
   for (const [re, fn] of ZH_RULES) {
     const m = text.match(re);
     if (m) return fn(m).replace(/\(none\)/g, '（无）');
+  }
+  const placed = text.match(PLACED);
+  if (placed) {
+    const inner = engineText(placed[2]!, lang);
+    if (inner !== placed[2]) return `${placed[1]}：${inner}`;
   }
   return text;
 }

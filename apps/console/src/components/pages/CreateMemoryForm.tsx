@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
+import { engineText } from '../../client/engine-text.ts';
 import { useToast } from '../../client/toast.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import { Button, Card, inputClass } from '../ui.tsx';
@@ -25,7 +26,7 @@ export function CreateMemoryForm({
   workspace?: string;
   workspaceName?: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -43,7 +44,7 @@ export function CreateMemoryForm({
         // (it suggests superseding, which is the agent's tool) and may also be among the warnings.
         const conflictList = res.conflicts ?? [];
         const conflicts = conflictList.length ? [t('memory.conflicts', { titles: conflictList.map((c) => `「${c.title}」`).join('、') })] : [];
-        const warnings = res.warnings.filter((w) => !conflictList.some((c) => w === c.reason || (w.includes(c.title) && w.includes('冲突'))));
+        const warnings = res.warnings.filter((w) => !conflictList.some((c) => w === c.reason || (w.includes(c.title) && w.includes('冲突')))).map((w) => engineText(w, lang));
         setWarnings([...new Set([...warnings, ...conflicts, ...(res.semanticIndexed ? [] : [t('library.create.noVectors')])])]);
         setTitle('');
         setContent('');

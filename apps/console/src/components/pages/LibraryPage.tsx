@@ -42,10 +42,10 @@ export function LibraryPage() {
     <DraftsProvider>
       <PageHeader
         eyebrow={t('library.eyebrow')}
-        title={t('library.title')}
-        description={t('library.desc')}
+        title={tab === 'memories' ? t('library.title') : t(`library.head.${tab}`)}
+        description={tab === 'memories' ? t('library.desc') : t(`library.head.${tab}.desc`)}
         actions={
-          <>
+          tab === 'memories' && <>
             <Button onClick={() => library.refetch()}>{t('common.refresh')}</Button>
             <Button
               variant="primary"

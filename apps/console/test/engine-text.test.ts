@@ -1,0 +1,11 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { engineText } from '../src/client/engine-text.ts';
+
+test('write and parse warnings read in Chinese, with full-width punctuation; places stay as they are', () => {
+  assert.equal(engineText('no "> summary" paragraph; recall will use the first 160 characters of the body', 'zh'), '没有「> 摘要」段：召回会用正文的前 160 个字');
+  assert.match(engineText('no tags: add a "Tag: a, b" line (specific names first) so the entry can be found by them', 'zh'), /^没有标签：/);
+  assert.equal(engineText('工作/a.txt:3: missing "Tag: …" line at the end', 'zh'), '工作/a.txt:3：末尾缺少「Tag: …」行');
+  assert.equal(engineText('工作/a.txt:3: something new', 'zh'), '工作/a.txt:3: something new', 'unknown shapes are shown as they came');
+  assert.equal(engineText('no "> summary" paragraph; recall will use the first 160 characters of the body', 'en'), 'no "> summary" paragraph; recall will use the first 160 characters of the body');
+});
