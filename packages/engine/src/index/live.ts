@@ -1,13 +1,30 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
-import { DatabaseUnreachableError, documentsByIds, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { DatabaseUnreachableError, documentsByIds, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
+import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 
 /** Documents whose index rows are read per query while loading (the db package's batch size). */
 const LOAD_PAGE_DOCS = 200;
+
+/** Above this share of changed documents a snapshot is not worth patching: the index is rebuilt. */
+const SNAPSHOT_PATCH_LIMIT = 0.25;
+
+/** What a lexical snapshot was built from: the generation and each document's version. */
+export interface SnapshotMeta {
+  generation: number;
+  /** docId → documentVersion() of the rows the index holds. */
+  versions: Record<string, string>;
+}
+
+/** A document's indexed version: a re-index, an edit or an archive changes it. */
+const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
+
+/** How the last load got its lexical index (tests and benchmarks read it). */
+export type LoadSource = { kind: 'rebuilt'; reason: string } | { kind: 'snapshot'; patched: number };
 
 export class LiveIndex {
   lexical: LexicalIndex;
@@ -60,37 +77,112 @@ export class LiveIndex {
     return map;
   }
 
-  /** Full reload from the database. */
+  /**
+   * Where the lexical snapshot lives: next to an embedded database file (`<db>.lexical`); a remote
+   * or in-memory database has none. Set by the engine or by tests; null turns snapshots off.
+   */
+  snapshotPath: string | null | undefined = undefined;
+  lastLoad: LoadSource | null = null;
+
+  private snapshotFile(): string | null {
+    if (this.snapshotPath !== undefined) return this.snapshotPath;
+    const file = filePathOfUrl(this.url);
+    return file === null ? null : `${file}.lexical`;
+  }
+
+  /**
+   * Full reload from the database. The lexical index comes from the snapshot when one matches the
+   * options, patched with the documents that changed since it was written (a write by this or
+   * another process); otherwise, or when it is damaged, it is rebuilt from the rows and saved.
+   */
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
     const docs = await listDocuments(db, { includeArchived: true });
     const byId = new Map(docs.map((d) => [d.id, d]));
-    // Built aside and swapped in at the end, so a recall running meanwhile sees the old index
-    // rather than half of the new one. Rows are read a page of documents at a time: every chunk's
-    // token string at once would set the heap's high-water mark, which V8 keeps long after.
-    const lexical = new LexicalIndex(this.options);
-    const chunkIds: string[] = [];
-    const chunkDocIds: string[] = [];
-    const ids = docs.filter((d) => !d.archived).map((d) => d.id).sort();
-    for (let i = 0; i < ids.length; i += LOAD_PAGE_DOCS) {
-      for (const r of await indexRowsOfDocuments(db, ids.slice(i, i + LOAD_PAGE_DOCS))) {
-        const d = byId.get(r.docId);
-        if (!d) continue;
-        lexical.add(lexicalEntry(r, d));
-        chunkIds.push(r.chunkId);
-        chunkDocIds.push(r.docId);
-      }
-    }
-    lexical.finishBulkAdd();
+    const snapshotPath = this.snapshotFile();
+    const fromSnapshot = snapshotPath === null ? null : await this.patchedSnapshot(db, snapshotPath, docs, byId);
+    const lexical = fromSnapshot?.index ?? (await this.rebuild(db, docs, byId));
+    if (fromSnapshot) this.lastLoad = { kind: 'snapshot', patched: fromSnapshot.patched };
+    else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };
     this.lexical = lexical;
     this.supersededCache = null;
     this.docs.clear();
     this.chunkDoc.clear();
     this.chunksOfDoc.clear();
     for (const d of docs) this.docs.set(d.id, d);
-    for (let i = 0; i < chunkIds.length; i++) this.track(chunkIds[i]!, chunkDocIds[i]!);
+    for (const [chunkId, docId] of lexical.liveChunks()) this.track(chunkId, docId);
     this.generation = generation;
     this.loaded = true;
+    if (snapshotPath !== null && (!fromSnapshot || fromSnapshot.patched > 0 || fromSnapshot.generation !== generation)) this.saveSnapshot(snapshotPath, docs, generation);
+  }
+
+  /** Builds the lexical index from every live document's rows. */
+  private async rebuild(db: EngramDb, docs: DocumentRow[], byId: Map<string, DocumentRow>): Promise<LexicalIndex> {
+    // Built aside and swapped in at the end, so a recall running meanwhile sees the old index
+    // rather than half of the new one. Rows are read a page of documents at a time: every chunk's
+    // token string at once would set the heap's high-water mark, which V8 keeps long after.
+    const lexical = new LexicalIndex(this.options);
+    const ids = docs.filter((d) => !d.archived).map((d) => d.id).sort();
+    for (let i = 0; i < ids.length; i += LOAD_PAGE_DOCS) {
+      for (const r of await indexRowsOfDocuments(db, ids.slice(i, i + LOAD_PAGE_DOCS))) {
+        const d = byId.get(r.docId);
+        if (d) lexical.add(lexicalEntry(r, d));
+      }
+    }
+    lexical.finishBulkAdd();
+    return lexical;
+  }
+
+  /**
+   * The snapshot, brought up to date with `docs`: documents whose version differs (or that are new
+   * or gone) are dropped and re-added from their rows. Null when there is no usable snapshot or
+   * too much changed.
+   */
+  private async patchedSnapshot(db: EngramDb, path: string, docs: DocumentRow[], byId: Map<string, DocumentRow>) {
+    const read = readLexicalSnapshot<SnapshotMeta>(path, this.options);
+    if (!read.ok) {
+      this.lastLoad = { kind: 'rebuilt', reason: read.reason };
+      return null;
+    }
+    const { index, meta } = read;
+    const versions = meta?.versions;
+    if (typeof versions !== 'object' || versions === null || typeof meta.generation !== 'number') {
+      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
+      return null;
+    }
+    const changed: string[] = [];
+    for (const d of docs) if (versions[d.id] !== documentVersion(d)) changed.push(d.id);
+    for (const id of Object.keys(versions)) if (!byId.has(id)) changed.push(id);
+    if (changed.length > Math.max(8, docs.length * SNAPSHOT_PATCH_LIMIT)) {
+      this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${docs.length} documents changed since the snapshot` };
+      return null;
+    }
+    // The index must hold exactly the live documents the versions say: a snapshot whose chunks
+    // disagree with its own versions (written by a faulty build) is not patched, it is rebuilt.
+    const liveInSnapshot = new Set<string>();
+    for (const [, docId] of index.liveChunks()) liveInSnapshot.add(docId);
+    for (const docId of liveInSnapshot) if (!(docId in versions) || versions[docId]!.endsWith('|1')) {
+      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: chunks of a document the snapshot does not list as live' };
+      return null;
+    }
+    for (const id of changed) index.removeDocument(id);
+    const live = changed.filter((id) => byId.get(id)?.archived === false);
+    for (const r of await indexRowsOfDocuments(db, live)) {
+      const d = byId.get(r.docId);
+      if (d) index.add(lexicalEntry(r, d));
+    }
+    return { index, patched: changed.length, generation: meta.generation };
+  }
+
+  /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
+  private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
+    const versions: Record<string, string> = {};
+    for (const d of docs) versions[d.id] = documentVersion(d);
+    try {
+      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions });
+    } catch {
+      // Nothing to do: the in-memory index is complete either way.
+    }
   }
 
   /** How many chunks a document has in the index. */

@@ -1,6 +1,6 @@
 import { isSingleCjkChar } from '../text/scripts.ts';
-import { INLINE_KINDS, MAX_SLOT, PostingStore } from './postings.ts';
-import { ChunkSlots, FIELD_COUNT, grown } from './slots.ts';
+import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingState } from './postings.ts';
+import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
 
 /** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
@@ -42,6 +42,16 @@ export interface LexicalHit {
   /** 1-based. */
   rank: number;
   matched: MatchedToken[];
+}
+
+/** Everything an index holds, as plain arrays: lexical/snapshot.ts stores it in a file. */
+export interface LexicalState {
+  /** Terms by id. */
+  terms: string[];
+  documentFrequency: Int32Array<ArrayBuffer>;
+  fieldTotals: Float64Array<ArrayBuffer>;
+  postings: PostingState;
+  slots: SlotState;
 }
 
 /** Lucene's BM25 IDF: always positive, ln(1 + (N - df + 0.5) / (df + 0.5)). */
@@ -187,6 +197,44 @@ export class LexicalIndex {
   finishBulkAdd(): void {
     this.postings.trim();
     this.slots.trim();
+  }
+
+  /** The index's content (copies; the index is left as it is). */
+  exportState(): LexicalState {
+    const terms = new Array<string>(this.termIds.size);
+    for (const [term, id] of this.termIds) terms[id] = term;
+    return {
+      terms,
+      documentFrequency: this.documentFrequency.slice(0, terms.length),
+      fieldTotals: this.fieldTotals.slice(),
+      postings: this.postings.exportState(),
+      slots: this.slots.exportState(),
+    };
+  }
+
+  /**
+   * An index with the content of `state` (taken over, not copied), searching exactly as the index
+   * it was exported from. Throws when the state does not hold together.
+   */
+  static fromState(options: LexicalOptions, state: LexicalState): LexicalIndex {
+    const index = new LexicalIndex(options);
+    const n = state.terms.length;
+    if (state.documentFrequency.length !== n || state.postings.start.length !== n || state.fieldTotals.length !== FIELD_COUNT) throw new Error('lexical state: term tables differ in length');
+    for (let id = 0; id < n; id++) index.termIds.set(state.terms[id]!, id);
+    if (index.termIds.size !== n) throw new Error('lexical state: a term is listed twice');
+    index.postings.importState(state.postings);
+    index.slots.importState(state.slots);
+    index.documentFrequency = grown(state.documentFrequency, Math.max(1024, n));
+    index.fieldTotals.set(state.fieldTotals);
+    // Scratch tables are indexed by term id: as long as the vocabulary.
+    index.termTf = new Float64Array(Math.max(1024, n));
+    index.termMask = new Uint8Array(Math.max(1024, n));
+    return index;
+  }
+
+  /** Live chunks as [chunkId, docId], in slot order. */
+  liveChunks(): IterableIterator<[string, string]> {
+    return this.slots.liveChunks();
   }
 
   /**

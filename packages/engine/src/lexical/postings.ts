@@ -74,6 +74,19 @@ export class PostingCursor {
   }
 }
 
+/** A store's content, flushed and packed (no slack, no abandoned regions): what a snapshot holds. */
+export interface PostingState {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Per term: first byte in `bytes`, byte length, postings, last slot, dead postings. */
+  start: Int32Array<ArrayBuffer>;
+  byteLengths: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
+  lastSlot: Int32Array<ArrayBuffer>;
+  deadCounts: Int32Array<ArrayBuffer>;
+  kindTf: Float64Array<ArrayBuffer>;
+  kindMask: Uint8Array<ArrayBuffer>;
+}
+
 export class PostingStore {
   /** The byte arena; list t occupies [startOf(t), endOf(t)). */
   bytes = new Uint8Array(64 * 1024);
@@ -285,6 +298,72 @@ export class PostingStore {
     for (let t = 0; t < this.terms; t++) this.byteLengths[t] = cursor[t]! - this.start[t]!;
   }
 
+  /** The content as a packed copy (the store itself is left as it is). */
+  exportState(): PostingState {
+    this.flush();
+    const n = this.terms;
+    let total = 0;
+    for (let t = 0; t < n; t++) total += this.byteLengths[t]!;
+    const bytes = new Uint8Array(total);
+    const start = new Int32Array(n);
+    let next = 0;
+    for (let t = 0; t < n; t++) {
+      const from = this.start[t]!;
+      const length = this.byteLengths[t]!;
+      bytes.set(this.bytes.subarray(from, from + length), next);
+      start[t] = next;
+      next += length;
+    }
+    return {
+      bytes,
+      start,
+      byteLengths: this.byteLengths.slice(0, n),
+      counts: this.counts.slice(0, n),
+      lastSlot: this.lastSlot.slice(0, n),
+      deadCounts: this.deadCounts.slice(0, n),
+      kindTf: this.kindTf.slice(0, this.kinds),
+      kindMask: this.kindMask.slice(0, this.kinds),
+    };
+  }
+
+  /**
+   * Replaces the content with an exported state (taken over, not copied). Throws when the state
+   * does not hold together, so a damaged snapshot is rebuilt instead of answering wrongly.
+   */
+  importState(state: PostingState): void {
+    const n = state.start.length;
+    const perTerm = [state.byteLengths, state.counts, state.lastSlot, state.deadCounts];
+    if (perTerm.some((a) => a.length !== n) || state.kindTf.length !== state.kindMask.length) throw new Error('posting state: table lengths differ');
+    let total = 0;
+    for (let t = 0; t < n; t++) {
+      const begin = state.start[t]!;
+      const length = state.byteLengths[t]!;
+      if (begin < 0 || length < 0 || begin + length > state.bytes.length) throw new Error('posting state: a list lies outside the arena');
+      total += length;
+    }
+    if (total > state.bytes.length) throw new Error('posting state: lists overlap');
+    const size = Math.max(1024, n);
+    this.start = resized(state.start, size);
+    this.capacity = resized(state.byteLengths, size);
+    this.byteLengths = resized(state.byteLengths, size);
+    this.counts = resized(state.counts, size);
+    this.lastSlot = resized(state.lastSlot, size);
+    this.deadCounts = resized(state.deadCounts, size);
+    this.terms = n;
+    this.bytes = state.bytes;
+    this.used = state.bytes.length;
+    this.garbage = 0;
+    this.kinds = state.kindTf.length;
+    this.kindTf = grownCopy(state.kindTf, Math.max(16, this.kinds));
+    this.kindMask = grownCopy(state.kindMask, Math.max(16, this.kinds));
+    this.kindByKey.clear();
+    for (let kind = 0; kind < this.kinds; kind++) {
+      floatScratch[0] = this.kindTf[kind]!;
+      this.kindByKey.set(bitsScratch[0]! * 16 + this.kindMask[kind]!, kind);
+    }
+    this.logLength = 0;
+  }
+
   /** Makes room for `extra` more bytes in the term's region, moving it to the arena's end if needed. */
   private reserve(termId: number, extra: number): void {
     const needed = this.byteLengths[termId]! + extra;
@@ -384,6 +463,6 @@ function resized(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
 
 function grownCopy<T extends Float64Array | Uint8Array>(array: T, length: number): T {
   const next = new (array.constructor as new (length: number) => T)(length);
-  next.set(array);
+  next.set(array.subarray(0, Math.min(array.length, length)));
   return next;
 }

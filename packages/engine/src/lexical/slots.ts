@@ -7,6 +7,19 @@ export const FIELD_COUNT = 4;
 /** Dead slots are compacted away once they outnumber live ones and there are enough to matter. */
 const MIN_DEAD_TO_COMPACT = 1024;
 
+/** A slot table's content (slots 0 … used − 1, dead ones included): what a snapshot holds. */
+export interface SlotState {
+  alive: Uint8Array<ArrayBuffer>;
+  weightedLength: Float64Array<ArrayBuffer>;
+  fieldLengths: Int32Array<ArrayBuffer>;
+  termStart: Int32Array<ArrayBuffer>;
+  termBytes: Int32Array<ArrayBuffer>;
+  termCount: Int32Array<ArrayBuffer>;
+  termArena: Uint8Array<ArrayBuffer>;
+  chunkIds: string[];
+  docIds: string[];
+}
+
 export class ChunkSlots {
   private capacity = 1024;
   /** 1 while the slot's chunk is indexed. */
@@ -200,6 +213,68 @@ export class ChunkSlots {
     this.alive[slot] = 0;
     this.dead++;
     return slot;
+  }
+
+  /** The content as copies (the table itself is left as it is). */
+  exportState(): SlotState {
+    const n = this.used;
+    return {
+      alive: this.alive.slice(0, n),
+      weightedLength: this.weightedLength.slice(0, n),
+      fieldLengths: this.fieldLengths.slice(0, n * FIELD_COUNT),
+      termStart: this.termStart.slice(0, n),
+      termBytes: this.termBytes.slice(0, n),
+      termCount: this.termCount.slice(0, n),
+      termArena: this.termArena.slice(0, this.termArenaLength),
+      chunkIds: this.chunkIds.slice(0, n),
+      docIds: this.docIds.slice(0, n),
+    };
+  }
+
+  /** Replaces the content with an exported state; throws when it does not hold together. */
+  importState(state: SlotState): void {
+    const n = state.alive.length;
+    const perSlot = [state.weightedLength, state.termStart, state.termBytes, state.termCount];
+    if (perSlot.some((a) => a.length !== n) || state.fieldLengths.length !== n * FIELD_COUNT || state.chunkIds.length !== n || state.docIds.length !== n)
+      throw new Error('slot state: table lengths differ');
+    for (let slot = 0; slot < n; slot++) {
+      if (state.termStart[slot]! < 0 || state.termStart[slot]! + state.termBytes[slot]! > state.termArena.length) throw new Error('slot state: a term list lies outside the arena');
+    }
+    this.capacity = Math.max(1024, n);
+    this.alive = grown(state.alive, this.capacity);
+    this.weightedLength = grown(state.weightedLength, this.capacity);
+    this.fieldLengths = grown(state.fieldLengths, this.capacity * FIELD_COUNT);
+    this.termStart = grown(state.termStart, this.capacity);
+    this.termBytes = grown(state.termBytes, this.capacity);
+    this.termCount = grown(state.termCount, this.capacity);
+    this.termArena = state.termArena;
+    this.termArenaLength = state.termArena.length;
+    this.chunkIds = state.chunkIds;
+    this.docIds = state.docIds;
+    this.used = n;
+    this.dead = 0;
+    this.termTotal = 0;
+    this.slotByChunk.clear();
+    this.chunksByDoc.clear();
+    for (let slot = 0; slot < n; slot++) {
+      this.termTotal += this.termCount[slot]!;
+      if (this.alive[slot] !== 1) {
+        this.dead++;
+        continue;
+      }
+      const chunkId = this.chunkIds[slot]!;
+      const docId = this.docIds[slot]!;
+      if (this.slotByChunk.has(chunkId)) throw new Error(`slot state: chunk ${chunkId} is live twice`);
+      this.slotByChunk.set(chunkId, slot);
+      let siblings = this.chunksByDoc.get(docId);
+      if (!siblings) this.chunksByDoc.set(docId, (siblings = new Set()));
+      siblings.add(chunkId);
+    }
+  }
+
+  /** Live chunks as [chunkId, docId], in slot order. */
+  *liveChunks(): IterableIterator<[string, string]> {
+    for (let slot = 0; slot < this.used; slot++) if (this.alive[slot] === 1) yield [this.chunkIds[slot]!, this.docIds[slot]!];
   }
 
   /** Drops spare capacity of the term arena (after a bulk build). */

@@ -1,0 +1,126 @@
+// The lexical snapshot (<db>.lexical): a later process opens the index from it instead of rebuilding
+// it from every row; a write since then is patched in; a damaged, foreign or too-stale file is
+// rebuilt. Every path must search exactly like an index built fresh from the database.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Engine } from '../../src/engine.ts';
+import { LiveIndex } from '../../src/index/live.ts';
+import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+
+const TOPICS = ['东京节点', '大阪机房', '分词器', '缓存命中', '数据库备份', '川菜馆', '端口转发', '证书续期', '时区调整', '日志轮转'];
+
+function seedMore(diaryDir: string, n: number) {
+  for (let i = 0; i < n; i++) {
+    const a = TOPICS[i % TOPICS.length]!;
+    const b = TOPICS[(i * 3 + 1) % TOPICS.length]!;
+    writeFileSync(
+      join(diaryDir, `2026-09-${String((i % 28) + 1).padStart(2, '0')}-n${i}.txt`),
+      diary('08:00', `${a}记录 ${i}`, `${a}与${b}的第 ${i} 次处理。`, `第 ${i} 次:${a}出现问题,随后检查${b},端口 ${400 + i} 改为 ${500 + i}。`.repeat(1 + (i % 3)), [a, b]),
+    );
+  }
+}
+
+const QUERIES = ['东京节点 443 端口', '分词器 jieba', '缓存命中率', '数据库备份 迁移', '川菜馆 订位', '证书续期 日志轮转', '端口 417', '时区'];
+
+/** Every query's top 100 from the engine's index and from one built fresh from the rows. */
+async function assertSearchesLikeFreshBuild(engine: Engine) {
+  const fresh = new LiveIndex((engine.live as unknown as { options: ConstructorParameters<typeof LiveIndex>[0] }).options);
+  fresh.snapshotPath = null;
+  await fresh.load(engine.database.db);
+  assert.equal(engine.live.lexical.size, fresh.lexical.size, 'same number of chunks');
+  for (const q of QUERIES) {
+    const tokens = engine.tokenizer.tokenize(q);
+    assert.deepEqual(engine.live.lexical.search(tokens, 100), fresh.lexical.search(tokens, 100), q);
+  }
+  assert.deepEqual(new Map([...engine.live.chunkDoc].sort()), new Map([...fresh.chunkDoc].sort()));
+}
+
+async function loaded(dirs: ReturnType<typeof tempDirs>) {
+  const engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  await engine.live.refreshIfStale(engine.database.db);
+  return engine;
+}
+
+test('lexical snapshot: reopened from the file, a later write patched in, damaged or truncated files rebuilt — always searching like a fresh build', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 40);
+  let engine = await openTestEngine(dirs);
+  const snapshot = `${engine.database.filePath}.lexical`;
+  engine.close();
+  assert.ok(existsSync(snapshot), 'the first load wrote the snapshot');
+
+  // 1. Unchanged: straight from the file.
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 });
+  await assertSearchesLikeFreshBuild(engine);
+
+  // 2. A write made after the snapshot (by this engine: the next process must see it).
+  const written = await engine.write({ title: '法兰克福节点迁移', content: '法兰克福节点迁移到新机房,带宽 10 Gbps,窗口在周二凌晨。', tags: ['法兰克福'] });
+  engine.close();
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 1 }, 'stale by one document: patched, not rebuilt');
+  assert.ok(engine.live.lexical.search(engine.tokenizer.tokenize('法兰克福'), 5).some((h) => h.docId === written.docId), 'the written memory is found');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'the patched index was saved');
+  // An archived memory leaves the index through the patch too.
+  await engine.forget(written.docId);
+  engine.close();
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastLoad?.kind, 'snapshot');
+  assert.equal(engine.live.lexical.search(engine.tokenizer.tokenize('法兰克福'), 5).some((h) => h.docId === written.docId), false, 'the archived memory is gone');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+
+  // 3. One flipped byte in the middle: the checksum catches it.
+  const bytes = readFileSync(snapshot);
+  const at = Math.floor(bytes.length / 2);
+  bytes[at] = bytes[at]! ^ 0x40;
+  writeFileSync(snapshot, bytes);
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastLoad?.kind, 'rebuilt');
+  assert.match((engine.live.lastLoad as { reason: string }).reason, /checksum/);
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'the rebuild replaced the damaged file');
+  engine.close();
+
+  // 4. Cut short (a crash while copying the data folder), and not a snapshot at all.
+  truncateSync(snapshot, Math.floor(readFileSync(snapshot).length / 3));
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastLoad?.kind, 'rebuilt');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+  writeFileSync(snapshot, 'not a snapshot');
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'rebuilt', reason: 'not a lexical snapshot' });
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+});
+
+test('lexical snapshot: edits by hand to most files since the snapshot rebuild it; other lexical options never read it', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  engine.close();
+  for (let i = 0; i < 20; i++) {
+    const file = join(dirs.diaryDir, `2026-09-${String((i % 28) + 1).padStart(2, '0')}-n${i}.txt`);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n补充 ${i}:改用新的巡检脚本。\n`);
+  }
+  engine = await openTestEngine(dirs); // the open's sync indexes the 20 edits, then loads
+  assert.equal(engine.live.lastLoad?.kind, 'rebuilt');
+  assert.match((engine.live.lastLoad as { reason: string }).reason, /20 of 30 documents changed/);
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false }, { recall: { bm25K1: 1.5 } });
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'rebuilt', reason: 'built with other lexical options' });
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+});

@@ -1,0 +1,72 @@
+// A lexical index written to a snapshot file and read back searches, grows and shrinks exactly like
+// the index it came from (dead slots, compaction and new terms included).
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { LexicalIndex, type LexicalEntry, type LexicalOptions } from '../../src/lexical/bm25.ts';
+import { readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
+
+const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function entries(count: number, seed: number, vocabulary: number): LexicalEntry[] {
+  const r = rng(seed);
+  const word = () => `w${Math.floor(r() ** 2 * vocabulary)}`;
+  const list = (n: number) => Array.from({ length: n }, word);
+  return Array.from({ length: count }, (_, i) => ({
+    chunkId: `d${i % (count / 2)}#${i}`,
+    docId: `d${i % (count / 2)}`,
+    fields: { title: list(1 + (i % 4)), summary: list(i % 7), tags: list(i % 3), body: list(20 + (i % 50)) },
+  }));
+}
+
+const QUERIES = Array.from({ length: 30 }, (_, i) => [`w${i}`, `w${i * 7}`, `w${i * 31 + 3}`, '中', `new${i}`]);
+
+function assertSame(a: LexicalIndex, b: LexicalIndex, label: string) {
+  assert.equal(a.size, b.size, `${label}: size`);
+  for (const q of QUERIES) assert.deepEqual(a.search(q, 40), b.search(q, 40), `${label}: ${q.join(' ')}`);
+}
+
+test('lexical snapshot round trip: same searches, and the same after further adds, removals and a compaction', () => {
+  const original = new LexicalIndex(OPTIONS);
+  for (const e of entries(3000, 1, 4000)) original.add(e);
+  original.finishBulkAdd();
+  for (let i = 0; i < 400; i++) original.removeDocument(`d${i * 3}`);
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'index.lexical');
+  writeLexicalSnapshot(path, original, OPTIONS, { note: 'meta rides along' });
+  const read = readLexicalSnapshot<{ note: string }>(path, OPTIONS);
+  assert.ok(read.ok, read.ok ? '' : read.reason);
+  assert.deepEqual(read.meta, { note: 'meta rides along' });
+  const restored = read.index;
+  assertSame(original, restored, 'restored');
+  assert.deepEqual([...restored.liveChunks()], [...original.liveChunks()]);
+
+  // The same edits on both: new documents (with new terms), and enough removals to compact slots.
+  const more = entries(600, 2, 6000).map((e, i) => ({ ...e, chunkId: `n${i}`, docId: `n${i % 200}`, fields: { ...e.fields, body: [...e.fields.body, `new${i % 30}`] } }));
+  for (const index of [original, restored]) {
+    for (const e of more) index.add(e);
+    for (let i = 0; i < 1400; i++) index.removeDocument(`d${i}`);
+  }
+  assertSame(original, restored, 'after edits');
+  assert.equal(readLexicalSnapshot(path, { ...OPTIONS, k1: 1.3 }).ok, false, 'other options: not read');
+});
+
+test('lexical snapshot of an empty index reads back and can grow', () => {
+  const empty = new LexicalIndex(OPTIONS);
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'empty.lexical');
+  writeLexicalSnapshot(path, empty, OPTIONS, null);
+  const read = readLexicalSnapshot(path, OPTIONS);
+  assert.ok(read.ok);
+  const fresh = new LexicalIndex(OPTIONS);
+  for (const e of entries(200, 3, 500)) {
+    read.index.add(e);
+    fresh.add(e);
+  }
+  assertSame(fresh, read.index, 'grown from empty');
+});
