@@ -49,6 +49,7 @@ export function IndexPage() {
               <PathsCard status={status.data} />
             </div>
           ) : null}
+          <PluginLogCard />
           <SummaryQueueCard />
           <CompactionSection />
         </div>
@@ -179,7 +180,7 @@ function StatusView({ status: s }: { status: Status }) {
         <Stat label={t('index.documents')} value={s.documents} hint={`${t('index.archived')} ${s.archived}`} testId="stat-documents" />
         <Stat label={t('index.chunks')} value={s.chunks} testId="stat-chunks" />
         <Stat label={t('index.vectors')} value={s.vectors} hint={s.semantic.dimensions ? `${s.semantic.dimensions}d` : undefined} testId="stat-vectors" />
-        <Stat label={t('index.builtAt')} value={s.builtAt ? shortDateTime(s.builtAt) : t('index.never')} testId="stat-built-at" />
+        <Stat label={t('index.builtAt')} value={s.builtAt ? <BuiltAt iso={s.builtAt} /> : t('index.never')} testId="stat-built-at" />
       </div>
       <Card title={t('index.tokenizer')} actions={<Badge tone={s.tokenizer.mismatch ? 'warn' : 'accent'}>{s.tokenizer.active}</Badge>}>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -270,12 +271,75 @@ function IntegrityButton() {
   );
 }
 
-/** Local `YYYY-MM-DD HH:MM`: short enough for a stat tile at any width. */
-function shortDateTime(iso: string): string {
+/** Local `YYYY-MM-DD HH:MM`. */
+function shortDateTime(iso: string): [string, string] | null {
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
+  if (Number.isNaN(d.getTime())) return null;
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  return [`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`, `${p(d.getHours())}:${p(d.getMinutes())}`];
+}
+
+/**
+ * The build time in a stat tile, which truncates its value: date and time may wrap onto two lines
+ * (each kept whole) so a narrow tile never cuts them.
+ */
+function BuiltAt({ iso }: { iso: string }) {
+  const parts = shortDateTime(iso);
+  if (!parts) return <span className="block whitespace-normal break-all text-base">{iso}</span>;
+  return (
+    <span className="block whitespace-normal text-base leading-snug" title={iso}>
+      <span className="whitespace-nowrap">{parts[0]}</span> <span className="whitespace-nowrap">{parts[1]}</span>
+    </span>
+  );
+}
+
+const LOG_LINES = 200;
+
+/** The plugin's own log file (the host keeps plugin logs only in memory), newest line last. */
+function PluginLogCard() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const log = useQuery(trpc.index.pluginLog.queryOptions({ lines: LOG_LINES }));
+  const tone = (level: string) => (level === 'error' ? 'text-danger' : level === 'warn' ? 'text-warn' : 'text-muted');
+  const levelLabel = (level: string) => (level === 'info' || level === 'warn' || level === 'error' ? t(`pluginLog.level.${level}`) : level);
+  return (
+    <Card
+      title={t('pluginLog.title')}
+      testId="plugin-log"
+      actions={
+        <Button data-testid="plugin-log-refresh" disabled={log.isFetching} onClick={() => void log.refetch()}>
+          {t('common.refresh')}
+        </Button>
+      }
+    >
+      <p className="mb-2 text-xs text-muted">{t('pluginLog.desc')}</p>
+      {log.error ? <ErrorNote error={log.error} onRetry={() => void log.refetch()} retryLabel={t('common.retry')} /> : null}
+      {log.data && log.data.lines.length === 0 ? (
+        <p className="py-3 text-sm text-muted" data-testid="plugin-log-empty">
+          {t('pluginLog.empty')}
+        </p>
+      ) : null}
+      {log.data && log.data.lines.length > 0 ? (
+        <>
+          <div className="mb-1 text-xs text-muted">{t('pluginLog.count', { n: log.data.lines.length })}</div>
+          <ol className="max-h-80 overflow-auto rounded-md bg-sunken px-2 py-1.5 font-mono text-xs" data-testid="plugin-log-lines" data-allow-en>
+            {log.data.lines.map((l, i) => (
+              <li key={`${i}-${l.time}`} className="break-words py-0.5" data-level={l.level}>
+                {l.time ? <span className="mr-2 text-muted">{l.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</span> : null}
+                {l.level ? <span className={`mr-2 font-semibold ${tone(l.level)}`}>{levelLabel(l.level)}</span> : null}
+                <span>{l.message}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+      {log.data ? (
+        <div className="mt-2 text-xs text-muted">
+          {t('pluginLog.file')}: <code className="break-all">{log.data.file}</code>
+        </div>
+      ) : null}
+    </Card>
+  );
 }
 
 function PathsCard({ status: s }: { status: Status }) {

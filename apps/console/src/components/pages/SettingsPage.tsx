@@ -14,6 +14,7 @@ import { ALL_FIELDS, SECTIONS, type Pair, type SectionSpec } from '../settings/s
 import { validateDraft, type FieldErrors } from '../settings/validate.ts';
 import { Dialog } from '../Dialog.tsx';
 import { NotePreviewTool, TemplateButtons, TestEmbeddingTool } from '../settings/tools.tsx';
+import { ModelInstallTool } from '../settings/ModelInstall.tsx';
 import { Badge, Banner, Button, Card, ErrorNote, PageHeader } from '../ui.tsx';
 
 const EDITABLE_PATHS = ALL_FIELDS.filter((f) => f.kind !== 'readonly').map((f) => f.path);
@@ -30,6 +31,8 @@ function fieldMatches(f: (typeof ALL_FIELDS)[number], needle: string): boolean {
 interface Confirmation {
   reasons: string[];
   fatal: boolean;
+  /** Set when the save moves the diary root: the new path, which the person confirms by name. */
+  diaryDir?: string;
 }
 
 export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
@@ -42,6 +45,8 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   const locked = useMemo(() => new Set(settings.data?.lockedByEnv ?? []), [settings.data]);
   const [draft, setDraft] = useState<unknown>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  /** A diary-root move the person confirmed while another confirmation (re-embedding) is still asked. */
+  const [confirmedDiaryDir, setConfirmedDiaryDir] = useState<string | undefined>(undefined);
   const [restartNote, setRestartNote] = useState<string[]>([]);
   /** Errors the server found on a field (kept until that field changes). */
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
@@ -62,7 +67,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   const save = useMutation(trpc.settings.save.mutationOptions());
 
   /** Saves the changed paths; true when the settings were stored. */
-  const submit = async (confirm?: 'rebuild' | 'save-only'): Promise<boolean> => {
+  const submit = async (confirm?: 'rebuild' | 'save-only', confirmDiaryDir?: string): Promise<boolean> => {
     if (!draft) return false;
     if (Object.keys(localErrors).length > 0) {
       // Nothing is sent while a field is wrong: show where, and put the cursor there.
@@ -72,11 +77,18 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
       return false;
     }
     try {
-      const res = await save.mutateAsync({ patch: buildPatch(draft, dirty), ...(confirm ? { confirm } : {}) });
+      const diaryDir = confirmDiaryDir ?? confirmedDiaryDir;
+      const res = await save.mutateAsync({ patch: buildPatch(draft, dirty), ...(confirm ? { confirm } : {}), ...(diaryDir ? { confirmDiaryDir: diaryDir } : {}) });
       if (!res.ok) {
-        setConfirmation({ reasons: res.reasons, fatal: res.fatal });
+        // The diary root is asked about first; a confirmed path is sent again with the next answer.
+        if (res.confirmDiaryDir && res.confirmDiaryDir !== diaryDir) setConfirmation({ reasons: res.reasons, fatal: false, diaryDir: res.confirmDiaryDir });
+        else {
+          if (diaryDir) setConfirmedDiaryDir(diaryDir);
+          setConfirmation({ reasons: res.reasons, fatal: res.fatal });
+        }
         return false;
       }
+      setConfirmedDiaryDir(undefined);
       setConfirmation(null);
       const restart = [...res.restartRequired, ...dirty.filter((p) => ALL_FIELDS.find((f) => f.path === p)?.restart)];
       setRestartNote(restart);
@@ -94,6 +106,14 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
       return false;
     }
   };
+
+  // The install may have switched the provider (none → auto): show the stored settings again, unless
+  // the person has unsaved changes (those stay; the provider shows as changed if it differs).
+  const onModelInstalled = useCallback(() => {
+    void settings.refetch().then((fresh) => {
+      if (fresh.data && dirty.length === 0) setDraft(fresh.data.effective);
+    });
+  }, [settings, dirty.length]);
 
   const saveAndRebuild = async () => {
     // Save without the engine's in-call rebuild, then run the streamed rebuild so the bar shows progress.
@@ -133,6 +153,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
                   dirty={dirty}
                   errors={errors}
                   showErrors={showErrors}
+                  onModelInstalled={onModelInstalled}
                   onChange={(path, v) => {
                     setServerErrors((e) => (e[path] ? {} : e));
                     setDraft((d: unknown) => setAt(d, path, v));
@@ -173,16 +194,55 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           </Card>
         </aside>
       </div>
-      {confirmation ? (
+      {confirmation?.diaryDir ? (
+        <DiaryMoveDialog
+          path={confirmation.diaryDir}
+          busy={save.isPending}
+          onConfirm={() => void submit(undefined, confirmation.diaryDir)}
+          onCancel={() => setConfirmation(null)}
+        />
+      ) : confirmation ? (
         <ConfirmDialog
           confirmation={confirmation}
           busy={save.isPending}
           onRebuild={() => void saveAndRebuild()}
           onSaveOnly={() => void submit('save-only')}
-          onCancel={() => setConfirmation(null)}
+          onCancel={() => {
+            setConfirmation(null);
+            setConfirmedDiaryDir(undefined);
+          }}
         />
       ) : null}
     </div>
+  );
+}
+
+/** Moving the diary root is never silent: the dialog names the new folder, and only that is sent. */
+function DiaryMoveDialog({ path, busy, onConfirm, onCancel }: { path: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Dialog
+      title={t('diaryMove.title')}
+      testId="settings-diary-confirm"
+      onCancel={onCancel}
+      actions={
+        <>
+          <Button onClick={onCancel} data-testid="settings-diary-cancel" data-autofocus>
+            {t('common.cancel')}
+          </Button>
+          <Button variant="primary" onClick={onConfirm} disabled={busy} data-testid="settings-diary-move">
+            {t('diaryMove.confirm')}
+          </Button>
+        </>
+      }
+    >
+      <p className="text-muted">{t('diaryMove.body')}</p>
+      <p className="mt-2">
+        <code className="break-all rounded bg-sunken px-1.5 py-0.5 text-sm" data-testid="settings-diary-path">
+          {path}
+        </code>
+      </p>
+    </Dialog>
   );
 }
 
@@ -195,8 +255,10 @@ function SectionCard({
   showErrors,
   onChange,
   needle,
+  onModelInstalled,
 }: {
   needle: string;
+  onModelInstalled: () => void;
   section: SectionSpec;
   get: (path: string) => unknown;
   locked: Set<string>;
@@ -237,7 +299,12 @@ function SectionCard({
               ))}
           </div>
         ) : null}
-        {section.tool === 'test-embedding' ? <TestEmbeddingTool embedding={get('embedding')} /> : null}
+        {section.tool === 'test-embedding' ? (
+          <>
+            <ModelInstallTool provider={get('embedding.provider')} onDone={onModelInstalled} />
+            <TestEmbeddingTool embedding={get('embedding')} />
+          </>
+        ) : null}
         {section.tool === 'note-preview' ? <NotePreviewTool /> : null}
       </Card>
     </div>
