@@ -55,17 +55,17 @@ export function MemoryReader({ raw, labels }: { raw: string; labels: { tags: str
     switch (b.kind) {
       case 'heading':
         return b.level === 2 ? (
-          <h3 key={i} className="text-base font-semibold">
+          <h2 key={i} className="text-base font-semibold">
+            {b.text}
+          </h2>
+        ) : b.level === 3 ? (
+          <h3 key={i} className="mt-2 border-b border-line pb-0.5 text-sm font-semibold">
             {b.text}
           </h3>
-        ) : b.level === 3 ? (
-          <h4 key={i} className="mt-2 border-b border-line pb-0.5 text-sm font-semibold">
+        ) : (
+          <h4 key={i} className="mt-1 text-sm font-semibold text-muted">
             {b.text}
           </h4>
-        ) : (
-          <h5 key={i} className="mt-1 text-sm font-semibold text-muted">
-            {b.text}
-          </h5>
         );
       case 'quote':
         return (

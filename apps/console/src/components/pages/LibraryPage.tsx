@@ -650,7 +650,7 @@ function CorpusOverview({
           </div>
         ))}
       </div>
-      <h4 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.categories')}</h4>
+      <h3 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.categories')}</h3>
       <ul className="flex flex-col gap-1">
         {byCategory.slice(0, 8).map(([name, n]) => (
           <li key={name}>
@@ -666,7 +666,7 @@ function CorpusOverview({
       </ul>
       {tagCounts.length > 0 ? (
         <>
-          <h4 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.tags')}</h4>
+          <h3 className="mt-4 mb-1.5 text-xs font-semibold text-muted">{t('library.overview.tags')}</h3>
           <div className="flex flex-wrap gap-1">
             {tagCounts.slice(0, 16).map(([name, n]) => (
               <button key={name} type="button" className="rounded hover:ring-1 hover:ring-accent" onClick={() => onPick({ tag: name, category: '' })}>
