@@ -214,6 +214,37 @@ function canonicalCycle(cycle) {
   return [...cycle.slice(min), ...cycle.slice(0, min)];
 }
 
+// Layering rules checked with the cycles (#18): files that only the listed importers may import.
+// The engine facade wires the domain services; a domain module importing it back would tie every
+// domain to all the others again (and make the next split a cycle), so domains take small
+// interfaces (packages/engine/src/memories/ports.ts) instead. The CLI is an adapter over the facade,
+// like the console and the plugin (which import it through @engram/engine, outside this folder).
+export const FACADE_RULES = [
+  {
+    target: 'packages/engine/src/engine.ts',
+    allowed: ['packages/engine/src/index.ts', 'packages/engine/src/api.ts', 'packages/engine/src/cli/'],
+    why: 'only index.ts/api.ts (and the CLI adapter) import the engine facade; a domain module takes an interface from memories/ports.ts',
+  },
+];
+
+/** Imports that break a FACADE_RULES rule: { file, target, why }, type-only imports included. */
+function facadeViolations(edges, rel) {
+  const out = [];
+  for (const [file, targets] of edges) {
+    const from = rel(file);
+    if (!from.startsWith('packages/engine/src/')) continue;
+    for (const target of targets.keys()) {
+      const to = rel(target);
+      for (const rule of FACADE_RULES) {
+        if (to !== rule.target || from === rule.target) continue;
+        if (rule.allowed.some((a) => (a.endsWith('/') ? from.startsWith(a) : from === a))) continue;
+        out.push({ file: from, target: to, why: rule.why });
+      }
+    }
+  }
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}
+
 export function findCycles(root, { runtime = false } = {}) {
   const dirs = workspaceDirs(root);
   const packages = workspacePackages(dirs);
@@ -256,7 +287,7 @@ export function findCycles(root, { runtime = false } = {}) {
     });
   }
   cycles.sort((a, b) => a.files[0].localeCompare(b.files[0]));
-  return { files: files.length, edges: [...edges.values()].reduce((n, m) => n + m.size, 0), cycles };
+  return { files: files.length, edges: [...edges.values()].reduce((n, m) => n + m.size, 0), cycles, facade: facadeViolations(edges, rel) };
 }
 
 function main() {
@@ -266,6 +297,11 @@ function main() {
   const ms = Math.round(performance.now() - started);
   if (opts.json) {
     console.log(JSON.stringify({ ...result, ms }, null, 2));
+  } else {
+    for (const v of result.facade) console.log(`forbidden import: ${v.file} -> ${v.target} (${v.why})`);
+  }
+  if (opts.json) {
+    // printed above
   } else if (result.cycles.length === 0) {
     console.log(`no import cycles (${result.files} files, ${result.edges} internal imports${opts.runtime ? ', type-only imports ignored' : ''}, ${ms} ms)`);
   } else {
@@ -279,7 +315,7 @@ function main() {
     });
     console.log('\n(-(type)-> = only types cross that edge; --runtime ignores those)');
   }
-  process.exit(result.cycles.length === 0 ? 0 : 1);
+  process.exit(result.cycles.length === 0 && result.facade.length === 0 ? 0 : 1);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -98,3 +98,19 @@ test('a file importing itself is a cycle; every loop of a knot is listed once', 
   const loops = cycles.map((c) => c.loops.map((l) => l.map((s) => s.file.replace('packages/a/src/', '')).join('>')));
   assert.deepEqual(loops, [['p.ts>q.ts', 'p.ts>r.ts'], ['self.ts']]);
 });
+
+test('a domain module of the engine importing the facade fails the check; index.ts and the CLI may', () => {
+  const files = {
+    'packages/engine/package.json': { name: '@t/engine', exports: { '.': './src/index.ts' } },
+    'packages/engine/src/index.ts': `export { Engine } from './engine.ts';\n`,
+    'packages/engine/src/engine.ts': `import { list } from './memories/service.ts';\nexport class Engine { list = list; }\n`,
+    'packages/engine/src/memories/service.ts': `export const list = () => [];\n`,
+    'packages/engine/src/cli/main.ts': `import type { Engine } from '../engine.ts';\nexport const run = (e: Engine) => e;\n`,
+  };
+  const clean = check(repo(files));
+  assert.equal(clean.code, 0, clean.out);
+  const bad = check(repo({ ...files, 'packages/engine/src/workspace/registry.ts': `import type { Engine } from '../engine.ts';\nexport type W = Pick<Engine, 'list'>;\n` }));
+  assert.equal(bad.code, 1, bad.out);
+  assert.match(bad.out, /forbidden import: packages\/engine\/src\/workspace\/registry\.ts -> packages\/engine\/src\/engine\.ts/);
+  assert.match(bad.out, /no import cycles/, 'no cycle: the failure is the layering rule alone');
+});

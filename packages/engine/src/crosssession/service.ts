@@ -4,7 +4,8 @@
 // the engine's database; the notebook is files beside the compaction channel's per-session books.
 import { randomUUID } from 'node:crypto';
 import { getSyncCursor, insertWallMessage, isKnownWorkspace, setSyncCursor, wallMessagesFor, type WallMessageRow } from '@engram/db';
-import type { Engine } from '../engine.ts';
+import type { Database } from '@engram/db';
+import type { ConfigSource, MemoryLister } from '../memories/ports.ts';
 import { EngramError } from '../errors.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { RuleEntry } from '../compaction/rules-book.ts';
@@ -29,8 +30,14 @@ export function wallMessageView(row: WallMessageRow): Omit<WallItem, 'toMe' | 'm
   };
 }
 
+/** What cross-session memory needs of the engine. */
+export interface CrossSessionEngine extends ConfigSource, MemoryLister {
+  readonly database: Pick<Database, 'db' | 'readOnly'>;
+}
+
 export interface CrossSessionDeps {
-  engine: Pick<Engine, 'database' | 'list' | 'config'>;
+  /** The memories (read through list, so scoping is recall's) and the database the wall lives in. */
+  engine: CrossSessionEngine;
   /** The clock, for tests; each call may also pass its own `now`. */
   now?: () => Date;
 }

@@ -1,7 +1,7 @@
 // Past DSH sessions as seen from one engine: list a workspace's sessions with their import status,
 // preview an import, and import (idempotently) as memories of that workspace. The console, the CLI
 // and the plugin all go through this one class.
-import type { Engine } from '../engine.ts';
+import type { ConfigSource, DatabaseSource, MemoryReader, MemoryWriter, SummaryQueueSource } from '../memories/ports.ts';
 import { EngramError } from '../errors.ts';
 import { formatDiary } from '../diary/format.ts';
 import { parseDiaryText } from '../diary/parse.ts';
@@ -24,8 +24,11 @@ export interface PastSessionsOptions {
   workspacePaths?: string[];
 }
 
+/** What importing past sessions needs of the engine: settings, database, reader, writer and the summary queue. */
+export type PastSessionsEngine = ConfigSource & DatabaseSource & Pick<MemoryReader, 'read'> & Pick<MemoryWriter, 'write' | 'saveText'> & SummaryQueueSource;
+
 export class PastSessions {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: PastSessionsEngine) {}
 
   private home(): string {
     return resolveDshHome(this.engine.config.sessions.dshHome);

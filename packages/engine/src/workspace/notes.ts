@@ -4,7 +4,7 @@
 // writer from the engine's public methods (the same writer and writer lock underneath).
 import type { WriteResult } from '../api.ts';
 import type { MemoryMeta } from '../diary/meta.ts';
-import type { Engine } from '../engine.ts';
+import type { ConfigSource, MemoryLister, MemoryWriter } from '../memories/ports.ts';
 import { applyNotes, type NoteBlockResult, type NoteWriterHost } from '../notes.ts';
 
 export interface NoteScope {
@@ -14,7 +14,8 @@ export interface NoteScope {
   origin?: MemoryMeta['origin'];
 }
 
-export type ScopedNoteEngine = Pick<Engine, 'config' | 'list' | 'write' | 'edit'>;
+/** What scoped note blocks need: the settings, the memory list and the writer. */
+export type ScopedNoteEngine = ConfigSource & MemoryLister & Pick<MemoryWriter, 'write' | 'edit'>;
 
 /** Applies the blocks in `text` once each (hashes in `applied` are skipped), scoped to `scope`. */
 export async function applyScopedNoteBlocks(

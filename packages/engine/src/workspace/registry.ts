@@ -28,13 +28,13 @@ import {
 } from '@engram/db';
 import type { MemorySummary } from '../api.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
-import type { Engine } from '../engine.ts';
+import type { ConfigSource, DatabaseSource, MemoryReader, MemoryWriter, WriterLockSource } from '../memories/ports.ts';
 import { EngramError } from '../errors.ts';
 import { decideClaim, type ClaimDecision, type KnownWorkspace } from './claim.ts';
 import { normaliseWorkspacePath, workspaceIdentity, type WorkspaceIdentity } from './identity.ts';
 
 /** What the registry needs of the engine: its database, the memory list and the Meta-line writer. */
-export type WorkspaceEngine = Pick<Engine, 'db' | 'list' | 'updateMeta' | 'resolve' | 'config' | 'writerLock'>;
+export type WorkspaceEngine = DatabaseSource & ConfigSource & WriterLockSource & Pick<MemoryReader, 'list' | 'resolve'> & Pick<MemoryWriter, 'updateMeta'>;
 
 export interface ResolvedWorkspace {
   id: string;
