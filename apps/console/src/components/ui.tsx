@@ -1,6 +1,7 @@
 'use client';
 // Small presentational building blocks shared by the four pages.
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { useI18n } from '../client/i18n.tsx';
 import { describeError } from '../client/trpc.tsx';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -78,6 +79,7 @@ export function Banner({ tone = 'warn', title, children, actions, testId }: { to
 }
 
 export function ErrorNote({ error, onRetry, retryLabel }: { error: unknown; onRetry?: () => void; retryLabel?: string }) {
+  const { t } = useI18n();
   const d = describeError(error);
   return (
     <div data-testid="error-note" role="alert" className="flex flex-wrap items-center gap-2 rounded-lg border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger">
@@ -85,7 +87,7 @@ export function ErrorNote({ error, onRetry, retryLabel }: { error: unknown; onRe
       <span className="font-mono text-xs opacity-75">{[d.code, d.engramCode].filter(Boolean).join(' · ')}</span>
       {onRetry ? (
         <button type="button" className="underline" onClick={onRetry}>
-          {retryLabel ?? 'Retry'}
+          {retryLabel ?? t('common.retry')}
         </button>
       ) : null}
     </div>
