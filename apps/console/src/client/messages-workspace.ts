@@ -7,7 +7,7 @@ export const zhWorkspace = {
   'ws.global': '全局',
   'ws.includeGlobal': '含全局记忆',
   'ws.orphan': '（无登记）',
-  'ws.count': '{name}({n})',
+  'ws.count': '{name}（{n}）',
 
   'scope.workspace': '本工作区',
   'scope.global': '全局',
@@ -71,7 +71,7 @@ export const zhWorkspace = {
   'wsp.register': '登记文件夹',
   'wsp.register.ph': '文件夹的绝对路径，例如 /home/me/project',
   'wsp.register.submit': '登记',
-  'wsp.register.done': '{name}:{decision}',
+  'wsp.register.done': '{name}：{decision}',
   'wsp.decision.same': '已登记过',
   'wsp.decision.new': '新工作区',
   'wsp.decision.claim': '识别为改名后的旧工作区',

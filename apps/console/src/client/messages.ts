@@ -101,7 +101,7 @@ export const zh = {
   'recall.gates.noDistinctive': '查询里没有区分词：整体不注入。',
   'recall.gates.noIdf': 'IDF 表不可用，区分词判据退回只看长度。',
   'recall.stages': '各阶段',
-  'recall.kChosen': 'K = {k}({reason})',
+  'recall.kChosen': 'K = {k}（{reason}）',
   'recall.maxChars': '注入字数 {used} / {limit}',
   'recall.truncated': '，截断 {n} 条',
   'recall.judge': '裁判：剔 {dropped} 条，{ms} ms',
