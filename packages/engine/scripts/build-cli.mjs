@@ -7,6 +7,9 @@
 //                         `engram --version` loads neither the database client nor jieba.
 //   dist/cli/chunk-*.mjs  shared code, loaded by the commands that need it.
 //   dist/drizzle/         the database migrations (found by the db client as ../drizzle).
+//   dist/cli/jieba-words.bin  the word index of jieba's dictionary (scripts/jieba-words.mjs): a
+//                         one-shot command segments with the few words its text contains instead of
+//                         building the whole dictionary (src/text/jieba-words.ts).
 //   dist/cli/build.json   the source files the bundle was built from (mtime, sha1): bin/engram.js
 //                         runs the source through tsx instead when one of them changed since.
 //
@@ -14,8 +17,10 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWordIndex } from './jieba-words.mjs';
 
 const engineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(engineDir, '../..');
@@ -52,6 +57,14 @@ const migrations = join(root, 'drizzle');
 if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);
 rmSync(join(dist, 'drizzle'), { recursive: true, force: true });
 cpSync(migrations, join(dist, 'drizzle'), { recursive: true });
+
+// Without jieba installed the CLI still works (1-/2-grams); the word index is then simply absent.
+try {
+  const dictPath = join(dirname(createRequire(join(engineDir, 'package.json')).resolve('@node-rs/jieba/package.json')), 'dict.txt');
+  writeFileSync(join(staging, 'jieba-words.bin'), buildWordIndex(readFileSync(dictPath), { dictMtimeMs: statSync(dictPath).mtimeMs }));
+} catch (e) {
+  if (!process.argv.includes('--quiet')) console.warn(`engram CLI: no jieba word index (${e.message}); commands build the whole dictionary`);
+}
 
 const sources = Object.keys(result.metafile.inputs)
   .filter((p) => !p.includes('node_modules'))

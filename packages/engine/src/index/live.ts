@@ -13,6 +13,9 @@ const LOAD_PAGE_DOCS = 200;
 /** Above this share of changed documents a snapshot is not worth patching: the index is rebuilt. */
 const SNAPSHOT_PATCH_LIMIT = 0.25;
 
+/** Documents patched into a loaded snapshot before it is saved again (at least; or 0.5 % of them). */
+const SNAPSHOT_SAVE_AFTER = 16;
+
 /** What a lexical snapshot was built from: the generation and each document's version. */
 export interface SnapshotMeta {
   generation: number;
@@ -113,7 +116,9 @@ export class LiveIndex {
     for (const [chunkId, docId] of lexical.liveChunks()) this.track(chunkId, docId);
     this.generation = generation;
     this.loaded = true;
-    if (snapshotPath !== null && (!fromSnapshot || fromSnapshot.patched > 0 || fromSnapshot.generation !== generation)) this.saveSnapshot(snapshotPath, docs, generation);
+    // Saving costs more than patching a few documents (a 5,000-memory index is ~7 MB), so a
+    // one-shot write does not rewrite it each time: it is saved once the patch has grown.
+    if (snapshotPath !== null && (!fromSnapshot || fromSnapshot.patched > Math.max(SNAPSHOT_SAVE_AFTER, docs.length * 0.005))) this.saveSnapshot(snapshotPath, docs, generation);
   }
 
   /** Builds the lexical index from every live document's rows. */
@@ -171,7 +176,7 @@ export class LiveIndex {
       const d = byId.get(r.docId);
       if (d) index.add(lexicalEntry(r, d));
     }
-    return { index, patched: changed.length, generation: meta.generation };
+    return { index, patched: changed.length };
   }
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { collectWordsIn, readWordIndex, subsetDictionary, wordIndexOf, type WordIndex } from './jieba-words.ts';
 
 /** The part of @node-rs/jieba's `Jieba` class the tokenizer uses. */
 export interface JiebaSegmenter {
@@ -64,6 +66,157 @@ export function obtainJieba(loader: JiebaLoader = loadBundledJieba): LoadResult 
   }
   if (loader === loadBundledJieba) bundled = result;
   return result;
+}
+
+type JiebaClass = { withDict(dict: Uint8Array): JiebaSegmenter; new (): JiebaSegmenter };
+
+/**
+ * Text (in UTF-16 units) segmented with dictionary subsets before the whole dictionary is built:
+ * a subset costs ~15 µs per character, the whole dictionary ~300 ms once, so a process that
+ * tokenizes more than this (an index run, a console) builds the whole one.
+ */
+const SUBSET_BUDGET = 40_000;
+
+export const WORD_INDEX_FILE = 'jieba-words.bin';
+
+/** The compiled CLI's word index of the bundled dictionary (scripts/jieba-words.mjs writes it next to the bundle). */
+let wordIndexPath: string | null = (() => {
+  try {
+    // Not `new URL('./…', import.meta.url)`: bundlers (Turbopack, in the console) treat that form as
+    // an asset import and fail when the file is absent, which it is everywhere but the CLI bundle.
+    return join(dirname(fileURLToPath(import.meta.url)), WORD_INDEX_FILE);
+  } catch {
+    return null;
+  }
+})();
+
+/** Points the bundled jieba at another word index, or none (tests and benchmarks). */
+export function setJiebaWordIndexPath(path: string | null): void {
+  wordIndexPath = path;
+  if (lazy) lazy.resetWords();
+}
+
+/**
+ * The bundled jieba, built when first needed: loading the native module says whether jieba works
+ * here (what `engram status` reports) without building its dictionary; the first texts are then
+ * segmented with just the dictionary words they contain (jieba-words.ts), and the whole
+ * dictionary is built once the texts add up to SUBSET_BUDGET. Output is the same either way.
+ */
+export class LazyBundledJieba {
+  private full: JiebaSegmenter | null = null;
+  private words: WordIndex | null | undefined = undefined;
+  /** Why the word index is not used (diagnostics), once looked for. */
+  wordsUnavailable: string | null = null;
+  private budget = SUBSET_BUDGET;
+  /** User dictionary lines added so far, in order: every segmenter handed out gets all of them. */
+  private readonly userLines: string[] = [];
+  private readonly userLineSet = new Set<string>();
+  private userWordIds: Set<number> | null = null;
+
+  constructor(
+    private readonly Jieba: JiebaClass,
+    private readonly dictPath: string,
+  ) {}
+
+  resetWords(): void {
+    this.words = undefined;
+    this.wordsUnavailable = null;
+    this.userWordIds = null;
+  }
+
+  /** Whether the whole dictionary has been built (tests and benchmarks). */
+  get built(): boolean {
+    return this.full !== null;
+  }
+
+  /** Adds user dictionary lines (process-wide, like the shared segmenter); bad lines are reported. */
+  addUserDict(lines: readonly string[]): UserDictResult {
+    const errors: string[] = [];
+    const fresh: string[] = [];
+    for (const raw of lines) {
+      const parsed = parseUserDictLine(raw);
+      if (parsed === null) continue;
+      if ('error' in parsed) errors.push(`${raw.trim()}: ${parsed.error}`);
+      else if (!this.userLineSet.has(parsed.line) && !fresh.includes(parsed.line)) fresh.push(parsed.line);
+    }
+    if (fresh.length === 0) return { loaded: 0, errors };
+    try {
+      // Checked against an empty segmenter now, so a rejection is reported where it was before.
+      new this.Jieba().loadDict(Buffer.from(`${fresh.join('\n')}\n`));
+    } catch (error) {
+      errors.push(`user dictionary rejected: ${error instanceof Error ? error.message : String(error)}`);
+      return { loaded: 0, errors };
+    }
+    for (const line of fresh) {
+      this.userLines.push(line);
+      this.userLineSet.add(line);
+    }
+    this.userWordIds = null;
+    if (this.full) loadUserDict(this.full, fresh);
+    return { loaded: fresh.length, errors };
+  }
+
+  /** A segmenter that segments `text` exactly as the whole dictionary does. */
+  segmenterFor(text: string): JiebaSegmenter {
+    if (this.full) return this.full;
+    const words = this.budget >= text.length ? this.wordIndex() : null;
+    if (!words) return this.buildFull();
+    this.budget -= text.length;
+    const ids = new Set(this.userWords(words));
+    collectWordsIn(words, text, ids);
+    const jieba = this.Jieba.withDict(Buffer.from(subsetDictionary(words, ids)));
+    if (this.userLines.length > 0) jieba.loadDict(Buffer.from(`${this.userLines.join('\n')}\n`));
+    return jieba;
+  }
+
+  private buildFull(): JiebaSegmenter {
+    // Its own segmenter (not obtainJieba's shared one): user words added here stay here.
+    const full = this.Jieba.withDict(readFileSync(this.dictPath));
+    loadUserDict(full, this.userLines);
+    this.full = full;
+    return full;
+  }
+
+  private wordIndex(): WordIndex | null {
+    if (this.words !== undefined) return this.words;
+    const read = wordIndexPath === null ? { ok: false as const, reason: 'no word index' } : readWordIndex(wordIndexPath, this.dictPath);
+    this.words = read.ok ? read.index : null;
+    this.wordsUnavailable = read.ok ? null : read.reason;
+    return this.words;
+  }
+
+  /** Dictionary entries of the user words: a user line replaces a word's entry, so it must be there to replace. */
+  private userWords(words: WordIndex): Set<number> {
+    if (this.userWordIds) return this.userWordIds;
+    const ids = new Set(this.userWords(words));
+    for (const line of this.userLines) {
+      const k = wordIndexOf(words, line.split(' ')[0]!);
+      if (k >= 0) ids.add(k);
+    }
+    this.userWordIds = ids;
+    return ids;
+  }
+}
+
+let lazy: LazyBundledJieba | undefined;
+let lazyFailure: string | undefined;
+
+/** The process's lazily built bundled jieba, or why jieba cannot run here (the native module or its dictionary is missing). */
+export function lazyBundledJieba(): { ok: true; jieba: LazyBundledJieba } | { ok: false; reason: string } {
+  if (lazy) return { ok: true, jieba: lazy };
+  if (lazyFailure === undefined) {
+    try {
+      const require = createRequire(import.meta.url);
+      const { Jieba } = require('@node-rs/jieba') as { Jieba: JiebaClass };
+      const dictPath = join(jiebaPackageDir(), 'dict.txt');
+      statSync(dictPath);
+      lazy = new LazyBundledJieba(Jieba, dictPath);
+      return { ok: true, jieba: lazy };
+    } catch (error) {
+      lazyFailure = `jieba unavailable: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return { ok: false, reason: lazyFailure };
 }
 
 /** Frequency given to user words written without one: high enough that the word wins over its parts. */

@@ -1,5 +1,5 @@
 import type { Tokenizer, TokenizerKind } from '../types.ts';
-import { loadBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
+import { lazyBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
 import { RUN_PATTERN } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
@@ -42,33 +42,50 @@ export interface EngramTokenizer extends Tokenizer {
  */
 export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
   if (options.kind === 'gram') return gramTokenizer(null);
-  const loaded = obtainJieba(options.loadJieba ?? loadBundledJieba);
-  if (!loaded.ok) return gramTokenizer(loaded.reason);
-  const { errors } = loadUserDict(loaded.jieba, options.userDict ?? []);
-  const segment = jiebaSegmenter(loaded.jieba, {
+  const settings: JiebaSettings = {
     mode: options.jiebaMode ?? 'cut',
     hmm: options.hmm ?? false,
     singleRunBigrams: options.singleRunBigrams ?? true,
-  });
+  };
+  if (options.loadJieba === undefined) {
+    // The bundled jieba: its dictionary is built on the first text, not here (see LazyBundledJieba).
+    const bundled = lazyBundledJieba();
+    if (!bundled.ok) return gramTokenizer(bundled.reason);
+    const { errors } = bundled.jieba.addUserDict(options.userDict ?? []);
+    return {
+      engine: 'jieba',
+      fallbackReason: null,
+      userDictErrors: errors,
+      tokenize: (text) => {
+        const normalized = normalize(text);
+        return tokenizeNormalized(normalized, jiebaSegmenter(bundled.jieba.segmenterFor(normalized), settings));
+      },
+    };
+  }
+  const loaded = obtainJieba(options.loadJieba);
+  if (!loaded.ok) return gramTokenizer(loaded.reason);
+  const { errors } = loadUserDict(loaded.jieba, options.userDict ?? []);
+  const segment = jiebaSegmenter(loaded.jieba, settings);
   return {
     engine: 'jieba',
     fallbackReason: null,
     userDictErrors: errors,
-    tokenize: (text) => tokenizeWith(text, segment),
+    tokenize: (text) => tokenizeNormalized(normalize(text), segment),
   };
 }
 
 function gramTokenizer(fallbackReason: string | null): EngramTokenizer {
-  return { engine: 'gram', fallbackReason, userDictErrors: [], tokenize: (text) => tokenizeWith(text, gramTokens) };
+  return { engine: 'gram', fallbackReason, userDictErrors: [], tokenize: (text) => tokenizeNormalized(normalize(text), gramTokens) };
 }
 
 type CjkSegmenter = (run: string, out: string[]) => void;
 
-/** Splits text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`. */
-function tokenizeWith(text: string, segmentCjk: CjkSegmenter): string[] {
+// NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms.
+const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+/** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`. */
+function tokenizeNormalized(normalized: string, segmentCjk: CjkSegmenter): string[] {
   const out: string[] = [];
-  // NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms.
-  const normalized = text.normalize('NFKC').toLowerCase();
   for (const match of normalized.matchAll(RUN_PATTERN)) {
     if (match[1] !== undefined) segmentCjk(match[1], out);
     else wordTokens(match[0], out);
