@@ -139,8 +139,8 @@ export const configSchema = z.object({
       queryInstruction: z.string().max(500).default(''),
       /** Local models: ONNX threads; 0 = the runtime's default (all cores). */
       threads: z.number().int().min(0).max(64).default(0),
-      /** Local models: padded tokens per model run (rows × longest input); bounds memory while indexing. */
-      batchTokens: z.number().int().min(512).max(262_144).default(4096),
+      /** Local models: padded tokens per model run (rows × longest input); bounds memory while indexing. 512: a long chunk runs alone (cheapest per chunk, docs/benchmarks.md). */
+      batchTokens: z.number().int().min(512).max(262_144).default(512),
       /** Embed each chunk with its memory's title, summary and tags in front of the body. */
       withMetadata: z.boolean().default(true),
     })

@@ -120,10 +120,25 @@ export interface LocalEmbedderOptions {
   threads?: number;
   /** Padded tokens per model run (rows × longest). */
   batchTokens?: number;
+  /** Most texts (windows) per model run, whatever the token budget. */
+  maxRows?: number;
+  /** onnxruntime session settings (see DEFAULT_SESSION for why the defaults are what they are). */
+  session?: SessionSettings;
   /** Overlap between windows of an over-long text, in tokens. */
   windowOverlap?: number;
   /** Test hook: the runtime to use. */
   runtime?: Transformers;
+}
+
+/** The onnxruntime session options this provider lets a caller set. */
+export interface SessionSettings {
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** The CPU arena keeps the largest activation ever allocated: fast reuse, RSS that never goes down. */
+  enableCpuMemArena?: boolean;
+  /** Pre-plans buffers per input shape; with length-varying inputs it mostly holds memory. */
+  enableMemPattern?: boolean;
+  /** Idle intra-op threads spin waiting for work: lower latency on an idle machine, burnt CPU on a shared one. */
+  allowSpinning?: boolean;
 }
 
 type Tokenizer = { encode(text: string, opts?: { add_special_tokens?: boolean }): number[] };
@@ -133,7 +148,31 @@ type Model = ((inputs: Record<string, unknown>) => Promise<Record<string, { dims
 // pointing at different directories cannot interleave their settings.
 let loadQueue: Promise<unknown> = Promise.resolve();
 
-export const DEFAULT_BATCH_TOKENS = 4096;
+// Measured (docs/benchmarks.md, "Costs of the model"): on this CPU a 512-token input costs less per
+// row alone than in a batch (cache), and short inputs gain little from batching; a budget of one
+// window runs long chunks alone and still batches short texts (queries, short memories).
+export const DEFAULT_BATCH_TOKENS = 512;
+export const DEFAULT_MAX_ROWS = 16;
+/**
+ * Session options used unless the caller sets them (measured in docs/benchmarks.md, "Costs of the
+ * model"): spinning off (on a machine shared with other work, and a memory engine always is, spinning
+ * threads burnt ~40 % more CPU per chunk); the arena stays on (off: 2–3× the CPU per chunk from
+ * page faults, and no lower peak).
+ */
+export const DEFAULT_SESSION: Required<SessionSettings> = { graphOptimizationLevel: 'all', enableCpuMemArena: true, enableMemPattern: true, allowSpinning: false };
+
+/** The options object handed to onnxruntime's InferenceSession.create. */
+export function sessionOptions(threads: number, session: SessionSettings = {}): Record<string, unknown> {
+  const s = { ...DEFAULT_SESSION, ...session };
+  return {
+    graphOptimizationLevel: s.graphOptimizationLevel,
+    enableCpuMemArena: s.enableCpuMemArena,
+    enableMemPattern: s.enableMemPattern,
+    // onnxruntime-node flattens `extra` into session config entries (session.intra_op.allow_spinning).
+    extra: { session: { intra_op: { allow_spinning: s.allowSpinning ? '1' : '0' } } },
+    ...(threads > 0 ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+  };
+}
 
 export class LocalEmbedder implements Embedder {
   readonly provider = 'local' as const;
@@ -147,6 +186,7 @@ export class LocalEmbedder implements Embedder {
   private readonly prefix: number[];
   private readonly suffix: number[];
   private readonly batchTokens: number;
+  private readonly maxRows: number;
   private readonly overlap: number;
   /** Windows embedded for texts over the limit (for status and tests). */
   windowedTexts = 0;
@@ -168,6 +208,7 @@ export class LocalEmbedder implements Embedder {
     this.prefix = empty.slice(0, Math.min(1, empty.length));
     this.suffix = empty.slice(this.prefix.length);
     this.batchTokens = Math.max(this.maxTokens, opts.batchTokens || DEFAULT_BATCH_TOKENS);
+    this.maxRows = Math.max(1, Math.floor(opts.maxRows || DEFAULT_MAX_ROWS));
     this.overlap = Math.max(0, opts.windowOverlap ?? 64);
   }
 
@@ -197,7 +238,7 @@ export class LocalEmbedder implements Embedder {
           dtype: layout.dtype as 'fp32',
           local_files_only: true,
           device: 'cpu',
-          ...(threads > 0 ? { session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 } } : {}),
+          session_options: sessionOptions(threads, opts.session),
         })) as unknown as Model;
         return { tokenizer, net };
       } catch (e) {
@@ -274,7 +315,7 @@ export class LocalEmbedder implements Embedder {
       for (const ids of ws) windows.push({ text: i, ids });
     });
     const pooled: (Float32Array | undefined)[] = new Array(windows.length);
-    for (const bucket of lengthBuckets(windows.map((w) => w.ids.length), this.batchTokens, 256)) {
+    for (const bucket of lengthBuckets(windows.map((w) => w.ids.length), this.batchTokens, this.maxRows)) {
       if (signal?.aborted) throw new EmbeddingFault('aborted', 'cancelled');
       const left = deadline - performance.now();
       if (left <= 0) throw new EmbeddingFault('timeout', `local embedding exceeded ${opts.timeoutMs} ms`);
