@@ -7,6 +7,9 @@
 //
 // CACHE_DIR keeps the diaries and the database (vectors) between runs: a second run embeds nothing.
 // ENGRAM_EVAL_LIMIT=N uses the first N paragraphs. Halves: paragraph index parity (one article each).
+// ENGRAM_DUMP_IN_EVERY=N keeps every Nth in-corpus question (all out-of-corpus ones and chatter), for a
+// shorter run on a loaded machine. The defaults' hybrid answer is not recalled separately: fit-gate.ts
+// replays it from the evidence with the default weights.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +39,6 @@ export interface DumpRow {
   blocked: string | null;
   candidates: DumpCandidate[];
   lexical: { goldRank: number | null; empty: boolean };
-  hybridDefault: { goldRank: number | null; empty: boolean };
   ms: { lexical: number; hybrid: number; semantic: number };
 }
 
@@ -70,8 +72,11 @@ const rankOf = (r: RecallResult, gold: string | null) => {
   return at >= 0 ? at + 1 : null;
 };
 
+const inEvery = Math.max(1, Number(process.env.ENGRAM_DUMP_IN_EVERY ?? 1));
 const queries: { kind: DumpRow['kind']; half: 0 | 1; query: string; gold: string | null }[] = [
-  ...indexed.flatMap((p) => p.qas.map((q) => ({ kind: 'in' as const, half: halfOf.get(p.id) as 0 | 1, query: q.question, gold: paths.get(p.id) ?? null }))),
+  ...indexed
+    .flatMap((p) => p.qas.map((q) => ({ kind: 'in' as const, half: halfOf.get(p.id) as 0 | 1, query: q.question, gold: paths.get(p.id) ?? null })))
+    .filter((_, i) => i % inEvery === 0),
   ...held.flatMap((p) => p.qas.map((q) => ({ kind: 'ooc' as const, half: halfOf.get(p.id) as 0 | 1, query: q.question, gold: null }))),
   ...[...CHATTER_QUERIES, ...HELD_OUT_CHATTER].map((q, i) => ({ kind: 'chatter' as const, half: (i % 2) as 0 | 1, query: q, gold: null })),
 ];
@@ -85,11 +90,10 @@ for (const q of queries) {
   const lexical = await engine.recall(q.query, { k: 5, only: 'lexical' });
   const lexMs = performance.now() - t;
   t = performance.now();
-  const hybrid = await engine.recall(q.query, { k: 5 });
-  const hybMs = performance.now() - t;
   (engine as unknown as { config: typeof defaults }).config = dumpConfig;
   const dump = await engine.recall(q.query, { k: 5 });
   (engine as unknown as { config: typeof defaults }).config = defaults;
+  const hybMs = performance.now() - t;
   const lexRemoved = new Set(lexical.explain.gate.removals.map((r) => r.chunkId));
   const blocked = dump.explain.gate.removals.find((r) => r.gate === 'no-distinctive-query' || r.gate === 'vague-query')?.gate ?? (dump.explain.gate.noDistinctiveTokens ? 'no-distinctive-query' : null);
   const cands: DumpCandidate[] = dump.explain.gate.removals
@@ -107,8 +111,7 @@ for (const q of queries) {
     blocked,
     candidates: cands,
     lexical: { goldRank: rankOf(lexical, q.gold), empty: lexical.hits.length === 0 },
-    hybridDefault: { goldRank: rankOf(hybrid, q.gold), empty: hybrid.hits.length === 0 },
-    ms: { lexical: lexMs, hybrid: hybMs, semantic: hybrid.timing.semanticMs },
+    ms: { lexical: lexMs, hybrid: hybMs, semantic: dump.timing.semanticMs },
   };
   lines.push(JSON.stringify(row));
   if (++done % 500 === 0) process.stderr.write(`${done}/${queries.length}\n`);

@@ -1,6 +1,7 @@
 // Pure stages of the recall pipeline. Each takes plain data and returns plain data plus what it
 // removed and why; pipeline.ts strings them together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
+import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
 import { FITTED_THRESHOLD, FITTED_VETO, FITTED_WEIGHTS, evidenceOf, type Evidence, type QuerySignals } from './hybrid-gate.ts';
 
@@ -62,15 +63,57 @@ export function describeTokens(
 }
 
 /**
+ * What to do with a character pair the tokenizer made from two single characters jieba left apart
+ * (司马晏是谁 → 晏是, 是谁) when jieba's general table does not know it: such a pair straddles a word
+ * boundary, so the table cannot know it, and it would weigh as much as an unseen name.
+ * - 'keep': weigh it like any unknown word (the rule before #14's re-check);
+ * - 'function': leave it out of the weight when one of its characters is a function word (是, 的,
+ *   有): 晏是, 谁的, 恩有 go, a name made of two single characters (尚恩) stays;
+ * - 'all': leave every such pair out.
+ */
+export type BoundaryPairRule = 'keep' | 'function' | 'all';
+
+export const DEFAULT_BOUNDARY_PAIRS: BoundaryPairRule = 'keep';
+
+// Evaluation switch: bench/semantic-dump.ts and eval-cmrc.ts compare the rules with one code base.
+const envRule = process.env.ENGRAM_EVAL_BOUNDARY_PAIRS;
+const defaultRule = (): BoundaryPairRule => (envRule === 'keep' || envRule === 'function' || envRule === 'all' ? envRule : DEFAULT_BOUNDARY_PAIRS);
+
+/**
+ * True when `token` is a pair of two CJK characters that the query also has as single characters
+ * (or as function words, which the tokenizer drops): the mark of a pair made across jieba's
+ * boundary rather than a word jieba produced.
+ */
+export function isBoundaryPair(token: string, singles: Set<string>, isFunctionChar: (c: string) => boolean): boolean {
+  const chars = [...token];
+  if (chars.length !== 2 || !chars.every((c) => isSingleCjk(c))) return false;
+  return chars.every((c) => singles.has(c) || isFunctionChar(c));
+}
+
+/**
  * How much each query word weighs when judging how much of the query a hit explains: general-language
  * IDF when available (so a name the corpus never saw weighs a lot, 公司 little), else corpus IDF with
- * unseen words at the corpus ceiling. Single CJK characters and alias additions do not count.
+ * unseen words at the corpus ceiling. Single CJK characters and alias additions do not count, nor
+ * (by `boundaryPairs`) pairs straddling a word boundary that the general table cannot know.
  */
-export function queryWeights(tokens: QueryToken[], background: Map<string, number> | null, unknownWeight: number, corpusCeiling: number): Map<string, number> {
+export function queryWeights(
+  tokens: QueryToken[],
+  background: Map<string, number> | null,
+  unknownWeight: number,
+  corpusCeiling: number,
+  boundaryPairs: BoundaryPairRule = defaultRule(),
+  isFunctionChar: (c: string) => boolean = isStopWord,
+): Map<string, number> {
   const out = new Map<string, number>();
+  const singles = new Set(tokens.filter((t) => isSingleCjk(t.token)).map((t) => t.token));
   for (const t of tokens) {
     if (t.fromAlias || isSingleCjk(t.token)) continue;
-    const w = background ? (background.get(t.token) ?? unknownWeight) : t.idf > 0 ? t.idf : corpusCeiling;
+    const known = background?.get(t.token);
+    if (background && known === undefined && boundaryPairs !== 'keep' && isBoundaryPair(t.token, singles, isFunctionChar)) {
+      const [a, b] = [...t.token] as [string, string];
+      if (boundaryPairs === 'all' || isFunctionChar(a) || isFunctionChar(b)) continue;
+    }
+    const w = background ? (known ?? unknownWeight) : t.idf > 0 ? t.idf : corpusCeiling;
     out.set(t.token, w);
   }
   return out;
