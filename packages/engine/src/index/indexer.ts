@@ -19,6 +19,7 @@ import { listFiles, readTextFile, scanRoots } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
 import type { SemanticPort } from '../semantic/port.ts';
@@ -182,7 +183,10 @@ export async function changedDiaryPaths(db: EngramDb, config: EngramConfig): Pro
   const STAT_BATCH = 64;
   for (let i = 0; i < files.length; i += STAT_BATCH) {
     const slice = files.slice(i, i + STAT_BATCH);
-    const stats = await Promise.all(slice.map((f) => stat(safeJoin(config.diaryDir, f)).then((s) => s, () => null)));
+    // A plain join, not safeJoin (a realpath per path segment, half of this check at 5,000 files):
+    // the listing came from inside the root, and only (size, mtime) is compared here — a path
+    // reported changed is read through safeJoin by parseDiaryFiles.
+    const stats = await Promise.all(slice.map((f) => stat(join(config.diaryDir, f)).then((s) => s, () => null)));
     slice.forEach((path, j) => {
       const st = stats[j];
       const row = indexed.get(path);

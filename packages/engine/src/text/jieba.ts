@@ -188,7 +188,7 @@ export class LazyBundledJieba {
   /** Dictionary entries of the user words: a user line replaces a word's entry, so it must be there to replace. */
   private userWords(words: WordIndex): Set<number> {
     if (this.userWordIds) return this.userWordIds;
-    const ids = new Set(this.userWords(words));
+    const ids = new Set<number>();
     for (const line of this.userLines) {
       const k = wordIndexOf(words, line.split(' ')[0]!);
       if (k >= 0) ids.add(k);
