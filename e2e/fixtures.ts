@@ -44,7 +44,7 @@ export function seedDiary(diaryDir: string): number {
   for (const e of ENTRIES) {
     const dir = join(diaryDir, e.folder);
     mkdirSync(dir, { recursive: true });
-    const text = `[${e.time}] ${e.title}\n\n> ${e.summary}\n\n${e.body}\n\nTag: ${e.tags.join(', ')}\n`;
+    const text = `[${e.time}] ${e.title}\n\n> ${e.summary}\n\n${e.body}\n\nTag: ${e.tags.join('，')}\n`;
     writeFileSync(join(dir, `${e.date}-${e.title}.txt`), text);
   }
   return ENTRIES.length;
