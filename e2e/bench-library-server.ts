@@ -1,5 +1,6 @@
 // Where a Library page's server time goes at N memories (default 5,000), in-process, five repetitions:
-// engine.list(), the workspace filter, the page cut, serialisation.
+// engine.list(), the workspace filter, the page cut, serialisation (what every request paid before the
+// cache); then the cached path (server/library-cache.ts): its first build and the per-keystroke pages.
 //   node --import tsx e2e/bench-library-server.ts
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { openEngine } from '@engram/engine';
 import { seedBulkDiary } from './bulk.ts';
 import { pageOfMemories, pageInput } from '../apps/console/src/shared/library-page.ts';
 import { filterByWorkspace } from '../apps/console/src/server/workspace-view.ts';
+import { LibraryCache } from '../apps/console/src/server/library-cache.ts';
 
 const N = Number(process.env.ENGRAM_BENCH_MEMORIES ?? 5000);
 const root = mkdtempSync(join(tmpdir(), 'engram-bench-library-'));
@@ -26,4 +28,15 @@ for (let i = 0; i < 5; i++) {
   const [, tj] = await time(() => JSON.stringify(page));
   console.log(`  ${tl.toFixed(1)} ms | ${tf.toFixed(1)} ms | ${tp.toFixed(1)} ms | ${tj.toFixed(1)} ms`);
 }
+const cache = new LibraryCache(engine);
+const page = (query: string) => cache.page({ includeArchived: false, includeGlobal: true, ...pageInput.parse({ query }) });
+const [, build] = await time(() => page(''));
+console.log(`cached: first request (builds the list) ${build.toFixed(1)} ms; then per request (query typed one key at a time):`);
+const times: string[] = [];
+for (const q of ['1', '19', '198', '1987', '198', '19', '1', '']) {
+  const [, ms] = await time(() => page(q));
+  times.push(`${JSON.stringify(q)} ${ms.toFixed(1)} ms`);
+}
+console.log(`  ${times.join(' | ')}`);
+console.log(`  engine.list() calls: ${cache.builds}`);
 await engine.close();

@@ -40,7 +40,8 @@ const unhandled: unknown[] = [];
 const onUnhandled = (e: unknown) => unhandled.push(e);
 
 /** Procedures that reach the network by design (a probe of a draft endpoint): not fuzzed. */
-const NETWORK = new Set(['settings.testEmbedding', 'index.integrity']);
+// model.install fetches from the npm registry (or reads a folder / URL the input names): never from a fuzzer.
+const NETWORK = new Set(['settings.testEmbedding', 'index.integrity', 'model.install']);
 
 type Proc = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: { parse?: (v: unknown) => unknown; '~standard'?: unknown }[] } };
 const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Proc> } })._def.procedures);
