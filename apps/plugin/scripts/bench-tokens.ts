@@ -44,7 +44,7 @@ async function withHost<T>(profile: ToolProfile, corpus: boolean, run: (host: Re
   else mkdirSync(diaryDir);
   const host = createHost({});
   try {
-    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') } }), { diaryDir, dataDir: join(root, 'data'), tools: { profile } });
+    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') } }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
     return await run(host, join(root, 'work'));
   } finally {
     await host.close();

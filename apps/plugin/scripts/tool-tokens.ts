@@ -11,7 +11,7 @@ const root = mkdtempSync(join(tmpdir(), 'engram-tool-tokens-'));
 const host = createHost({});
 try {
   // The full profile: the figures in docs/benchmarks.md under this command (npm run bench:tokens has both profiles).
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: root, dataDir: join(root, 'data'), tools: { profile: 'full' } });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: root, dataDir: join(root, 'data'), tools: { profile: 'full' }, model: { autoInstall: false } });
   const rows = host.tools!.schemas().map((s) => ({ name: s.name, tokens: estimateTokens(JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters })) }));
   const session = host.createSession({ cwd: root });
   const turn = await session.userTurn('你好', [{ text: 'hi' }]);

@@ -12,7 +12,7 @@ import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createHost, HOST_SLOTS, loadClientBundle, type SimHost } from '@engram/dsh-sim';
 import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
-import { makeCorpus, recallMessages, type Corpus } from './helpers.ts';
+import { makeCorpus, NO_MODEL_INSTALL, recallMessages, type Corpus } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const bundle = join(root, 'apps/plugin/bundle');
@@ -31,7 +31,7 @@ async function loadBundle(t: { after(fn: () => unknown): void }, config: Record<
     await host.close();
     corpus.cleanup();
   });
-  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, console: { url: 'http://127.0.0.1:9' }, ...config });
+  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, console: { url: 'http://127.0.0.1:9' }, ...NO_MODEL_INSTALL, ...config });
   return { host, corpus };
 }
 

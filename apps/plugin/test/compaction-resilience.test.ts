@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { CompactionMemory } from '@engram/engine';
 import { createHostPlugin } from '../src/host/apply.ts';
 import { compactionMessages, loadCompactionPlugin } from './compaction-helpers.ts';
-import { isOwn } from './helpers.ts';
+import { isOwn, NO_MODEL_INSTALL } from './helpers.ts';
 
 const SUMMARY = '## 东京节点端口\n443 端口被占用,决定改用 8443,并重启 sing-box。';
 
@@ -48,7 +48,7 @@ test('a compaction that happened while the plugin was not loaded is ingested at 
   const session = await foldedSession(host);
   host.unload('engram');
   session.compact({ summary: SUMMARY });
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...NO_MODEL_INSTALL });
   const turn = await session.userTurn('东京节点现在用哪个端口?', [{ text: '8443' }]);
   const first = turn.requests[0]!;
   assert.equal(compactionMessages(first, 'compaction-overview').length, 1);
@@ -57,7 +57,7 @@ test('a compaction that happened while the plugin was not loaded is ingested at 
 
   // Loaded again later: nothing is stored twice and the visible overview is not repeated.
   host.unload('engram');
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...NO_MODEL_INSTALL });
   const next = await session.userTurn('帮我写一个快速排序', [{ text: 'ok' }]);
   assert.equal(compactionMessages(next.requests[0]!, 'compaction-overview').length, 1, 'still the one overview');
   await host.settle();

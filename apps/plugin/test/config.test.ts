@@ -8,15 +8,23 @@ import type { HostEvent } from '../src/host/core/host-types.ts';
 
 test('splitPluginConfig: engine keys pass through, plugin keys are taken out, env fills gaps', () => {
   const { engineOptions, plugin } = splitPluginConfig(
-    { diaryDir: '/d', inject: { mode: 'context' }, syncOnOpen: false, console: { port: 4000, allowedOrigins: ['http://h'], url: 'http://c:1/', token: 't', command: ['a', 'b'], autoStart: true, basePath: '/engram/console/' } },
+    { diaryDir: '/d', inject: { mode: 'context' }, syncOnOpen: false, watch: false, console: { port: 4000, allowedOrigins: ['http://h'], url: 'http://c:1/', token: 't', command: ['a', 'b'], autoStart: true, basePath: '/engram/console/' } },
     {},
   );
   assert.deepEqual(engineOptions, { diaryDir: '/d', inject: { mode: 'context' }, console: { port: 4000, allowedOrigins: ['http://h'] } });
-  assert.deepEqual(plugin, { consoleUrl: 'http://c:1', consoleToken: 't', consoleCommand: ['a', 'b'], autoStartConsole: true, consoleBasePath: '/engram/console', syncOnOpen: false });
+  assert.deepEqual(plugin, { consoleUrl: 'http://c:1', consoleToken: 't', consoleCommand: ['a', 'b'], autoStartConsole: true, consoleBasePath: '/engram/console', syncOnOpen: false, watch: false, modelAutoInstall: true, modelFrom: '' });
 
   const fromEnv = splitPluginConfig(undefined, { ENGRAM_CONSOLE_URL: 'http://e:2', ENGRAM_CONSOLE_TOKEN: 'et', ENGRAM_CONSOLE_COMMAND: 'engram serve', ENGRAM_CONSOLE_AUTOSTART: '1' });
   assert.deepEqual(fromEnv.engineOptions, {});
-  assert.deepEqual(fromEnv.plugin, { consoleUrl: 'http://e:2', consoleToken: 'et', consoleCommand: 'engram serve', autoStartConsole: true, consoleBasePath: '', syncOnOpen: true });
+  assert.deepEqual(fromEnv.plugin, { consoleUrl: 'http://e:2', consoleToken: 'et', consoleCommand: 'engram serve', autoStartConsole: true, consoleBasePath: '', syncOnOpen: true, watch: true, modelAutoInstall: true, modelFrom: '' });
+  // model.* is the plugin's (the first-start model install), never an engine option.
+  const model = splitPluginConfig({ model: { autoInstall: false, from: ' /models ' }, recall: { kBase: 4 } }, {});
+  assert.deepEqual(model.engineOptions, { recall: { kBase: 4 } });
+  assert.deepEqual([model.plugin.modelAutoInstall, model.plugin.modelFrom], [false, '/models']);
+  assert.deepEqual(
+    [splitPluginConfig({}, { ENGRAM_MODEL_AUTO_INSTALL: '0', ENGRAM_MODEL_FROM: '/env-models' }).plugin.modelAutoInstall, splitPluginConfig({}, { ENGRAM_MODEL_FROM: '/env-models' }).plugin.modelFrom],
+    [false, '/env-models'],
+  );
   // Config beats env for plugin keys (env already beats config for engine keys, in the engine).
   assert.equal(splitPluginConfig({ console: { url: 'http://c:1' } }, { ENGRAM_CONSOLE_URL: 'http://e:2' }).plugin.consoleUrl, 'http://c:1');
 });

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { createHostPlugin } from '../src/host/apply.ts';
 import type { HostContext, HostToolDefinition as ToolDefinition } from '../src/host/core/host-types.ts';
 import { losslessJsonProblem, valueViolations } from '@engram/dsh-sim';
-import { makeCorpus, type Corpus } from './helpers.ts';
+import { makeCorpus, NO_MODEL_INSTALL, type Corpus } from './helpers.ts';
 import { fragmentText } from '../../../packages/engine/test/reliability/arbitraries.ts';
 
 const RUNS = (base: number) => {
@@ -102,7 +102,7 @@ before(async () => {
   process.on('unhandledRejection', onUnhandled);
   corpus = makeCorpus();
   // The full profile: the argument generator below speaks the full tools' parameters (lean-capabilities.test.ts fuzzes the lean ones).
-  await createHostPlugin({ env: {} }).apply(fakeHost(), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' } });
+  await createHostPlugin({ env: {} }).apply(fakeHost(), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' }, ...NO_MODEL_INSTALL });
   assert.ok(listeners.get('agent/pre-step')?.length, 'the plugin registered its hooks');
 });
 

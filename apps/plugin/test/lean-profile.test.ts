@@ -9,7 +9,7 @@ import { fullGuideline, guidelineSection, LEAN_GUIDELINE } from '../src/host/res
 import { LEAN_TOOL_NAMES, leanNames, sectionsOf } from '../src/host/tools/profiles.ts';
 import { TOOL_GUIDANCE, WORKSPACE_HINT } from '../src/host/core/texts.ts';
 import { deepseekCounter, estimateTokens, hostTextTokens } from '../scripts/token-counters.ts';
-import { loadPlugin } from './helpers.ts';
+import { loadPlugin, NO_MODEL_INSTALL } from './helpers.ts';
 
 /** The host's own todo tool is not Engram's cost. */
 const engramSchemas = (host: Awaited<ReturnType<typeof loadPlugin>>['host']) => host.tools!.schemas().filter((s) => s.name !== 'todo_write');
@@ -37,7 +37,7 @@ test('an install with no profile in its config runs the lean profile', async (t)
     await host.close();
     corpus.cleanup();
   });
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...NO_MODEL_INSTALL });
   assert.deepEqual(engramSchemas(host).map((s) => s.name).sort(), [...LEAN_TOOL_NAMES].sort());
   const session = host.createSession({ cwd: '/work/app' });
   const turn = await session.userTurn('你好', [{ text: '你好' }]);

@@ -10,7 +10,7 @@ import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createHost, HOST_SLOTS, loadClientBundle } from '@engram/dsh-sim';
 import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
-import { makeCorpus, recallMessages } from './helpers.ts';
+import { makeCorpus, NO_MODEL_INSTALL, recallMessages } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const bundle = join(root, 'apps/plugin/bundle');
@@ -61,7 +61,7 @@ test('the host entry loads in Node, exports name/inject/apply, and works in the 
     await host.close();
     corpus.cleanup();
   });
-  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' } });
+  await host.load(mod, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' }, ...NO_MODEL_INSTALL });
   const session = host.createSession();
   const turn = await session.userTurn('周报怎么写?', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
   assert.match(recallMessages(turn.requests[0]!)[0]!.content, /周报每周五下午写/);

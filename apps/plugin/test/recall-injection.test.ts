@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createHost, HOST_VARIANTS } from '@engram/dsh-sim';
 import { createHostPlugin } from '../src/host/apply.ts';
-import { assertOneInjectionNoInbox, isOwn, itemsOfMessage, loadPlugin, makeCorpus, recallMessages, snapshotMessages } from './helpers.ts';
+import { assertOneInjectionNoInbox, isOwn, itemsOfMessage, loadPlugin, makeCorpus, NO_MODEL_INSTALL, recallMessages, snapshotMessages } from './helpers.ts';
 
 const todo = (todos: { content: string; status: string }[]) => ({ toolCalls: [{ name: 'todo_write', arguments: { todos } }] });
 
@@ -231,7 +231,7 @@ for (const mode of ['message', 'context'] as const) {
     });
     const session = host.createSession();
     await session.userTurn('周报怎么写?', [{ text: '先不用插件' }]);
-    await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, inject: { mode } });
+    await host.load(createHostPlugin({ env: {} }), { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, inject: { mode }, ...NO_MODEL_INSTALL });
     const turn = await session.userTurn('东京节点的端口是多少', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
     const recalls = host.logs.filter((l) => l.message.startsWith('recall ') && l.message.includes(' query('));
     assert.equal(recalls.length, 1, recalls.map((l) => l.message).join('\n'));

@@ -7,7 +7,7 @@ import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../src/host/apply.ts';
 import { RECALL_CONTEXT_NAME } from '../src/host/recall/channel.ts';
 import { GUIDELINE_SECTION_NAME, RESIDENT_SECTION_NAME } from '../src/host/resident/channel.ts';
-import { isOwn, loadPlugin, makeCorpus, recallMessages } from './helpers.ts';
+import { isOwn, loadPlugin, makeCorpus, NO_MODEL_INSTALL, recallMessages } from './helpers.ts';
 
 test('an engine that cannot open leaves the plugin loaded and inert; turns run normally', async (t) => {
   const corpus = makeCorpus();
@@ -16,7 +16,7 @@ test('an engine that cannot open leaves the plugin loaded and inert; turns run n
     await host.close();
     corpus.cleanup();
   });
-  await host.load(createHostPlugin({ env: {} }), { diaryDir: join(corpus.root, 'does-not-exist'), dataDir: corpus.dataDir, tools: { profile: 'full' } });
+  await host.load(createHostPlugin({ env: {} }), { diaryDir: join(corpus.root, 'does-not-exist'), dataDir: corpus.dataDir, tools: { profile: 'full' }, ...NO_MODEL_INSTALL });
   const session = host.createSession();
   const turn = await session.userTurn('周报怎么写?', [{ toolCalls: [{ name: 'engram_status', arguments: {} }] }, { text: 'ok' }]);
   assert.equal(turn.status, 'completed');

@@ -13,6 +13,7 @@ import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SEC
 import { ConsoleLink, consoleEnv, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
 import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToolSpecs } from './sessions/index.ts';
 import { createLeanTools, createTools, modelTextFor, profileOf, sectionsOf, toHostTool, workspaceTextFor, type ToolDeps } from './tools/index.ts';
+import { ModelAutoInstall, type ModelInstallDeps } from './model/index.ts';
 import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection, WorkspaceScopes } from './workspace/index.ts';
 
 export const PLUGIN_NAME = 'engram';
@@ -35,6 +36,10 @@ export interface HostPluginDeps {
   onEngine?(engine: Engine): void;
   /** Replaceable only so a mutation test can prove the inbox assertions catch a wrong delivery. */
   deliver?: Deliver;
+  /** The model install's steps (tests give a source that fails, or one that waits). */
+  modelInstall?: Partial<ModelInstallDeps>;
+  /** Called with the background model install once it is decided (tests wait on its `done`). */
+  onModelInstall?(install: ModelAutoInstall): void;
 }
 
 export interface HostPlugin {
@@ -72,7 +77,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let engineError: string | null = null;
   let disposed = false;
   try {
-    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen });
+    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch });
     const logProblem = logFile.open(engine.config.dataDir);
     if (logProblem) log.warn(`plugin log file off: ${logProblem}`);
     log.info(`engine open: diaries ${engine.config.diaryDir}, data ${engine.config.dataDir}`);
@@ -138,10 +143,15 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   // Registered first so it is undone last, after every listener that could still use the engine.
   effect(ctx, () => () => {
     disposed = true;
+    modelInstall.stop();
     consoleLink.stop();
     engine?.close();
   });
   if (engine && deps.onEngine) deps.onEngine(engine);
+  // First start installs the embedding model in the background (embedding.provider auto, none installed).
+  const modelInstall = new ModelAutoInstall({ engine: getEngine, log, options: { enabled: plugin.modelAutoInstall, from: plugin.modelFrom }, install: deps.modelInstall });
+  modelInstall.start();
+  deps.onModelInstall?.(modelInstall);
 
   // Every session works in the workspace of its cwd (resolved once, followed through merges).
   const registry = engine ? new WorkspaceRegistry(engine) : null;
@@ -365,7 +375,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   // Routes on whichever HTTP service this host generation has (never both: same table).
   let routesOn: string | null = null;
   const status = () =>
-    describeStatus({ engine: getEngine(), engineError, console: consoleLink, plugin: { name: PLUGIN_NAME, version: PLUGIN_VERSION, routesOn, toolsAvailable } });
+    describeStatus({ engine: getEngine(), engineError, console: consoleLink, model: modelInstall.status(), plugin: { name: PLUGIN_NAME, version: PLUGIN_VERSION, routesOn, toolsAvailable } });
   const routes = [
     ...createRoutes({
       status,

