@@ -129,6 +129,7 @@ if (!values['skip-rss']) {
     const [wall, user, sys, kb] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
     return { wall: wall!, cpu: user! + sys!, mb: kb! / 1024 };
   };
+  spawnSync(process.execPath, [bin, '--version'], { stdio: 'ignore' }); // a stale build is rebuilt here, not inside the timed run
   const cli = timed([process.execPath, bin, 'index', '--diary-dir', big, '--data-dir', join(work, 'big-data'), '--json']);
   const coreScript = `
     import { readdirSync, readFileSync } from 'node:fs';
