@@ -184,6 +184,19 @@ export async function readSettingsOverlay(db: EngramDb): Promise<Record<string, 
   return rows[0]?.json ?? {};
 }
 
+/**
+ * The stored overlay as the text in the row, unparsed ('' when there is none): what the engine
+ * backs up when the JSON no longer parses (readSettingsOverlay throws on it).
+ */
+export async function readSettingsOverlayText(db: EngramDb): Promise<string> {
+  const rows = await db
+    .select({ json: sql<unknown>`${settingsOverlay.json}` })
+    .from(settingsOverlay)
+    .where(eq(settingsOverlay.id, 'overlay'))
+    .limit(1);
+  return rows.length === 0 || rows[0]!.json === null || rows[0]!.json === undefined ? '' : String(rows[0]!.json);
+}
+
 export async function writeSettingsOverlay(db: EngramDb, json: Record<string, unknown>): Promise<void> {
   const updatedAt = new Date().toISOString();
   await db

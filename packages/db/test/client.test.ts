@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusCounts, getMeta, openDatabase, replaceDocument, setMeta } from '../src/index.ts';
+import { corpusCounts, getMeta, openDatabase, readSettingsOverlay, readSettingsOverlayText, replaceDocument, setMeta, writeSettingsOverlay } from '../src/index.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'engram-db-'));
 
@@ -41,5 +41,16 @@ test('live counts follow the rows: replacing a document replaces its chunks, arc
   await replaceDocument(db.db, doc('a'), [chunk('a', 0)]);
   await replaceDocument(db.db, doc('c', true), [chunk('c', 0)]);
   assert.deepEqual(await corpusCounts(db.db), { documents: 2, archived: 1, chunks: 2 });
+  db.close();
+});
+
+test('the settings overlay reads back as its stored text even when that text is not JSON', async () => {
+  const db = await openDatabase({ url: `file:${join(tmp(), 'engram.db')}` });
+  assert.equal(await readSettingsOverlayText(db.db), '', 'no row: empty text');
+  await writeSettingsOverlay(db.db, { recall: { kBase: 4 } });
+  assert.deepEqual(JSON.parse(await readSettingsOverlayText(db.db)), { recall: { kBase: 4 } });
+  await db.client.execute("UPDATE settings_overlay SET json = '{not json' WHERE id = 'overlay'");
+  await assert.rejects(() => readSettingsOverlay(db.db), 'the parsed read refuses it');
+  assert.equal(await readSettingsOverlayText(db.db), '{not json');
   db.close();
 });

@@ -35,30 +35,7 @@ export {
   type GuardPolicy,
   type GuardVerdict,
 } from './security/request-guard.ts';
-export {
-  CompactionMemory,
-  renderRules,
-  RULES_TAG,
-  type CompactionMemoryDeps,
-  type IngestInput,
-  type IngestReport,
-  type WindowTexts,
-  type AnswerResult,
-  type HistoryReadResult,
-  type HistoryTurn,
-  type RecheckResult,
-} from './compaction/memory.ts';
-export type { DraftBlock, StoredBlock, SessionScope, TranscriptEvent, BlockKind, BlockLayer } from './compaction/types.ts';
-export type { RunRecord, AuditEntry, SessionSummary } from './compaction/store.ts';
-export type { AssistRoute, Complete, CompletionRequest } from './compaction/assist.ts';
-export type { RuleEntry } from './compaction/rules-book.ts';
-export type { ArchiveDoc, ArchiveSection } from './compaction/archive.ts';
-export { estimateTokens } from './compaction/tokens.ts';
-export { classifySpan, classifySummary, type ClassifiedSpan, type RuleTier } from './compaction/rules.ts';
-export { isChineseDominant } from './compaction/language.ts';
-export { splitLines } from './compaction/text.ts';
-export { HISTORY_TAG } from './compaction/select.ts';
-export { OVERVIEW_TAG } from './compaction/overview.ts';
+export * from './compaction/index.ts';
 export { parseTimeExpression, type TimeExpression } from './timeq/parse.ts';
 export { detectTimeZone, TIME_ZONE_META_KEY } from './timeq/timezone.ts';
 export { splitSegments, type Segment, type SplitOptions } from './segments/split.ts';

@@ -1,0 +1,2 @@
+// The index domain: runs (full / incremental), re-indexing after writes, live sync, integrity sample.
+export { IndexService, type IndexRunOptions, type LiveSyncState } from './service.ts';

@@ -1,0 +1,145 @@
+// The index domain (#18, the console's index router): full and incremental runs (files → rows →
+// vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
+// changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
+import { chunkTextsByIds, DatabaseUnreachableError, isUnreachable } from '@engram/db';
+import type { IndexProgress, IndexReport } from '../api.ts';
+import { processAlive } from '../diary/lock.ts';
+import { sweepOrphanTemps } from '../diary/fsio.ts';
+import { EngramError, errorMessage } from '../errors.ts';
+import type { EngineState } from '../runtime/state.ts';
+import { changedDiaryPaths, runIndex, type IndexRunResult } from './indexer.ts';
+import { DiaryWatcher, type SyncTrigger, type WatchOptions } from './watcher.ts';
+
+export interface IndexRunOptions {
+  full?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  lockWaitMs?: number;
+}
+
+export interface LiveSyncState {
+  watching: boolean;
+  /** File events in use (false: only the periodic check). */
+  events: boolean;
+  lastSyncAt: string | null;
+  lastTrigger: SyncTrigger | null;
+  /** Files added, updated or removed by the last sync. */
+  lastChanges: number;
+  lastError: string | null;
+}
+
+export class IndexService {
+  /** Resident memories the last run found (config.runtime.memories come first). */
+  resident: { text: string; critical: boolean }[] = [];
+  /** Warnings of the last run that failed (shown by status until the next run succeeds). */
+  lastIndexWarnings: string[] = [];
+  /** Diary paths written while the database server was unreachable: indexed with the next write or sync. */
+  readonly pendingIndexPaths = new Set<string>();
+  /** The live pick-up of outside changes: on or off, when it last synced and what it found. */
+  liveSync: LiveSyncState = { watching: false, events: false, lastSyncAt: null, lastTrigger: null, lastChanges: 0, lastError: null };
+  private watcher: DiaryWatcher | null = null;
+
+  constructor(private readonly s: EngineState) {}
+
+  run(opts: IndexRunOptions = {}): Promise<IndexReport> {
+    const s = this.s;
+    return s.exclusive(async () => {
+      const result: IndexRunResult = await runIndex(
+        { db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, onProgress: opts.onProgress, signal: opts.signal, now: s.options.now },
+        opts.full ? 'full' : 'incremental',
+      );
+      this.resident = result.resident;
+      this.lastIndexWarnings = [];
+      if (opts.full) await s.live.load(s.db);
+      else await s.live.reloadDocuments(s.db, result.changedDocIds);
+      s.live.generation = -1; // re-read the counter on the next recall
+      const { changedDocIds: _c, resident: _r, ...report } = result;
+      return report;
+    }, opts.lockWaitMs);
+  }
+
+  /** The incremental run at open; a failure is a status warning, not a refusal to open. */
+  async syncOnOpen(): Promise<void> {
+    // Temp files of writers killed mid-write: never read, but they would pile up.
+    await sweepOrphanTemps(this.s.config.diaryDir, processAlive).catch(() => 0);
+    try {
+      // Another process holding the writer lock is indexing the same files: do not hold up
+      // the host's start waiting for it (the next write or refresh catches up).
+      await this.run({ full: false, lockWaitMs: 3_000 });
+    } catch (e) {
+      // A bad diary folder must not stop the engine from answering with what is indexed.
+      this.lastIndexWarnings = [`index on open failed: ${errorMessage(e)}`];
+      this.s.log('warn', 'index on open failed', { error: errorMessage(e) });
+    }
+  }
+
+  /** Re-indexes the given diary files after a write (a path that no longer exists is dropped). Call inside `exclusive`. */
+  async reindexPaths(paths: string[]): Promise<void> {
+    const s = this.s;
+    const all = [...new Set([...this.pendingIndexPaths, ...paths])];
+    let result: IndexRunResult;
+    try {
+      result = await runIndex({ db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, now: s.options.now }, 'incremental', all);
+    } catch (e) {
+      if (!isUnreachable(e)) throw e;
+      // The file is written (the files are the truth); only its index entry waits for the server.
+      for (const p of all) this.pendingIndexPaths.add(p);
+      throw new EngramError(
+        'database-unreachable',
+        `${paths.join(', ')} is saved in the diary folder, but the index is not updated: ${new DatabaseUnreachableError(s.database.url, e).message}. It is indexed when the server answers again (next write, sync or engram index). / 已保存到日记文件,索引待数据库服务器恢复后更新。`,
+      );
+    }
+    this.pendingIndexPaths.clear();
+    await s.live.reloadDocuments(s.db, result.changedDocIds);
+    s.live.generation = -1;
+  }
+
+  /** Cosine of a few stored vectors against fresh embeddings of their chunks (a changed model shows here). */
+  async integrityCheck(sampleSize = 5): Promise<{ checked: number; minCos: number; ok: boolean; reason?: string }> {
+    const s = this.s;
+    if (!s.semantic || s.semantic.status().state !== 'ready') return { checked: 0, minCos: 0, ok: false, reason: 'semantic channel is not ready' };
+    const ids = [...s.live.chunkDoc.keys()];
+    const sample: string[] = [];
+    for (let i = 0; i < Math.min(sampleSize, ids.length); i++) sample.push(ids[Math.floor((i * ids.length) / Math.min(sampleSize, ids.length))]!);
+    const texts = await chunkTextsByIds(s.db, sample);
+    return s.semantic.integrityCheck([...texts.entries()].map(([id, text]) => ({ id, text })));
+  }
+
+  /**
+   * Notices diaries created, edited, moved or deleted outside Engram (an editor, a sync tool) and
+   * indexes them incrementally: file events (debounced) plus a periodic manifest check. Idempotent.
+   */
+  watch(options: WatchOptions & { onSync?: (report: IndexReport) => void } = {}): DiaryWatcher {
+    if (this.watcher) return this.watcher;
+    const s = this.s;
+    const sync = async (trigger: SyncTrigger) => {
+      if (s.database.readOnly) return;
+      try {
+        // The periodic check first asks the manifest (stats only), so an idle folder costs no lock.
+        if (trigger === 'poll') {
+          const changed = await changedDiaryPaths(s.db, s.config);
+          if (changed && changed.paths.length === 0 && this.pendingIndexPaths.size === 0) return;
+        }
+        const report = await this.run({ full: false, lockWaitMs: 2_000 });
+        const changes = report.added + report.updated + report.removed;
+        this.liveSync = { ...this.liveSync, lastSyncAt: new Date().toISOString(), lastTrigger: trigger, lastChanges: changes, lastError: null };
+        if (changes > 0) {
+          s.log('info', 'diary folder changed outside Engram: index updated', { trigger, added: report.added, updated: report.updated, removed: report.removed });
+          options.onSync?.(report);
+        }
+      } catch (e) {
+        // Another writer holding the lock, an unreachable server: the next trigger tries again.
+        this.liveSync = { ...this.liveSync, lastError: errorMessage(e) };
+        s.log('warn', 'live sync of the diary folder failed', { error: errorMessage(e) });
+      }
+    };
+    this.watcher = new DiaryWatcher(s.config.diaryDir, sync, options).start();
+    this.liveSync = { ...this.liveSync, watching: true, events: this.watcher.eventsUnavailable === null };
+    return this.watcher;
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
+}

@@ -1,0 +1,163 @@
+// Reading memories (#18, the console's memories router): the list (scoped, newest first), the
+// layered index, resolving any id a memory can be reached by, the whole file, and the
+// search → locate → detail steps inside one long memory. Reads the live in-memory index, refreshed
+// first when another process wrote.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { DocumentRow } from '@engram/db';
+import type { MemoryDetail, MemorySummary } from '../api.ts';
+import { safeJoin } from '../diary/fsio.ts';
+import { resolveDocId } from '../diary/ids.ts';
+import { parseFileName } from '../diary/parse.ts';
+import { decodeText } from '../diary/textfile.ts';
+import { EngramError, errorMessage } from '../errors.ts';
+import { sha1 } from '../index/rows.ts';
+import { pageOfIndex, type MemoryIndexPage } from '../memory-index.ts';
+import { blankDocMeta, visibleIn } from '../recall/scope.ts';
+import { lexicalOptions, type EngineState } from '../runtime/state.ts';
+import type { MemoryLocate, MemoryRef, MemorySegments } from '../segments/api.ts';
+import { pickSegments } from '../segments/detail.ts';
+import { locate as locateSegments } from '../segments/locate.ts';
+import { splitSegments } from '../segments/split.ts';
+import { byWhen, type DayMemory } from '../timeq/channel.ts';
+import type { ListOptions, MemoryReader } from './ports.ts';
+
+export class MemoryReaderService implements MemoryReader {
+  constructor(private readonly s: EngineState) {}
+
+  /** A document row as the list shows it (chunks filled in by the caller that knows them). */
+  summaryOf(d: DocumentRow): MemorySummary {
+    return {
+      ...(this.s.live.meta(d.id) ?? blankDocMeta(d.id)),
+      time: d.time,
+      summary: d.summary,
+      summarySource: d.summarySource,
+      mtimeMs: d.mtimeMs,
+      chunks: 0,
+      archived: d.archived,
+      warnings: d.warnings,
+      readOnly: d.root === 'legacy',
+    };
+  }
+
+  /** The summary of a live document with its chunk count. */
+  summaryWithChunks(d: DocumentRow): MemorySummary {
+    return { ...this.summaryOf(d), chunks: this.s.live.chunkCount(d.id) };
+  }
+
+  /**
+   * Memories, newest date first. `workspace` limits them to that workspace + global (when scoping is
+   * on); `tag` to those carrying the tag.
+   */
+  async list(opts: ListOptions = {}): Promise<MemorySummary[]> {
+    const s = this.s;
+    await s.live.refreshIfStale(s.db);
+    const scope = { workspace: s.scopeOf(opts.workspace) };
+    const tag = opts.tag?.trim() ?? '';
+    return [...s.live.docs.values()]
+      .filter((d) => (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
+      .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
+      .map((d) => this.summaryWithChunks(d));
+  }
+
+  /** The layered index: pinned first, then by last change, paged (what engram_index returns). */
+  async memoryIndex(opts: { workspace?: string | null; tag?: string; page?: number; pageSize?: number } = {}): Promise<MemoryIndexPage> {
+    const all = await this.list({ workspace: opts.workspace, tag: opts.tag });
+    return pageOfIndex(all, opts.page ?? 1, opts.pageSize ?? 20);
+  }
+
+  /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */
+  async resolve(idOrPath: string): Promise<DocumentRow | null> {
+    const s = this.s;
+    await s.live.refreshIfStale(s.db);
+    const docs = [...s.live.docs.values()].map((d) => ({ id: d.id, root: d.root, path: d.path, embeddedId: parseFileName(basename(d.path)).id }));
+    const id = resolveDocId(idOrPath, docs);
+    return id ? (s.live.docs.get(id) ?? null) : null;
+  }
+
+  private rootDir(root: 'diary' | 'legacy'): string {
+    return root === 'diary' ? this.s.config.diaryDir : this.s.config.legacyDir;
+  }
+
+  async read(idOrPath: string): Promise<MemoryDetail | null> {
+    const d = await this.resolve(idOrPath);
+    if (!d) return null;
+    const file = safeJoin(this.rootDir(d.root), d.path);
+    let raw: string;
+    try {
+      // The scanner's decoder (UTF-16 with a BOM too), so an editor opens what recall indexed.
+      const bytes = await readFile(file);
+      const decoded = decodeText(bytes);
+      raw = decoded.ok ? decoded.text : bytes.toString('utf8');
+    } catch (e) {
+      throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
+    }
+    return { ...this.summaryWithChunks(d), raw, contentHash: sha1(raw) };
+  }
+
+  private async requireDetail(idOrPath: string): Promise<MemoryDetail> {
+    if (typeof idOrPath !== 'string' || idOrPath.trim() === '') throw new EngramError('bad-input', 'an id or path is required');
+    const detail = await this.read(idOrPath.trim());
+    if (!detail) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
+    return detail;
+  }
+
+  private refOf(d: MemoryDetail, segmentCount: number): MemoryRef {
+    return { docId: d.docId, title: d.title, date: d.date, path: d.path, chars: d.raw.length, segmentCount };
+  }
+
+  /**
+   * Which segments of one memory a query is about (BM25 over that memory's segments, with the
+   * engine's tokenizer), each with a preview around its first hit. The middle step of
+   * search → locate → detail: for a long memory, find the part worth reading.
+   */
+  async locate(idOrPath: string, query: string): Promise<MemoryLocate> {
+    if (typeof query !== 'string' || query.trim() === '') throw new EngramError('bad-query', 'query must be a non-empty string');
+    const d = await this.requireDetail(idOrPath);
+    const { segments, hits } = locateSegments(d.raw, query, this.s.tokenizer, { lexical: lexicalOptions(this.s.config) });
+    return { ...this.refOf(d, segments.length), query, hits };
+  }
+
+  /** A memory's whole text, or only the chosen segments (0-based indexes from locate). */
+  async detail(idOrPath: string, segments?: number[]): Promise<MemorySegments> {
+    if (segments !== undefined && !Array.isArray(segments)) throw new EngramError('bad-input', 'segments must be a list of segment numbers');
+    const d = await this.requireDetail(idOrPath);
+    const all = splitSegments(d.raw);
+    const pick = pickSegments(d.raw, all, segments, d.title);
+    return {
+      ...this.refOf(d, all.length),
+      whole: pick.whole,
+      segments: pick.segments.map((s) => ({ index: s.index, heading: s.heading, start: s.start, end: s.end, chars: s.end - s.start })),
+      text: pick.text,
+    };
+  }
+
+  /** Live diary entries (their date is when it happened; legacy files' is not) dated on one of `days`. */
+  dayMemories(days: string[]): DayMemory[] {
+    const live = this.s.live;
+    const wanted = new Set(days);
+    const out: DayMemory[] = [];
+    for (const d of live.docs.values()) {
+      if (d.root !== 'diary' || d.archived || !wanted.has(d.date)) continue;
+      const meta = live.meta(d.id);
+      if (!meta) continue;
+      // Chunk ids are `${docId}#${ord}` (index/rows.ts): the first chunk is the memory's opening.
+      const first = `${d.id}#0`;
+      out.push({ meta, time: d.time, firstChunkId: live.chunkDoc.has(first) ? first : null });
+    }
+    return out;
+  }
+
+  /**
+   * Diary entries dated on the given local days (YYYY-MM-DD), in the order they happened: by day,
+   * then HH:MM (entries without a time last). Legacy files and archived entries are left out.
+   */
+  async memoriesOn(days: string[]): Promise<MemorySummary[]> {
+    if (!Array.isArray(days) || days.some((d) => typeof d !== 'string')) throw new EngramError('bad-input', 'days must be a list of YYYY-MM-DD strings');
+    const s = this.s;
+    await s.live.refreshIfStale(s.db);
+    return this.dayMemories(days)
+      .sort(byWhen)
+      .map((m) => this.summaryWithChunks(s.live.docs.get(m.meta.docId)!));
+  }
+}

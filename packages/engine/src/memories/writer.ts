@@ -1,0 +1,239 @@
+// Writing memories (#18, the console's memories router): create (through the write-hygiene gate),
+// anchored edit, whole-file save, archive, Meta-line changes, summaries, and semantic write blocks.
+// Every write runs under the writer queue + lock (runtime/state.ts `exclusive`), re-indexes the files
+// it touched, and never changes bytes outside what it was asked to change.
+import type { DocumentRow } from '@engram/db';
+import type { MemoryDetail, MemorySummary, WriteInput, WriteResult } from '../api.ts';
+import { docIdFor } from '../diary/ids.ts';
+import { safeJoin } from '../diary/fsio.ts';
+import { withLayoutOf } from '../diary/lines.ts';
+import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
+import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
+import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
+import { withSummary } from '../diary/summary-edit.ts';
+import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
+import { EngramError, errorMessage } from '../errors.ts';
+import { gateWrite } from '../hygiene/gate.ts';
+import { sha1 } from '../index/rows.ts';
+import type { IndexService } from '../index/service.ts';
+import type { MetaPatch } from '../memory-index.ts';
+import { applyNotes, previewNotes, type NoteWriterHost } from '../notes.ts';
+import { visibleIn } from '../recall/scope.ts';
+import type { EngineState } from '../runtime/state.ts';
+import { SummaryQueue, type SetSummaryResult, type SummaryWriteSource } from '../summaries/queue.ts';
+import type { EditResult, MemoryWriter } from './ports.ts';
+import type { MemoryReaderService } from './reader.ts';
+
+export class MemoryWriterService implements MemoryWriter {
+  private summaries: SummaryQueue | null = null;
+
+  constructor(
+    private readonly s: EngineState,
+    private readonly reader: MemoryReaderService,
+    private readonly indexer: IndexService,
+  ) {}
+
+  private reindexPaths(paths: string[]): Promise<void> {
+    return this.indexer.reindexPaths(paths);
+  }
+
+  private async requireWritable(idOrPath: string): Promise<DocumentRow> {
+    const d = await this.reader.resolve(idOrPath);
+    if (!d) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
+    if (d.root !== 'diary') throw new EngramError('read-only', `"${d.title}" is in the read-only legacy corpus`);
+    return d;
+  }
+
+  async write(input: WriteInput): Promise<WriteResult> {
+    if (!input || typeof input.content !== 'string' || input.content.trim() === '')
+      throw new EngramError('bad-input', 'content is required');
+    const s = this.s;
+    const result = await s.exclusive(async (): Promise<WriteResult> => {
+      // Another process may have written since our last look: the title check must see its entries.
+      await s.live.refreshIfStale(s.db);
+      // Titles are unique within what the writing workspace sees (its own memories + global).
+      const scope = { workspace: s.scopeOf(input.meta?.workspace ?? null) };
+      const visible = (id: string) => {
+        const d = s.live.docs.get(id);
+        return d && !d.archived && visibleIn(scope, d.workspace) ? d : undefined;
+      };
+      const titles = new Set([...s.live.docs.values()].filter((d) => visible(d.id)).map((d) => d.title));
+      const entryInput = { ...input, folder: input.folder ?? s.config.diary.folder, format: s.config.diary.format };
+      // Write hygiene: fragments refused, near-duplicates merged into the older memory, conflicts named.
+      const gate = await gateWrite(
+        {
+          diaryDir: s.config.diaryDir, config: s.config, tokenizer: s.tokenizer, now: s.options.now?.() ?? new Date(),
+          search: (tokens, limit) => s.live.lexical.search(tokens, limit), visibleDoc: visible, supersededBy: () => s.live.supersededBy(),
+        },
+        entryInput,
+        new Set([...titles].map(normaliseTitle)),
+      );
+      const conflicts = gate.conflicts.length > 0 ? { conflicts: gate.conflicts } : {};
+      if (gate.kind === 'merged') {
+        if (!gate.identical) await this.reindexPaths([gate.path]);
+        return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
+      }
+      const created = await createEntry(s.config.diaryDir, entryInput, titles);
+      await this.reindexPaths([created.path]);
+      const docId = docIdFor('diary', created.path);
+      const semanticIndexed = s.semantic?.status().state === 'ready';
+      return { docId, path: created.path, warnings: [...created.warnings, ...gate.warnings], semanticIndexed, ...conflicts };
+    });
+    await this.queueSummaryAfterWrite(result);
+    return result;
+  }
+
+  /** A memory written without a summary (or grown by a merge, when its summary was generated) waits for one. */
+  private async queueSummaryAfterWrite(result: WriteResult): Promise<void> {
+    const d = this.s.live.docs.get(result.docId);
+    if (!d || !this.s.config.summaries.enabled) return;
+    const stale = result.merged === true && (d.summarySource === 'auto' || d.summarySource === 'rule');
+    try {
+      if (stale) await this.summaryQueue().enqueue(d.id, d.path, { reset: true });
+      else if (!result.merged) await this.summaryQueue().enqueueIfMissing({ docId: d.id, path: d.path, summarySource: d.summarySource });
+    } catch (e) {
+      // The memory is written; a missing summary is only a worse recall line.
+      this.s.log('warn', 'could not queue the memory for a summary', { docId: d.id, error: errorMessage(e) });
+    }
+  }
+
+  /** The background summary queue over this engine's data (the plugin's worker drains it). */
+  summaryQueue(): SummaryQueue {
+    const s = this.s;
+    this.summaries ??= new SummaryQueue({
+      db: s.db,
+      settings: () => s.config.summaries,
+      read: (idOrPath) => this.reader.read(idOrPath),
+      setSummary: (idOrPath, summary, source) => this.setSummary(idOrPath, summary, source),
+      list: (workspace) => this.reader.list({ workspace }),
+      now: s.options.now,
+      log: s.log,
+    });
+    return this.summaries;
+  }
+
+  /**
+   * Sets a memory's summary in its file (the `> summary` paragraph, a .md's description) and records
+   * its source. An 'auto' or 'rule' summary never replaces one a person wrote: the file is read
+   * again under the write lock, and when it has a manual summary nothing is written (written: false).
+   */
+  async setSummary(idOrPath: string, summary: string, source: SummaryWriteSource): Promise<SetSummaryResult> {
+    if (typeof summary !== 'string' || summary.trim() === '') throw new EngramError('bad-input', 'the summary must not be empty');
+    if (source !== 'manual' && source !== 'auto' && source !== 'rule') throw new EngramError('bad-input', `unknown summary source "${String(source)}"`);
+    return this.s.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.s.config.diaryDir, d.path);
+      // Decoded as the scanner does and written back in the file's own encoding, BOM and line endings.
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
+      const current = parseDiaryText(raw, { root: 'diary', path: d.path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
+      if (source !== 'manual' && current.summarySource === 'manual') return { docId: d.id, path: d.path, written: false, source: 'manual' };
+      const text = withSummary(raw, d.path, summary, source);
+      if (text !== raw) {
+        assertWritableSize(text, d.path);
+        await rewriteIfUnchanged(file, before, text);
+        await this.reindexPaths([d.path]);
+      }
+      return { docId: d.id, path: d.path, written: true, source };
+    });
+  }
+
+  async edit(idOrPath: string, target: string, replacement: string): Promise<EditResult> {
+    return this.s.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const result = await editEntry(this.s.config.diaryDir, d.path, target, replacement, this.s.config.diary.updateMinTarget);
+      await this.reindexPaths([d.path]);
+      return { docId: d.id, path: d.path, strategy: result.strategy };
+    });
+  }
+
+  /** Whole-file save from an editor; refuses when the file changed since it was read. */
+  async saveText(idOrPath: string, raw: string, expectedHash: string): Promise<MemoryDetail> {
+    if (typeof raw !== 'string' || raw.trim() === '') throw new EngramError('bad-input', 'the text must not be empty');
+    assertWritableSize(raw, 'the diary');
+    await this.s.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.s.config.diaryDir, d.path);
+      const current = await readForRewrite(file, d.path);
+      if (sha1(current.text) !== expectedHash)
+        throw new EngramError('conflict', `"${d.title}" changed on disk since it was opened; reload before saving`);
+      // The file's encoding, BOM, permissions and the line endings of untouched lines are kept
+      // (an editor hands back LF only); the bytes are checked again right before the rename.
+      if (await rewriteIfUnchanged(file, current, withLayoutOf(current.text, raw))) await this.reindexPaths([d.path]);
+    });
+    const after = await this.reader.read(idOrPath);
+    if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');
+    return after;
+  }
+
+  /** Archives (never deletes): the file moves under the archive folder and leaves recall. */
+  async forget(idOrPath: string): Promise<{ docId: string; from: string; to: string }> {
+    return this.s.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      if (d.archived) throw new EngramError('already-archived', `"${d.title}" is already archived`);
+      if (d.locked) throw new EngramError('locked', `"${d.title}" is locked: unlock it before forgetting it`);
+      const moved = await archiveEntry(this.s.config.diaryDir, d.path, this.s.config.diary.archiveFolder);
+      await this.reindexPaths([d.path, moved.path]);
+      return { docId: d.id, from: d.path, to: moved.path };
+    });
+  }
+
+  /**
+   * Changes a memory's metadata (pin, lock, workspace, supersedes) by rewriting only its Meta line
+   * (the .md front-matter keys); every other byte of the file stays.
+   */
+  async updateMeta(idOrPath: string, patch: MetaPatch): Promise<MemorySummary> {
+    const problem = validateMeta(patch);
+    if (problem) throw new EngramError('bad-input', problem);
+    const docId = await this.s.exclusive(async () => {
+      const d = await this.requireWritable(idOrPath);
+      const file = safeJoin(this.s.config.diaryDir, d.path);
+      const before = await readForRewrite(file, d.path);
+      const raw = before.text;
+      const current: MemoryMeta = {
+        workspace: d.workspace,
+        sessionId: d.sessionId,
+        origin: (d.origin || '') as MemoryMeta['origin'],
+        pinned: d.pinned,
+        locked: d.locked,
+        supersedes: d.supersedes,
+        summary: d.summarySource === 'auto' || d.summarySource === 'rule' ? d.summarySource : null,
+      };
+      const next: MemoryMeta = { ...current, ...patch, supersedes: [...(patch.supersedes ?? current.supersedes)] };
+      const text = d.path.toLowerCase().endsWith('.md') ? withMarkdownMeta(raw, next) : withTxtMeta(raw, next);
+      if (text === null) throw new EngramError('bad-input', `"${d.title}" has no closed front matter to record metadata in`);
+      // Only the Meta line changes, in the file's own encoding; re-checked right before the rename.
+      if (await rewriteIfUnchanged(file, before, text)) await this.reindexPaths([d.path]);
+      return d.id;
+    });
+    const after = this.s.live.docs.get(docId);
+    if (!after) throw new EngramError('not-found', 'the memory disappeared after the change');
+    return this.reader.summaryWithChunks(after);
+  }
+
+  private noteHost(): NoteWriterHost {
+    const s = this.s;
+    const live = () => [...s.live.docs.values()].filter((d) => d.root === 'diary' && !d.archived);
+    return {
+      diaryDir: s.config.diaryDir,
+      minTarget: s.config.diary.updateMinTarget,
+      titles: () => new Set(live().map((d) => d.title)),
+      diaryDocs: () => live().map((d) => ({ id: d.id, path: d.path, title: d.title })),
+      write: (input) => this.write(input),
+      edit: (docId, target, replacement) => this.edit(docId, target, replacement),
+    };
+  }
+
+  /** What the semantic write blocks in `text` would do; writes nothing. */
+  async previewNoteBlocks(text: string) {
+    if (typeof text !== 'string') throw new EngramError('bad-input', 'text must be a string');
+    await this.s.live.refreshIfStale(this.s.db);
+    return previewNotes(this.noteHost(), text);
+  }
+
+  /** Applies the semantic write blocks in an assistant reply; hashes in `applied` are skipped. */
+  async applyNoteBlocks(text: string, applied: Set<string>) {
+    await this.s.live.refreshIfStale(this.s.db);
+    return applyNotes(this.noteHost(), text, applied);
+  }
+}

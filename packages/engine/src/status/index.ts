@@ -1,0 +1,2 @@
+// The status domain: what the engine reports about its data, index and channels.
+export { StatusService } from './service.ts';

@@ -1,0 +1,52 @@
+// The status domain (#18, the console's system/status page and `engram status`): counts from the
+// tables (never the manifest), tokenizer and chunk parameters against what the index was built with,
+// the semantic channel's state, and every warning worth showing (data repairs, index runs, files).
+import { corpusCounts, folderCounts, getManifest, listDocuments } from '@engram/db';
+import type { EngineStatus } from '../api.ts';
+import type { IndexService } from '../index/service.ts';
+import type { EngineState } from '../runtime/state.ts';
+import { tokenizerWarnings } from '../text/tokenizer-check.ts';
+
+export class StatusService {
+  constructor(
+    private readonly s: EngineState,
+    private readonly indexer: IndexService,
+  ) {}
+
+  async status(): Promise<EngineStatus> {
+    const s = this.s;
+    const counts = await corpusCounts(s.db);
+    const manifest = await getManifest(s.db);
+    const folders = await folderCounts(s.db);
+    const sem = s.semantic?.status();
+    const builtChunk = manifest ? { size: manifest.chunkSize, overlap: manifest.chunkOverlap } : null;
+    const fileWarnings = (s.live.loaded ? [...s.live.docs.values()] : await listDocuments(s.db, { includeArchived: true })).flatMap((d) => d.warnings);
+    return {
+      documents: counts.documents,
+      archived: counts.archived,
+      chunks: counts.chunks,
+      vectors: sem?.vectors ?? 0,
+      tokenizer: {
+        configured: s.config.recall.tokenizer,
+        active: s.tokenizer.engine,
+        fallbackReason: s.tokenizer.fallbackReason,
+        builtWith: manifest?.tokenizer ?? null,
+        mismatch: manifest !== undefined && manifest.tokenizer !== s.tokenizer.engine,
+      },
+      chunkParams: {
+        ...s.config.chunk,
+        builtWith: builtChunk,
+        adviseRebuild: builtChunk !== null && (builtChunk.size !== s.config.chunk.size || builtChunk.overlap !== s.config.chunk.overlap),
+      },
+      semantic: sem
+        ? { state: sem.state, reason: sem.reason, action: sem.action, provider: sem.provider, dimensions: sem.dimensions }
+        : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: s.config.embedding.provider, dimensions: 0 },
+      builtAt: manifest?.builtAt ?? null,
+      folders,
+      warnings: [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings].slice(0, 500),
+      diaryDir: s.config.diaryDir,
+      dataDir: s.config.dataDir,
+      databaseUrl: s.config.databaseUrl.startsWith('file:') ? s.config.databaseUrl : s.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),
+    };
+  }
+}
