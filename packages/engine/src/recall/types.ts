@@ -85,8 +85,8 @@ export interface GateRemoval {
 }
 
 export interface RecallExplanation {
-  /** Candidate counts after each stage. */
-  stages: { name: string; kept: number; dropped: number; note?: string }[];
+  /** Candidate counts after each stage (the pipeline's stage records, in order; `ms` = the stage's time). */
+  stages: { name: string; kept: number; dropped: number; note?: string; ms?: number }[];
   gate: {
     removed: number;
     byGate: Partial<Record<GateName, number>>;
@@ -132,5 +132,15 @@ export interface RecallResult {
   /** Exactly what would be injected; empty when the gates decide to inject nothing. */
   hits: RecallHit[];
   explain: RecallExplanation;
-  timing: { totalMs: number; tokenizeMs: number; lexicalMs: number; semanticMs: number; fuseMs: number; gateMs: number; judgeMs: number };
+  timing: {
+    totalMs: number;
+    tokenizeMs: number;
+    lexicalMs: number;
+    semanticMs: number;
+    fuseMs: number;
+    gateMs: number;
+    judgeMs: number;
+    /** Every stage the recall ran, in order, with its time (the fields above sum them by kind). */
+    stages?: { name: string; ms: number }[];
+  };
 }

@@ -3,50 +3,20 @@
 // up whatever shares the other words. When the query names days, the answer is the memories of
 // those days, in the order they happened; the rest of the query, when it has distinctive words,
 // picks among them.
-import type { EngramConfig } from '../config/schema.ts';
 import { fitToBudget } from '../recall/render.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
 import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
-import type { DocMeta, MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
-import type { Tokenizer } from '../types.ts';
+import { recallResultOf, type RecallRecord } from '../recall/explain.ts';
+import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';
 import { hitScope, visibleIn } from '../recall/scope.ts';
+import type { RecallDeps } from '../recall/deps.ts';
+import type { DayMemory } from './types.ts';
 
-/** A memory whose date says when it happened (a diary entry), as the time channel needs it. */
-export interface DayMemory {
-  meta: DocMeta;
-  /** HH:MM of the entry, null when the file has none. */
-  time: string | null;
-  /** The chunk shown when no chunk of the memory matched the rest of the query. */
-  firstChunkId: string | null;
-}
+export type { DayMemory, TimeChannelDeps } from './types.ts';
 
-export interface TimeChannelDeps {
-  /** The data directory's zone (stored at first run): "today" is the local day there. */
-  timeZone: string;
-  /** Live memories dated on one of `days` whose date is when it happened; archived ones excluded. */
-  memoriesOn(days: string[]): DayMemory[];
-}
-
-/**
- * What planning a time answer reads of a recall's dependencies and options. Declared here instead
- * of imported from recall/pipeline.ts, which calls planTimeChannel: its RecallDeps and
- * RecallOptions satisfy these shapes, and the two modules do not import each other.
- */
-export interface TimePlanDeps {
-  config: EngramConfig;
-  tokenizer: Tokenizer;
-  lexical: {
-    readonly size: number;
-    idf(token: string): number;
-    hasIdf(): boolean;
-    search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
-  };
-  chunkTexts(chunkIds: string[]): Promise<Map<string, string>>;
-  now?: () => Date;
-  /** The time channel's view of the corpus; absent = no time channel. */
-  time?: TimeChannelDeps | null;
-}
+/** What planning a time answer reads of a recall's dependencies (recall/deps.ts, which calls nothing here). */
+export type TimePlanDeps = Pick<RecallDeps, 'config' | 'tokenizer' | 'lexical' | 'chunkTexts' | 'now' | 'time'>;
 
 export interface TimePlanOptions {
   k?: number;
@@ -174,40 +144,55 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
   const selectMs = ms(t);
 
   const dropped = memories.length - chosen.length;
-  const result: RecallResult = {
-    query,
-    tokenizer: deps.tokenizer.engine,
-    tokens,
-    hits,
-    explain: {
-      stages: [
-        { name: 'time', kept: chosen.length, dropped, note: `${parsed.matched} → ${parsed.days.length === 1 ? parsed.days[0] : `${parsed.days[0]}..${parsed.days[parsed.days.length - 1]}`}${dropped > 0 ? `; ${dropped} not about ${[...distinctive].join(' ')}` : ''}` },
-        { name: 'select', kept: hits.length, dropped: chosen.length - hits.length, note: `k=${k}, maxChars=${cfg.maxChars}` },
-      ],
-      gate: {
-        removed: 0,
-        byGate: {},
-        removals: [],
-        distinctiveTokens: [...distinctive],
-        noDistinctiveTokens: distinctive.size === 0,
-        queryInformation: Math.round([...weights.values()].reduce((a, b) => a + b, 0) * 100) / 100,
-        idfAvailable,
-        idfThreshold: minIdf,
-      },
-      semantic: { ran: false, skipped: 'time channel: memories are chosen by date', candidates: 0 },
-      lexical: { candidates: lexicalCandidates },
-      judge: null,
-      k: { chosen: k, reason: options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days` },
-      maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
-      time: {
-        ...base,
-        memories: memories.length,
-        applied: true,
-        note: distinctive.size > 0 ? `ranked within the day by ${[...distinctive].join(' ')}` : null,
-        sessions: [...new Set(hits.map((h) => h.sessionId).filter((id): id is string => id !== null))],
+  // The same records and explanation shape as the relevance pipeline (recall/explain.ts).
+  const records: RecallRecord[] = [
+    {
+      name: 'tokenize',
+      ms: tokenizeMs,
+      kept: 0,
+      dropped: 0,
+      listed: false,
+      explain: {
+        query: {
+          distinctiveTokens: [...distinctive],
+          noDistinctiveTokens: distinctive.size === 0,
+          queryInformation: Math.round([...weights.values()].reduce((a, b) => a + b, 0) * 100) / 100,
+          idfAvailable,
+          idfThreshold: minIdf,
+        },
       },
     },
-    timing: { totalMs: ms(tStart), tokenizeMs, lexicalMs, semanticMs: 0, fuseMs: 0, gateMs: selectMs, judgeMs: 0 },
-  };
+    {
+      name: 'time',
+      ms: lexicalMs,
+      kept: chosen.length,
+      dropped,
+      note: `${parsed.matched} → ${parsed.days.length === 1 ? parsed.days[0] : `${parsed.days[0]}..${parsed.days[parsed.days.length - 1]}`}${dropped > 0 ? `; ${dropped} not about ${[...distinctive].join(' ')}` : ''}`,
+      explain: {
+        lexical: { candidates: lexicalCandidates },
+        semantic: { ran: false, skipped: 'time channel: memories are chosen by date', candidates: 0 },
+        time: {
+          ...base,
+          memories: memories.length,
+          applied: true,
+          note: distinctive.size > 0 ? `ranked within the day by ${[...distinctive].join(' ')}` : null,
+          sessions: [...new Set(hits.map((h) => h.sessionId).filter((id): id is string => id !== null))],
+        },
+      },
+    },
+    {
+      name: 'select',
+      ms: selectMs,
+      kept: hits.length,
+      dropped: chosen.length - hits.length,
+      note: `k=${k}, maxChars=${cfg.maxChars}`,
+      explain: {
+        judge: null,
+        k: { chosen: k, reason: options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days` },
+        maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
+      },
+    },
+  ];
+  const result: RecallResult = recallResultOf({ query, tokenizer: deps.tokenizer.engine, tokens, hits, records, totalMs: ms(tStart) });
   return { kind: 'answer', result };
 }

@@ -1,0 +1,57 @@
+// What a recall reads of the engine (channels, documents, chunk texts, the judge, the time channel)
+// and the options a caller passes. Kept apart from pipeline.ts so the stage files can name them
+// without importing the pipeline that imports them.
+import type { EngramConfig } from '../config/schema.ts';
+import type { TimeChannelDeps } from '../timeq/types.ts';
+import type { Tokenizer } from '../types.ts';
+import type { DocMeta, MatchedTerm } from './types.ts';
+
+export interface LexicalSearcher {
+  readonly size: number;
+  idf(token: string): number;
+  hasIdf(): boolean;
+  search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
+}
+
+export type SemanticSearchResult =
+  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number; background?: { mean: number; std: number; n: number } }
+  | { ran: false; skipped: string };
+
+export interface SemanticSearcher {
+  search(query: string, limit: number, opts?: { signal?: AbortSignal }): Promise<SemanticSearchResult>;
+  hasVector?(chunkId: string): boolean;
+}
+
+export interface JudgeVerdict {
+  applied: boolean;
+  reason: string | null;
+  /** chunkIds the judge dropped, with their probability. */
+  dropped: { chunkId: string; probability: number | null }[];
+}
+
+export type Judge = (query: string, candidates: { chunkId: string; title: string; text: string }[]) => Promise<JudgeVerdict>;
+
+export interface RecallDeps {
+  config: EngramConfig;
+  tokenizer: Tokenizer;
+  lexical: LexicalSearcher;
+  doc(docId: string): DocMeta | undefined;
+  docOfChunk(chunkId: string): string | undefined;
+  semantic: SemanticSearcher | null;
+  chunkTexts(chunkIds: string[]): Promise<Map<string, string>>;
+  judge?: Judge | null;
+  now?: () => Date;
+  /** The time channel's view of the corpus; absent = no time channel. */
+  time?: TimeChannelDeps | null;
+}
+
+export interface RecallOptions {
+  k?: number;
+  /** Debug: run one channel only. Excluding a channel names the *other* one (pitfall #13). */
+  only?: 'lexical' | 'semantic';
+  signal?: AbortSignal;
+  /** false: ignore time words in the query (no time channel for this recall). */
+  time?: boolean;
+  /** The recall's workspace: it sees that workspace's memories and global ones. Absent/null = all. */
+  workspace?: string | null;
+}

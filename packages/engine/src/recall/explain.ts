@@ -1,0 +1,91 @@
+// The explanation of a recall, derived from its stage records (#18): the candidate counts the CLI,
+// `--json` and the console list are the listed records, the gate removals are those the stages
+// reported (in stage order), each other part of the explanation is the part a stage supplied, and
+// the timings sum the stages' times by kind. Both the relevance pipeline and the time channel build
+// their RecallResult here, so the two answer in one shape.
+import type { TimedRecord } from './stage.ts';
+import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, TimeExplanation } from './types.ts';
+
+type GateFacts = Omit<RecallExplanation['gate'], 'removed' | 'byGate' | 'removals'>;
+
+/** A stage's part of the explanation (merged in stage order; a later stage's part wins). */
+export interface ExplainPart {
+  /** What the query analysis found (the gate section's query facts). */
+  query?: GateFacts;
+  /** Candidates this stage removed, with the gate that removed each. */
+  removals?: GateRemoval[];
+  semantic?: RecallExplanation['semantic'];
+  lexical?: RecallExplanation['lexical'];
+  judge?: RecallExplanation['judge'];
+  k?: RecallExplanation['k'];
+  maxChars?: RecallExplanation['maxChars'];
+  time?: TimeExplanation | null;
+}
+
+export type RecallRecord = TimedRecord<ExplainPart>;
+
+type TimingKey = Exclude<keyof RecallResult['timing'], 'totalMs' | 'stages'>;
+
+/** Which timing field a stage's time counts in (stages not named here are only in `timing.stages`). */
+const TIMING_OF: Record<string, TimingKey> = {
+  tokenize: 'tokenizeMs',
+  lexical: 'lexicalMs',
+  time: 'lexicalMs',
+  semantic: 'semanticMs',
+  fuse: 'fuseMs',
+  gate: 'gateMs',
+  collapse: 'gateMs',
+  judge: 'judgeMs',
+};
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`recall: no stage supplied the explanation's ${what}`);
+  return value;
+}
+
+export function recallResultOf(input: {
+  query: string;
+  tokenizer: RecallResult['tokenizer'];
+  tokens: QueryToken[];
+  hits: RecallHit[];
+  records: RecallRecord[];
+  totalMs: number;
+}): RecallResult {
+  const part: Omit<ExplainPart, 'removals'> = {};
+  const removals: GateRemoval[] = [];
+  for (const r of input.records) {
+    if (!r.explain) continue;
+    const { removals: removed, ...rest } = r.explain;
+    Object.assign(part, rest);
+    if (removed) removals.push(...removed);
+  }
+  const byGate: Partial<Record<GateName, number>> = {};
+  for (const r of removals) byGate[r.gate] = (byGate[r.gate] ?? 0) + 1;
+  const timing: RecallResult['timing'] = { totalMs: input.totalMs, tokenizeMs: 0, lexicalMs: 0, semanticMs: 0, fuseMs: 0, gateMs: 0, judgeMs: 0 };
+  for (const r of input.records) {
+    const key = TIMING_OF[r.name];
+    if (key) timing[key] = round2(timing[key] + r.ms);
+  }
+  timing.stages = input.records.map((r) => ({ name: r.name, ms: r.ms }));
+  return {
+    query: input.query,
+    tokenizer: input.tokenizer,
+    tokens: input.tokens,
+    hits: input.hits,
+    explain: {
+      stages: input.records
+        .filter((r) => r.listed !== false)
+        .map((r) => ({ name: r.name, kept: r.kept, dropped: r.dropped, ...(r.note !== undefined ? { note: r.note } : {}), ms: r.ms })),
+      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts') },
+      semantic: required(part.semantic, 'semantic section'),
+      lexical: required(part.lexical, 'lexical section'),
+      judge: part.judge ?? null,
+      k: required(part.k, 'k'),
+      maxChars: required(part.maxChars, 'maxChars'),
+      time: part.time ?? null,
+    },
+    timing,
+  };
+}

@@ -1,0 +1,41 @@
+// Stage 4 — fuse: decay inside each channel (half-life, floor; a superseded memory × 0.5), then
+// weighted reciprocal-rank fusion of the two channels into candidates, each with its coverage of the
+// query and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
+import { bm25Idf } from '../../lexical/bm25.ts';
+import type { RecallStage } from '../run.ts';
+import { SUPERSEDED_FACTOR } from '../scope.ts';
+import { attachEvidence, coverageOf, decayFactor, fuse as fuseChannels } from '../stages.ts';
+
+export const fuse: RecallStage = {
+  name: 'fuse',
+  run(_candidates, run) {
+    const { deps, cfg } = run;
+    // Decay works inside each channel's own scale before fusion: RRF scores are compressed (1/61 vs
+    // 1/62), so decaying them afterwards would let a few weeks of age outweigh a clear relevance gap.
+    const decayOf = new Map<string, number>();
+    const decayFor = (docId: string) => {
+      let d = decayOf.get(docId);
+      if (d === undefined) {
+        const meta = deps.doc(docId);
+        d = decayFactor(meta?.date ?? '', run.now, deps.config.timeDecay) * (meta?.supersededBy ? SUPERSEDED_FACTOR : 1);
+        decayOf.set(docId, d);
+      }
+      return d;
+    };
+    const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
+      list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
+    const fused = fuseChannels(byDecayed(run.lexicalHits), byDecayed(run.semanticHits), cfg);
+    const { weights, aliasTokens } = run.analysis;
+    for (const c of fused) {
+      c.decay = decayFor(c.docId);
+      if (c.matched.length > 0) c.coverage = coverageOf(c.matched, weights, aliasTokens);
+    }
+    run.maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
+    const semantic = run.semantic;
+    if (semantic.ran && semantic.background && cfg.hybridGate.enabled) {
+      const fitted = cfg.hybridGate.weights.length > 0 ? cfg.hybridGate.weights : undefined;
+      attachEvidence(fused, { background: semantic.background, cosines: run.semanticHits.map((h) => h.score) }, run.maxIdf, fitted);
+    }
+    return { candidates: fused, record: { kept: fused.length, dropped: 0 } };
+  },
+};

@@ -1,0 +1,41 @@
+// Stage 5 — gate: rather nothing than noise. A query without a distinctive term, or one that says too
+// little (general-language information below minQueryInformation), injects nothing; otherwise each
+// candidate faces the gates of recall/stages.ts (distinctive term, coverage, specificity, semantic
+// minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
+import type { RecallStage } from '../run.ts';
+import { applyGates } from '../stages.ts';
+import type { GateRemoval } from '../types.ts';
+
+export const gate: RecallStage = {
+  name: 'gate',
+  run(fused, run) {
+    const { deps, cfg } = run;
+    const { distinctive, information } = run.analysis;
+    const noDistinctive = distinctive.size === 0;
+    const tooVague = !noDistinctive && cfg.minQueryInformation > 0 && information < cfg.minQueryInformation;
+    let kept: typeof fused;
+    let removals: GateRemoval[];
+    if (noDistinctive || tooVague) {
+      const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
+      const detail = noDistinctive
+        ? 'the query has no distinctive term, so nothing is injected'
+        : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
+      kept = [];
+      removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
+    } else {
+      ({ kept, removals } = applyGates(fused, {
+        distinctive,
+        semanticRan: run.semantic.ran,
+        cfg,
+        titleOf: run.titleOf,
+        hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true,
+        maxIdf: run.maxIdf,
+        hybridThreshold: cfg.hybridGate.threshold,
+        hybridVeto: cfg.hybridGate.veto,
+      }));
+      const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
+      for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
+    }
+    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals } } };
+  },
+};

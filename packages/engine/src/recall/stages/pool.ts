@@ -1,0 +1,16 @@
+// Stage 7 — pool: dynamic K (kBase + one per distinctive token beyond two, within kMin..kMax, or the
+// caller's k), and the chunk texts of the candidates the judge and select look at. The judge sees a
+// few more than K, so its drops can be refilled from the next ranks.
+import type { RecallStage } from '../run.ts';
+import { chooseK } from '../stages.ts';
+
+export const pool: RecallStage = {
+  name: 'pool',
+  async run(candidates, run) {
+    const { k, reason } = chooseK(run.analysis.distinctive.size, run.cfg, run.options.k);
+    run.k = k;
+    const kept = candidates.slice(0, Math.max(k * 2, k));
+    run.texts = await run.deps.chunkTexts(kept.map((c) => c.chunkId));
+    return { candidates: kept, record: { kept: kept.length, dropped: candidates.length - kept.length, listed: false, explain: { k: { chosen: k, reason } } } };
+  },
+};

@@ -1,0 +1,35 @@
+// Stage 1 — tokenize: the query's tokens (jieba or 1+2-grams, plus alias group members), each rated
+// distinctive or not by corpus IDF, and the general-language weight of each word. Moves no candidates.
+import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+import type { RecallStage } from '../run.ts';
+import { analyseQuery, queryDeps, queryWeights } from '../stages.ts';
+
+export const tokenize: RecallStage = {
+  name: 'tokenize',
+  run(candidates, run) {
+    const { deps, cfg } = run;
+    const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(run.query, queryDeps(deps), cfg);
+    const weights = queryWeights(tokens, backgroundIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
+    let information = 0;
+    for (const w of weights.values()) information += w;
+    const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
+    run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, aliasTokens };
+    return {
+      candidates,
+      record: {
+        kept: candidates.length,
+        dropped: 0,
+        listed: false,
+        explain: {
+          query: {
+            distinctiveTokens: [...distinctive],
+            noDistinctiveTokens: distinctive.size === 0,
+            queryInformation: Math.round(information * 100) / 100,
+            idfAvailable,
+            idfThreshold: minIdf,
+          },
+        },
+      },
+    };
+  },
+};
