@@ -123,7 +123,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
         await hit.waitFor();
         // Fused and lexical bars; the semantic one only when that channel ran (embeddings are off here).
         const semanticRan = !/跳过|skipped/.test(await page.getByTestId('recall-semantic').innerText());
-        assert.equal(await hit.getByTestId('recall-hit-chart').locator('g[data-bar]').count(), semanticRan ? 3 : 2, 'fused, lexical (and semantic) bars');
+        assert.equal(await hit.getByTestId('recall-hit-chart').getByTestId('score-bar').count(), semanticRan ? 3 : 2, 'fused, lexical (and semantic) bars');
         const matched = await hit.getByTestId('recall-hit-matched').innerText();
         assert.match(matched, /idf \d/);
         assert.match(await page.getByTestId('recall-semantic').innerText(), /\S/);
