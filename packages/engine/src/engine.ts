@@ -167,6 +167,10 @@ export class Engine {
   refreshConfig(): Promise<boolean> { return this.settings.refreshConfig(); }
   testEmbedding(patch: unknown = {}): Promise<{ ok: boolean; message?: string; dimensions?: number; ms?: number }> { return this.settings.testEmbedding(patch); }
   status(): Promise<EngineStatus> { return this.reporter.status(); }
+  /** Opens the semantic channel again for the settings in effect (`auto` finds a model installed since; the console's model job calls it). */
+  reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
+  /** Re-opens the semantic channel, so `embedding.provider: auto` finds a model installed since it opened (the console's and the plugin's model install). */
+  reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
 
   close(): void {
     this.indexer.close();

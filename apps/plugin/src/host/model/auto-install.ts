@@ -53,24 +53,6 @@ export interface AutoInstallDeps {
   install?: Partial<ModelInstallDeps>;
 }
 
-type Reopen = () => Promise<void>;
-const methodOf = (target: unknown, name: string): Reopen | null => {
-  const fn = target && typeof target === 'object' ? (target as Record<string, unknown>)[name] : undefined;
-  return typeof fn === 'function' ? (fn as Reopen).bind(target) : null;
-};
-
-/**
- * Re-opens the engine's semantic channel. The engine has no public method for it yet (the console's
- * model job needs the same): a public reloadSemantic() when there is one, else the channel opener
- * where this engine keeps it (on the engine before the #18 facade, on its shared state after).
- */
-export async function reopenSemantic(engine: Engine): Promise<void> {
-  const reopen =
-    methodOf(engine, 'reloadSemantic') ?? methodOf(engine, 'openSemantic') ?? methodOf((engine as unknown as { state?: unknown }).state, 'openSemantic');
-  if (!reopen) throw new Error('this engine cannot re-open its semantic channel');
-  await reopen();
-}
-
 export class ModelAutoInstall {
   private current: AutoInstallStatus;
   private readonly deps: ModelInstallDeps;
@@ -143,7 +125,7 @@ export class ModelAutoInstall {
     if (this.input.engine() !== engine) throw new Error('the plugin was unloaded before the model was switched on');
     this.phase('switch');
     // `auto` resolves the model folder when the semantic channel opens, so open it again.
-    await reopenSemantic(engine);
+    await engine.reloadSemantic();
     const semantic = engine.semantic?.status();
     if (semantic?.state !== 'ready') throw new Error(`the model is installed but the semantic channel is ${semantic?.state ?? 'missing'}${semantic?.reason ? `: ${semantic.reason}` : ''}`);
     // Existing chunks have no vectors yet: an incremental pass embeds what is missing.
