@@ -169,8 +169,6 @@ export class Engine {
   status(): Promise<EngineStatus> { return this.reporter.status(); }
   /** Opens the semantic channel again for the settings in effect (`auto` finds a model installed since; the console's model job calls it). */
   reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
-  /** Re-opens the semantic channel, so `embedding.provider: auto` finds a model installed since it opened (the console's and the plugin's model install). */
-  reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
 
   close(): void {
     this.indexer.close();
