@@ -6,7 +6,7 @@
 //
 //   node --import tsx packages/engine/bench/fit-gate.ts DUMP.jsonl
 import { readFileSync } from 'node:fs';
-import { FEATURES, probability, type Evidence } from '../src/recall/hybrid-gate.ts';
+import { FEATURES, probability, QUERY_FEATURES, queryEvidence, type Evidence } from '../src/recall/hybrid-gate.ts';
 import type { DumpRow } from './semantic-dump.ts';
 
 const file = process.argv[2];
@@ -80,12 +80,15 @@ function solve(A: number[][], b: number[]): number[] {
 
 interface Score { r1: number; r5: number; inEmpty: number; ooc: number; chatter: number; n: number }
 
+interface QueryGate { weights: number[]; threshold: number }
+
 /** Replays the gate and the fusion of the recall pipeline on dumped candidates. */
-function replay(rs: DumpRow[], weights: number[], threshold: number, semanticWeight: number, veto = 0, rrfK = 60): Score {
+function replay(rs: DumpRow[], weights: number[], threshold: number, semanticWeight: number, veto = 0, rrfK = 60, queryGate?: QueryGate): Score {
   let r1 = 0, r5 = 0, inN = 0, inEmpty = 0, ooc = 0, oocN = 0, chat = 0, chatN = 0;
   for (const r of rs) {
     let top: string[] = [];
-    if (!r.blocked) {
+    const silenced = queryGate ? queryProbability(r, weights, queryGate.weights) < queryGate.threshold : false;
+    if (!r.blocked && !silenced) {
       const best = new Map<string, number>();
       for (const c of r.candidates) {
         const p = probability(c.evidence as unknown as Evidence, weights);
@@ -126,6 +129,41 @@ function lexicalScore(rs: DumpRow[]): Score {
   };
 }
 
+// The query-level decision: "does the corpus hold the answer at all?", over what the best
+// candidates of the query show (recall/hybrid-gate.ts queryEvidence computes the same in the engine).
+const queryVec = (r: DumpRow, weights: number[]) =>
+  [1, ...QUERY_FEATURES.map((f) => queryEvidence(r.candidates.map((c) => ({ ...(c.evidence as unknown as Evidence), p: probability(c.evidence as unknown as Evidence, weights), lexicalPass: c.lexicalPass ? 1 : 0 })))[f])];
+
+function queryProbability(r: DumpRow, weights: number[], qWeights: number[]): number {
+  if (r.candidates.length === 0) return 0;
+  const x = queryVec(r, weights);
+  let z = 0;
+  x.forEach((v, i) => (z += (qWeights[i] ?? 0) * v));
+  return 1 / (1 + Math.exp(-z));
+}
+
+function querySamples(rs: DumpRow[], weights: number[]): Sample[] {
+  const out: Sample[] = [];
+  for (const r of rs) {
+    if (r.blocked || r.candidates.length === 0) continue;
+    out.push({ x: queryVec(r, weights), y: r.kind === 'in' ? 1 : 0, w: 1 });
+  }
+  const pos = out.filter((s) => s.y === 1).length;
+  const neg = out.length - pos;
+  for (const s of out) s.w = s.y === 1 ? 0.5 / pos : 0.5 / neg;
+  return out;
+}
+
+/** The query gate's threshold: the most "nothing" for out-of-corpus questions with R@5 ≥ the floor on this half. */
+function chooseQuery(rs: DumpRow[], weights: number[], c: { threshold: number; veto: number; semanticWeight: number }, qWeights: number[], r5Floor: number) {
+  let best: { threshold: number; s: Score } | null = null;
+  for (const t of [0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5]) {
+    const s = replay(rs, weights, c.threshold, c.semanticWeight, c.veto, 60, { weights: qWeights, threshold: t });
+    if (s.r5 >= r5Floor && (!best || s.ooc + 0.5 * s.chatter > best.s.ooc + 0.5 * best.s.chatter)) best = { threshold: t, s };
+  }
+  return best ?? { threshold: 0, s: replay(rs, weights, c.threshold, c.semanticWeight, c.veto) };
+}
+
 /** Threshold and semantic weight: best R@5 + out-of-corpus + chatter "nothing", with R@5 and "nothing" never below lexical on this half. */
 function choose(rs: DumpRow[], weights: number[]) {
   const lex = lexicalScore(rs);
@@ -155,9 +193,17 @@ for (const [fit, test] of [[0, 1], [1, 0]] as const) {
   const c = choose(train, w);
   console.log(line(`fit on half ${fit}, test on half ${test}: lexical only`, lexicalScore(held)));
   console.log(line(`fit on half ${fit}, test on half ${test}: hybrid (admit p ≥ ${c.threshold}, veto < ${c.veto}, semantic weight ${c.semanticWeight})`, replay(held, w, c.threshold, c.semanticWeight, c.veto)));
+  const qw = fitLogistic(querySamples(train, w));
+  const qc = chooseQuery(train, w, c, qw, Number(process.env.FIT_R5_FLOOR ?? 0.98));
+  const qs = replay(held, w, c.threshold, c.semanticWeight, c.veto, 60, { weights: qw, threshold: qc.threshold });
+  console.log(line(`fit on half ${fit}, test on half ${test}: hybrid + query gate (q ≥ ${qc.threshold}; on the fitting half R@5 ${f(qc.s.r5)}, out-of-corpus ${pct(qc.s.ooc)})`, qs));
 }
 const all = fitLogistic(samples(rows));
 const c = choose(rows, all);
 console.log('');
 console.log(`fitted on all of CMRC dev: weights [${all.map((x) => Math.round(x * 1000) / 1000).join(', ')}] (bias, ${FEATURES.join(', ')}); threshold ${c.threshold}; veto ${c.veto}; semantic weight ${c.semanticWeight}`);
 console.log(line('all (in-sample)', c.s));
+const qAll = fitLogistic(querySamples(rows, all));
+const qcAll = chooseQuery(rows, all, c, qAll, Number(process.env.FIT_R5_FLOOR ?? 0.98));
+console.log(`query gate fitted on all: weights [${qAll.map((x) => Math.round(x * 1000) / 1000).join(', ')}] (bias, ${QUERY_FEATURES.join(', ')}); threshold ${qcAll.threshold}`);
+console.log(line('all with the query gate (in-sample)', qcAll.s));

@@ -40,7 +40,7 @@ export type FeatureName = Exclude<keyof Evidence, 'p'>;
 export const FEATURES: FeatureName[] = ['lexical', 'coverage', 'rarity', 'z', 'semantic', 'semInvRank', 'lexInvRank', 'zTop', 'margin'];
 
 /** Bias first, then one weight per feature in FEATURES order. Fitted on CMRC dev (see bench/fit-gate.ts). */
-export const FITTED_WEIGHTS: number[] = [-8.878, 0.159, 2.952, 2.06, 1.274, 0.463, 0.554, 2.488, -0.089, 0.603];
+export const FITTED_WEIGHTS: number[] = [-9.255, 0.419, 2.87, 1.945, 1.305, 0.267, 0.569, 2.591, -0.045, 0.488];
 
 /** Probability a candidate must reach to be injected (chosen with the weights). */
 export const FITTED_THRESHOLD = 0.95;
@@ -95,3 +95,67 @@ export const roundEvidence = (e: Evidence): Evidence => {
   for (const k of Object.keys(out) as (keyof Evidence)[]) out[k] = Math.round(out[k] * 1000) / 1000;
   return out;
 };
+
+/**
+ * Query-level evidence: what the query's candidates show together. Out-of-corpus questions share
+ * words with many memories (a name, a year, 哪一年) and so get candidates that look fine one by
+ * one; together they still look different from a question the corpus answers (no candidate the
+ * gate trusts, the best cosine close to the background, the matched words explaining little).
+ */
+export interface QueryEvidence {
+  /** The best candidate's probability. */
+  maxP: number;
+  /** The best probability among candidates the lexical rules let through (0 when none). */
+  maxPassP: number;
+  zTop: number;
+  margin: number;
+  /** The most of the query's weight one candidate explains. */
+  maxCoverage: number;
+  /** The rarest word any candidate matched, relative to the corpus maximum. */
+  maxRarity: number;
+  /** Share of the candidates the lexical rules let through. */
+  passShare: number;
+}
+
+export type QueryFeatureName = keyof QueryEvidence;
+
+export const QUERY_FEATURES: QueryFeatureName[] = ['maxP', 'maxPassP', 'zTop', 'margin', 'maxCoverage', 'maxRarity', 'passShare'];
+
+/** `lexicalPass`: 1 when the lexical rule gates let the candidate through. Pure. */
+export function queryEvidence(candidates: (Evidence & { lexicalPass: number })[]): QueryEvidence {
+  const q: QueryEvidence = { maxP: 0, maxPassP: 0, zTop: 0, margin: 0, maxCoverage: 0, maxRarity: 0, passShare: 0 };
+  if (candidates.length === 0) return q;
+  let pass = 0;
+  for (const c of candidates) {
+    q.maxP = Math.max(q.maxP, c.p);
+    if (c.lexicalPass) {
+      pass++;
+      q.maxPassP = Math.max(q.maxPassP, c.p);
+    }
+    q.maxCoverage = Math.max(q.maxCoverage, c.coverage);
+    q.maxRarity = Math.max(q.maxRarity, c.rarity);
+  }
+  q.zTop = (candidates[0] as Evidence).zTop;
+  q.margin = (candidates[0] as Evidence).margin;
+  q.passShare = pass / candidates.length;
+  return q;
+}
+
+export interface QueryGate {
+  /** Bias, then one weight per QUERY_FEATURES entry. */
+  weights: number[];
+  /** Below this the query gets nothing. */
+  threshold: number;
+}
+
+export function queryProbability(q: QueryEvidence, weights: number[]): number {
+  let s = weights[0] ?? 0;
+  QUERY_FEATURES.forEach((f, i) => (s += (weights[i + 1] ?? 0) * q[f]));
+  return 1 / (1 + Math.exp(-s));
+}
+
+/**
+ * Fitted by bench/fit-gate.ts on CMRC dev with FITTED_WEIGHTS (threshold: the most "nothing" for
+ * out-of-corpus questions keeping R@5 ≥ 0.988 on the fitting data; docs/benchmarks.md).
+ */
+export const FITTED_QUERY_GATE: QueryGate | null = { weights: [-9.18, 2.239, 1.484, 0.293, 0.832, 4.063, 1.912, -0.35], threshold: 0.07 };

@@ -3,7 +3,19 @@
 import type { EngramConfig } from '../config/schema.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
-import { FITTED_THRESHOLD, FITTED_VETO, FITTED_WEIGHTS, evidenceOf, type Evidence, type QuerySignals } from './hybrid-gate.ts';
+import {
+  FITTED_QUERY_GATE,
+  FITTED_THRESHOLD,
+  FITTED_VETO,
+  FITTED_WEIGHTS,
+  QUERY_FEATURES,
+  evidenceOf,
+  queryEvidence,
+  queryProbability,
+  type Evidence,
+  type QueryGate,
+  type QuerySignals,
+} from './hybrid-gate.ts';
 
 type RecallConfig = EngramConfig['recall'];
 
@@ -217,6 +229,8 @@ export interface GateContext {
   titleOf: (docId: string) => string;
   /** A chunk without a vector (written while the endpoint was down) is not judged by semantic gates. */
   hasVector?: (chunkId: string) => boolean;
+  /** The query-level gate (hybrid recall only); absent = the fitted default, null = off. */
+  queryGate?: QueryGate | null;
 }
 
 /**
@@ -230,6 +244,11 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
   const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
+  const silence = ctx.semanticRan ? querySilence(candidates, ctx) : null;
+  if (silence) {
+    for (const c of candidates) remove(c, 'hybrid', silence);
+    return { kept, removals };
+  }
   for (const c of candidates) {
     const rule = ruleVerdict(c, ctx);
     // With evidence from both channels, one fitted probability decides: a candidate the lexical
@@ -250,6 +269,37 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     else kept.push(c);
   }
   return { kept, removals };
+}
+
+/**
+ * The query-level gate: when the candidates together look like a question the memories do not
+ * answer (recall/hybrid-gate.ts queryEvidence), everything goes, with the features in the reason.
+ */
+function querySilence(candidates: Candidate[], ctx: GateContext): string | null {
+  const gate = ctx.queryGate === undefined ? FITTED_QUERY_GATE : ctx.queryGate;
+  if (!gate || candidates.length === 0 || !candidates.every((c) => c.evidence)) return null;
+  // Fitted on Chinese questions only: on an English query the Chinese model's cosines say little and
+  // the gate silenced most answerable questions (docs/benchmarks.md, English check), so it judges
+  // only queries whose distinctive words are mostly Chinese.
+  if (!mostlyCjk(ctx.distinctive)) return null;
+  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0 })));
+  const p = queryProbability(q, gate.weights);
+  if (p >= gate.threshold) return null;
+  const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
+  return `query gate: q ${p.toFixed(2)} < ${gate.threshold} (${f})`;
+}
+
+const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
+
+/** True when more than half of the words contain a CJK character. */
+export function mostlyCjk(words: Iterable<string>): boolean {
+  let cjk = 0;
+  let all = 0;
+  for (const w of words) {
+    all++;
+    if (HAS_CJK.test(w)) cjk++;
+  }
+  return all > 0 && cjk * 2 > all;
 }
 
 /** The rule gates (lexical recall, or a candidate without evidence): the first one a candidate fails, or null. */

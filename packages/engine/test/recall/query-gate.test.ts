@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { queryEvidence, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
+import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/stages.ts';
+
+const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
+const cand = (id: string, e: Evidence): Candidate => ({
+  chunkId: id,
+  docId: id,
+  lexical: { score: 1, rank: 1 },
+  semantic: { score: 0.6, rank: 1 },
+  matched: [{ token: '司马', idf: 5, field: 'body' } as never],
+  coverage: e.coverage,
+  fused: 1,
+  decay: 1,
+  score: 1,
+  folded: 0,
+  evidence: e,
+});
+const ctx = (queryGate: GateContext['queryGate']): GateContext => ({
+  distinctive: new Set(['司马', '儿子']),
+  semanticRan: true,
+  cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 },
+  titleOf: () => '',
+  maxIdf: 6,
+  queryGate,
+});
+
+test('query evidence: best probabilities, coverage, rarity and the share the rules let through', () => {
+  const q = queryEvidence([{ ...ev({ p: 0.9, coverage: 0.4 }), lexicalPass: 1 }, { ...ev({ p: 0.95, coverage: 0.7, rarity: 0.9 }), lexicalPass: 0 }]);
+  assert.equal(q.maxP, 0.95);
+  assert.equal(q.maxPassP, 0.9);
+  assert.equal(q.maxCoverage, 0.7);
+  assert.equal(q.maxRarity, 0.9);
+  assert.equal(q.passShare, 0.5);
+  assert.equal(q.zTop, 3);
+});
+
+test('the query gate removes every candidate below its threshold and says why; off (null) it changes nothing', () => {
+  // Weights that look only at maxP: q = sigmoid(10 * maxP - 5).
+  const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
+  const weak = [cand('a', ev({ p: 0.3 })), cand('b', ev({ p: 0.2 }))];
+  const gated = applyGates(weak, ctx({ weights, threshold: 0.5 }));
+  assert.equal(gated.kept.length, 0);
+  assert.equal(gated.removals.length, 2);
+  assert.match(gated.removals[0]!.detail, /query gate: q 0\.12 < 0\.5 \(maxP 0\.30/);
+  const strong = [cand('a', ev({ p: 0.8 })), cand('b', ev({ p: 0.2 }))];
+  // Above the threshold the candidate gate decides alone: both pass the lexical rules and clear the veto.
+  assert.equal(applyGates(strong, ctx({ weights, threshold: 0.5 })).kept.length, 2);
+  assert.equal(applyGates(weak, ctx(null)).kept.length, 2);
+  assert.ok(Math.abs(queryProbability(queryEvidence([{ ...ev({ p: 0.5 }), lexicalPass: 1 }]), weights) - 0.5) < 1e-9);
+});
+
+test('the query gate judges only queries whose distinctive words are mostly Chinese (it was fitted on Chinese)', () => {
+  const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
+  const weak = [cand('a', ev({ p: 0.3 })), cand('b', ev({ p: 0.2 }))];
+  const english = { ...ctx({ weights, threshold: 0.5 }), distinctive: new Set(['lighthouse', 'keeper', '司马']) };
+  assert.equal(applyGates(weak, english).kept.length, 2);
+  assert.equal(mostlyCjk(['灯塔', 'keeper', '守护']), true);
+  assert.equal(mostlyCjk([]), false);
+});
