@@ -2,7 +2,7 @@
 // lexical core in the same process (alternating, so a drifting machine hits both alike), where the
 // engine's time goes, and the peak RSS of a large build run as a user runs it (the compiled CLI).
 //
-//   node --import tsx --expose-gc packages/engine/bench/index-throughput.ts [--runs 3] [--rss-docs 50000] [--skip-rss]
+//   node --import tsx --expose-gc packages/engine/bench/index-throughput.ts [--runs 3] [--rss-docs 50000] [--skip-rss] [--skip-cmrc] [--skip-core-rss]
 //
 // "core" = what the in-memory index costs by itself: chunk + tokenize (title, summary, tags, body)
 // + LexicalIndex.add for every parsed paragraph. "engine" = `engine.index({ full: true })` into a
@@ -21,7 +21,7 @@ import { createTokenizer } from '../src/text/tokenize.ts';
 import { loadCmrc } from './lexical-cmrc.ts';
 import { writeSyntheticDiaries } from './corpus.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'rss-docs': { type: 'string', default: '50000' }, 'skip-rss': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'rss-docs': { type: 'string', default: '50000' }, 'skip-rss': { type: 'boolean', default: false }, 'skip-cmrc': { type: 'boolean', default: false }, 'skip-core-rss': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 const LEXICAL = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
 const CHUNK = { size: 800, overlap: 120 };
@@ -83,37 +83,39 @@ async function engineRun(diaryDir: string, work: string) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'engram-bench-index-'));
-const diaryDir = join(work, 'cmrc');
-mkdirSync(diaryDir);
-const docs = writeCmrcDiaries(diaryDir);
-const { readdirSync, readFileSync } = await import('node:fs');
-const texts = readdirSync(diaryDir).sort().map((path) => ({ path, raw: readFileSync(join(diaryDir, path), 'utf8') }));
-const tokenizer = createTokenizer({ kind: 'auto' });
-for (const t of texts.slice(0, 100)) tokenizer.tokenize(t.raw); // builds jieba's dictionary before any timing
+if (!values['skip-cmrc']) {
+  const diaryDir = join(work, 'cmrc');
+  mkdirSync(diaryDir);
+  const docs = writeCmrcDiaries(diaryDir);
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const texts = readdirSync(diaryDir).sort().map((path) => ({ path, raw: readFileSync(join(diaryDir, path), 'utf8') }));
+  const tokenizer = createTokenizer({ kind: 'auto' });
+  for (const t of texts.slice(0, 100)) tokenizer.tokenize(t.raw); // builds jieba's dictionary before any timing
 
-const core: number[] = [];
-const engine: number[] = [];
-const phaseRuns: Map<string, number>[] = [];
-coreRun(texts, tokenizer); // warm-up (JIT), not counted
-for (let i = 0; i < runs; i++) {
-  (globalThis as { gc?: () => void }).gc?.();
-  core.push(docs / coreRun(texts, tokenizer));
-  (globalThis as { gc?: () => void }).gc?.();
-  const e = await engineRun(diaryDir, work);
-  engine.push(docs / e.seconds);
-  phaseRuns.push(e.phases);
+  const core: number[] = [];
+  const engine: number[] = [];
+  const phaseRuns: Map<string, number>[] = [];
+  coreRun(texts, tokenizer); // warm-up (JIT), not counted
+  for (let i = 0; i < runs; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    core.push(docs / coreRun(texts, tokenizer));
+    (globalThis as { gc?: () => void }).gc?.();
+    const e = await engineRun(diaryDir, work);
+    engine.push(docs / e.seconds);
+    phaseRuns.push(e.phases);
+  }
+  const ratios = engine.map((e, i) => e / core[i]!);
+
+  console.log(`\nCMRC dev, ${docs} paragraphs as diary files, ${runs} runs each, alternating (min / median / max)\n`);
+  console.log('| path | docs/s | ratio engine / core (pair by pair) |');
+  console.log('|---|---|---|');
+  console.log(`| lexical core (parse + chunk + tokenize + BM25 add) | ${range(core)} | |`);
+  console.log(`| engine \`index --full\` (scan + rows to libSQL + lexical load + snapshot) | ${range(engine)} | ${range(ratios, 2)} |`);
+  console.log('\nWhere the engine run spends its time (median ms per phase):\n');
+  console.log('| phase | ms |');
+  console.log('|---|---|');
+  for (const name of phaseRuns[0]!.keys()) console.log(`| ${name} | ${median(phaseRuns.map((p) => p.get(name) ?? 0)).toFixed(0)} |`);
 }
-const ratios = engine.map((e, i) => e / core[i]!);
-
-console.log(`\nCMRC dev, ${docs} paragraphs as diary files, ${runs} runs each, alternating (min / median / max)\n`);
-console.log('| path | docs/s | ratio engine / core (pair by pair) |');
-console.log('|---|---|---|');
-console.log(`| lexical core (parse + chunk + tokenize + BM25 add) | ${range(core)} | |`);
-console.log(`| engine \`index --full\` (scan + rows to libSQL + lexical load + snapshot) | ${range(engine)} | ${range(ratios, 2)} |`);
-console.log('\nWhere the engine run spends its time (median ms per phase):\n');
-console.log('| phase | ms |');
-console.log('|---|---|');
-for (const name of phaseRuns[0]!.keys()) console.log(`| ${name} | ${median(phaseRuns.map((p) => p.get(name) ?? 0)).toFixed(0)} |`);
 
 if (!values['skip-rss']) {
   // Peak RSS of a large full build, as a user runs it: the compiled CLI in its own process, measured by GNU time.
@@ -141,11 +143,13 @@ if (!values['skip-rss']) {
     const files = readdirSync(${JSON.stringify(big)}, { recursive: true }).filter((f) => String(f).endsWith('.txt'));
     for (const f of files) index.add({ chunkId: String(f), docId: String(f), fields: { title: [], summary: [], tags: [], body: tokenizer.tokenize(readFileSync(join(${JSON.stringify(big)}, String(f)), 'utf8')) } });
     index.finishBulkAdd();`;
-  const coreOnly = timed([process.execPath, '--import', 'tsx', '--input-type=module', '-e', coreScript]);
   console.log(`\nPeak RSS of a full build of ${n} synthetic diaries (~600 characters each), one process each, GNU time:\n`);
   console.log('| process | wall s | CPU s | docs/s (wall) | peak RSS MB |');
   console.log('|---|---|---|---|---|');
   console.log(`| compiled \`engram index\` (full) | ${cli.wall.toFixed(1)} | ${cli.cpu.toFixed(1)} | ${(n / cli.wall).toFixed(0)} | **${cli.mb.toFixed(0)}** |`);
-  console.log(`| lexical core alone (tokenize + add, under tsx) | ${coreOnly.wall.toFixed(1)} | ${coreOnly.cpu.toFixed(1)} | ${(n / coreOnly.wall).toFixed(0)} | ${coreOnly.mb.toFixed(0)} |`);
+  if (!values['skip-core-rss']) {
+    const coreOnly = timed([process.execPath, '--import', 'tsx', '--input-type=module', '-e', coreScript]);
+    console.log(`| lexical core alone (tokenize + add, under tsx) | ${coreOnly.wall.toFixed(1)} | ${coreOnly.cpu.toFixed(1)} | ${(n / coreOnly.wall).toFixed(0)} | ${coreOnly.mb.toFixed(0)} |`);
+  }
 }
 rmSync(work, { recursive: true, force: true });
