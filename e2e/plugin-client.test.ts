@@ -84,7 +84,11 @@ const HARNESS = String.raw`
       },
     });
   }
-  const seeds = { react: window.React };
+  // The web UI's seeds (packages/client/web/src/seed.ts): react and the host's UI atoms, here a
+  // Button that marks itself so the test can tell it from a plain one.
+  const PrimitiveButton = ({ variant, size, icon, className, children, ...rest }) =>
+    window.React.createElement('button', { type: 'button', 'data-host-button': variant ?? 'ghost', 'data-size': size ?? 'md', ...rest }, children);
+  const seeds = { react: window.React, '@deepseek-ai/dsh-client-ui-primitives': { Button: PrimitiveButton } };
   state.boot = (id) => {
     try {
       const registration = state.registrations.find((r) => r.id === id || r.id === id + '/client');
@@ -272,6 +276,7 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
   test('loads through the module loader and offers the header button, the per-answer action and the settings section', async () => {
     await load();
     assert.equal(await page.locator('[data-host="session-header"] [data-engram="open-console"]').count(), 1);
+    assert.equal(await page.locator('[data-engram="open-console"]').getAttribute('data-host-button'), 'toolbar', "the header button is the host's Button");
     assert.equal(await page.locator('[data-host="assistant-actions"] [data-engram="recheck-button"]').count(), 2, 'one under each answer');
     assert.equal(await page.locator('[data-host="settings-section"]').count(), 1);
   });
@@ -318,7 +323,7 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
     modes.recheck = 'unknown-session';
     await button.click();
     await note.filter({ hasText: '压缩' }).waitFor();
-    assert.equal(await note.innerText(), '这个会话还没有被压缩过');
+    assert.equal(await note.innerText(), '还没有可再查的压缩历史(这个会话没被压缩过,或宿主重启后还没有新的一步)');
 
     modes.recheck = 'html';
     await button.click();

@@ -89,3 +89,12 @@ test('the console pane: a failing client config is reported in Chinese with its 
   const { loaded: l2, mini: m2 } = loadWith(new TypeError('Failed to fetch'), { status: 200, text: '{}' });
   assertChinese(textOf(findAll(await settle(m2, l2.slots.of('settings.section')[0]!.component, {}), byData('error'))[0]), 'pane network error');
 });
+
+test('"look again": unknown-session does not claim the session was never compacted (the host may have restarted)', async () => {
+  // The route only knows sessions seen at a step since the host started: after a restart a compacted
+  // session answers unknown-session until its next step (seen in a real 0.1.1-rc.2 host).
+  const note = await recheckNote(okConfig, { status: 404, text: JSON.stringify({ ok: false, error: 'unknown-session' }) });
+  assert.doesNotMatch(note, /还没有被压缩过$/);
+  assert.match(note, /重启/);
+  assertChinese(note, 'unknown-session');
+});

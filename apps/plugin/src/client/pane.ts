@@ -20,6 +20,23 @@ export function hostReact(): ReactLike {
   return typeof mod?.createElement === 'function' ? mod : (mod.default as ReactLike);
 }
 
+/** The module id of the host's token-styled UI atoms (seeded beside react: packages/client/web/src/seed.ts). */
+const PRIMITIVES = '@deepseek-ai/dsh-client-ui-primitives';
+
+/**
+ * The host's Button where the loader offers it, else null (a host without that seed throws from
+ * require). The id goes through a variable so the bundler leaves the lookup to the host's loader.
+ */
+export function hostButton(): unknown {
+  try {
+    const id: string = PRIMITIVES;
+    const mod = require(id) as { Button?: unknown } | undefined;
+    return typeof mod?.Button === 'function' ? mod.Button : null;
+  } catch {
+    return null;
+  }
+}
+
 const pageProtocol = (): string | undefined => (globalThis as { location?: { protocol?: string } }).location?.protocol;
 
 async function loadConfig(): Promise<ClientConfig> {
@@ -106,6 +123,7 @@ const drawer = {
 export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => unknown {
   return function EngramHeaderButton(): unknown {
     const React = hostReact();
+    const HostButton = hostButton();
     const h = React.createElement;
     const [open, setOpen] = React.useState(false);
     const onClick = () => {
@@ -116,7 +134,10 @@ export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => u
     return h(
       'span',
       { 'data-engram': 'header' },
-      h('button', { style: button, onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆'),
+      // The host's own toolbar button where it has one, so the entry reads like its neighbours.
+      HostButton
+        ? h(HostButton, { variant: 'toolbar', size: 'sm', onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆')
+        : h('button', { style: button, onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆'),
       open
         ? h(
             'div',
@@ -137,7 +158,8 @@ interface RecheckBody {
 
 const RECHECK_ERRORS: Record<string, string> = {
   disabled: '跨压缩记忆未开启',
-  'unknown-session': '这个会话还没有被压缩过',
+  // The route knows a session once a step ran after its compaction since the host started.
+  'unknown-session': '还没有可再查的压缩历史(这个会话没被压缩过,或宿主重启后还没有新的一步)',
   'no-question': '没有可以再查的问题',
   failed: '再查失败,详见插件日志',
 };
