@@ -21,7 +21,9 @@ import { safeJoin } from '../diary/fsio.ts';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
-import { corpusHash, documentRows, sha1, type DocumentRows } from './rows.ts';
+import { corpusHash, documentRows, lexicalEntry, sha1, type DocumentRows } from './rows.ts';
+import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
+import { saveBuiltSnapshot } from './live.ts';
 import type { SemanticPort } from '../semantic/port.ts';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -109,6 +111,9 @@ export async function runIndex(
   const indexedAt = (ctx.now ?? (() => new Date()))().toISOString();
   const changedDocIds: string[] = [];
   let stored = 0;
+  // A full pass writes every document: the lexical index is built from the same rows as they are
+  // stored and saved as the snapshot, so the load after the pass does not read them all back.
+  const built = mode === 'full' && !only ? { lexical: new LexicalIndex(lexicalOptionsOf(config)), docs: [] as { id: string; contentHash: string; indexedAt: string; archived: boolean }[] } : null;
   progress({ phase: 'store', done: 0, total: toWrite.length });
   for (let i = 0; i < toWrite.length; i += STORE_BATCH) {
     ctx.signal?.throwIfAborted();
@@ -117,6 +122,14 @@ export async function runIndex(
       .map((d) => documentRows(d, docIdFor(d.root, d.path), ctx.tokenizer, config.chunk, indexedAt));
     await replaceDocuments(ctx.db, batch);
     for (const b of batch) changedDocIds.push(b.doc.id);
+    if (built) {
+      for (const { doc, chunks } of batch) {
+        built.docs.push({ id: doc.id, contentHash: doc.contentHash, indexedAt, archived: doc.archived ?? false });
+        if (doc.archived) continue;
+        const fields = { titleTokens: doc.titleTokens ?? '', summaryTokens: doc.summaryTokens ?? '', tagTokens: doc.tagTokens ?? '' };
+        for (const c of chunks) built.lexical.add(lexicalEntry({ chunkId: c.id, docId: c.docId, tokens: c.tokens }, fields));
+      }
+    }
     stored += batch.length;
     progress({ phase: 'store', done: stored, total: toWrite.length });
   }
@@ -140,7 +153,13 @@ export async function runIndex(
       embedding,
     });
   }
-  if (changedDocIds.length > 0 || mode === 'full') await bumpGeneration(ctx.db);
+  if (changedDocIds.length > 0 || mode === 'full') {
+    const generation = await bumpGeneration(ctx.db);
+    if (built) {
+      built.lexical.finishBulkAdd();
+      saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation);
+    }
+  }
 
   const counts = await corpusCounts(ctx.db);
   progress({ phase: 'done', done: 1, total: 1 });
@@ -161,6 +180,18 @@ export async function runIndex(
     resident: scan.resident,
   };
 }
+
+/**
+ * The BM25 parameters of a config, as runtime/state.ts's lexicalOptions gives them to the live
+ * index (test/index/snapshot.test.ts checks they agree: a difference only makes the snapshot of a
+ * full pass unusable, and the load rebuilds).
+ */
+export const lexicalOptionsOf = (c: EngramConfig): LexicalOptions => ({
+  k1: c.recall.bm25K1,
+  b: c.recall.bm25B,
+  fieldWeights: c.recall.fieldWeights,
+  singleCharWeight: c.recall.singleCharWeight,
+});
 
 /** The diary's file types (as the scanner reads them, diary/store.ts). */
 const DIARY_EXTS: ReadonlySet<string> = new Set(['txt', 'md']);

@@ -24,10 +24,32 @@ export interface SnapshotMeta {
 }
 
 /** A document's indexed version: a re-index, an edit or an archive changes it. */
-const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
+export const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
 
 /** How the last load got its lexical index (tests and benchmarks read it). */
 export type LoadSource = { kind: 'rebuilt'; reason: string } | { kind: 'snapshot'; patched: number };
+
+/** The lexical snapshot of a database: next to an embedded database file; none for a remote or in-memory one. */
+export function snapshotPathOf(databaseUrl: string): string | null {
+  const file = filePathOfUrl(databaseUrl);
+  return file === null ? null : `${file}.lexical`;
+}
+
+/**
+ * Saves a lexical index built by a full index pass as the snapshot, so the load that follows the
+ * pass maps it instead of reading every row back (best effort, like every snapshot write).
+ */
+export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: { id: string; contentHash: string; indexedAt: string; archived: boolean }[], generation: number): void {
+  const path = snapshotPathOf(databaseUrl);
+  if (path === null) return;
+  const versions: Record<string, string> = {};
+  for (const d of docs) versions[d.id] = documentVersion(d);
+  try {
+    writeLexicalSnapshot<SnapshotMeta>(path, lexical, options, { generation, versions });
+  } catch {
+    // The load after the pass rebuilds instead.
+  }
+}
 
 export class LiveIndex {
   lexical: LexicalIndex;
@@ -88,9 +110,7 @@ export class LiveIndex {
   lastLoad: LoadSource | null = null;
 
   private snapshotFile(): string | null {
-    if (this.snapshotPath !== undefined) return this.snapshotPath;
-    const file = filePathOfUrl(this.url);
-    return file === null ? null : `${file}.lexical`;
+    return this.snapshotPath !== undefined ? this.snapshotPath : snapshotPathOf(this.url);
   }
 
   /**

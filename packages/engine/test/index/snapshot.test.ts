@@ -6,7 +6,9 @@ import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
+import { lexicalOptionsOf } from '../../src/index/indexer.ts';
 import { LiveIndex } from '../../src/index/live.ts';
+import { lexicalOptions } from '../../src/runtime/state.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
 const TOPICS = ['东京节点', '大阪机房', '分词器', '缓存命中', '数据库备份', '川菜馆', '端口转发', '证书续期', '时区调整', '日志轮转'];
@@ -121,6 +123,18 @@ test('lexical snapshot: edits by hand to most files since the snapshot rebuild i
   engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false }, { recall: { bm25K1: 1.5 } });
   await engine.live.refreshIfStale(engine.database.db);
   assert.deepEqual(engine.live.lastLoad, { kind: 'rebuilt', reason: 'built with other lexical options' });
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+});
+
+test('a full index pass saves the snapshot it built, so the load after it reads no rows back', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 30);
+  const engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  assert.deepEqual(lexicalOptionsOf(engine.config), lexicalOptions(engine.config), 'the pass builds with the live index options');
+  await engine.index({ full: true });
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'loaded from the pass snapshot');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
 });
