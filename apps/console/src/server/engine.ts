@@ -69,12 +69,32 @@ export function getRuntime(): Promise<ConsoleRuntime> {
     const runtime = await runtimeFor(await openEngine({ env: process.env, log: stderrLogger('warn'), createDiaryDir: true, watch: true }));
     // The Library's list in the background, so the first Library load after a start does not build it.
     void import('./services.ts').then(({ servicesOf }) => servicesOf(runtime).library.warm()).catch(() => undefined);
+    warmPage();
     return runtime;
   })().catch((e: unknown) => {
     h.runtime = undefined; // let the next request try again (e.g. after fixing the config file)
     throw e;
   });
   return h.runtime;
+}
+
+/**
+ * Asks for the console's page once from this process: Next loads a page's server chunks on its first
+ * request (≈ 2 s on a loaded 2-core machine), which the first person to open the console paid.
+ * Production only (`next dev` compiles on demand anyway); the answer is thrown away.
+ */
+function warmPage(attempt = 0): void {
+  const port = process.env.PORT;
+  if (!port || process.env.NODE_ENV !== 'production') return;
+  const bound = bindHost();
+  const host = bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound.includes(':') ? `[${bound}]` : bound;
+  const base = (process.env.NEXT_PUBLIC_ENGRAM_BASE_PATH ?? '').replace(/\/+$/, '');
+  fetch(`http://${host}:${port}${base}/`)
+    .then((res) => res.body?.cancel())
+    .catch(() => {
+      // Not listening yet (the engine opened before the server was ready): try again shortly.
+      if (attempt < 5) setTimeout(() => warmPage(attempt + 1), 1_000).unref();
+    });
 }
 
 /** After a settings save: origins, hosts and the proxy setting may have changed. */
