@@ -135,3 +135,12 @@ test('a frame that sends the decoder into a runaway loop is cut off and counted'
     ['a', 'b', 'b'],
   );
 });
+
+test('a frame that hit its wall-time budget is tried again only when it was starved of CPU', async () => {
+  const { retryAfterTimeout, MAX_STARVED_RETRIES } = await import('../../src/sessions/frames.ts');
+  // Starved: the machine gave the decode 20 ms of CPU in a 250 ms budget; a looping decoder burns the whole budget.
+  assert.equal(retryAfterTimeout(20, 250, 0), true);
+  assert.equal(retryAfterTimeout(240, 250, 0), false);
+  // Bounded: a frame that is starved every time is given up after the retries, so a busy machine cannot hang an import.
+  assert.equal(retryAfterTimeout(20, 250, MAX_STARVED_RETRIES), false);
+});
