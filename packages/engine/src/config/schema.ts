@@ -103,6 +103,8 @@ export const configSchema = z.object({
           threshold: z.number().min(0).max(1.01).default(0.95),
           veto: z.number().min(0).max(1.01).default(0.1),
           weights: z.array(z.number()).max(32).default([]),
+          /** The query-level gate: auto = only with the model it was fitted on (bge-small-zh). */
+          queryGate: z.enum(['auto', 'on', 'off']).default('auto'),
         })
         .prefault({}),
     })

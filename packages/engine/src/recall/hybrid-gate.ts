@@ -159,3 +159,17 @@ export function queryProbability(q: QueryEvidence, weights: number[]): number {
  * out-of-corpus questions keeping R@5 ≥ 0.988 on the fitting data; docs/benchmarks.md).
  */
 export const FITTED_QUERY_GATE: QueryGate | null = { weights: [-9.18, 2.239, 1.484, 0.293, 0.832, 4.063, 1.912, -0.35], threshold: 0.07 };
+
+/** The model FITTED_QUERY_GATE was fitted on: its features are that model's cosines. */
+export const QUERY_GATE_MODEL = /bge-small-zh/i;
+
+/**
+ * The query gate for a recall: 'auto' uses the fitted gate only with the model it was fitted on (with
+ * another embedder — a test embedder with cosines near 0.2, an OpenAI-style model — it silenced
+ * answerable questions: apps/plugin/test/fuzz-endpoints.test.ts 33/40), 'on' always, 'off' never.
+ */
+export function queryGateFor(model: string | undefined, mode: 'auto' | 'on' | 'off'): QueryGate | null {
+  if (mode === 'off') return null;
+  if (mode === 'on' || (model !== undefined && QUERY_GATE_MODEL.test(model))) return FITTED_QUERY_GATE;
+  return null;
+}

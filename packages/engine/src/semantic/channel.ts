@@ -102,7 +102,7 @@ export interface CosineBackground {
   n: number;
 }
 
-export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number; background?: CosineBackground } | { ran: false; skipped: string };
+export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number; background?: CosineBackground; model?: string } | { ran: false; skipped: string };
 
 export interface IntegrityReport {
   /** Sample chunks re-embedded and compared (chunks without a stored vector are skipped). */
@@ -623,6 +623,7 @@ export class SemanticChannel {
         hits: hits.map((h, i) => ({ chunkId: h.id, score: h.score, rank: i + 1 })),
         ms: performance.now() - started,
         background: await this.backgroundFor(vector, index, opts.signal),
+        model: this.current.model,
       };
     } catch (e) {
       const reason = this.safe(`query embedding failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -59,3 +59,13 @@ test('the query gate judges only queries whose distinctive words are mostly Chin
   assert.equal(mostlyCjk(['灯塔', 'keeper', '守护']), true);
   assert.equal(mostlyCjk([]), false);
 });
+
+test('the fitted query gate applies to the model it was fitted on; auto leaves other embedders alone, on/off override', async () => {
+  const { queryGateFor, FITTED_QUERY_GATE } = await import('../../src/recall/hybrid-gate.ts');
+  assert.equal(queryGateFor('bge-small-zh-v1.5', 'auto'), FITTED_QUERY_GATE);
+  assert.equal(queryGateFor('BAAI/bge-small-zh-v1.5', 'auto'), FITTED_QUERY_GATE);
+  assert.equal(queryGateFor('text-embedding-3-small', 'auto'), null);
+  assert.equal(queryGateFor(undefined, 'auto'), null);
+  assert.equal(queryGateFor('text-embedding-3-small', 'on'), FITTED_QUERY_GATE);
+  assert.equal(queryGateFor('bge-small-zh-v1.5', 'off'), null);
+});

@@ -3,6 +3,7 @@
 // candidate faces the gates of recall/stages.ts (distinctive term, coverage, specificity, semantic
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
+import { queryGateFor } from '../hybrid-gate.ts';
 import { applyGates } from '../stages.ts';
 import type { GateRemoval } from '../types.ts';
 
@@ -32,6 +33,7 @@ export const gate: RecallStage = {
         maxIdf: run.maxIdf,
         hybridThreshold: cfg.hybridGate.threshold,
         hybridVeto: cfg.hybridGate.veto,
+        queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
       }));
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
