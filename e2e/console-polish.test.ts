@@ -249,6 +249,9 @@ async function everyView(page: Page, each: (view: string) => Promise<void> = asy
 /** axe-core's critical and serious violations on the current view (hidden pages are not rendered, so not checked). */
 async function axeFindings(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  // Contrast is judged on settled colours: a button fading in from disabled (opacity 0.5 → 1 over
+  // 150 ms) read 2.71:1 mid-transition in one run.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
