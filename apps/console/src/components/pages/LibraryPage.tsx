@@ -5,6 +5,7 @@
 // memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
 import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
@@ -317,7 +318,7 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
 }
 
 function MemoryDetailView({ id }: { id: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const trpc = useTRPC();
   const toast = useToast();
   const drafts = useDrafts();
@@ -384,7 +385,7 @@ function MemoryDetailView({ id }: { id: string }) {
       {d.warnings.length > 0 ? (
         <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn">
           {d.warnings.map((w) => (
-            <li key={w}>{w}</li>
+            <li key={w}>{engineText(w, lang)}</li>
           ))}
         </ul>
       ) : null}

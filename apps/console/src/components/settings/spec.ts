@@ -61,7 +61,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'embedding.pooling', kind: 'select', options: ['auto', 'cls', 'mean'], label: ['池化方式', 'Pooling'], help: ['auto = 按模型元数据（BGE 用 [CLS]）；改动后需重建向量', 'auto = from the model metadata (BGE uses [CLS]); needs a vector rebuild'], showIf: providerIs('auto', 'local') },
       { path: 'embedding.queryInstruction', kind: 'text', label: ['查询前缀指令', 'Query instruction'], help: ['只加在查询前，不加在记忆上；空 = 不加', 'Prepended to queries only, never to memories; empty = none'], showIf: providerIs('auto', 'local') },
       { path: 'embedding.threads', kind: 'number', min: 0, max: 64, label: ['本地模型线程数', 'Local model threads'], help: ['0 = 运行时默认（全部核心）', '0 = runtime default (all cores)'], showIf: providerIs('auto', 'local') },
-      { path: 'embedding.batchTokens', kind: 'number', min: 512, max: 262144, step: 512, label: ['每批 token 上限', 'Tokens per batch'], help: ['按长度分桶后每批最多这么多 token；越大越快也越占内存', 'Length-bucketed batches hold at most this many tokens; larger = faster, more memory'], showIf: providerIs('auto', 'local') },
+      { path: 'embedding.batchTokens', kind: 'number', min: 512, max: 262144, step: 512, label: ['每批 token 上限', 'Tokens per batch'], help: ['按长度分桶后每批最多这么多 token；在 2 核上 512（每次一个窗口）最省 CPU，更大的批反而更慢、更占内存（docs/benchmarks.md）', 'Length-bucketed batches hold at most this many tokens; on 2 cores 512 (one window per run) costs the least CPU, larger batches are slower and use more memory (docs/benchmarks.md)'], showIf: providerIs('auto', 'local') },
       { path: 'embedding.withMetadata', kind: 'bool', label: ['标题、摘要、标签一并嵌入', 'Embed title, summary and tags'], help: ['改动后需重建向量', 'Needs a vector rebuild'] },
     ],
   },
