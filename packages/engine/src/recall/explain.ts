@@ -22,6 +22,18 @@ export interface ExplainPart {
   time?: TimeExplanation | null;
 }
 
+/** The query facts both the relevance pipeline and the time channel report (the gate section's head). */
+export function queryFacts(q: { distinctive: Iterable<string>; information: number; idfAvailable: boolean; minIdf: number }): GateFacts {
+  const distinctiveTokens = [...q.distinctive];
+  return {
+    distinctiveTokens,
+    noDistinctiveTokens: distinctiveTokens.length === 0,
+    queryInformation: Math.round(q.information * 100) / 100,
+    idfAvailable: q.idfAvailable,
+    idfThreshold: q.minIdf,
+  };
+}
+
 export type RecallRecord = TimedRecord<ExplainPart>;
 
 type TimingKey = Exclude<keyof RecallResult['timing'], 'totalMs' | 'stages'>;

@@ -6,7 +6,7 @@
 import { fitToBudget } from '../recall/render.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
 import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
-import { recallResultOf, type RecallRecord } from '../recall/explain.ts';
+import { queryFacts, recallResultOf, type RecallRecord } from '../recall/explain.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';
 import { hitScope, visibleIn } from '../recall/scope.ts';
@@ -153,13 +153,7 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
       dropped: 0,
       listed: false,
       explain: {
-        query: {
-          distinctiveTokens: [...distinctive],
-          noDistinctiveTokens: distinctive.size === 0,
-          queryInformation: Math.round([...weights.values()].reduce((a, b) => a + b, 0) * 100) / 100,
-          idfAvailable,
-          idfThreshold: minIdf,
-        },
+        query: queryFacts({ distinctive, information: [...weights.values()].reduce((a, b) => a + b, 0), idfAvailable, minIdf }),
       },
     },
     {

@@ -1,6 +1,7 @@
 // Stage 1 — tokenize: the query's tokens (jieba or 1+2-grams, plus alias group members), each rated
 // distinctive or not by corpus IDF, and the general-language weight of each word. Moves no candidates.
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+import { queryFacts } from '../explain.ts';
 import type { RecallStage } from '../run.ts';
 import { analyseQuery, queryDeps, queryWeights } from '../stages.ts';
 
@@ -21,13 +22,7 @@ export const tokenize: RecallStage = {
         dropped: 0,
         listed: false,
         explain: {
-          query: {
-            distinctiveTokens: [...distinctive],
-            noDistinctiveTokens: distinctive.size === 0,
-            queryInformation: Math.round(information * 100) / 100,
-            idfAvailable,
-            idfThreshold: minIdf,
-          },
+          query: queryFacts({ distinctive, information, idfAvailable, minIdf }),
         },
       },
     };
