@@ -131,14 +131,7 @@ export class LazyBundledJieba {
 
   /** Adds user dictionary lines (process-wide, like the shared segmenter); bad lines are reported. */
   addUserDict(lines: readonly string[]): UserDictResult {
-    const errors: string[] = [];
-    const fresh: string[] = [];
-    for (const raw of lines) {
-      const parsed = parseUserDictLine(raw);
-      if (parsed === null) continue;
-      if ('error' in parsed) errors.push(`${raw.trim()}: ${parsed.error}`);
-      else if (!this.userLineSet.has(parsed.line) && !fresh.includes(parsed.line)) fresh.push(parsed.line);
-    }
+    const { fresh, errors } = freshUserDictLines(lines, this.userLineSet);
     if (fresh.length === 0) return { loaded: 0, errors };
     try {
       // Checked against an empty segmenter now, so a rejection is reported where it was before.
@@ -239,14 +232,7 @@ const loadedLines = new WeakMap<JiebaSegmenter, Set<string>>();
 export function loadUserDict(jieba: JiebaSegmenter, lines: readonly string[]): UserDictResult {
   const known = loadedLines.get(jieba) ?? new Set<string>();
   loadedLines.set(jieba, known);
-  const errors: string[] = [];
-  const fresh: string[] = [];
-  for (const raw of lines) {
-    const parsed = parseUserDictLine(raw);
-    if (parsed === null) continue;
-    if ('error' in parsed) errors.push(`${raw.trim()}: ${parsed.error}`);
-    else if (!known.has(parsed.line)) fresh.push(parsed.line);
-  }
+  const { fresh, errors } = freshUserDictLines(lines, known);
   if (fresh.length > 0) {
     try {
       jieba.loadDict(Buffer.from(fresh.join('\n') + '\n'));
@@ -257,6 +243,19 @@ export function loadUserDict(jieba: JiebaSegmenter, lines: readonly string[]): U
     }
   }
   return { loaded: fresh.length, errors };
+}
+
+/** The well-formed lines not in `known` (each once, in order) and a report of the malformed ones. */
+function freshUserDictLines(lines: readonly string[], known: ReadonlySet<string>): { fresh: string[]; errors: string[] } {
+  const errors: string[] = [];
+  const fresh: string[] = [];
+  for (const raw of lines) {
+    const parsed = parseUserDictLine(raw);
+    if (parsed === null) continue;
+    if ('error' in parsed) errors.push(`${raw.trim()}: ${parsed.error}`);
+    else if (!known.has(parsed.line) && !fresh.includes(parsed.line)) fresh.push(parsed.line);
+  }
+  return { fresh, errors };
 }
 
 /** null for blank/comment lines. */
