@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createHost, HOST_SLOTS, loadClientBundle, type SimHost } from '@engram/dsh-sim';
-import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
+import { byData, createMiniReact, findAll, settle, textOf, type Element } from './mini-react.ts';
 import { makeCorpus, NO_MODEL_INSTALL, recallMessages, type Corpus } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -199,15 +199,6 @@ test('packed client half: registers itself, injects an array, and on this host (
   assert.equal(loaded.slots.of('conversation.chat.assistant-actions').length, 1, 'per-answer "look again" action');
 });
 
-async function settle(mini: ReturnType<typeof createMiniReact>, component: unknown, props: Record<string, unknown> = {}): Promise<Element> {
-  const render = () => mini.render(() => (component as (p: unknown) => unknown)(props));
-  let tree = render();
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setImmediate(r));
-    if (mini.dirty) tree = render();
-  }
-  return tree;
-}
 
 test('packed client half: the header button opens the console in a drawer; "look again" posts the session to the recheck route', async () => {
   const { loaded, mini, requests } = loadPackedClient();

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { loadClientBundle } from '@engram/dsh-sim';
-import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
+import { byData, createMiniReact, findAll, settle, textOf, type Element } from './mini-react.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const bundle = join(root, 'apps/plugin/bundle');
@@ -35,15 +35,6 @@ function loadWith(config: Reply, recheck: Reply) {
   return { loaded, mini };
 }
 
-async function settle(mini: ReturnType<typeof createMiniReact>, component: unknown, props: Record<string, unknown>): Promise<Element> {
-  const render = () => mini.render(() => (component as (p: unknown) => unknown)(props));
-  let tree = render();
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setImmediate(r));
-    if (mini.dirty) tree = render();
-  }
-  return tree;
-}
 
 /** Chinese, and no English words once paths and the product name are taken out. */
 function assertChinese(text: string, what: string): void {

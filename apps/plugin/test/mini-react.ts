@@ -56,6 +56,20 @@ export function createMiniReact() {
   };
 }
 
+/**
+ * Renders `component` with `props`, then lets the effects and fetches it started settle: up to ten
+ * turns of the event loop, rendering again whenever state changed.
+ */
+export async function settle(mini: ReturnType<typeof createMiniReact>, component: unknown, props: Record<string, unknown> = {}): Promise<Element> {
+  const render = () => mini.render(() => (component as (p: unknown) => unknown)(props));
+  let tree = render();
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setImmediate(r));
+    if (mini.dirty) tree = render();
+  }
+  return tree;
+}
+
 /** Depth-first search of a rendered tree. */
 export function findAll(node: unknown, match: (e: Element) => boolean, out: Element[] = []): Element[] {
   if (node === null || typeof node !== 'object') return out;

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createHost, HOST_SLOTS, loadClientBundle } from '@engram/dsh-sim';
-import { byData, createMiniReact, findAll, textOf, type Element } from './mini-react.ts';
+import { byData, createMiniReact, findAll, settle, textOf, type Element } from './mini-react.ts';
 import { makeCorpus, NO_MODEL_INSTALL, recallMessages } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -103,14 +103,6 @@ function loadClient(config: Record<string, unknown>, protocol = 'http:', withTab
 
 const CONFIG = { consoleUrl: 'http://127.0.0.1:3000', proxyPath: '/engram/console/', startPath: '/engram/console-start', tokenHeader: 'x-engram-token', token: 't'.repeat(40), reachable: true };
 
-async function settle(mini: ReturnType<typeof createMiniReact>, component: () => unknown): Promise<Element> {
-  let tree = mini.render(component);
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setImmediate(r));
-    if (mini.dirty) tree = mini.render(component);
-  }
-  return tree;
-}
 
 test('the client entry exports only name, inject and apply', () => {
   const { exports } = loadClient(CONFIG);
