@@ -11,7 +11,6 @@
 // Build folder: ENGRAM_PROXY_CONSOLE_DIST, default '.next-plugin' — the same base-path build that
 // apps/plugin/test/console-proxy.test.ts makes, so `npm test` builds it once.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,10 +18,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Request, type Response } from 'playwright-core';
 import { createHost, type SimHost } from '@engram/dsh-sim';
-import { buildIsFresh } from '../apps/console/scripts/build-state.mjs';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
 import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER } from '../apps/plugin/src/host/routes/index.ts';
-import { consoleDir, freePort, repoRoot } from './server.ts';
+import { consoleDir, ensureBuild, freePort, repoRoot } from './server.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -40,15 +38,8 @@ let browser: Browser | null = null;
 
 before(() => {
   if (!haveChromium) return;
-  if (buildIsFresh(DIST)) return;
-  const run = spawnSync(process.execPath, [nextBin, 'build'], {
-    cwd: consoleDir,
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_CONSOLE_BASE_PATH: BASE_PATH, ENGRAM_CONSOLE_DIST: DIST, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
-    // A build on a loaded two-core machine has taken over four minutes.
-    timeout: 20 * 60_000,
-  });
-  assert.equal(run.status, 0, `console build failed:\n${run.stdout}\n${run.stderr}`);
+  // A build on a loaded two-core machine has taken over four minutes.
+  ensureBuild(() => undefined, { dist: DIST, basePath: BASE_PATH, timeoutMs: 20 * 60_000 });
 });
 
 after(async () => {

@@ -15,19 +15,23 @@ export const distDir = distDirName();
 
 export const buildIsFresh = (): boolean => freshBuild(distDir);
 
-/** Runs `next build` unless a fresh production build is already there. Returns the build time or 0. */
-export function ensureBuild(log: (s: string) => void): number {
-  if (process.env.ENGRAM_E2E_REUSE_BUILD === '1' && existsSync(join(consoleDir, distDir, 'BUILD_ID'))) return 0;
-  if (buildIsFresh()) return 0;
+/**
+ * Runs `next build` unless a fresh production build is already there. Returns the build time or 0.
+ * `dist` and `basePath` build another variant (the plugin proxy's console under /engram/console).
+ */
+export function ensureBuild(log: (s: string) => void, variant: { dist?: string; basePath?: string; timeoutMs?: number } = {}): number {
+  const dist = variant.dist ?? distDir;
+  if (process.env.ENGRAM_E2E_REUSE_BUILD === '1' && existsSync(join(consoleDir, dist, 'BUILD_ID'))) return 0;
+  if (freshBuild(dist)) return 0;
   const started = Date.now();
   log('building the console (next build)…');
   // Type errors are the typecheck's business; the browser tests need the bundle.
   const res = spawnSync(process.execPath, [join(repoRoot, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: consoleDir,
-    env: { ...process.env, ENGRAM_CONSOLE_DIST: distDir, ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ENGRAM_CONSOLE_DIST: dist, ...(variant.basePath ? { ENGRAM_CONSOLE_BASE_PATH: variant.basePath } : {}), ENGRAM_SKIP_TYPECHECK: '1', NEXT_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
     // A build on a loaded 2-core machine took over 4 minutes once; a killed build fails every browser test.
-    timeout: 600_000,
+    timeout: variant.timeoutMs ?? 600_000,
   });
   if (res.status !== 0) throw new Error(`next build failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
   return Date.now() - started;
