@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
 import type { EngramDb } from './client.ts';
 import { chunks, documents, indexManifest, meta, settingsOverlay } from './schema.ts';
 
@@ -54,6 +54,23 @@ export async function getDocument(db: EngramDb, id: string): Promise<DocumentRow
 export async function listDocuments(db: EngramDb, options: { includeArchived?: boolean } = {}): Promise<DocumentRow[]> {
   const where = options.includeArchived ? undefined : eq(documents.archived, false);
   return db.select().from(documents).where(where).orderBy(desc(documents.date), asc(documents.path));
+}
+
+/** The keys of a document row, in the schema's order (a stored copy of rows names its columns with these). */
+export const documentColumns = (): string[] => Object.keys(getTableColumns(documents));
+
+/**
+ * The warnings of every document that has any, in listing order (newest first), without reading the
+ * rest of each row: what a status report needs at any corpus size.
+ */
+export async function documentWarnings(db: EngramDb, options: { limit?: number } = {}): Promise<string[]> {
+  const rows = await db
+    .select({ warnings: documents.warnings })
+    .from(documents)
+    .where(ne(documents.warnings, sql`'[]'`))
+    .orderBy(desc(documents.date), asc(documents.path))
+    .limit(options.limit ?? 500);
+  return rows.flatMap((r) => r.warnings).slice(0, options.limit ?? 500);
 }
 
 export async function chunksOfDocument(db: EngramDb, docId: string): Promise<ChunkRow[]> {

@@ -1,7 +1,7 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
-import { DatabaseUnreachableError, documentsByIds, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { DatabaseUnreachableError, documentColumns, documentsByIds, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
@@ -21,6 +21,44 @@ export interface SnapshotMeta {
   generation: number;
   /** docId → documentVersion() of the rows the index holds. */
   versions: Record<string, string>;
+  /**
+   * The document rows as of `generation`, one array per row in the order of `columns`: a load at the
+   * same generation needs no listing of the table, one after other writes reads only the versions
+   * and the rows that changed. Absent in snapshots saved by a full index pass.
+   */
+  rows?: StoredRows;
+}
+
+/** Document rows stored column by column: a 5,000-row listing as objects is ~2.8 MB of repeated keys. */
+export interface StoredRows {
+  columns: string[];
+  values: unknown[][];
+}
+
+export function storeRows(docs: DocumentRow[]): StoredRows {
+  const columns = documentColumns();
+  return { columns, values: docs.map((d) => columns.map((c) => (d as unknown as Record<string, unknown>)[c])) };
+}
+
+/** Whether stored rows can be read back: stored with this schema's columns. */
+function rowsUsable(stored: StoredRows | undefined): stored is StoredRows {
+  if (!stored || !Array.isArray(stored.columns) || !Array.isArray(stored.values)) return false;
+  const columns = documentColumns();
+  return stored.columns.length === columns.length && stored.columns.every((c, i) => c === columns[i]);
+}
+
+/** The stored rows back as objects, or null when they were stored with other columns (another schema). */
+export function restoreRows(stored: StoredRows | undefined): DocumentRow[] | null {
+  if (!rowsUsable(stored)) return null;
+  const columns = stored.columns;
+  const out: DocumentRow[] = [];
+  for (const values of stored.values) {
+    if (!Array.isArray(values) || values.length !== columns.length) return null;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+    out.push(row as unknown as DocumentRow);
+  }
+  return out;
 }
 
 /** A document's indexed version: a re-index, an edit or an archive changes it. */
@@ -108,6 +146,8 @@ export class LiveIndex {
    */
   snapshotPath: string | null | undefined = undefined;
   lastLoad: LoadSource | null = null;
+  /** Where the last load got the document rows: the snapshot as is, the snapshot caught up with the versions, or the table. */
+  lastRows: 'snapshot' | 'caught-up' | 'listed' | null = null;
 
   private snapshotFile(): string | null {
     return this.snapshotPath !== undefined ? this.snapshotPath : snapshotPathOf(this.url);
@@ -120,10 +160,12 @@ export class LiveIndex {
    */
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
-    const docs = await listDocuments(db, { includeArchived: true });
-    const byId = new Map(docs.map((d) => [d.id, d]));
     const snapshotPath = this.snapshotFile();
-    const fromSnapshot = snapshotPath === null ? null : await this.patchedSnapshot(db, snapshotPath, docs, byId);
+    const read = snapshotPath === null ? null : readLexicalSnapshot<SnapshotMeta>(snapshotPath, this.options);
+    const docs = await this.currentRows(db, generation, read?.ok ? read.meta : null);
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
+    const fromSnapshot = read?.ok ? await this.patchedSnapshot(db, read.index, read.meta, docs, byId) : null;
     const lexical = fromSnapshot?.index ?? (await this.rebuild(db, docs, byId));
     if (fromSnapshot) this.lastLoad = { kind: 'snapshot', patched: fromSnapshot.patched };
     else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };
@@ -137,8 +179,31 @@ export class LiveIndex {
     this.generation = generation;
     this.loaded = true;
     // Saving costs more than patching a few documents (a 5,000-memory index is ~7 MB), so a
-    // one-shot write does not rewrite it each time: it is saved once the patch has grown.
-    if (snapshotPath !== null && (!fromSnapshot || fromSnapshot.patched > Math.max(SNAPSHOT_SAVE_AFTER, docs.length * 0.005))) this.saveSnapshot(snapshotPath, docs, generation);
+    // one-shot write does not rewrite it each time: it is saved once the patch has grown, or when
+    // the snapshot has no rows yet (a full pass saves only the index).
+    const stale = !fromSnapshot || fromSnapshot.patched > Math.max(SNAPSHOT_SAVE_AFTER, docs.length * 0.005) || !fromSnapshot.hadRows;
+    if (snapshotPath !== null && stale) this.saveSnapshot(snapshotPath, docs, generation);
+  }
+
+  /**
+   * Every document row, as cheaply as the snapshot allows: its own rows when nothing was written
+   * since (same generation); its rows with the changed ones read again when the versions moved
+   * (a write by this or another process: one narrow listing plus the changed rows); else the table.
+   */
+  private async currentRows(db: EngramDb, generation: number, meta: SnapshotMeta | null): Promise<DocumentRow[]> {
+    const stored = meta ? restoreRows(meta.rows) : null;
+    this.lastRows = !meta || !stored ? 'listed' : meta.generation === generation ? 'snapshot' : 'caught-up';
+    if (!meta || !stored) return listDocuments(db, { includeArchived: true });
+    if (meta.generation === generation) return stored;
+    const byId = new Map(stored.map((d) => [d.id, d]));
+    const versions = await documentVersions(db);
+    const changed = versions.filter((v) => { const d = byId.get(v.id); return !d || documentVersion(d) !== documentVersion(v); }).map((v) => v.id);
+    const present = new Set(versions.map((v) => v.id));
+    const fresh = new Map((await documentsByIds(db, changed)).map((d) => [d.id, d]));
+    const out: DocumentRow[] = [];
+    for (const d of stored) if (present.has(d.id)) out.push(fresh.get(d.id) ?? d);
+    for (const id of changed) if (!byId.has(id) && fresh.has(id)) out.push(fresh.get(id)!);
+    return out;
   }
 
   /** Builds the lexical index from every live document's rows. */
@@ -163,13 +228,7 @@ export class LiveIndex {
    * or gone) are dropped and re-added from their rows. Null when there is no usable snapshot or
    * too much changed.
    */
-  private async patchedSnapshot(db: EngramDb, path: string, docs: DocumentRow[], byId: Map<string, DocumentRow>) {
-    const read = readLexicalSnapshot<SnapshotMeta>(path, this.options);
-    if (!read.ok) {
-      this.lastLoad = { kind: 'rebuilt', reason: read.reason };
-      return null;
-    }
-    const { index, meta } = read;
+  private async patchedSnapshot(db: EngramDb, index: LexicalIndex, meta: SnapshotMeta, docs: DocumentRow[], byId: Map<string, DocumentRow>) {
     const versions = meta?.versions;
     if (typeof versions !== 'object' || versions === null || typeof meta.generation !== 'number') {
       this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
@@ -196,7 +255,7 @@ export class LiveIndex {
       const d = byId.get(r.docId);
       if (d) index.add(lexicalEntry(r, d));
     }
-    return { index, patched: changed.length };
+    return { index, patched: changed.length, hadRows: rowsUsable(meta.rows) };
   }
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
@@ -204,7 +263,7 @@ export class LiveIndex {
     const versions: Record<string, string> = {};
     for (const d of docs) versions[d.id] = documentVersion(d);
     try {
-      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions });
+      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions, rows: storeRows(docs) });
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }

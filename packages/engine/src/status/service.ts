@@ -1,7 +1,7 @@
 // The status domain (#18, the console's system/status page and `engram status`): counts from the
 // tables (never the manifest), tokenizer and chunk parameters against what the index was built with,
 // the semantic channel's state, and every warning worth showing (data repairs, index runs, files).
-import { corpusCounts, folderCounts, getManifest, listDocuments } from '@engram/db';
+import { corpusCounts, documentWarnings, folderCounts, getManifest } from '@engram/db';
 import type { EngineStatus } from '../api.ts';
 import type { IndexService } from '../index/service.ts';
 import type { EngineState } from '../runtime/state.ts';
@@ -20,7 +20,9 @@ export class StatusService {
     const folders = await folderCounts(s.db);
     const sem = s.semantic?.status();
     const builtChunk = manifest ? { size: manifest.chunkSize, overlap: manifest.chunkOverlap } : null;
-    const fileWarnings = (s.live.loaded ? [...s.live.docs.values()] : await listDocuments(s.db, { includeArchived: true })).flatMap((d) => d.warnings);
+    // A loaded index has every row at hand; otherwise only the warnings column is read (a one-shot
+    // `engram status` at 5,000 memories spent most of its time listing whole rows for this).
+    const fileWarnings = s.live.loaded ? [...s.live.docs.values()].flatMap((d) => d.warnings) : await documentWarnings(s.db, { limit: 500 });
     return {
       documents: counts.documents,
       archived: counts.archived,

@@ -2,12 +2,12 @@
 // it from every row; a write since then is patched in; a damaged, foreign or too-stale file is
 // rebuilt. Every path must search exactly like an index built fresh from the database.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { lexicalOptionsOf } from '../../src/index/indexer.ts';
-import { LiveIndex } from '../../src/index/live.ts';
+import { LiveIndex, restoreRows, storeRows } from '../../src/index/live.ts';
 import { lexicalOptions } from '../../src/runtime/state.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
@@ -37,6 +37,9 @@ async function assertSearchesLikeFreshBuild(engine: Engine) {
     assert.deepEqual(engine.live.lexical.search(tokens, 100), fresh.lexical.search(tokens, 100), q);
   }
   assert.deepEqual(new Map([...engine.live.chunkDoc].sort()), new Map([...fresh.chunkDoc].sort()));
+  // The document rows too: a load may take them from the snapshot, caught up with the versions.
+  const byId = (m: Map<string, unknown>) => new Map([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
+  assert.deepEqual(byId(engine.live.docs), byId(fresh.docs), 'the same document rows as a listing of the table');
 }
 
 async function loaded(dirs: ReturnType<typeof tempDirs>) {
@@ -137,4 +140,46 @@ test('a full index pass saves the snapshot it built, so the load after it reads 
   assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'loaded from the pass snapshot');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
+});
+
+test('document rows ride in the snapshot: the same generation lists nothing, later writes, edits, archives and deleted files are caught up', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  engine.close();
+
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastRows, 'snapshot', 'nothing written since: the rows come from the snapshot');
+  await assertSearchesLikeFreshBuild(engine);
+  const written = await engine.write({ title: '法兰克福节点迁移', content: '法兰克福节点迁移到新机房,带宽 10 Gbps,窗口在周二凌晨。', tags: ['法兰克福'] });
+  engine.close();
+
+  // Another process's view after a write, a hand edit, a deleted file and an archive.
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastRows, 'caught-up');
+  assert.ok(engine.live.docs.has(written.docId), 'the written memory is listed');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+  const edited = join(dirs.diaryDir, '2026-09-02-n1.txt');
+  writeFileSync(edited, `${readFileSync(edited, 'utf8')}\n补充:改用新的巡检脚本。\n`);
+  rmSync(join(dirs.diaryDir, '2026-09-03-n2.txt'));
+  engine = await openTestEngine(dirs); // the open's sync indexes the edit and drops the deleted file
+  const archived = [...engine.live.docs.values()].find((d) => d.path.endsWith('-n5.txt'))!;
+  await engine.forget(archived.id);
+  engine.close();
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastRows, 'caught-up');
+  assert.equal([...engine.live.docs.values()].some((d) => d.path.endsWith('-n2.txt')), false, 'the deleted file is gone');
+  assert.equal([...engine.live.docs.values()].find((d) => d.path.endsWith('-n5.txt'))?.archived, true, 'the archive is seen');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+});
+
+test('rows stored with another schema’s columns are not used: the table is listed', () => {
+  const rows = storeRows([]);
+  assert.deepEqual(restoreRows(rows), []);
+  assert.equal(restoreRows({ columns: [...rows.columns, 'fromTheFuture'], values: [] }), null);
+  assert.equal(restoreRows({ columns: rows.columns.slice(1), values: [] }), null);
+  assert.equal(restoreRows({ columns: rows.columns, values: [[1, 2]] }), null, 'a row of the wrong width');
+  assert.equal(restoreRows(undefined), null);
 });
