@@ -1,5 +1,10 @@
-import { createClient, type Client } from '@libsql/client';
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { Client, Config } from '@libsql/client';
+// The embedded (file) client only: `@libsql/client`'s entry also loads the HTTP and WebSocket
+// clients (the `ws` package), ~30 ms of every one-shot command that never talks to a server. A
+// remote URL loads the full client when it is opened (`createClientFor`).
+import { createClient as createFileClient } from '@libsql/client/sqlite3';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -87,7 +92,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function openOnce(options: OpenDatabaseOptions, filePath: string | null, recovered: Recovery | null): Promise<Database> {
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000));
   // `timeout` reaches every pooled connection (the PRAGMA below only the first one).
-  const client = createClient({ url: options.url, authToken: options.authToken, ...(filePath ? { timeout: busyTimeoutMs } : {}) });
+  const client = await createClientFor({ url: options.url, authToken: options.authToken, ...(filePath ? { timeout: busyTimeoutMs } : {}) });
   try {
     if (filePath) {
       await client.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
@@ -109,6 +114,13 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
     if (!filePath && isUnreachable(error)) throw new DatabaseUnreachableError(options.url, error);
     throw error;
   }
+}
+
+/** `file:` and `:memory:` URLs get the embedded client; anything else (http, https, libsql, ws) the full one. */
+async function createClientFor(config: Config): Promise<Client> {
+  if (config.url.startsWith('file:') || config.url === ':memory:') return createFileClient(config);
+  const { createClient } = await import('@libsql/client');
+  return createClient(config);
 }
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_\w+)$/;

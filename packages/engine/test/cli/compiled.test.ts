@@ -70,6 +70,7 @@ test('compiled --version loads neither the database client nor jieba; status loa
   assert.equal(loaded.some((f) => f.includes('@node-rs/jieba')), false);
   const statusLoaded = probe(`status --diary-dir ${dirs.diaryDir} --data-dir ${dirs.dataDir} --json`);
   assert.ok(statusLoaded.some((f) => f.includes('libsql')), 'status opens the database (the probe can see loaded modules)');
+  assert.equal(statusLoaded.some((f) => /node_modules\/ws\//.test(f)), false, 'an embedded database never loads the WebSocket client');
 });
 
 test('bin rebuilds a stale build, and runs the source through tsx with a note when it cannot', () => {
