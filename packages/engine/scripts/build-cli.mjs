@@ -10,6 +10,9 @@
 //   dist/cli/jieba-words.bin  the word index of jieba's dictionary (scripts/jieba-words.mjs): a
 //                         one-shot command segments with the few words its text contains instead of
 //                         building the whole dictionary (src/text/jieba-words.ts).
+//   dist/cli/jieba-idf.bin   the background IDF table (scripts/jieba-idf.mjs): the words of jieba's
+//                         idf.txt the engine keeps, looked up by binary search instead of parsing
+//                         the 6 MB text in every `write` and `recall` (src/recall/background-idf.ts).
 //   dist/cli/build.json   the source files the bundle was built from (mtime, sha1): bin/engram.js
 //                         runs the source through tsx instead when one of them changed since.
 //
@@ -20,6 +23,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSy
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIdfTable } from './jieba-idf.mjs';
 import { buildWordIndex } from './jieba-words.mjs';
 
 const engineDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,6 +68,15 @@ try {
   writeFileSync(join(staging, 'jieba-words.bin'), buildWordIndex(readFileSync(dictPath), { dictMtimeMs: statSync(dictPath).mtimeMs }));
 } catch (e) {
   if (!process.argv.includes('--quiet')) console.warn(`engram CLI: no jieba word index (${e.message}); commands build the whole dictionary`);
+}
+try {
+  const idfPath = join(dirname(createRequire(join(engineDir, 'package.json')).resolve('@node-rs/jieba/package.json')), 'idf.txt');
+  // KEEP_BELOW of src/recall/background-idf.ts: the reader refuses a table kept with another one.
+  const keepBelow = Number(/^const KEEP_BELOW = (\d+(?:\.\d+)?);$/m.exec(readFileSync(join(engineDir, 'src/recall/background-idf.ts'), 'utf8'))?.[1]);
+  if (!Number.isFinite(keepBelow)) throw new Error('KEEP_BELOW not found in src/recall/background-idf.ts');
+  writeFileSync(join(staging, 'jieba-idf.bin'), buildIdfTable(readFileSync(idfPath), { keepBelow, idfMtimeMs: statSync(idfPath).mtimeMs }));
+} catch (e) {
+  if (!process.argv.includes('--quiet')) console.warn(`engram CLI: no background IDF table (${e.message}); commands parse jieba's idf.txt`);
 }
 
 const sources = Object.keys(result.metafile.inputs)
