@@ -128,10 +128,49 @@ export async function updateTokens(
   });
 }
 
-/** Monotonic counter bumped by every write, so other processes notice and refresh their in-memory index. */
-export async function bumpGeneration(db: EngramDb): Promise<number> {
-  await db.run(sql`INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
-  return Number((await getMeta(db, 'generation')) ?? '0');
+/** Generations whose changed documents are kept in `meta`; a reader further behind lists every version instead. */
+export const CHANGE_LOG_GENERATIONS = 64;
+
+/**
+ * Monotonic counter bumped by every write, so other processes notice and refresh their in-memory
+ * index. With `changedDocIds` (an incremental pass: written, re-indexed or removed documents) it
+ * also records which documents that generation changed, in the same transaction, so a reader that
+ * is a few writes behind reads those rows instead of every document's version. Without it (a full
+ * pass, a settings change) nothing is recorded and readers that span it compare every version.
+ */
+export async function bumpGeneration(db: EngramDb, changedDocIds?: readonly string[]): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.all<{ value: string }>(
+      sql`INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) RETURNING value`,
+    );
+    const generation = Number(rows[0]?.value ?? '0');
+    if (changedDocIds) {
+      const value = JSON.stringify([...new Set(changedDocIds)]);
+      await tx.insert(meta).values({ key: `changed:${generation}`, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+    }
+    await tx.run(sql`DELETE FROM meta WHERE key LIKE 'changed:%' AND CAST(substr(key, 9) AS INTEGER) <= ${generation - CHANGE_LOG_GENERATIONS}`);
+    return generation;
+  });
+}
+
+/**
+ * The documents changed by generations `after`+1 … `upTo`, or null when the log does not cover every
+ * one of them (too far behind, or a full pass or settings change in between): then compare versions.
+ */
+export async function documentsChangedSince(db: EngramDb, after: number, upTo: number): Promise<string[] | null> {
+  if (upTo <= after) return upTo === after ? [] : null;
+  if (upTo - after > CHANGE_LOG_GENERATIONS) return null;
+  const keys: string[] = [];
+  for (let g = after + 1; g <= upTo; g++) keys.push(`changed:${g}`);
+  const rows = await db.select().from(meta).where(inArray(meta.key, keys));
+  if (rows.length !== keys.length) return null;
+  const ids = new Set<string>();
+  for (const r of rows) {
+    const list: unknown = JSON.parse(r.value);
+    if (!Array.isArray(list)) return null;
+    for (const id of list) if (typeof id === 'string') ids.add(id);
+  }
+  return [...ids];
 }
 
 export async function readGeneration(db: EngramDb): Promise<number> {

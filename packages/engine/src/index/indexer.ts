@@ -154,7 +154,8 @@ export async function runIndex(
     });
   }
   if (changedDocIds.length > 0 || mode === 'full') {
-    const generation = await bumpGeneration(ctx.db);
+    // An incremental pass records what it changed, so other processes catch up by reading those rows.
+    const generation = await bumpGeneration(ctx.db, mode === 'full' ? undefined : changedDocIds);
     if (built) {
       built.lexical.finishBulkAdd();
       saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation);

@@ -1,11 +1,12 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
-import { DatabaseUnreachableError, documentColumns, documentsByIds, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
+import { briefOf, rowSections, StoredRows, type DocBrief } from './stored-rows.ts';
 
 /** Documents whose index rows are read per query while loading (the db package's batch size). */
 const LOAD_PAGE_DOCS = 200;
@@ -21,44 +22,6 @@ export interface SnapshotMeta {
   generation: number;
   /** docId → documentVersion() of the rows the index holds. */
   versions: Record<string, string>;
-  /**
-   * The document rows as of `generation`, one array per row in the order of `columns`: a load at the
-   * same generation needs no listing of the table, one after other writes reads only the versions
-   * and the rows that changed. Absent in snapshots saved by a full index pass.
-   */
-  rows?: StoredRows;
-}
-
-/** Document rows stored column by column: a 5,000-row listing as objects is ~2.8 MB of repeated keys. */
-export interface StoredRows {
-  columns: string[];
-  values: unknown[][];
-}
-
-export function storeRows(docs: DocumentRow[]): StoredRows {
-  const columns = documentColumns();
-  return { columns, values: docs.map((d) => columns.map((c) => (d as unknown as Record<string, unknown>)[c])) };
-}
-
-/** Whether stored rows can be read back: stored with this schema's columns. */
-function rowsUsable(stored: StoredRows | undefined): stored is StoredRows {
-  if (!stored || !Array.isArray(stored.columns) || !Array.isArray(stored.values)) return false;
-  const columns = documentColumns();
-  return stored.columns.length === columns.length && stored.columns.every((c, i) => c === columns[i]);
-}
-
-/** The stored rows back as objects, or null when they were stored with other columns (another schema). */
-export function restoreRows(stored: StoredRows | undefined): DocumentRow[] | null {
-  if (!rowsUsable(stored)) return null;
-  const columns = stored.columns;
-  const out: DocumentRow[] = [];
-  for (const values of stored.values) {
-    if (!Array.isArray(values) || values.length !== columns.length) return null;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
-    out.push(row as unknown as DocumentRow);
-  }
-  return out;
 }
 
 /** A document's indexed version: a re-index, an edit or an archive changes it. */
@@ -91,7 +54,12 @@ export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, op
 
 export class LiveIndex {
   lexical: LexicalIndex;
-  readonly docs = new Map<string, DocumentRow>();
+  private readonly rowMap = new Map<string, DocumentRow>();
+  /**
+   * Rows still in the snapshot, decoded on demand, with the changes over them (null = gone): a
+   * one-shot write at 5,000 memories touches a handful of rows and never decodes the others.
+   */
+  private stored: { rows: StoredRows; versions: Record<string, string>; over: Map<string, DocumentRow | null> } | null = null;
   readonly chunkDoc = new Map<string, string>();
   private readonly chunksOfDoc = new Map<string, string[]>();
   generation = -1;
@@ -105,8 +73,81 @@ export class LiveIndex {
     this.lexical = new LexicalIndex(options);
   }
 
+  /** Every document row (decodes the rows still in the snapshot, once). */
+  get docs(): Map<string, DocumentRow> {
+    if (this.stored) this.materialize();
+    return this.rowMap;
+  }
+
+  /** One document row, without decoding the others. */
+  doc(id: string): DocumentRow | undefined {
+    if (!this.stored) return this.rowMap.get(id);
+    const { rows, over } = this.stored;
+    if (over.has(id)) return over.get(id) ?? undefined;
+    const i = rows.indexOf(id);
+    return i === undefined ? undefined : rows.row(i);
+  }
+
+  /** Title, scope and supersedes of every document, in listing order, without decoding whole rows. */
+  briefs(): DocBrief[] {
+    if (!this.stored) return [...this.rowMap.values()].map(briefOf);
+    const { rows, over } = this.stored;
+    const out: DocBrief[] = [];
+    for (const b of rows.briefs()) {
+      if (!over.has(b.id)) out.push(b);
+      else if (over.get(b.id)) out.push(briefOf(over.get(b.id)!));
+    }
+    for (const [id, d] of over) if (d && rows.indexOf(id) === undefined) out.push(briefOf(d));
+    return out;
+  }
+
+  private materialize(): void {
+    const { rows, over } = this.stored!;
+    this.stored = null;
+    this.rowMap.clear();
+    for (let i = 0; i < rows.size; i++) {
+      const id = rows.ids[i]!;
+      if (!over.has(id)) this.rowMap.set(id, rows.row(i));
+      else if (over.get(id)) this.rowMap.set(id, over.get(id)!);
+    }
+    for (const [id, d] of over) if (d && !this.rowMap.has(id)) this.rowMap.set(id, d);
+  }
+
+  /** The indexed version of a document this index holds (see documentVersion), without decoding its row. */
+  private versionOf(id: string): string | undefined {
+    if (!this.stored) {
+      const d = this.rowMap.get(id);
+      return d && documentVersion(d);
+    }
+    const { versions, over } = this.stored;
+    if (over.has(id)) {
+      const d = over.get(id);
+      return d ? documentVersion(d) : undefined;
+    }
+    return Object.hasOwn(versions, id) ? versions[id] : undefined;
+  }
+
+  /** The ids of every document this index holds. */
+  private knownIds(): string[] {
+    if (!this.stored) return [...this.rowMap.keys()];
+    const { rows, over } = this.stored;
+    const out = rows.ids.filter((id) => !over.has(id));
+    for (const [id, d] of over) if (d) out.push(id);
+    return out;
+  }
+
+  private putDoc(d: DocumentRow): void {
+    if (this.stored) this.stored.over.set(d.id, d);
+    else this.rowMap.set(d.id, d);
+  }
+
+  private removeDoc(id: string): void {
+    if (this.stored) this.stored.over.set(id, null);
+    else this.rowMap.delete(id);
+  }
+
   meta(docId: string): DocMeta | undefined {
-    const d = this.docs.get(docId);
+    const d = this.doc(docId);
     return (
       d && {
         docId: d.id,
@@ -132,7 +173,7 @@ export class LiveIndex {
   supersededBy(): Map<string, string> {
     if (this.supersededCache) return this.supersededCache;
     const map = new Map<string, string>();
-    for (const d of this.docs.values()) {
+    for (const d of this.briefs()) {
       if (d.archived || d.supersedes.length === 0) continue;
       for (const old of d.supersedes) if (old !== d.id && !map.has(old)) map.set(old, d.id);
     }
@@ -146,8 +187,11 @@ export class LiveIndex {
    */
   snapshotPath: string | null | undefined = undefined;
   lastLoad: LoadSource | null = null;
-  /** Where the last load got the document rows: the snapshot as is, the snapshot caught up with the versions, or the table. */
-  lastRows: 'snapshot' | 'caught-up' | 'listed' | null = null;
+  /**
+   * Where the last load got the document rows: the snapshot as is; the snapshot and the rows the
+   * change log names; the snapshot and the rows whose version moved; or a listing of the table.
+   */
+  lastRows: 'snapshot' | 'log' | 'versions' | 'listed' | null = null;
 
   private snapshotFile(): string | null {
     return this.snapshotPath !== undefined ? this.snapshotPath : snapshotPathOf(this.url);
@@ -156,54 +200,100 @@ export class LiveIndex {
   /**
    * Full reload from the database. The lexical index comes from the snapshot when one matches the
    * options, patched with the documents that changed since it was written (a write by this or
-   * another process); otherwise, or when it is damaged, it is rebuilt from the rows and saved.
+   * another process); otherwise, or when it is damaged, it is rebuilt from the rows and saved. The
+   * document rows come from the snapshot too when it has them (nothing listed at the same
+   * generation; the versions and the changed rows after other writes), else from the table.
    */
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
     const snapshotPath = this.snapshotFile();
     const read = snapshotPath === null ? null : readLexicalSnapshot<SnapshotMeta>(snapshotPath, this.options);
-    const docs = await this.currentRows(db, generation, read?.ok ? read.meta : null);
-    const byId = new Map(docs.map((d) => [d.id, d]));
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
-    const fromSnapshot = read?.ok ? await this.patchedSnapshot(db, read.index, read.meta, docs, byId) : null;
-    const lexical = fromSnapshot?.index ?? (await this.rebuild(db, docs, byId));
-    if (fromSnapshot) this.lastLoad = { kind: 'snapshot', patched: fromSnapshot.patched };
-    else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };
-    this.lexical = lexical;
+    const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
+    const withRows = read?.ok && storedRows ? await this.fromStoredRows(db, generation, read.index, read.meta, storedRows) : null;
     this.supersededCache = null;
-    this.docs.clear();
     this.chunkDoc.clear();
     this.chunksOfDoc.clear();
-    for (const d of docs) this.docs.set(d.id, d);
-    for (const [chunkId, docId] of lexical.liveChunks()) this.track(chunkId, docId);
+    this.rowMap.clear();
+    this.stored = null;
+    let patched: number | null;
+    if (withRows) {
+      this.lexical = withRows.index;
+      this.stored = { rows: storedRows!, versions: read!.ok ? read!.meta.versions : {}, over: withRows.over };
+      patched = withRows.patched;
+    } else {
+      const docs = await listDocuments(db, { includeArchived: true });
+      const byId = new Map(docs.map((d) => [d.id, d]));
+      const fromSnapshot = read?.ok && !storedRows ? await this.patchedSnapshot(db, read.index, read.meta, docs, byId) : null;
+      this.lexical = fromSnapshot?.index ?? (await this.rebuild(db, docs, byId));
+      for (const d of docs) this.rowMap.set(d.id, d);
+      patched = fromSnapshot ? fromSnapshot.patched : null;
+      this.lastRows = 'listed';
+    }
+    if (patched !== null) this.lastLoad = { kind: 'snapshot', patched };
+    else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };
+    for (const [chunkId, docId] of this.lexical.liveChunks()) this.track(chunkId, docId);
     this.generation = generation;
     this.loaded = true;
     // Saving costs more than patching a few documents (a 5,000-memory index is ~7 MB), so a
     // one-shot write does not rewrite it each time: it is saved once the patch has grown, or when
-    // the snapshot has no rows yet (a full pass saves only the index).
-    const stale = !fromSnapshot || fromSnapshot.patched > Math.max(SNAPSHOT_SAVE_AFTER, docs.length * 0.005) || !fromSnapshot.hadRows;
-    if (snapshotPath !== null && stale) this.saveSnapshot(snapshotPath, docs, generation);
+    // it has no rows yet (a full pass saves only the index).
+    const count = withRows ? storedRows!.size : this.rowMap.size;
+    if (snapshotPath !== null && (patched === null || !withRows || patched > Math.max(SNAPSHOT_SAVE_AFTER, count * 0.005))) this.saveSnapshot(snapshotPath, [...this.docs.values()], generation);
   }
 
   /**
-   * Every document row, as cheaply as the snapshot allows: its own rows when nothing was written
-   * since (same generation); its rows with the changed ones read again when the versions moved
-   * (a write by this or another process: one narrow listing plus the changed rows); else the table.
+   * The snapshot's index and rows brought up to date: at the same generation as is; after other
+   * writes, the documents whose version moved (or that are new or gone) are read again and patched
+   * in. Null when the snapshot is unusable or too much changed (the caller lists and rebuilds).
    */
-  private async currentRows(db: EngramDb, generation: number, meta: SnapshotMeta | null): Promise<DocumentRow[]> {
-    const stored = meta ? restoreRows(meta.rows) : null;
-    this.lastRows = !meta || !stored ? 'listed' : meta.generation === generation ? 'snapshot' : 'caught-up';
-    if (!meta || !stored) return listDocuments(db, { includeArchived: true });
-    if (meta.generation === generation) return stored;
-    const byId = new Map(stored.map((d) => [d.id, d]));
-    const versions = await documentVersions(db);
-    const changed = versions.filter((v) => { const d = byId.get(v.id); return !d || documentVersion(d) !== documentVersion(v); }).map((v) => v.id);
-    const present = new Set(versions.map((v) => v.id));
+  private async fromStoredRows(db: EngramDb, generation: number, index: LexicalIndex, meta: SnapshotMeta, rows: StoredRows) {
+    const versions = meta?.versions;
+    if (typeof versions !== 'object' || versions === null || typeof meta.generation !== 'number' || Object.keys(versions).length !== rows.size) {
+      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
+      return null;
+    }
+    if (!this.consistent(index, versions)) return null;
+    let changed: string[] = [];
+    // A few writes behind: the change log names the documents (no listing at all).
+    const logged = meta.generation === generation ? [] : await documentsChangedSince(db, meta.generation, generation);
+    if (logged && logged.length <= Math.max(8, rows.size * SNAPSHOT_PATCH_LIMIT)) {
+      changed = logged;
+      this.lastRows = changed.length === 0 ? 'snapshot' : 'log';
+    } else {
+      this.lastRows = 'versions';
+      const now = await documentVersions(db);
+      const present = new Set<string>();
+      for (const v of now) {
+        present.add(v.id);
+        if (versions[v.id] !== documentVersion(v)) changed.push(v.id);
+      }
+      for (const id of Object.keys(versions)) if (!present.has(id)) changed.push(id);
+      if (changed.length > Math.max(8, now.length * SNAPSHOT_PATCH_LIMIT)) {
+        this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${now.length} documents changed since the snapshot` };
+        return null;
+      }
+    }
     const fresh = new Map((await documentsByIds(db, changed)).map((d) => [d.id, d]));
-    const out: DocumentRow[] = [];
-    for (const d of stored) if (present.has(d.id)) out.push(fresh.get(d.id) ?? d);
-    for (const id of changed) if (!byId.has(id) && fresh.has(id)) out.push(fresh.get(id)!);
-    return out;
+    const over = new Map<string, DocumentRow | null>(changed.map((id) => [id, fresh.get(id) ?? null]));
+    for (const id of changed) index.removeDocument(id);
+    for (const r of await indexRowsOfDocuments(db, changed.filter((id) => fresh.get(id)?.archived === false))) index.add(lexicalEntry(r, fresh.get(r.docId)!));
+    return { index, over, patched: changed.length };
+  }
+
+  /**
+   * The index must hold exactly the live documents the versions say: a snapshot whose chunks
+   * disagree with its own versions (written by a faulty build) is not patched, it is rebuilt.
+   */
+  private consistent(index: LexicalIndex, versions: Record<string, string>): boolean {
+    const liveInSnapshot = new Set<string>();
+    for (const [, docId] of index.liveChunks()) liveInSnapshot.add(docId);
+    for (const docId of liveInSnapshot)
+      if (!(docId in versions) || versions[docId]!.endsWith('|1')) {
+        this.lastLoad = { kind: 'rebuilt', reason: 'unusable: chunks of a document the snapshot does not list as live' };
+        return false;
+      }
+    return true;
   }
 
   /** Builds the lexical index from every live document's rows. */
@@ -241,21 +331,14 @@ export class LiveIndex {
       this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${docs.length} documents changed since the snapshot` };
       return null;
     }
-    // The index must hold exactly the live documents the versions say: a snapshot whose chunks
-    // disagree with its own versions (written by a faulty build) is not patched, it is rebuilt.
-    const liveInSnapshot = new Set<string>();
-    for (const [, docId] of index.liveChunks()) liveInSnapshot.add(docId);
-    for (const docId of liveInSnapshot) if (!(docId in versions) || versions[docId]!.endsWith('|1')) {
-      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: chunks of a document the snapshot does not list as live' };
-      return null;
-    }
+    if (!this.consistent(index, versions)) return null;
     for (const id of changed) index.removeDocument(id);
     const live = changed.filter((id) => byId.get(id)?.archived === false);
     for (const r of await indexRowsOfDocuments(db, live)) {
       const d = byId.get(r.docId);
       if (d) index.add(lexicalEntry(r, d));
     }
-    return { index, patched: changed.length, hadRows: rowsUsable(meta.rows) };
+    return { index, patched: changed.length };
   }
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
@@ -263,7 +346,7 @@ export class LiveIndex {
     const versions: Record<string, string> = {};
     for (const d of docs) versions[d.id] = documentVersion(d);
     try {
-      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions, rows: storeRows(docs) });
+      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions }, rowSections(docs));
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }
@@ -286,7 +369,7 @@ export class LiveIndex {
     for (const c of this.chunksOfDoc.get(docId) ?? []) this.chunkDoc.delete(c);
     this.chunksOfDoc.delete(docId);
     this.lexical.removeDocument(docId);
-    this.docs.delete(docId);
+    this.removeDoc(docId);
   }
 
   /** Reloads the given documents (or drops them when they are gone from the database). */
@@ -297,10 +380,10 @@ export class LiveIndex {
     const docs = await documentsByIds(db, ids);
     const rows = await indexRowsOfDocuments(db, ids);
     for (const id of ids) this.dropDocument(id);
-    for (const d of docs) this.docs.set(d.id, d);
+    for (const d of docs) this.putDoc(d);
     this.supersededCache = null;
     for (const r of rows) {
-      const d = this.docs.get(r.docId);
+      const d = this.doc(r.docId);
       if (!d) continue;
       this.lexical.add(lexicalEntry(r, d));
       this.track(r.chunkId, r.docId);
@@ -330,6 +413,18 @@ export class LiveIndex {
     }
   }
 
+  /** The documents whose version differs from the one this index holds (or that are new or gone). */
+  private async changedByVersion(db: EngramDb): Promise<string[]> {
+    const seen = new Set<string>();
+    const changed: string[] = [];
+    for (const r of await documentVersions(db)) {
+      seen.add(r.id);
+      if (this.versionOf(r.id) !== documentVersion(r)) changed.push(r.id);
+    }
+    for (const id of this.knownIds()) if (!seen.has(id)) changed.push(id);
+    return changed;
+  }
+
   private async refreshOnce(db: EngramDb): Promise<boolean> {
     if (!this.loaded) {
       await this.load(db);
@@ -337,15 +432,7 @@ export class LiveIndex {
     }
     const generation = await readGeneration(db);
     if (generation === this.generation) return false;
-    const rows = await documentVersions(db);
-    const seen = new Set<string>();
-    const changed: string[] = [];
-    for (const r of rows) {
-      seen.add(r.id);
-      const mine = this.docs.get(r.id);
-      if (!mine || mine.contentHash !== r.contentHash || mine.indexedAt !== r.indexedAt || mine.archived !== r.archived) changed.push(r.id);
-    }
-    for (const id of [...this.docs.keys()]) if (!seen.has(id)) changed.push(id);
+    const changed = (this.generation >= 0 ? await documentsChangedSince(db, this.generation, generation) : null) ?? (await this.changedByVersion(db));
     await this.reloadDocuments(db, changed);
     this.generation = generation;
     return changed.length > 0;

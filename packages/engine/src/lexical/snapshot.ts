@@ -5,7 +5,8 @@
 //
 // The header names each section (typed arrays and JSON string lists) with its type and byte length;
 // sections start at multiples of 8 so the typed arrays are views of the file's bytes, not copies.
-// The caller's `meta` (what the index was built from) rides in the header. Anything that does not
+// The caller's `meta` (what the index was built from) rides in the header, the caller's own sections
+// (`extra`, e.g. the document rows) after the index's. Anything that does not
 // check out — magic, hash, header, section sizes, the index's own consistency checks — reads as
 // "no snapshot", and the caller rebuilds.
 import { createHash } from 'node:crypto';
@@ -33,6 +34,8 @@ interface Header<M> {
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 type Part = Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer> | string[];
+/** A caller's own section (bytes, 32-bit integers, doubles or a list of strings), stored after the index's. */
+export type SnapshotPart = Part;
 function sectionsOf(state: LexicalState): [string, Part][] {
   const { postings: p, slots: s } = state;
   return [
@@ -65,8 +68,8 @@ const kindOf = (part: Part): ArrayKind => (Array.isArray(part) ? 'json' : part i
  * Writes the index to `path` atomically (a temporary file renamed over it), so a reader sees the
  * old snapshot or the new one, never half of one.
  */
-export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, options: LexicalOptions, meta: M): void {
-  const parts = sectionsOf(index.exportState()).map(([name, part]) => {
+export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, options: LexicalOptions, meta: M, extra: [string, SnapshotPart][] = []): void {
+  const parts = [...sectionsOf(index.exportState()), ...extra.map(([name, part]): [string, Part] => [`extra.${name}`, part])].map(([name, part]) => {
     const bytes = Array.isArray(part) ? Buffer.from(JSON.stringify(part), 'utf8') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
     return { name, kind: kindOf(part), bytes };
   });
@@ -93,7 +96,7 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
   }
 }
 
-export type SnapshotRead<M> = { ok: true; index: LexicalIndex; meta: M } | { ok: false; reason: string };
+export type SnapshotRead<M> = { ok: true; index: LexicalIndex; meta: M; extra: Map<string, SnapshotPart> } | { ok: false; reason: string };
 
 /**
  * Reads a snapshot written with the same lexical options. Never throws: a missing, damaged or
@@ -153,7 +156,9 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
         docIds: get('slots.docIds', 'json'),
       },
     };
-    return { ok: true, index: LexicalIndex.fromState(options, state), meta: header.meta };
+    const extra = new Map<string, SnapshotPart>();
+    for (const [name, part] of parts) if (name.startsWith('extra.')) extra.set(name.slice('extra.'.length), part);
+    return { ok: true, index: LexicalIndex.fromState(options, state), meta: header.meta, extra };
   } catch (e) {
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
   }

@@ -54,10 +54,12 @@ export class MemoryWriterService implements MemoryWriter {
       // Titles are unique within what the writing workspace sees (its own memories + global).
       const scope = { workspace: s.scopeOf(input.meta?.workspace ?? null) };
       const visible = (id: string) => {
-        const d = s.live.docs.get(id);
+        const d = s.live.doc(id);
         return d && !d.archived && visibleIn(scope, d.workspace) ? d : undefined;
       };
-      const titles = new Set([...s.live.docs.values()].filter((d) => visible(d.id)).map((d) => d.title));
+      // From the briefs, not the rows: a one-shot write decodes only the rows it touches.
+      const titles = new Set(s.live.briefs().filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.title));
+      const titleKeys = new Set([...titles].map(normaliseTitle));
       const entryInput = { ...input, folder: input.folder ?? s.config.diary.folder, format: s.config.diary.format };
       // Write hygiene: fragments refused, near-duplicates merged into the older memory, conflicts named.
       const gate = await gateWrite(
@@ -66,14 +68,14 @@ export class MemoryWriterService implements MemoryWriter {
           search: (tokens, limit) => s.live.lexical.search(tokens, limit), visibleDoc: visible, supersededBy: () => s.live.supersededBy(),
         },
         entryInput,
-        new Set([...titles].map(normaliseTitle)),
+        titleKeys,
       );
       const conflicts = gate.conflicts.length > 0 ? { conflicts: gate.conflicts } : {};
       if (gate.kind === 'merged') {
         if (!gate.identical) await this.reindexPaths([gate.path]);
         return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
       }
-      const created = await createEntry(s.config.diaryDir, entryInput, titles);
+      const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys });
       await this.reindexPaths([created.path]);
       const docId = docIdFor('diary', created.path);
       const semanticIndexed = s.semantic?.status().state === 'ready';
@@ -85,7 +87,7 @@ export class MemoryWriterService implements MemoryWriter {
 
   /** A memory written without a summary (or grown by a merge, when its summary was generated) waits for one. */
   private async queueSummaryAfterWrite(result: WriteResult): Promise<void> {
-    const d = this.s.live.docs.get(result.docId);
+    const d = this.s.live.doc(result.docId);
     if (!d || !this.s.config.summaries.enabled) return;
     const stale = result.merged === true && (d.summarySource === 'auto' || d.summarySource === 'rule');
     try {
@@ -206,7 +208,7 @@ export class MemoryWriterService implements MemoryWriter {
       if (await rewriteIfUnchanged(file, before, text)) await this.reindexPaths([d.path]);
       return d.id;
     });
-    const after = this.s.live.docs.get(docId);
+    const after = this.s.live.doc(docId);
     if (!after) throw new EngramError('not-found', 'the memory disappeared after the change');
     return this.reader.summaryWithChunks(after);
   }

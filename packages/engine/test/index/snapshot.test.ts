@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { lexicalOptionsOf } from '../../src/index/indexer.ts';
-import { LiveIndex, restoreRows, storeRows } from '../../src/index/live.ts';
+import { LiveIndex } from '../../src/index/live.ts';
+import { rowSections, StoredRows } from '../../src/index/stored-rows.ts';
 import { lexicalOptions } from '../../src/runtime/state.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
@@ -142,7 +143,7 @@ test('a full index pass saves the snapshot it built, so the load after it reads 
   engine.close();
 });
 
-test('document rows ride in the snapshot: the same generation lists nothing, later writes, edits, archives and deleted files are caught up', async () => {
+test('document rows ride in the snapshot: the same generation lists nothing; writes, edits, archives and deleted files are caught up from the change log, a full pass through the versions', async () => {
   const dirs = tempDirs();
   seedMore(dirs.diaryDir, 30);
   let engine = await openTestEngine(dirs);
@@ -156,7 +157,7 @@ test('document rows ride in the snapshot: the same generation lists nothing, lat
 
   // Another process's view after a write, a hand edit, a deleted file and an archive.
   engine = await loaded(dirs);
-  assert.equal(engine.live.lastRows, 'caught-up');
+  assert.equal(engine.live.lastRows, 'log', 'one write behind: the change log names the row');
   assert.ok(engine.live.docs.has(written.docId), 'the written memory is listed');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
@@ -168,18 +169,48 @@ test('document rows ride in the snapshot: the same generation lists nothing, lat
   await engine.forget(archived.id);
   engine.close();
   engine = await loaded(dirs);
-  assert.equal(engine.live.lastRows, 'caught-up');
+  assert.equal(engine.live.lastRows, 'log');
   assert.equal([...engine.live.docs.values()].some((d) => d.path.endsWith('-n2.txt')), false, 'the deleted file is gone');
   assert.equal([...engine.live.docs.values()].find((d) => d.path.endsWith('-n5.txt'))?.archived, true, 'the archive is seen');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
+
+  // A full pass records no change list: a snapshot older than it compares every version.
+  const stale = `${engine.database.filePath}.lexical`;
+  const old = readFileSync(stale);
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  writeFileSync(join(dirs.diaryDir, '2026-09-09-n40.txt'), diary('08:00', '新增的一篇', '全量重建前写入。', '全量重建前写入的正文,提到证书续期。', ['证书']));
+  await engine.index({ full: true });
+  engine.close();
+  writeFileSync(stale, old);
+  engine = await loaded(dirs);
+  assert.equal(engine.live.lastRows, 'versions');
+  assert.ok([...engine.live.docs.values()].some((d) => d.path.endsWith('-n40.txt')), 'the file the full pass added is listed');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
 });
 
-test('rows stored with another schema’s columns are not used: the table is listed', () => {
-  const rows = storeRows([]);
-  assert.deepEqual(restoreRows(rows), []);
-  assert.equal(restoreRows({ columns: [...rows.columns, 'fromTheFuture'], values: [] }), null);
-  assert.equal(restoreRows({ columns: rows.columns.slice(1), values: [] }), null);
-  assert.equal(restoreRows({ columns: rows.columns, values: [[1, 2]] }), null, 'a row of the wrong width');
-  assert.equal(restoreRows(undefined), null);
+test('stored rows read back exactly; rows of another schema or with a broken offset table are not used', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 6);
+  const engine = await openTestEngine(dirs);
+  try {
+    const docs = [...engine.live.docs.values()];
+    const sections = () => new Map(rowSections(docs));
+    const rows = StoredRows.from(sections())!;
+    assert.equal(rows.size, docs.length);
+    docs.forEach((d, i) => assert.deepEqual(rows.row(rows.indexOf(d.id)!), d, `row ${i}`));
+    assert.deepEqual(rows.briefs().map((b) => [b.id, b.title, b.workspace, b.archived, b.supersedes]), docs.map((d) => [d.id, d.title, d.workspace, d.archived, d.supersedes]));
+    const other = sections();
+    other.set('rows.columns', [...(other.get('rows.columns') as string[]), 'fromTheFuture']);
+    assert.equal(StoredRows.from(other), null, 'another schema');
+    const broken = sections();
+    const offsets = Int32Array.from(broken.get('rows.offsets') as Int32Array);
+    offsets[offsets.length - 1] = offsets[offsets.length - 1]! + 1;
+    broken.set('rows.offsets', offsets);
+    assert.equal(StoredRows.from(broken), null, 'offsets that do not end at the data');
+    assert.equal(StoredRows.from(new Map()), null, 'no rows (a full pass snapshot)');
+  } finally {
+    engine.close();
+  }
 });
