@@ -8,22 +8,43 @@
 // never occurs in text jieba segments: private-use characters) carries exactly the frequency of
 // the words left out, so `total` is the dictionary's own. test/text/jieba-words.test.ts checks
 // byte-identical output against the full dictionary over CMRC-style text, user words included.
+// The index is read in parts (scripts/jieba-words.mjs, format 2): opening it reads the header and
+// hashes the body through a small buffer (every byte checked, few pages of memory touched), then the
+// directory of blocks; a text loads only the blocks of its own first characters. Reading the whole
+// 5 MB into memory cost ~25 ms per process here (mostly faulting in fresh pages), hashing it ~3-15.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 
-const MAGIC = 'ENGJBW01';
-const FORMAT = 1;
+const MAGIC = 'ENGJBW02';
+const FORMAT = 2;
 /** Private-use characters: outside every script jieba segments, so this word is never matched. */
 const FILLER_WORD = '\uE000\uE001\uE002';
+const CHUNK = 64 * 1024;
 
-export interface WordIndex {
-  total: number;
-  count: number;
+/** The words with one first unit: ids lo … lo + n - 1. */
+interface Block {
+  lo: number;
+  n: number;
   starts: Int32Array;
   freqs: Int32Array;
   units: Uint16Array;
   tags: Uint8Array;
+}
+
+/**
+ * An open word index. Holds its file open: blocks are read from the file that was checked, even if
+ * the path is replaced meanwhile (a rebuild of the CLI swaps dist/cli/).
+ */
+export interface WordIndex {
+  total: number;
+  count: number;
   tagNames: string[];
+  /** @internal */ fd: number;
+  /** @internal Byte offset of the body in the file. */ bodyAt: number;
+  /** @internal */ firstUnits: Uint16Array;
+  /** @internal */ blockLo: Int32Array;
+  /** @internal */ blockAt: Int32Array;
+  /** @internal Loaded blocks, by block number. */ blocks: (Block | undefined)[];
 }
 
 interface Header {
@@ -34,6 +55,8 @@ interface Header {
   total: number;
   count: number;
   units: number;
+  blocks: number;
+  bodyBytes: number;
   tags: string[];
   bodySha1: string;
 }
@@ -41,20 +64,25 @@ interface Header {
 export type WordIndexRead = { ok: true; index: WordIndex } | { ok: false; reason: string };
 
 /**
- * Reads the word index at `file` and checks it belongs to the dictionary at `dictPath` (size, and
+ * Opens the word index at `file` and checks it belongs to the dictionary at `dictPath` (size, and
  * the SHA-1 when the dictionary's mtime is not the one recorded) and is undamaged (the body's SHA-1).
  */
 export function readWordIndex(file: string, dictPath: string): WordIndexRead {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch (e) {
     return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no word index' : `unreadable: ${(e as Error).message}` };
   }
+  let keep = false;
   try {
-    if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a jieba word index' };
-    const headerLength = bytes.readUInt32LE(8);
-    const header = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as Header;
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(size, 12)));
+    const first = readSync(fd, chunk, 0, chunk.length, 0);
+    if (first < 12 || chunk.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a jieba word index' };
+    const headerLength = chunk.readUInt32LE(8);
+    const headerBytes = headerLength + 12 <= first ? chunk.subarray(12, 12 + headerLength) : readAt(fd, 12, headerLength);
+    const header = JSON.parse(headerBytes.toString('utf8')) as Header;
     if (header.format !== FORMAT) return { ok: false, reason: `format ${header.format}, expected ${FORMAT}` };
     const dict = statSync(dictPath);
     if (dict.size !== header.dictSize) return { ok: false, reason: 'built from another dictionary (size differs)' };
@@ -62,55 +90,139 @@ export function readWordIndex(file: string, dictPath: string): WordIndexRead {
       return { ok: false, reason: 'built from another dictionary (SHA-1 differs)' };
     let at = 12 + headerLength;
     at += (8 - (at % 8)) % 8;
-    const { count, units } = header;
-    const size = (count + 1) * 4 + count * 4 + units * 2 + count;
-    if (at + size !== bytes.length) return { ok: false, reason: 'damaged (length)' };
-    if (createHash('sha1').update(bytes.subarray(at)).digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
-    const buffer = bytes.buffer as ArrayBuffer;
-    const base = bytes.byteOffset + at;
-    const aligned = base % 4 === 0;
-    const take = <T>(Type: new (b: ArrayBuffer, o: number, n: number) => T, offset: number, n: number, width: number): T =>
-      aligned ? new Type(buffer, base + offset, n) : new Type(buffer.slice(base + offset, base + offset + n * width), 0, n);
-    const starts = take(Int32Array, 0, count + 1, 4);
-    const freqs = take(Int32Array, (count + 1) * 4, count, 4);
-    const unitArray = take(Uint16Array, (count + 1) * 4 + count * 4, units, 2);
-    const tags = take(Uint8Array, (count + 1) * 4 + count * 4 + units * 2, count, 1);
-    return { ok: true, index: { total: header.total, count, starts, freqs, units: unitArray, tags, tagNames: header.tags } };
+    const { blocks } = header;
+    if (at + header.bodyBytes !== size) return { ok: false, reason: 'damaged (length)' };
+    const hash = createHash('sha1');
+    for (let pos = at; pos < size; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
+      if (n <= 0) return { ok: false, reason: 'damaged (length)' };
+      hash.update(chunk.subarray(0, n));
+      pos += n;
+    }
+    if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
+    const unitsBytes = blocks * 2 + ((4 - ((blocks * 2) % 4)) % 4);
+    const directory = readAligned(fd, at, unitsBytes + 2 * (blocks + 1) * 4);
+    const index: WordIndex = {
+      total: header.total,
+      count: header.count,
+      tagNames: header.tags,
+      fd,
+      bodyAt: at,
+      firstUnits: new Uint16Array(directory, 0, blocks),
+      blockLo: new Int32Array(directory, unitsBytes, blocks + 1),
+      blockAt: new Int32Array(directory, unitsBytes + (blocks + 1) * 4, blocks + 1),
+      blocks: new Array<Block | undefined>(blocks),
+    };
+    keep = true;
+    return { ok: true, index };
   } catch (e) {
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
+  } finally {
+    if (!keep) closeSync(fd);
   }
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const out = Buffer.allocUnsafeSlow(length);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, out, done, length - done, position + done);
+    if (n <= 0) throw new Error('word index shorter than its header says');
+    done += n;
+  }
+  return out;
+}
+
+/** `length` bytes at `position` in an ArrayBuffer of their own (typed arrays need aligned offsets). */
+function readAligned(fd: number, position: number, length: number): ArrayBuffer {
+  const buffer = new ArrayBuffer(length);
+  const view = new Uint8Array(buffer);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, view, done, length - done, position + done);
+    if (n <= 0) throw new Error('word index shorter than its header says');
+    done += n;
+  }
+  return buffer;
+}
+
+/** The block of words starting with unit `c`, or -1. */
+function blockOfUnit(index: WordIndex, c: number): number {
+  const units = index.firstUnits;
+  let a = 0;
+  let b = units.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (units[m]! < c) a = m + 1;
+    else b = m;
+  }
+  return a < units.length && units[a] === c ? a : -1;
+}
+
+/** The block holding word id `k`. */
+function blockOfId(index: WordIndex, k: number): number {
+  const lo = index.blockLo;
+  let a = 0;
+  let b = lo.length - 1;
+  while (a < b) {
+    const m = (a + b + 1) >>> 1;
+    if (lo[m]! <= k) a = m;
+    else b = m - 1;
+  }
+  return a;
+}
+
+function block(index: WordIndex, b: number): Block {
+  const cached = index.blocks[b];
+  if (cached) return cached;
+  const lo = index.blockLo[b]!;
+  const n = index.blockLo[b + 1]! - lo;
+  const start = index.blockAt[b]!;
+  const buffer = readAligned(index.fd, index.bodyAt + start, index.blockAt[b + 1]! - start);
+  const starts = new Int32Array(buffer, 0, n + 1);
+  const loaded: Block = {
+    lo,
+    n,
+    starts,
+    freqs: new Int32Array(buffer, (n + 1) * 4, n),
+    units: new Uint16Array(buffer, (2 * n + 1) * 4, starts[n]!),
+    tags: new Uint8Array(buffer, (2 * n + 1) * 4 + starts[n]! * 2, n),
+  };
+  index.blocks[b] = loaded;
+  return loaded;
 }
 
 /** Adds to `out` the index of every dictionary word that occurs in `text`. */
 export function collectWordsIn(index: WordIndex, text: string, out: Set<number>): void {
-  const { starts, units, count } = index;
   const n = text.length;
-  // The unit of word k at `depth`, or -1 when the word is shorter (it sorts before longer ones).
-  const unitAt = (k: number, depth: number) => (starts[k]! + depth < starts[k + 1]! ? units[starts[k]! + depth]! : -1);
   for (let i = 0; i < n; i++) {
-    // [lo, hi): the words that start with text[i, i + depth).
+    const b = blockOfUnit(index, text.charCodeAt(i));
+    if (b < 0) continue;
+    const { lo: id0, n: count, starts, units } = block(index, b);
+    // The unit of (block-local) word k at `depth`, or -1 when the word is shorter (it sorts before longer ones).
+    const unitAt = (k: number, depth: number) => (starts[k]! + depth < starts[k + 1]! ? units[starts[k]! + depth]! : -1);
+    // [lo, hi): the words that start with text[i, i + depth + 1); every word of the block starts with text[i].
     let lo = 0;
     let hi = count;
-    for (let depth = 0; i + depth < n; depth++) {
+    if (starts[1]! - starts[0]! === 1) out.add(id0);
+    for (let depth = 1; i + depth < n; depth++) {
       const c = text.charCodeAt(i + depth);
       let a = lo;
-      let b = hi;
-      while (a < b) {
-        const m = (a + b) >>> 1;
+      let z = hi;
+      while (a < z) {
+        const m = (a + z) >>> 1;
         if (unitAt(m, depth) < c) a = m + 1;
-        else b = m;
+        else z = m;
       }
       const first = a;
-      b = hi;
-      while (a < b) {
-        const m = (a + b) >>> 1;
+      z = hi;
+      while (a < z) {
+        const m = (a + z) >>> 1;
         if (unitAt(m, depth) <= c) a = m + 1;
-        else b = m;
+        else z = m;
       }
       lo = first;
       hi = a;
       if (lo >= hi) break;
-      if (starts[lo + 1]! - starts[lo]! === depth + 1) out.add(lo);
+      if (starts[lo + 1]! - starts[lo]! === depth + 1) out.add(id0 + lo);
     }
   }
 }
@@ -119,12 +231,19 @@ export function collectWordsIn(index: WordIndex, text: string, out: Set<number>)
 export function wordIndexOf(index: WordIndex, word: string): number {
   const found = new Set<number>();
   collectWordsIn(index, word, found);
-  for (const k of found) if (index.starts[k + 1]! - index.starts[k]! === word.length && wordAt(index, k) === word) return k;
+  for (const k of found) if (wordAt(index, k) === word) return k;
   return -1;
 }
 
+/** Word id `k`: its text, frequency and tag number. */
+function entryAt(index: WordIndex, k: number): { word: string; freq: number; tag: number } {
+  const { lo, starts, units, freqs, tags } = block(index, blockOfId(index, k));
+  const i = k - lo;
+  return { word: String.fromCharCode(...units.subarray(starts[i]!, starts[i + 1]!)), freq: freqs[i]!, tag: tags[i]! };
+}
+
 function wordAt(index: WordIndex, k: number): string {
-  return String.fromCharCode(...index.units.subarray(index.starts[k]!, index.starts[k + 1]!));
+  return entryAt(index, k).word;
 }
 
 /**
@@ -135,9 +254,10 @@ export function subsetDictionary(index: WordIndex, ids: Iterable<number>): strin
   const lines: string[] = [];
   let sum = 0;
   for (const k of ids) {
-    const tag = index.tagNames[index.tags[k]!] ?? '';
-    lines.push(tag === '' ? `${wordAt(index, k)} ${index.freqs[k]}` : `${wordAt(index, k)} ${index.freqs[k]} ${tag}`);
-    sum += index.freqs[k]!;
+    const { word, freq, tag: tagId } = entryAt(index, k);
+    const tag = index.tagNames[tagId] ?? '';
+    lines.push(tag === '' ? `${word} ${freq}` : `${word} ${freq} ${tag}`);
+    sum += freq;
   }
   lines.push(`${FILLER_WORD} ${index.total - sum} x`);
   return `${lines.join('\n')}\n`;

@@ -2,14 +2,14 @@
 // segment byte for byte like jieba with the whole dictionary: plain and search mode, with and
 // without HMM, with user words (a new word and one that overrides a dictionary word's frequency).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildWordIndex } from '../../scripts/jieba-words.mjs';
 import { jiebaPackageDir, lazyBundledJieba, LazyBundledJieba, loadBundledJieba, setJiebaWordIndexPath } from '../../src/text/jieba.ts';
-import { readWordIndex } from '../../src/text/jieba-words.ts';
+import { collectWordsIn, readWordIndex, subsetDictionary } from '../../src/text/jieba-words.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
 
 const require = createRequire(import.meta.url);
@@ -107,4 +107,24 @@ test('a damaged word index, or one of another dictionary, is refused (the whole 
   assert.deepEqual(lazy.segmenterFor(REAL[1]!).cut(REAL[1]!, false), full.cut(REAL[1]!, false));
   assert.equal(lazy.built, true, 'no usable index: the whole dictionary');
   assert.equal(lazy.wordsUnavailable, 'damaged (checksum)');
+});
+
+test('an open word index keeps reading the file it checked when the path is replaced (a CLI rebuild swapping dist/cli/)', () => {
+  const path = join(dir, 'swapped.bin');
+  writeFileSync(path, buildWordIndex(dict, { dictMtimeMs: statSync(dictPath).mtimeMs }));
+  const read = readWordIndex(path, dictPath);
+  assert.ok(read.ok, read.ok ? '' : read.reason);
+  // Another file of the same size at that path: the blocks read from now on must still be the checked file's.
+  const other = join(dir, 'swapped-other.bin');
+  writeFileSync(other, Buffer.alloc(statSync(path).size, 0x5a));
+  renameSync(other, path);
+  const text = REAL.join('');
+  const fresh = readWordIndex(indexPath, dictPath);
+  assert.ok(fresh.ok);
+  const got = new Set<number>();
+  const want = new Set<number>();
+  collectWordsIn(read.index, text, got);
+  collectWordsIn(fresh.index, text, want);
+  assert.ok(want.size > 50);
+  assert.equal(subsetDictionary(read.index, got), subsetDictionary(fresh.index, want));
 });
