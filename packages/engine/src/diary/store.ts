@@ -4,6 +4,7 @@
 import { DEFAULT_META, validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from './meta.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, lstat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParsedDocument } from '../types.ts';
 import { isDateString, localDateString, localTimeString } from './dates.ts';
@@ -57,7 +58,7 @@ export interface ScanOptions {
   /** Create a missing diary dir instead of failing (for the default location the engine owns). */
   createIfMissing?: boolean;
   maxFileBytes?: number;
-  /** Called after each diary file is read (done, total): a rebuild's progress bar moves while scanning. */
+  /** Called after each batch of diary files is read (done, total): a rebuild's progress bar moves while scanning. */
   onFile?: (done: number, total: number) => void;
 }
 
@@ -86,6 +87,29 @@ export async function readTextFile(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTE
     size = st.size;
     mtimeMs = st.mtimeMs;
     buf = await readFile(abs);
+  } catch (e) {
+    return { ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` };
+  }
+  const decoded = decodeText(buf);
+  return decoded.ok ? { ok: true, text: decoded.text, mtimeMs, size } : decoded;
+}
+
+/**
+ * readTextFile without the thread-pool round trips (stat, open, fstat, read, close: five waits per
+ * file, the whole scan's cost on a busy machine). For the scanner's batches: a batch of small local
+ * files blocks for a few milliseconds, less than indexing that batch does anyway.
+ */
+export function readTextFileSync(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTES): ReadOutcome {
+  let size: number;
+  let mtimeMs: number;
+  let buf: Buffer;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return { ok: false, reason: 'not a regular file' };
+    if (st.size > maxBytes) return { ok: false, reason: `too large (${st.size} bytes > ${maxBytes})` };
+    size = st.size;
+    mtimeMs = st.mtimeMs;
+    buf = readFileSync(abs);
   } catch (e) {
     return { ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` };
   }
@@ -159,10 +183,43 @@ export function parseResidentMemories(json: string, source = 'memories.json'): {
   return { resident, warnings };
 }
 
+/** Files read and parsed per batch of a streamed scan (streamRoots). */
+export const SCAN_BATCH = 128;
+
+/**
+ * A scan read a batch at a time (streamRoots): `batches()` yields the parsed documents in the
+ * order scanRoots returns them (the legacy root's first, then the diary files in listing order),
+ * so a caller can store each batch and let it go instead of holding the whole corpus.
+ */
+export interface ScanStream {
+  /** Documents the scan will yield at most: the legacy root's plus the diary files listed. */
+  total: number;
+  /** One pass only. */
+  batches(): AsyncGenerator<ParsedDocument[]>;
+  /** Store-level warnings, skipped files and resident memories: complete once batches() has ended. */
+  warnings: string[];
+  skipped: ScanResult['skipped'];
+  resident: ResidentMemory[];
+}
+
+/** Reads both roots into ParsedDocuments, all at once (streamRoots is the same scan in batches). */
 export async function scanRoots(opts: ScanOptions): Promise<ScanResult> {
+  const stream = await streamRoots(opts);
+  const docs: ParsedDocument[] = [];
+  for await (const batch of stream.batches()) docs.push(...batch);
+  return { docs, warnings: stream.warnings, skipped: stream.skipped, resident: stream.resident };
+}
+
+/**
+ * The scan of both roots, streamed: the folders are checked, the legacy root (read-only, small) and
+ * the resident memories read, and the diary folder listed up front; the diary files are then read
+ * and parsed `batchSize` at a time as the caller asks for them.
+ */
+export async function streamRoots(opts: ScanOptions & { batchSize?: number }): Promise<ScanStream> {
   const warnings: string[] = [];
   const skipped: ScanResult['skipped'] = [];
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const batchSize = Math.max(1, opts.batchSize ?? SCAN_BATCH);
   const parseInfo = { archiveFolder: opts.archiveFolder, requireTag: opts.requireTag, timePrefix: opts.timePrefix };
 
   if (!opts.diaryDir) throw new DiaryError('diary-dir-missing', 'no diary directory is configured (diaryDir is empty)');
@@ -175,8 +232,8 @@ export async function scanRoots(opts: ScanOptions): Promise<ScanResult> {
     await mkdir(opts.diaryDir, { recursive: true });
   }
 
-  const readInto = async (root: 'diary' | 'legacy', rootAbs: string, rel: string, out: ParsedDocument[]): Promise<void> => {
-    const r = await readTextFile(join(rootAbs, rel), maxBytes);
+  const readInto = (root: 'diary' | 'legacy', rootAbs: string, rel: string, out: ParsedDocument[]): void => {
+    const r = readTextFileSync(join(rootAbs, rel), maxBytes);
     if (!r.ok) {
       skipped.push({ path: root === 'legacy' ? `legacy:${rel}` : rel, reason: r.reason });
       return;
@@ -200,7 +257,7 @@ export async function scanRoots(opts: ScanOptions): Promise<ScanResult> {
         } catch (e) {
           if (fsCode(e) !== 'ENOENT') skipped.push({ path: `legacy:documents/${sub}`, reason: `unreadable directory (${fsCode(e)})` });
         }
-        for (const name of names) await readInto('legacy', opts.legacyDir, `documents/${sub}/${name}`, legacyDocs);
+        for (const name of names) readInto('legacy', opts.legacyDir, `documents/${sub}/${name}`, legacyDocs);
       }
     }
   }
@@ -215,32 +272,45 @@ export async function scanRoots(opts: ScanOptions): Promise<ScanResult> {
     }
   }
 
-  const diaryDocs: ParsedDocument[] = [];
   const diaryFiles = await listFiles(opts.diaryDir, DIARY_EXTS, skipped);
-  for (let i = 0; i < diaryFiles.length; i++) {
-    await readInto('diary', opts.diaryDir, diaryFiles[i]!, diaryDocs);
-    opts.onFile?.(i + 1, diaryFiles.length);
-  }
-
+  const diaryDir = opts.diaryDir;
   // The same memory in both roots (typically right after a migration): the legacy copy wins, so
-  // recall does not show it twice.
+  // recall does not show it twice. Titles are compared as the files stream by (listing order).
   const legacyByTitle = new Map(legacyDocs.map((d) => [normaliseTitle(d.title), d.path]));
   const seenDiaryTitles = new Map<string, string>();
-  const docs: ParsedDocument[] = [...legacyDocs];
-  for (const d of diaryDocs) {
-    const key = normaliseTitle(d.title);
-    const legacyPath = legacyByTitle.get(key);
-    if (legacyPath !== undefined) {
-      warnings.push(`${d.path}: skipped — same title as legacy ${legacyPath}; after migrating, clear legacyDir so the diary copy is used`);
-      skipped.push({ path: d.path, reason: `duplicate title of legacy:${legacyPath}` });
-      continue;
+  let started = false;
+
+  async function* batches(): AsyncGenerator<ParsedDocument[]> {
+    if (started) throw new Error('a scan stream is read once');
+    started = true;
+    for (let i = 0; i < legacyDocs.length; i += batchSize) yield legacyDocs.slice(i, i + batchSize);
+    legacyDocs.length = 0;
+    for (let i = 0; i < diaryFiles.length; i += batchSize) {
+      const end = Math.min(i + batchSize, diaryFiles.length);
+      const read: ParsedDocument[] = [];
+      for (let j = i; j < end; j++) readInto('diary', diaryDir, diaryFiles[j]!, read);
+      const docs: ParsedDocument[] = [];
+      for (const d of read) {
+        const key = normaliseTitle(d.title);
+        const legacyPath = legacyByTitle.get(key);
+        if (legacyPath !== undefined) {
+          warnings.push(`${d.path}: skipped — same title as legacy ${legacyPath}; after migrating, clear legacyDir so the diary copy is used`);
+          skipped.push({ path: d.path, reason: `duplicate title of legacy:${legacyPath}` });
+          continue;
+        }
+        const twin = seenDiaryTitles.get(key);
+        if (twin !== undefined && !d.archived) warnings.push(`${d.path}: same title as ${twin}; consider merging them`);
+        else if (!d.archived) seenDiaryTitles.set(key, d.path);
+        docs.push(d);
+      }
+      opts.onFile?.(end, diaryFiles.length);
+      yield docs;
+      // Let timers and I/O run between batches (a console answering requests during a rebuild).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const twin = seenDiaryTitles.get(key);
-    if (twin !== undefined && !d.archived) warnings.push(`${d.path}: same title as ${twin}; consider merging them`);
-    else if (!d.archived) seenDiaryTitles.set(key, d.path);
-    docs.push(d);
   }
-  return { docs, warnings, skipped, resident };
+
+  return { total: legacyDocs.length + diaryFiles.length, batches, warnings, skipped, resident };
 }
 
 // ---------------------------------------------------------------------------------------------

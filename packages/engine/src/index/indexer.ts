@@ -15,7 +15,7 @@ import {
 import type { IndexProgress, IndexReport } from '../api.ts';
 import type { EngramConfig } from '../config/schema.ts';
 import { docIdFor } from '../diary/ids.ts';
-import { listFiles, readTextFile, scanRoots } from '../diary/store.ts';
+import { listFiles, readTextFile, streamRoots, type ScanStream } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { stat } from 'node:fs/promises';
@@ -71,55 +71,51 @@ export async function runIndex(
       progress({ phase: 'scan', done: 0, total: 0, message: `${changed.paths.length} changed` });
     }
   }
+  // The documents come a batch at a time and each batch is stored before the next is read: a full
+  // pass over 50,000 files never holds more than one batch of parsed files and rows.
   const scan = only
-    ? await parseDiaryFiles(config, only)
-    : await scanRoots({
+    ? diaryPathStream(config, only)
+    : await streamRoots({
         diaryDir: config.diaryDir,
         legacyDir: config.legacyDir,
         archiveFolder: config.diary.archiveFolder,
         requireTag: config.diary.requireTag,
         timePrefix: config.diary.timePrefix,
-        // About 50 steps over the scan, however many files: enough to move the bar, few enough to stay cheap.
-        onFile: (done, total) => {
-          if (done === total || done % Math.max(1, Math.floor(total / 50)) === 0) progress({ phase: 'scan', done, total });
-        },
+        batchSize: STORE_BATCH,
       });
   ctx.signal?.throwIfAborted();
 
   // With `only`, the pass is limited to those diary paths: other rows are neither read, compared nor removed.
   const existing = await documentHashes(ctx.db, only);
 
-  const toWrite: ParsedDocument[] = [];
   let unchanged = 0;
   let added = 0;
   let updated = 0;
   const seenKeys = new Set<string>();
-  for (const doc of scan.docs) {
-    const key = `${doc.root}:${doc.path}`;
-    seenKeys.add(key);
-    const before = existing.get(key);
-    if (!before) added += 1;
-    else if (redoAll || before.contentHash !== sha1(doc.raw)) updated += 1;
-    else {
-      unchanged += 1;
-      continue;
-    }
-    toWrite.push(doc);
-  }
-  const removedIds = [...existing.entries()].filter(([key]) => !seenKeys.has(key)).map(([, v]) => v.id);
-
+  const docWarnings: string[] = [];
   const indexedAt = (ctx.now ?? (() => new Date()))().toISOString();
   const changedDocIds: string[] = [];
-  let stored = 0;
+  let seen = 0;
   // A full pass writes every document: the lexical index is built from the same rows as they are
   // stored and saved as the snapshot, so the load after the pass does not read them all back.
   const built = mode === 'full' && !only ? { lexical: new LexicalIndex(lexicalOptionsOf(config)), docs: [] as { id: string; contentHash: string; indexedAt: string; archived: boolean }[] } : null;
-  progress({ phase: 'store', done: 0, total: toWrite.length });
-  for (let i = 0; i < toWrite.length; i += STORE_BATCH) {
+  progress({ phase: 'store', done: 0, total: scan.total });
+  for await (const docs of scan.batches()) {
     ctx.signal?.throwIfAborted();
-    const batch: DocumentRows[] = toWrite
-      .slice(i, i + STORE_BATCH)
-      .map((d) => documentRows(d, docIdFor(d.root, d.path), ctx.tokenizer, config.chunk, indexedAt));
+    const batch: DocumentRows[] = [];
+    for (const doc of docs) {
+      const key = `${doc.root}:${doc.path}`;
+      seenKeys.add(key);
+      docWarnings.push(...doc.warnings);
+      const before = existing.get(key);
+      if (!before) added += 1;
+      else if (redoAll || before.contentHash !== sha1(doc.raw)) updated += 1;
+      else {
+        unchanged += 1;
+        continue;
+      }
+      batch.push(documentRows(doc, docIdFor(doc.root, doc.path), ctx.tokenizer, config.chunk, indexedAt));
+    }
     await replaceDocuments(ctx.db, batch);
     for (const b of batch) changedDocIds.push(b.doc.id);
     if (built) {
@@ -130,9 +126,12 @@ export async function runIndex(
         for (const c of chunks) built.lexical.add(lexicalEntry({ chunkId: c.id, docId: c.docId, tokens: c.tokens }, fields));
       }
     }
-    stored += batch.length;
-    progress({ phase: 'store', done: stored, total: toWrite.length });
+    seen += docs.length;
+    progress({ phase: 'store', done: seen, total: scan.total });
   }
+  ctx.signal?.throwIfAborted();
+  // Removed last, once every file has been seen: a pass that stops before this point removes nothing.
+  const removedIds = [...existing.entries()].filter(([key]) => !seenKeys.has(key)).map(([, v]) => v.id);
   await deleteDocuments(ctx.db, removedIds);
   changedDocIds.push(...removedIds);
 
@@ -142,13 +141,14 @@ export async function runIndex(
   // wrote it: hashing the corpus again would read every row for each write.
   const embedding = ctx.semantic ? (ctx.semantic.status().fingerprint as Record<string, unknown> | null) : null;
   if (!only || !manifest || JSON.stringify(manifest.embedding ?? null) !== JSON.stringify(embedding)) {
-    const all = await documentHashes(ctx.db);
+    // A full pass wrote every document there is (and removed the rest): its own list is the table.
+    const all = built ? built.docs : [...(await documentHashes(ctx.db)).values()];
     await putManifest(ctx.db, {
       engineVersion: ENGINE_VERSION,
       tokenizer: ctx.tokenizer.engine,
       chunkSize: config.chunk.size,
       chunkOverlap: config.chunk.overlap,
-      corpusHash: corpusHash([...all.values()]),
+      corpusHash: corpusHash(all),
       builtAt: mode === 'full' || !manifest ? indexedAt : manifest.builtAt,
       embedding,
     });
@@ -173,7 +173,7 @@ export async function runIndex(
     removed: removedIds.length,
     // Files the manifest check found unchanged were not read: they count as unchanged too.
     unchanged: unchanged + fastUnchanged,
-    warnings: [...degraded, ...scan.warnings, ...scan.docs.flatMap((d) => d.warnings)],
+    warnings: [...degraded, ...scan.warnings, ...docWarnings],
     skipped: scan.skipped,
     semantic,
     ms: Math.round(performance.now() - t0),
@@ -230,35 +230,37 @@ export async function changedDiaryPaths(db: EngramDb, config: EngramConfig): Pro
   return { paths: changed, indexed: indexed.size };
 }
 
-/** Parses just these diary paths (relative to the diary root); a path that no longer exists is left out. */
-async function parseDiaryFiles(config: EngramConfig, paths: string[]) {
-  const docs: ParsedDocument[] = [];
+/** Just these diary paths (relative to the diary root), read and parsed a batch at a time; a path that no longer exists is left out. */
+function diaryPathStream(config: EngramConfig, paths: string[]): ScanStream {
   const skipped: { path: string; reason: string }[] = [];
-  for (const path of paths) {
-    const file = safeJoin(config.diaryDir, path);
-    let raw: string;
-    let info: { mtimeMs: number; size: number };
-    // The scanner's reader (regular files only, its size limit, its decoder incl. UTF-16): a file the
-    // whole scan refuses must not get in through a write or the manifest check.
-    const read = await readTextFile(file);
-    if (!read.ok) {
-      if (!/\bENOENT\b/.test(read.reason)) skipped.push({ path, reason: read.reason }); // gone: removed from the index
-      continue;
+  async function* batches(): AsyncGenerator<ParsedDocument[]> {
+    for (let i = 0; i < paths.length; i += STORE_BATCH) {
+      const docs: ParsedDocument[] = [];
+      for (const path of paths.slice(i, i + STORE_BATCH)) {
+        const file = safeJoin(config.diaryDir, path);
+        // The scanner's reader (regular files only, its size limit, its decoder incl. UTF-16): a file the
+        // whole scan refuses must not get in through a write or the manifest check.
+        const read = await readTextFile(file);
+        if (!read.ok) {
+          if (!/\bENOENT\b/.test(read.reason)) skipped.push({ path, reason: read.reason }); // gone: removed from the index
+          continue;
+        }
+        docs.push(
+          parseDiaryText(read.text, {
+            root: 'diary',
+            path,
+            mtimeMs: read.mtimeMs,
+            size: read.size,
+            archiveFolder: config.diary.archiveFolder,
+            requireTag: config.diary.requireTag,
+            timePrefix: config.diary.timePrefix,
+          }),
+        );
+      }
+      yield docs;
     }
-    raw = read.text;
-    info = { mtimeMs: read.mtimeMs, size: read.size };
-    docs.push(
-      parseDiaryText(raw, {
-        root: 'diary',
-        path,
-        ...info,
-        archiveFolder: config.diary.archiveFolder,
-        requireTag: config.diary.requireTag,
-        timePrefix: config.diary.timePrefix,
-      }),
-    );
   }
-  return { docs, warnings: [] as string[], skipped, resident: [] as { text: string; critical: boolean }[] };
+  return { total: paths.length, batches, warnings: [], skipped, resident: [] };
 }
 
 /**
