@@ -8,3 +8,4 @@ export * from './queries-workspaces.ts';
 export * from './queries-summaries.ts';
 export * from './queries-compaction.ts';
 export * from './queries-vectors.ts';
+export * from './queries-bulk.ts';

@@ -8,7 +8,7 @@ import {
   getManifest,
   loadChunkTexts,
   putManifest,
-  replaceDocuments,
+  replaceDocumentsBulk,
   type EngramDb,
   type IndexedFile,
 } from '@engram/db';
@@ -116,7 +116,7 @@ export async function runIndex(
       }
       batch.push(documentRows(doc, docIdFor(doc.root, doc.path), ctx.tokenizer, config.chunk, indexedAt));
     }
-    await replaceDocuments(ctx.db, batch);
+    await replaceDocumentsBulk(ctx.db, batch);
     for (const b of batch) changedDocIds.push(b.doc.id);
     if (built) {
       for (const { doc, chunks } of batch) {
