@@ -15,7 +15,12 @@ if (!globalConfig.localeError) z.config(en());
 // cannot put 20,000 resident memories into every system prompt. Generous for real use.
 // 20000 → "20,000", as toLocaleString('en') wrote it; that call starts ICU's number formatting, ~30 ms
 // at import in a one-shot command, for ~60 messages built here.
-const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const grouped = (n: number) => {
+  const digits = String(n);
+  let out = '';
+  for (let i = 0; i < digits.length; i++) out += (i > 0 && (digits.length - i) % 3 === 0 ? ',' : '') + digits[i];
+  return out;
+};
 const text = (max: number, what: string) => z.string().check(z.maxLength(max, `${what}: at most ${grouped(max)} characters`));
 const list = <T extends z.core.SomeType>(item: T, max: number, what: string) => z.array(item).check(z.maxLength(max, `${what}: at most ${grouped(max)} entries`));
 const nonEmpty = (s: z.ZodMiniString<string>) => s.check(z.minLength(1));
