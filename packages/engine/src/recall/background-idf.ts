@@ -3,13 +3,14 @@
 // has never seen, which corpus IDF cannot rate. Loaded once, lazily; absent when jieba is not installed.
 //
 // The compiled CLI ships the kept words prebuilt (dist/cli/jieba-idf.bin, scripts/jieba-idf.mjs):
-// sorted keys and float64 values that a lookup binary-searches, so a one-shot `write` or `recall`
-// reads ~1 MB instead of parsing the 6 MB idf.txt into a Map (~100-140 ms of CPU). Without that file
+// sorted keys and float64 values in blocks by first character; a lookup reads its word's block and
+// binary-searches it, so a one-shot `write` or `recall` hashes the 730 KB file through a small buffer
+// and reads a few KB, instead of parsing the 6 MB idf.txt into a Map (~100-140 ms of CPU). Without that file
 // (the TypeScript source, the console's bundle), or when it does not match the installed idf.txt,
 // idf.txt is parsed as before. Both give the same value for every word
 // (test/recall/background-idf.test.ts).
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +24,9 @@ export const UNKNOWN_WORD_IDF = 12;
 const KEEP_BELOW = 10;
 
 export const IDF_TABLE_FILE = 'jieba-idf.bin';
-const MAGIC = 'ENGIDF01';
-const FORMAT = 1;
+const MAGIC = 'ENGIDF02';
+const FORMAT = 2;
+const CHUNK = 64 * 1024;
 
 /** The compiled CLI's prebuilt table (scripts/jieba-idf.mjs writes it next to the bundle). */
 let prebuiltPath: string | null = (() => {
@@ -113,24 +115,33 @@ interface Header {
   keepBelow: number;
   count: number;
   units: number;
+  blocks: number;
+  bodyBytes: number;
   bodySha1: string;
 }
 
 /**
- * Reads the prebuilt table at `file` and checks it was built from the idf.txt at `idfPath` (size, and
- * the SHA-1 when its mtime is not the one recorded) with this KEEP_BELOW, and is undamaged.
+ * Opens the prebuilt table at `file` and checks it was built from the idf.txt at `idfPath` (size, and
+ * the SHA-1 when its mtime is not the one recorded) with this KEEP_BELOW, and is undamaged (the
+ * body's SHA-1, hashed through a small buffer: every byte checked, few pages of memory touched).
+ * The table keeps the file open and reads a block when a word needs it.
  */
 export function readIdfTable(file: string, idfPath: string): { ok: true; table: Map<string, number> } | { ok: false; reason: string } {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch (e) {
     return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no prebuilt table' : `unreadable: ${(e as Error).message}` };
   }
+  let keep = false;
   try {
-    if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a background IDF table' };
-    const headerLength = bytes.readUInt32LE(8);
-    const header = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as Header;
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(size, 12)));
+    const first = readSync(fd, chunk, 0, chunk.length, 0);
+    if (first < 12 || chunk.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a background IDF table' };
+    const headerLength = chunk.readUInt32LE(8);
+    const headerBytes = 12 + headerLength <= first ? chunk.subarray(12, 12 + headerLength) : Buffer.from(readAligned(fd, 12, headerLength));
+    const header = JSON.parse(headerBytes.toString('utf8')) as Header;
     if (header.format !== FORMAT) return { ok: false, reason: `format ${header.format}, expected ${FORMAT}` };
     if (header.keepBelow !== KEEP_BELOW) return { ok: false, reason: `kept below ${header.keepBelow}, expected ${KEEP_BELOW}` };
     const idf = statSync(idfPath);
@@ -139,82 +150,132 @@ export function readIdfTable(file: string, idfPath: string): { ok: true; table: 
       return { ok: false, reason: 'built from another idf.txt (SHA-1 differs)' };
     let at = 12 + headerLength;
     at += (8 - (at % 8)) % 8;
-    const { count, units } = header;
-    if (at + count * 8 + (count + 1) * 4 + units * 2 !== bytes.length) return { ok: false, reason: 'damaged (length)' };
-    if (createHash('sha1').update(bytes.subarray(at)).digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
-    const base = bytes.byteOffset + at;
-    // Typed arrays need aligned offsets; a Buffer from the pool may not start on 8.
-    const buffer = base % 8 === 0 ? (bytes.buffer as ArrayBuffer) : bytes.buffer.slice(base, base + bytes.length - at);
-    const offset = base % 8 === 0 ? base : 0;
-    const values = new Float64Array(buffer, offset, count);
-    const starts = new Int32Array(buffer, offset + count * 8, count + 1);
-    const unitArray = new Uint16Array(buffer, offset + count * 8 + (count + 1) * 4, units);
-    return { ok: true, table: new PrebuiltIdfTable(values, starts, unitArray) };
+    if (at + header.bodyBytes !== size) return { ok: false, reason: 'damaged (length)' };
+    const hash = createHash('sha1');
+    for (let pos = at; pos < size; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
+      if (n <= 0) return { ok: false, reason: 'damaged (length)' };
+      hash.update(chunk.subarray(0, n));
+      pos += n;
+    }
+    if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
+    const { blocks } = header;
+    const unitsBytes = blocks * 2 + ((4 - ((blocks * 2) % 4)) % 4);
+    const directory = readAligned(fd, at, unitsBytes + 2 * (blocks + 1) * 4);
+    const table = new PrebuiltIdfTable(fd, at, header.count, new Uint16Array(directory, 0, blocks), new Int32Array(directory, unitsBytes, blocks + 1), new Int32Array(directory, unitsBytes + (blocks + 1) * 4, blocks + 1));
+    keep = true;
+    return { ok: true, table };
   } catch (e) {
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
+  } finally {
+    if (!keep) closeSync(fd);
   }
 }
 
+/** `length` bytes at `position` in an ArrayBuffer of their own (typed arrays need aligned offsets). */
+function readAligned(fd: number, position: number, length: number): ArrayBuffer {
+  const buffer = new ArrayBuffer(length);
+  const view = new Uint8Array(buffer);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, view, done, length - done, position + done);
+    if (n <= 0) throw new Error('background IDF table shorter than its header says');
+    done += n;
+  }
+  return buffer;
+}
+
+/** The words with one first character. */
+interface Block {
+  values: Float64Array;
+  starts: Int32Array;
+  units: Uint16Array;
+}
+
 /**
- * The prebuilt table behind the Map interface its readers use (get, has, size, iteration): keys are
- * found by binary search over the sorted UTF-16 units, nothing is decoded until asked for. Read-only.
+ * The prebuilt table behind the Map interface its readers use (get, has, size, iteration): a word's
+ * block is read from the (open, checked) file when first needed, then binary-searched. Read-only.
  */
 class PrebuiltIdfTable extends Map<string, number> {
+  private readonly loaded: (Block | undefined)[];
+
   constructor(
-    private readonly vals: Float64Array,
-    private readonly keyStarts: Int32Array,
-    private readonly keyUnits: Uint16Array,
+    private readonly fd: number,
+    private readonly bodyAt: number,
+    count: number,
+    private readonly firstUnits: Uint16Array,
+    private readonly blockLo: Int32Array,
+    private readonly blockAt: Int32Array,
   ) {
     super();
+    this.loaded = new Array<Block | undefined>(firstUnits.length);
     // An own accessor: Map's `size` reads the (empty) internal storage.
-    Object.defineProperty(this, 'size', { get: () => vals.length });
+    Object.defineProperty(this, 'size', { get: () => count });
   }
 
-  /** The index of `word` among the sorted keys, or -1. */
-  private find(word: unknown): number {
-    if (typeof word !== 'string') return -1;
-    const { keyStarts: starts, keyUnits: units } = this;
+  private block(b: number): Block {
+    const cached = this.loaded[b];
+    if (cached) return cached;
+    const n = this.blockLo[b + 1]! - this.blockLo[b]!;
+    const buffer = readAligned(this.fd, this.bodyAt + this.blockAt[b]!, this.blockAt[b + 1]! - this.blockAt[b]!);
+    const starts = new Int32Array(buffer, n * 8, n + 1);
+    const block: Block = { values: new Float64Array(buffer, 0, n), starts, units: new Uint16Array(buffer, n * 8 + (n + 1) * 4, starts[n]!) };
+    this.loaded[b] = block;
+    return block;
+  }
+
+  /** The block and position of `word`, or null. */
+  private find(word: unknown): { block: Block; k: number } | null {
+    if (typeof word !== 'string' || word.length === 0) return null;
+    const c0 = word.charCodeAt(0);
+    const units0 = this.firstUnits;
+    let a = 0;
+    let z = units0.length;
+    while (a < z) {
+      const m = (a + z) >>> 1;
+      if (units0[m]! < c0) a = m + 1;
+      else z = m;
+    }
+    if (a >= units0.length || units0[a] !== c0) return null;
+    const block = this.block(a);
+    const { starts, units } = block;
     let lo = 0;
-    let hi = this.vals.length - 1;
+    let hi = block.values.length - 1;
     while (lo <= hi) {
       const m = (lo + hi) >>> 1;
-      const a = starts[m]!;
-      const n = starts[m + 1]! - a;
+      const s = starts[m]!;
+      const n = starts[m + 1]! - s;
       let c = 0;
-      for (let i = 0; c === 0 && i < n && i < word.length; i++) c = word.charCodeAt(i) - units[a + i]!;
+      for (let i = 1; c === 0 && i < n && i < word.length; i++) c = word.charCodeAt(i) - units[s + i]!;
       if (c === 0) c = word.length - n;
-      if (c === 0) return m;
+      if (c === 0) return { block, k: m };
       if (c < 0) hi = m - 1;
       else lo = m + 1;
     }
-    return -1;
-  }
-
-  private keyAt(k: number): string {
-    let s = '';
-    for (let i = this.keyStarts[k]!; i < this.keyStarts[k + 1]!; i++) s += String.fromCharCode(this.keyUnits[i]!);
-    return s;
+    return null;
   }
 
   override get(word: string): number | undefined {
-    const k = this.find(word);
-    return k < 0 ? undefined : this.vals[k];
+    const found = this.find(word);
+    return found ? found.block.values[found.k] : undefined;
   }
 
   override has(word: string): boolean {
-    return this.find(word) >= 0;
+    return this.find(word) !== null;
   }
 
   override *entries(): MapIterator<[string, number]> {
-    for (let k = 0; k < this.vals.length; k++) yield [this.keyAt(k), this.vals[k]!];
+    for (let b = 0; b < this.firstUnits.length; b++) {
+      const { values, starts, units } = this.block(b);
+      for (let k = 0; k < values.length; k++) yield [String.fromCharCode(...units.subarray(starts[k]!, starts[k + 1]!)), values[k]!];
+    }
   }
 
   override *keys(): MapIterator<string> {
-    for (let k = 0; k < this.vals.length; k++) yield this.keyAt(k);
+    for (const [key] of this.entries()) yield key;
   }
 
   override *values(): MapIterator<number> {
-    yield* this.vals;
+    for (let b = 0; b < this.firstUnits.length; b++) yield* this.block(b).values;
   }
 
   override [Symbol.iterator](): MapIterator<[string, number]> {

@@ -3,7 +3,7 @@
 // nothing for every other word, and it must be refused (idf.txt parsed instead) when it is damaged
 // or was built from another idf.txt or with another threshold.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -99,4 +99,15 @@ test('a damaged table, one of another idf.txt or threshold, or none: idf.txt is 
   assert.ok(readIdfTable(file('touched.bin', buildIdfTable(idf, { keepBelow: KEEP_BELOW, idfMtimeMs: idfMtimeMs - 1 })), idfPath).ok);
   setBackgroundIdfPath(null);
   assert.deepEqual(backgroundIdfSource(), { source: 'idf.txt', prebuiltUnavailable: 'no prebuilt table' });
+});
+
+test('an open table keeps reading the file it checked when the path is replaced (a CLI rebuild swapping dist/cli/)', () => {
+  const path = file('swapped.bin', readFileSync(good));
+  setBackgroundIdfPath(path);
+  const table = backgroundIdfTable()!;
+  assert.equal(backgroundIdfSource().source, 'prebuilt');
+  renameSync(file('swapped-other.bin', Buffer.alloc(statSync(path).size, 0x5a)), path);
+  let differ = 0;
+  for (const [word, value] of reference) if (!Object.is(table.get(word), value)) differ++;
+  assert.equal(differ, 0);
 });
