@@ -6,7 +6,7 @@ import { createClient as createFileClient } from '@libsql/client/sqlite3';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { drizzle } from 'drizzle-orm/libsql/sqlite3';
 import { migrate } from 'drizzle-orm/libsql/migrator';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.ts';
@@ -55,6 +55,8 @@ export interface Database {
   readOnly: ReadOnlyReason | null;
   /** Set when a corrupt file was replaced by an empty database on this open. */
   recovered: Recovery | null;
+  /** Whether this open ran the integrity check (skipped when the file is as a healthy close left it). */
+  integrityChecked: boolean;
   close(): void;
 }
 
@@ -91,6 +93,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 async function openOnce(options: OpenDatabaseOptions, filePath: string | null, recovered: Recovery | null): Promise<Database> {
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000));
+  let integrityChecked = false;
+  // Before the client opens it: opening in WAL mode creates the -wal file.
+  const asLeftHealthy = filePath !== null && unchangedSinceHealthyClose(filePath);
   // `timeout` reaches every pooled connection (the PRAGMA below only the first one).
   const client = await createClientFor({ url: options.url, authToken: options.authToken, ...(filePath ? { timeout: busyTimeoutMs } : {}) });
   try {
@@ -98,7 +103,10 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
       await client.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       await client.execute('PRAGMA journal_mode = WAL');
       await client.execute('PRAGMA synchronous = NORMAL');
-      if (existsSync(filePath) && statSync(filePath).size > 0) await checkIntegrity(client);
+      if (existsSync(filePath) && statSync(filePath).size > 0 && !asLeftHealthy) {
+        await checkIntegrity(client);
+        integrityChecked = true;
+      }
     }
     await client.execute('PRAGMA foreign_keys = ON');
     const db = drizzle(client, { schema });
@@ -108,7 +116,11 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
       if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
       await migrate(db, { migrationsFolder: folder });
     }
-    return { client, db, url: options.url, filePath, readOnly, recovered, close: () => client.close() };
+    const close = () => {
+      client.close();
+      if (filePath && !readOnly) markHealthyClose(filePath);
+    };
+    return { client, db, url: options.url, filePath, readOnly, recovered, integrityChecked, close };
   } catch (error) {
     client.close();
     if (!filePath && isUnreachable(error)) throw new DatabaseUnreachableError(options.url, error);
@@ -164,6 +176,44 @@ async function checkIntegrity(client: Client): Promise<void> {
   const rows = await client.execute('PRAGMA quick_check(5)');
   const verdicts = rows.rows.map((r) => String(Object.values(r)[0]));
   if (verdicts.length !== 1 || verdicts[0] !== 'ok') throw new CorruptDatabaseError(`integrity check failed: ${verdicts.join('; ')}`);
+}
+
+/*
+ * The integrity check reads every page: ~50 ms at 5,000 memories, ten times that at 50,000, in every
+ * one-shot command. It is skipped when the database file and its WAL are exactly as a process left
+ * them when it closed the database after a checked (or likewise skipped) open: size, inode and
+ * change time (which no tool can set back) of both, recorded in `<db>.checked`. Any other change —
+ * a copy, a restore, a disk error written back, another program — runs the check again.
+ */
+const fileStamp = (path: string): string => {
+  try {
+    const s = statSync(path);
+    return `${s.size}:${s.ino}:${s.ctimeMs}`;
+  } catch {
+    return '-';
+  }
+};
+const databaseStamp = (filePath: string) => `${fileStamp(filePath)}|${fileStamp(`${filePath}-wal`)}`;
+const healthyMarkOf = (filePath: string) => `${filePath}.checked`;
+
+function unchangedSinceHealthyClose(filePath: string): boolean {
+  try {
+    return readFileSync(healthyMarkOf(filePath), 'utf8') === databaseStamp(filePath);
+  } catch {
+    return false;
+  }
+}
+
+/** Best effort: without the mark the next open only runs the check. */
+function markHealthyClose(filePath: string): void {
+  const mark = healthyMarkOf(filePath);
+  const tmp = `${mark}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, databaseStamp(filePath));
+    renameSync(tmp, mark);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 export function isCorruption(error: unknown): boolean {

@@ -130,3 +130,25 @@ test('a healthy database is never treated as corrupt', async () => {
   again.close();
   assert.ok(before.length > 0);
 });
+
+test('the integrity check is skipped only while the file is exactly as a healthy close left it', async () => {
+  const file = join(tmp(), 'engram.db');
+  let db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
+  for (let i = 0; i < 50; i++) await setMeta(db.db, `key-${i}`, 'x'.repeat(200));
+  db.close();
+  db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
+  assert.equal(db.integrityChecked, false, 'unchanged since a healthy close: not read page by page');
+  await setMeta(db.db, 'k', 'v');
+  db.close();
+  db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
+  assert.equal(db.integrityChecked, false, 'its own writes, then a close: still trusted');
+  await db.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  // Another program changes the bytes (same size): the check runs and finds it.
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(4096 * 3, 0xa5), 0, 4096 * 3, 4096 * 2);
+  closeSync(fd);
+  db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
+  assert.ok(db.recovered, 'the damage was found although the size did not change');
+  db.close();
+});

@@ -31,7 +31,7 @@ import { ensureDiaryDir, loadOverlay } from './settings/load.ts';
 import { SettingsService } from './settings/service.ts';
 import { StatusService } from './status/service.ts';
 import type { SetSummaryResult, SummaryQueue, SummaryWriteSource } from './summaries/queue.ts';
-import { detectTimeZone, ensureTimeZone } from './timeq/timezone.ts';
+import { detectTimeZone, ensureTimeZone, zoneShaped } from './timeq/timezone.ts';
 import type { Tokenizer } from './types.ts';
 
 export type { OpenEngineOptions } from './runtime/state.ts';
@@ -91,7 +91,7 @@ export class Engine {
     const preload = s.options.preload ?? true;
     // Every recall weighs query words with it: a long-lived host pays the ~100-300 ms load at open, not on the first query.
     if (preload) backgroundIdfTable();
-    s.timeZone = await ensureTimeZone(s.db).then((z) => z.timeZone, () => detectTimeZone());
+    s.timeZone = await ensureTimeZone(s.db, detectTimeZone, zoneShaped).then((z) => z.timeZone, () => detectTimeZone());
     await s.openSemantic();
     s.rebuildJudge(s.config);
     if (syncOnOpen) await this.indexer.syncOnOpen();

@@ -17,6 +17,28 @@ const SNAPSHOT_PATCH_LIMIT = 0.25;
 /** Documents patched into a loaded snapshot before it is saved again (at least; or 0.5 % of them). */
 const SNAPSHOT_SAVE_AFTER = 16;
 
+/** The live chunks' documents, read through to the current lexical index. */
+export interface ChunkDocs extends Iterable<[string, string]> {
+  readonly size: number;
+  get(chunkId: string): string | undefined;
+  has(chunkId: string): boolean;
+  keys(): IterableIterator<string>;
+}
+
+function chunkDocsOf(index: () => LexicalIndex): ChunkDocs {
+  return {
+    get size() {
+      return index().size;
+    },
+    get: (chunkId) => index().docOfChunk(chunkId),
+    has: (chunkId) => index().docOfChunk(chunkId) !== undefined,
+    *keys() {
+      for (const [chunkId] of index().liveChunks()) yield chunkId;
+    },
+    [Symbol.iterator]: () => index().liveChunks(),
+  };
+}
+
 /** What a lexical snapshot was built from: the generation and each document's version. */
 export interface SnapshotMeta {
   generation: number;
@@ -60,8 +82,8 @@ export class LiveIndex {
    * one-shot write at 5,000 memories touches a handful of rows and never decodes the others.
    */
   private stored: { rows: StoredRows; versions: Record<string, string>; over: Map<string, DocumentRow | null> } | null = null;
-  readonly chunkDoc = new Map<string, string>();
-  private readonly chunksOfDoc = new Map<string, string[]>();
+  /** chunkId → docId of every live chunk: a view of the lexical index's own tables (no copy to build per load). */
+  readonly chunkDoc: ChunkDocs = chunkDocsOf(() => this.lexical);
   generation = -1;
   /** Whether `load` has run: a one-shot command (the CLI) loads on first use, not at open. */
   loaded = false;
@@ -212,8 +234,6 @@ export class LiveIndex {
     const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
     const withRows = read?.ok && storedRows ? await this.fromStoredRows(db, generation, read.index, read.meta, storedRows) : null;
     this.supersededCache = null;
-    this.chunkDoc.clear();
-    this.chunksOfDoc.clear();
     this.rowMap.clear();
     this.stored = null;
     let patched: number | null;
@@ -232,7 +252,6 @@ export class LiveIndex {
     }
     if (patched !== null) this.lastLoad = { kind: 'snapshot', patched };
     else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };
-    for (const [chunkId, docId] of this.lexical.liveChunks()) this.track(chunkId, docId);
     this.generation = generation;
     this.loaded = true;
     // Saving costs more than patching a few documents (a 5,000-memory index is ~7 MB), so a
@@ -286,9 +305,7 @@ export class LiveIndex {
    * disagree with its own versions (written by a faulty build) is not patched, it is rebuilt.
    */
   private consistent(index: LexicalIndex, versions: Record<string, string>): boolean {
-    const liveInSnapshot = new Set<string>();
-    for (const [, docId] of index.liveChunks()) liveInSnapshot.add(docId);
-    for (const docId of liveInSnapshot)
+    for (const docId of index.liveDocIds())
       if (!(docId in versions) || versions[docId]!.endsWith('|1')) {
         this.lastLoad = { kind: 'rebuilt', reason: 'unusable: chunks of a document the snapshot does not list as live' };
         return false;
@@ -354,20 +371,11 @@ export class LiveIndex {
 
   /** How many chunks a document has in the index. */
   chunkCount(docId: string): number {
-    return this.chunksOfDoc.get(docId)?.length ?? 0;
-  }
-
-  private track(chunkId: string, docId: string) {
-    this.chunkDoc.set(chunkId, docId);
-    const list = this.chunksOfDoc.get(docId);
-    if (list) list.push(chunkId);
-    else this.chunksOfDoc.set(docId, [chunkId]);
+    return this.lexical.chunkCountOf(docId);
   }
 
   dropDocument(docId: string): void {
     this.supersededCache = null;
-    for (const c of this.chunksOfDoc.get(docId) ?? []) this.chunkDoc.delete(c);
-    this.chunksOfDoc.delete(docId);
     this.lexical.removeDocument(docId);
     this.removeDoc(docId);
   }
@@ -386,7 +394,6 @@ export class LiveIndex {
       const d = this.doc(r.docId);
       if (!d) continue;
       this.lexical.add(lexicalEntry(r, d));
-      this.track(r.chunkId, r.docId);
     }
     if (rows.length > 100) this.lexical.finishBulkAdd();
   }

@@ -237,6 +237,22 @@ export class LexicalIndex {
     return this.slots.liveChunks();
   }
 
+  /** The document a live chunk belongs to. */
+  docOfChunk(chunkId: string): string | undefined {
+    const slot = this.slots.slotOf(chunkId);
+    return slot === undefined ? undefined : this.slots.docIdAt(slot);
+  }
+
+  /** How many live chunks a document has. */
+  chunkCountOf(docId: string): number {
+    return this.slots.chunkCountOf(docId);
+  }
+
+  /** The documents that have a live chunk. */
+  liveDocIds(): Set<string> {
+    return this.slots.liveDocIds();
+  }
+
   /**
    * Top `limit` chunks for the query tokens. Duplicate tokens count once; unknown tokens are
    * ignored. Equal scores are ordered by chunkId so results are deterministic.

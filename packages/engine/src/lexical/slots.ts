@@ -82,6 +82,14 @@ export class ChunkSlots {
     return [...(this.chunksByDoc.get(docId) ?? [])];
   }
 
+  chunkCountOf(docId: string): number {
+    return this.chunksByDoc.get(docId)?.size ?? 0;
+  }
+
+  liveDocIds(): Set<string> {
+    return new Set(this.chunksByDoc.keys());
+  }
+
   /** Mean distinct terms per chunk (dead slots included: an estimate for cost decisions). */
   averageTermCount(): number {
     return this.used === 0 ? 0 : this.termTotal / this.used;

@@ -1,7 +1,10 @@
 // The lexical index as a file, so a one-shot process (an `engram write` or `recall`) maps what an
 // earlier process built instead of rebuilding it from every row of the database.
 //
-//   "ENGLEX01" | sha1 of the rest (20 bytes) | header length (u32 LE) | header JSON | sections
+//   "ENGLEX02" | CRC-32 of the rest (u32 LE) | header length (u32 LE) | header JSON | sections
+//
+// CRC-32, not a cryptographic hash: it guards against damage (a torn copy, a flipped bit), and reads
+// 10 MB in about a millisecond where SHA-1 took ten, in every one-shot command at 5,000 memories.
 //
 // The header names each section (typed arrays and JSON string lists) with its type and byte length;
 // sections start at multiples of 8 so the typed arrays are views of the file's bytes, not copies.
@@ -9,12 +12,12 @@
 // (`extra`, e.g. the document rows) after the index's. Anything that does not
 // check out — magic, hash, header, section sizes, the index's own consistency checks — reads as
 // "no snapshot", and the caller rebuilds.
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { LexicalIndex, type LexicalOptions, type LexicalState } from './bm25.ts';
 
-const MAGIC = Buffer.from('ENGLEX01', 'latin1');
-const HASH_BYTES = 20;
+const MAGIC = Buffer.from('ENGLEX02', 'latin1');
+const HASH_BYTES = 4;
 const PREFIX = MAGIC.length + HASH_BYTES + 4;
 export const SNAPSHOT_FORMAT = 1;
 
@@ -79,12 +82,15 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
   length.writeUInt32LE(headerBytes.length);
   const body: Buffer[] = [length, headerBytes, Buffer.alloc(pad8(PREFIX + headerBytes.length))];
   for (const p of parts) body.push(p.bytes, Buffer.alloc(pad8(p.bytes.length)));
-  const hash = createHash('sha1');
-  for (const b of body) hash.update(b);
+  let crc = 0;
+  // Empty parts are skipped: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+  for (const b of body) if (b.length > 0) crc = crc32(b, crc);
+  const hash = Buffer.alloc(HASH_BYTES);
+  hash.writeUInt32LE(crc >>> 0);
   const tmp = `${path}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    writevSync(fd, [MAGIC, hash.digest(), ...body]);
+    writevSync(fd, [MAGIC, hash, ...body]);
   } finally {
     closeSync(fd);
   }
@@ -111,8 +117,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
   }
   try {
     if (file.length < PREFIX || !file.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a lexical snapshot' };
-    const stored = file.subarray(MAGIC.length, MAGIC.length + HASH_BYTES);
-    if (!createHash('sha1').update(file.subarray(MAGIC.length + HASH_BYTES)).digest().equals(stored)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
+    if ((crc32(file.subarray(MAGIC.length + HASH_BYTES)) >>> 0) !== file.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
     const headerLength = file.readUInt32LE(MAGIC.length + HASH_BYTES);
     const header = JSON.parse(file.toString('utf8', PREFIX, PREFIX + headerLength)) as Header<M>;
     if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };

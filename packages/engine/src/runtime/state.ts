@@ -15,6 +15,7 @@ import { silentLogger, type Logger } from '../log.ts';
 import type { Judge } from '../recall/pipeline.ts';
 import type { SemanticPort } from '../semantic/port.ts';
 import { createTokenizer } from '../text/tokenize.ts';
+import { usableTimeZone } from '../timeq/calendar.ts';
 import { detectTimeZone } from '../timeq/timezone.ts';
 import type { Tokenizer } from '../types.ts';
 
@@ -55,8 +56,19 @@ export class EngineState {
   semantic: SemanticPort | null = null;
   judge: Judge | null = null;
   judgeStatus: JudgeStatus = { enabled: false, reason: 'judge disabled' };
-  /** The data directory's time zone (stored at first run): "today" and "昨天" are local days there. */
-  timeZone: string = detectTimeZone();
+  /**
+   * The data directory's time zone (stored at first run): "today" and "昨天" are local days there.
+   * Checked against the runtime on first use (a zone it does not know reads as this machine's).
+   */
+  get timeZone(): string {
+    return (this.zone ??= usableTimeZone(this.storedZone ?? undefined) ?? detectTimeZone());
+  }
+  set timeZone(zone: string) {
+    this.storedZone = zone;
+    this.zone = null;
+  }
+  private storedZone: string | null = null;
+  private zone: string | null = null;
   readonly log: Logger;
   /** Cross-process: the console, the plugin and the CLI write one at a time (see diary/lock.ts). */
   readonly writerLock: WriterLock;

@@ -5,6 +5,13 @@ import { usableTimeZone } from './calendar.ts';
 
 export const TIME_ZONE_META_KEY = 'timeZone';
 
+/**
+ * Shaped like an IANA zone name ("Asia/Shanghai", "UTC", "Etc/GMT+8"), checked without ICU: whether
+ * the runtime knows it is checked on first use (EngineState.timeZone), since loading ICU's zone data
+ * costs ~25 ms that a one-shot `engram status` or `write` never needs.
+ */
+export const zoneShaped = (zone: string): boolean => /^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/.test(zone) && zone.length <= 64;
+
 /** This machine's IANA zone; 'UTC' when the runtime cannot tell. */
 export function detectTimeZone(): string {
   return usableTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
@@ -14,9 +21,13 @@ export function detectTimeZone(): string {
  * The stored zone, storing the detected one when there is none (or the stored one is unusable).
  * A database that cannot be written still answers, with the detected zone.
  */
-export async function ensureTimeZone(db: EngramDb, detect: () => string = detectTimeZone): Promise<{ timeZone: string; stored: boolean }> {
+export async function ensureTimeZone(
+  db: EngramDb,
+  detect: () => string = detectTimeZone,
+  usable: (zone: string) => boolean = (zone) => usableTimeZone(zone) !== undefined,
+): Promise<{ timeZone: string; stored: boolean }> {
   const stored = await getMeta(db, TIME_ZONE_META_KEY);
-  if (stored && usableTimeZone(stored)) return { timeZone: stored, stored: true };
+  if (stored && usable(stored)) return { timeZone: stored, stored: true };
   const timeZone = detect();
   try {
     await setMeta(db, TIME_ZONE_META_KEY, timeZone);
