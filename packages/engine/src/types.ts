@@ -42,6 +42,8 @@ export interface Tokenizer {
   readonly fallbackReason: string | null;
   /** Tokens for indexing and querying: lower-cased, stop words and punctuation removed. */
   tokenize(text: string): string[];
+  /** A hint that these texts are tokenized next: the on-demand jieba builds one dictionary for all of them. */
+  prepare?(texts: readonly string[]): void;
 }
 
 export interface Chunk {

@@ -100,6 +100,8 @@ export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, ta
   const text: HygieneText = { tokenize: (s) => deps.tokenizer.tokenize(s), distinctive: distinctiveByIdf };
   const tokens = text.tokenize([entry.title, entry.summary, entry.body, entry.tags.join(' ')].join('\n'));
   const existing = tokens.length > 0 ? await candidatesFor(deps, tokens) : [];
+  // The texts assessWrite tokenizes (see profileOf), announced together: one jieba subset for all.
+  deps.tokenizer.prepare?.([draft, ...existing].flatMap((m) => [[m.summary, m.body].join('\n'), [m.title, m.tags.join(' ')].join('\n'), m.title]));
   const verdict = assessWrite(draft, existing, settings, text);
   if (verdict.verdict === 'fragment') throw new EngramError('fragment', verdict.message, { reason: verdict.reason });
   if (verdict.verdict === 'new') return { kind: 'create', conflicts: verdict.conflicts, warnings: [...verdict.warnings, ...verdict.conflicts.map((c) => c.reason)] };

@@ -122,6 +122,7 @@ export class LazyBundledJieba {
     this.words = undefined;
     this.wordsUnavailable = null;
     this.userWordIds = null;
+    this.subset = null;
   }
 
   /** Whether the whole dictionary has been built (tests and benchmarks). */
@@ -145,20 +146,51 @@ export class LazyBundledJieba {
       this.userLineSet.add(line);
     }
     this.userWordIds = null;
+    this.subset = null;
     if (this.full) loadUserDict(this.full, fresh);
     return { loaded: fresh.length, errors };
   }
 
-  /** A segmenter that segments `text` exactly as the whole dictionary does. */
+  /**
+   * A segmenter that segments `text` exactly as the whole dictionary does. The last subset
+   * segmenter is kept: a text whose dictionary words it already holds is segmented with it (extra
+   * words change nothing for a text that does not contain them, and the filler keeps the total), so
+   * texts prepared together (`prepare`) cost one build instead of one each.
+   */
   segmenterFor(text: string): JiebaSegmenter {
     if (this.full) return this.full;
-    const words = this.budget >= text.length ? this.wordIndex() : null;
+    const words = this.wordIndex();
     if (!words) return this.buildFull();
-    this.budget -= text.length;
     const ids = new Set(this.userWords(words));
     collectWordsIn(words, text, ids);
+    if (this.subset && [...ids].every((id) => this.subset!.ids.has(id))) return this.subset.jieba;
+    return this.buildSubset(words, ids, text.length);
+  }
+
+  /** Builds one subset segmenter for all of `texts` (a write compares itself with up to a dozen memories). */
+  prepare(texts: readonly string[]): void {
+    if (this.full) return;
+    const words = this.wordIndex();
+    if (!words) return;
+    const ids = new Set(this.userWords(words));
+    let length = 0;
+    for (const text of texts) {
+      collectWordsIn(words, text, ids);
+      length += text.length;
+    }
+    if (this.subset && [...ids].every((id) => this.subset!.ids.has(id))) return;
+    this.buildSubset(words, ids, length);
+  }
+
+  private subset: { ids: Set<number>; jieba: JiebaSegmenter } | null = null;
+
+  private buildSubset(words: WordIndex, ids: Set<number>, length: number): JiebaSegmenter {
+    if (this.budget < length) return this.buildFull();
+    this.budget -= length;
+    if (this.subset) for (const id of this.subset.ids) ids.add(id);
     const jieba = this.Jieba.withDict(Buffer.from(subsetDictionary(words, ids)));
     if (this.userLines.length > 0) jieba.loadDict(Buffer.from(`${this.userLines.join('\n')}\n`));
+    this.subset = { ids, jieba };
     return jieba;
   }
 

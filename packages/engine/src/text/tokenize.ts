@@ -60,6 +60,7 @@ export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
         const normalized = normalize(text);
         return tokenizeNormalized(normalized, jiebaSegmenter(bundled.jieba.segmenterFor(normalized), settings));
       },
+      prepare: (texts) => bundled.jieba.prepare(texts.map(normalize)),
     };
   }
   const loaded = obtainJieba(options.loadJieba);
