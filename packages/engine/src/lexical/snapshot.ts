@@ -12,7 +12,9 @@
 // (`extra`, e.g. the document rows) after the index's. Anything that does not
 // check out — magic, hash, header, section sizes, the index's own consistency checks — reads as
 // "no snapshot", and the caller rebuilds.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from '../diary/lock.ts';
 import { crc32 } from 'node:zlib';
 import { LexicalIndex, type LexicalOptions, type LexicalState } from './bm25.ts';
 
@@ -87,6 +89,7 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
   for (const b of body) if (b.length > 0) crc = crc32(b, crc);
   const hash = Buffer.alloc(HASH_BYTES);
   hash.writeUInt32LE(crc >>> 0);
+  sweepDeadTemps(path);
   const tmp = `${path}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
@@ -99,6 +102,20 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** Temporary files of writers that were killed mid-write (`<path>.tmp-<pid>` of a pid that is gone): never read, but they would pile up. */
+function sweepDeadTemps(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  try {
+    for (const name of readdirSync(dirname(path))) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) rmSync(join(dirname(path), name), { force: true });
+    }
+  } catch {
+    // Best effort: a folder that cannot be listed only keeps its leftovers.
   }
 }
 

@@ -1,7 +1,7 @@
 // A lexical index written to a snapshot file and read back searches, grows and shrinks exactly like
 // the index it came from (dead slots, compaction and new terms included).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -69,4 +69,16 @@ test('lexical snapshot of an empty index reads back and can grow', () => {
     fresh.add(e);
   }
   assertSame(fresh, read.index, 'grown from empty');
+});
+
+test('writing a snapshot sweeps the temporary files of writers that died mid-write, not those of live ones', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-lexsnap-'));
+  const path = join(dir, 'engram.db.lexical');
+  let dead = 999_999;
+  while (dead > 1 && (() => { try { process.kill(dead, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } })()) dead--;
+  writeFileSync(`${path}.tmp-${dead}`, 'half a snapshot');
+  writeFileSync(`${path}.tmp-${process.ppid}`, 'a live writer');
+  writeFileSync(join(dir, 'other.tmp-1'), 'not ours');
+  writeLexicalSnapshot(path, new LexicalIndex(OPTIONS), OPTIONS, null);
+  assert.deepEqual(readdirSync(dir).sort(), ['engram.db.lexical', `engram.db.lexical.tmp-${process.ppid}`, 'other.tmp-1'].sort());
 });
