@@ -7,13 +7,17 @@
 //   flock /tmp/bench.lock node --import tsx packages/engine/bench/semantic-speed.ts MODEL_DIR [CHUNKS] [SET]
 //
 // SET: 'sweep' (default: batch sizes, threads, session options), 'floor' (the model alone on one
-// input of N tokens, no tokenizer, no pooling: the cost no batching or bucketing can remove).
+// input of N tokens, no tokenizer, no pooling: the cost no batching or bucketing can remove),
+// 'summary' (chunks with and without the body's first 160 characters embedded again as a fallback
+// summary, the index's behaviour before session 5), 'sessions' (two onnxruntime sessions of one
+// thread each, running at once, against one session of 1 or 2 threads).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { embeddedText } from '../src/semantic/context.ts';
 import { LocalEmbedder, type SessionSettings } from '../src/semantic/local-embedder.ts';
 import { chunkText } from '../src/text/chunk.ts';
+import { summaryFromBody } from '../src/diary/parse.ts';
 import { loadCmrc, titleOf } from './eval-cmrc.ts';
 
 interface Setting {
@@ -22,6 +26,10 @@ interface Setting {
   batchTokens: number;
   maxRows: number;
   session?: SessionSettings;
+  /** Put the body's first 160 characters in front as a summary line (the old fallback). */
+  fallbackSummary?: boolean;
+  /** Sessions (embedders) in the process, each taking every Nth batch, all running at once. */
+  sessions?: number;
 }
 
 interface Result {
@@ -37,9 +45,9 @@ interface Result {
 const [modelDir, countArg, setArg] = process.argv.slice(2);
 if (!modelDir) throw new Error('usage: semantic-speed.ts MODEL_DIR [CHUNKS] [sweep|floor]');
 
-function texts(count: number): string[] {
+function texts(count: number, fallbackSummary = false): string[] {
   return loadCmrc()
-    .flatMap((p) => chunkText(p.context, { size: 800, overlap: 120 }).map((c) => embeddedText(titleOf(p.context), c.text)))
+    .flatMap((p) => chunkText(p.context, { size: 800, overlap: 120 }).map((c) => embeddedText(fallbackSummary ? `${titleOf(p.context)}\n${summaryFromBody(p.context)}` : titleOf(p.context), c.text)))
     .slice(0, count);
 }
 
@@ -49,14 +57,23 @@ const statusMb = (key: string): number => {
 };
 
 async function child(s: Setting, count: number): Promise<Result> {
-  const input = texts(count);
-  const e = await LocalEmbedder.load(modelDir as string, { model: 'bge-small-zh-v1.5', threads: s.threads, batchTokens: s.batchTokens, maxRows: s.maxRows, session: s.session });
+  const input = texts(count, s.fallbackSummary);
+  const n = Math.max(1, s.sessions ?? 1);
+  const es: LocalEmbedder[] = [];
+  for (let k = 0; k < n; k++) es.push(await LocalEmbedder.load(modelDir as string, { model: 'bge-small-zh-v1.5', threads: s.threads, batchTokens: s.batchTokens, maxRows: s.maxRows, session: s.session }));
+  const e = es[0] as LocalEmbedder;
   const loadMb = statusMb('VmRSS');
   const tokens = input.reduce((n, t) => n + e.windowsOf(t).reduce((m, w) => m + w.length, 0), 0);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  // The indexer hands the embedder batches of 64 chunks (semantic/batch-runner.ts).
-  for (let i = 0; i < input.length; i += 64) await e.embed(input.slice(i, i + 64));
+  // The indexer hands the embedder batches of 64 chunks (semantic/batch-runner.ts); with several
+  // sessions, batch i goes to session i mod n and the sessions run at the same time.
+  const size = n > 1 ? 16 : 64;
+  await Promise.all(
+    es.map(async (emb, k) => {
+      for (let i = k * size; i < input.length; i += n * size) await emb.embed(input.slice(i, i + size));
+    }),
+  );
   const wallS = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);
   return { chunks: input.length, tokens, wallS, cpuS: (c.user + c.system) / 1e6, hwmMb: statusMb('VmHWM'), rssAfterMb: statusMb('VmRSS'), loadMb };
@@ -150,6 +167,31 @@ if (setArg === 'floor') {
     { name: '1 thread', threads: 1, batchTokens: 0, maxRows: 0 },
   ] as Setting[]) {
     console.log(`${run({ query: q })} <!-- load ${load()} -->`);
+  }
+} else if (setArg === 'summary' || setArg === 'sessions') {
+  const base = { threads: 0, batchTokens: 512, maxRows: 16 };
+  const sets: Setting[] =
+    setArg === 'summary'
+      ? [
+          { name: 'title + body (now)', ...base },
+          { name: 'title + fallback summary + body (before)', ...base, fallbackSummary: true },
+          { name: 'title + body (now), again', ...base },
+          { name: 'title + fallback summary + body (before), again', ...base, fallbackSummary: true },
+        ]
+      : [
+          { name: '1 session, threads = runtime default', ...base },
+          { name: '1 session, 2 threads', ...base, threads: 2 },
+          { name: '1 session, 1 thread', ...base, threads: 1 },
+          { name: '2 sessions × 1 thread, at once', ...base, threads: 1, sessions: 2 },
+          { name: '1 session, 2 threads, again', ...base, threads: 2 },
+          { name: '2 sessions × 1 thread, at once, again', ...base, threads: 1, sessions: 2 },
+        ];
+  console.log('| setting | chunks | tokens/chunk | chunks/s (wall) | CPU s per chunk | chunks/s 2 idle cores allow | peak RSS MB (VmHWM) | RSS after load MB | load avg |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const s of sets) {
+    const before = load();
+    const r = JSON.parse(run(s)) as Result;
+    console.log(`| ${s.name} | ${r.chunks} | ${(r.tokens / r.chunks).toFixed(0)} | ${(r.chunks / r.wallS).toFixed(1)} | ${(r.cpuS / r.chunks).toFixed(3)} | ${((2 * r.chunks) / r.cpuS).toFixed(1)} | ${r.hwmMb.toFixed(0)} | ${r.loadMb.toFixed(0)} | ${before} |`);
   }
 } else {
   const arenaOff: SessionSettings = { enableCpuMemArena: false, enableMemPattern: false };
