@@ -84,3 +84,13 @@ describe('applyGates with evidence', () => {
     assert.equal(r.removals[0]?.gate, 'coverage');
   });
 });
+
+it('query evidence: agree is 1 only when one candidate is first in both channels', async () => {
+  const { queryEvidence } = await import('../../src/recall/hybrid-gate.ts');
+  const e = { lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, lexicalPass: 1 };
+  assert.equal(queryEvidence([e]).agree, 1);
+  // Lexical first and semantic first are different candidates: they disagree.
+  assert.equal(queryEvidence([{ ...e, semInvRank: 0.5 }, { ...e, lexInvRank: 0.5 }]).agree, 0);
+  assert.equal(queryEvidence([{ ...e, lexical: 0, lexInvRank: 0 }]).agree, 0);
+  assert.equal(queryEvidence([]).agree, 0);
+});
