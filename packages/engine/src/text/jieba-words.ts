@@ -21,15 +21,32 @@ const FORMAT = 2;
 const FILLER_WORD = '\uE000\uE001\uE002';
 const CHUNK = 64 * 1024;
 
-/** The words with one first unit: ids lo … lo + n - 1. */
+/**
+ * The words with one first unit: ids lo … lo + n - 1, read into an arena chunk; s, f, u, t are where
+ * its starts, freqs (in i32), units (in u16) and tags (in u8) begin. Offsets into shared views, not
+ * views of its own: a typed array costs more to make than the read of a small block.
+ */
 interface Block {
   lo: number;
   n: number;
-  starts: Int32Array;
-  freqs: Int32Array;
-  units: Uint16Array;
-  tags: Uint8Array;
+  i32: Int32Array;
+  u16: Uint16Array;
+  u8: Uint8Array;
+  s: number;
+  f: number;
+  u: number;
+  t: number;
 }
+
+/** Where blocks are read to: chunks of ARENA bytes, each with its three views. */
+interface Arena {
+  buffer: ArrayBuffer;
+  i32: Int32Array;
+  u16: Uint16Array;
+  u8: Uint8Array;
+  used: number;
+}
+const ARENA = 256 * 1024;
 
 /**
  * An open word index. Holds its file open: blocks are read from the file that was checked, even if
@@ -45,6 +62,7 @@ export interface WordIndex {
   /** @internal */ blockLo: Int32Array;
   /** @internal */ blockAt: Int32Array;
   /** @internal Loaded blocks, by block number. */ blocks: (Block | undefined)[];
+  /** @internal */ arena: Arena | null;
 }
 
 interface Header {
@@ -112,6 +130,7 @@ export function readWordIndex(file: string, dictPath: string): WordIndexRead {
       blockLo: new Int32Array(directory, unitsBytes, blocks + 1),
       blockAt: new Int32Array(directory, unitsBytes + (blocks + 1) * 4, blocks + 1),
       blocks: new Array<Block | undefined>(blocks),
+      arena: null,
     };
     keep = true;
     return { ok: true, index };
@@ -173,36 +192,66 @@ function blockOfId(index: WordIndex, k: number): number {
 function block(index: WordIndex, b: number): Block {
   const cached = index.blocks[b];
   if (cached) return cached;
-  const lo = index.blockLo[b]!;
-  const n = index.blockLo[b + 1]! - lo;
-  const start = index.blockAt[b]!;
-  const buffer = readAligned(index.fd, index.bodyAt + start, index.blockAt[b + 1]! - start);
-  const starts = new Int32Array(buffer, 0, n + 1);
-  const loaded: Block = {
-    lo,
-    n,
-    starts,
-    freqs: new Int32Array(buffer, (n + 1) * 4, n),
-    units: new Uint16Array(buffer, (2 * n + 1) * 4, starts[n]!),
-    tags: new Uint8Array(buffer, (2 * n + 1) * 4 + starts[n]! * 2, n),
-  };
-  index.blocks[b] = loaded;
-  return loaded;
+  loadBlocks(index, [b]);
+  return index.blocks[b]!;
+}
+
+/** Blocks closer than this in the file are read with one read (a read costs about what 4 KB more does). */
+const READ_GAP = 4096;
+
+/** Reads the blocks `wanted` (sorted, not loaded yet) into the arena, neighbours in one read. */
+function loadBlocks(index: WordIndex, wanted: number[]): void {
+  const { blockAt, bodyAt } = index;
+  for (let r = 0; r < wanted.length; ) {
+    // A run of blocks r … e - 1 whose gaps are small: one read from the first's start to the last's end.
+    let e = r + 1;
+    while (e < wanted.length && blockAt[wanted[e]!]! - blockAt[wanted[e - 1]! + 1]! <= READ_GAP) e++;
+    const from = blockAt[wanted[r]!]!;
+    const bytes = blockAt[wanted[e - 1]! + 1]! - from; // a multiple of 4
+    let arena = index.arena;
+    if (!arena || arena.used + bytes > arena.buffer.byteLength) {
+      const buffer = new ArrayBuffer(Math.max(ARENA, bytes));
+      arena = index.arena = { buffer, i32: new Int32Array(buffer), u16: new Uint16Array(buffer), u8: new Uint8Array(buffer), used: 0 };
+    }
+    const at = arena.used;
+    for (let done = 0; done < bytes; ) {
+      const got = readSync(index.fd, arena.u8, at + done, bytes - done, bodyAt + from + done);
+      if (got <= 0) throw new Error('word index shorter than its directory says');
+      done += got;
+    }
+    arena.used += bytes;
+    for (let w = r; w < e; w++) {
+      const b = wanted[w]!;
+      const lo = index.blockLo[b]!;
+      const n = index.blockLo[b + 1]! - lo;
+      const s = (at + blockAt[b]! - from) / 4;
+      const f = s + n + 1;
+      const u = (f + n) * 2;
+      index.blocks[b] = { lo, n, i32: arena.i32, u16: arena.u16, u8: arena.u8, s, f, u, t: u * 2 + arena.i32[s + n]! * 2 };
+    }
+    r = e;
+  }
 }
 
 /** Adds to `out` the index of every dictionary word that occurs in `text`. */
 export function collectWordsIn(index: WordIndex, text: string, out: Set<number>): void {
   const n = text.length;
+  const wanted = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const b = blockOfUnit(index, text.charCodeAt(i));
+    if (b >= 0 && !index.blocks[b]) wanted.add(b);
+  }
+  if (wanted.size > 0) loadBlocks(index, [...wanted].sort((x, y) => x - y));
   for (let i = 0; i < n; i++) {
     const b = blockOfUnit(index, text.charCodeAt(i));
     if (b < 0) continue;
-    const { lo: id0, n: count, starts, units } = block(index, b);
+    const { lo: id0, n: count, i32, u16, s: starts, u: units } = block(index, b);
     // The unit of (block-local) word k at `depth`, or -1 when the word is shorter (it sorts before longer ones).
-    const unitAt = (k: number, depth: number) => (starts[k]! + depth < starts[k + 1]! ? units[starts[k]! + depth]! : -1);
+    const unitAt = (k: number, depth: number) => (i32[starts + k]! + depth < i32[starts + k + 1]! ? u16[units + i32[starts + k]! + depth]! : -1);
     // [lo, hi): the words that start with text[i, i + depth + 1); every word of the block starts with text[i].
     let lo = 0;
     let hi = count;
-    if (starts[1]! - starts[0]! === 1) out.add(id0);
+    if (i32[starts + 1]! - i32[starts]! === 1) out.add(id0);
     for (let depth = 1; i + depth < n; depth++) {
       const c = text.charCodeAt(i + depth);
       let a = lo;
@@ -222,7 +271,7 @@ export function collectWordsIn(index: WordIndex, text: string, out: Set<number>)
       lo = first;
       hi = a;
       if (lo >= hi) break;
-      if (starts[lo + 1]! - starts[lo]! === depth + 1) out.add(id0 + lo);
+      if (i32[starts + lo + 1]! - i32[starts + lo]! === depth + 1) out.add(id0 + lo);
     }
   }
 }
@@ -237,9 +286,11 @@ export function wordIndexOf(index: WordIndex, word: string): number {
 
 /** Word id `k`: its text, frequency and tag number. */
 function entryAt(index: WordIndex, k: number): { word: string; freq: number; tag: number } {
-  const { lo, starts, units, freqs, tags } = block(index, blockOfId(index, k));
+  const { lo, i32, u16, u8, s, f, u, t } = block(index, blockOfId(index, k));
   const i = k - lo;
-  return { word: String.fromCharCode(...units.subarray(starts[i]!, starts[i + 1]!)), freq: freqs[i]!, tag: tags[i]! };
+  let word = '';
+  for (let x = u + i32[s + i]!, end = u + i32[s + i + 1]!; x < end; x++) word += String.fromCharCode(u16[x]!);
+  return { word, freq: i32[f + i]!, tag: u8[t + i]! };
 }
 
 function wordAt(index: WordIndex, k: number): string {
