@@ -369,6 +369,11 @@ export class LiveIndex {
     }
   }
 
+  /** Everything is read again on the next use (after a full pass; until then the old state answers). */
+  invalidate(): void {
+    this.loaded = false;
+  }
+
   /** How many chunks a document has in the index. */
   chunkCount(docId: string): number {
     return this.lexical.chunkCountOf(docId);

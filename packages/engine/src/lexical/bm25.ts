@@ -200,12 +200,13 @@ export class LexicalIndex {
   }
 
   /** The index's content (copies; the index is left as it is). */
+  /** The index's tables for a snapshot: views where they can be (see ChunkSlots.exportState), written out at once. */
   exportState(): LexicalState {
     const terms = new Array<string>(this.termIds.size);
     for (const [term, id] of this.termIds) terms[id] = term;
     return {
       terms,
-      documentFrequency: this.documentFrequency.slice(0, terms.length),
+      documentFrequency: this.documentFrequency.subarray(0, terms.length),
       fieldTotals: this.fieldTotals.slice(),
       postings: this.postings.exportState(),
       slots: this.slots.exportState(),

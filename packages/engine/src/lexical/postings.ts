@@ -317,9 +317,9 @@ export class PostingStore {
     return {
       bytes,
       start,
-      byteLengths: this.byteLengths.slice(0, n),
-      counts: this.counts.slice(0, n),
-      lastSlot: this.lastSlot.slice(0, n),
+      byteLengths: this.byteLengths.subarray(0, n),
+      counts: this.counts.subarray(0, n),
+      lastSlot: this.lastSlot.subarray(0, n),
       deadCounts: this.deadCounts.slice(0, n),
       kindTf: this.kindTf.slice(0, this.kinds),
       kindMask: this.kindMask.slice(0, this.kinds),

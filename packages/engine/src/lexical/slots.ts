@@ -224,16 +224,17 @@ export class ChunkSlots {
   }
 
   /** The content as copies (the table itself is left as it is). */
+  /** Views of the live tables, not copies (a 50,000-document index is tens of MB): write them out before the index changes. */
   exportState(): SlotState {
     const n = this.used;
     return {
-      alive: this.alive.slice(0, n),
-      weightedLength: this.weightedLength.slice(0, n),
-      fieldLengths: this.fieldLengths.slice(0, n * FIELD_COUNT),
-      termStart: this.termStart.slice(0, n),
-      termBytes: this.termBytes.slice(0, n),
-      termCount: this.termCount.slice(0, n),
-      termArena: this.termArena.slice(0, this.termArenaLength),
+      alive: this.alive.subarray(0, n),
+      weightedLength: this.weightedLength.subarray(0, n),
+      fieldLengths: this.fieldLengths.subarray(0, n * FIELD_COUNT),
+      termStart: this.termStart.subarray(0, n),
+      termBytes: this.termBytes.subarray(0, n),
+      termCount: this.termCount.subarray(0, n),
+      termArena: this.termArena.subarray(0, this.termArenaLength),
       chunkIds: this.chunkIds.slice(0, n),
       docIds: this.docIds.slice(0, n),
     };

@@ -78,6 +78,8 @@ async function freshFromFiles(engine: Engine): Promise<LexicalIndex> {
 }
 
 async function assertIndexedLikeFiles(engine: Engine, files: number) {
+  // What any caller sees: the live index as it loads after the pass (a one-shot engine loads it on use).
+  await engine.live.refreshIfStale(engine.database.db);
   const listed = await listFiles(engine.config.diaryDir, new Set(['txt', 'md']), []);
   assert.equal(listed.length, files);
   const rows = await documentHashes(engine.database.db);

@@ -138,6 +138,7 @@ test('a full index pass saves the snapshot it built, so the load after it reads 
   const engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
   assert.deepEqual(lexicalOptionsOf(engine.config), lexicalOptions(engine.config), 'the pass builds with the live index options');
   await engine.index({ full: true });
+  await engine.live.refreshIfStale(engine.database.db); // a one-shot engine loads it on use
   assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'loaded from the pass snapshot');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
