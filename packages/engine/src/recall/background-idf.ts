@@ -11,9 +11,9 @@
 // (test/recall/background-idf.test.ts).
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jiebaPackageDir } from '../text/jieba.ts';
 
 let table: Map<string, number> | null | undefined;
 
@@ -55,9 +55,9 @@ export function backgroundIdfSource(): { source: 'prebuilt' | 'idf.txt' | 'none'
 }
 
 function idfPath(): string {
-  const require = createRequire(import.meta.url);
   // The file itself, not dict.js, which would keep both of jieba's tables in require's cache.
-  return join(dirname(require.resolve('@node-rs/jieba/package.json')), 'idf.txt');
+  // jiebaPackageDir, not require.resolve: the console's production bundle rewrites that call.
+  return join(jiebaPackageDir(), 'idf.txt');
 }
 
 function load(): Map<string, number> | null {
