@@ -157,7 +157,8 @@ export async function runIndex(
     // An incremental pass records what it changed, so other processes catch up by reading those rows.
     const generation = await bumpGeneration(ctx.db, mode === 'full' ? undefined : changedDocIds);
     if (built) {
-      built.lexical.finishBulkAdd();
+      // No finishBulkAdd: the built index is dropped once saved, and compacting it first would hold
+      // a second copy of the posting lists at the pass's peak (the snapshot compacts as it writes).
       saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation);
     }
   }
