@@ -1,14 +1,15 @@
 // Index progress → one 0–100 number for the bar. Phases take fixed shares of the bar, so the bar only
-// ever moves forward even though each phase counts its own units. The shares follow where a lexical
-// rebuild spends its time (2,000 memories: reading + parsing the files ≈ 45 %, storing ≈ 40 %);
-// with embeddings on, the embed phase gets the last fifth.
+// ever moves forward even though each phase counts its own units. Since the pass streams the folder
+// (list it, then read + parse + tokenize + store 100 files at a time), listing is a blink and the
+// store phase is where the files are read: it gets most of the bar; with embeddings on, the embed
+// phase gets the last fifth. (parse / tokenize are kept for older engines that still report them.)
 export type ProgressPhase = 'scan' | 'parse' | 'tokenize' | 'store' | 'embed' | 'done';
 
 const SPANS: Record<ProgressPhase, [number, number]> = {
-  scan: [0, 40],
-  parse: [40, 45],
-  tokenize: [45, 50],
-  store: [50, 80],
+  scan: [0, 3],
+  parse: [3, 3],
+  tokenize: [3, 3],
+  store: [3, 80],
   embed: [80, 99],
   done: [100, 100],
 };

@@ -106,7 +106,7 @@ const PHASE_KEYS = {
   done: 'index.phase.done',
 } as const satisfies Record<string, MessageKey>;
 
-/** The phase in the reader's words ("读取文件", "写入索引"…), never the stream's raw English id. */
+/** The phase in the reader's words ("列出文件", "读取文件并写入索引"…), never the stream's raw English id. */
 function phaseLabel(phase: string, t: (k: MessageKey) => string): string {
   return phase in PHASE_KEYS ? t(PHASE_KEYS[phase as keyof typeof PHASE_KEYS]) : phase;
 }
