@@ -9,10 +9,10 @@
 // (the TypeScript source, the console's bundle), or when it does not match the installed idf.txt,
 // idf.txt is parsed as before. Both give the same value for every word
 // (test/recall/background-idf.test.ts).
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBlockFile, readAligned } from '../text/block-file.ts';
 import { jiebaPackageDir } from '../text/jieba.ts';
 
 let table: Map<string, number> | null | undefined;
@@ -26,7 +26,6 @@ const KEEP_BELOW = 10;
 export const IDF_TABLE_FILE = 'jieba-idf.bin';
 const MAGIC = 'ENGIDF02';
 const FORMAT = 2;
-const CHUNK = 64 * 1024;
 
 /** The compiled CLI's prebuilt table (scripts/jieba-idf.mjs writes it next to the bundle). */
 let prebuiltPath: string | null = (() => {
@@ -127,62 +126,21 @@ interface Header {
  * The table keeps the file open and reads a block when a word needs it.
  */
 export function readIdfTable(file: string, idfPath: string): { ok: true; table: Map<string, number> } | { ok: false; reason: string } {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no prebuilt table' : `unreadable: ${(e as Error).message}` };
-  }
-  let keep = false;
-  try {
-    const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(size, 12)));
-    const first = readSync(fd, chunk, 0, chunk.length, 0);
-    if (first < 12 || chunk.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a background IDF table' };
-    const headerLength = chunk.readUInt32LE(8);
-    const headerBytes = 12 + headerLength <= first ? chunk.subarray(12, 12 + headerLength) : Buffer.from(readAligned(fd, 12, headerLength));
-    const header = JSON.parse(headerBytes.toString('utf8')) as Header;
-    if (header.format !== FORMAT) return { ok: false, reason: `format ${header.format}, expected ${FORMAT}` };
-    if (header.keepBelow !== KEEP_BELOW) return { ok: false, reason: `kept below ${header.keepBelow}, expected ${KEEP_BELOW}` };
-    const idf = statSync(idfPath);
-    if (idf.size !== header.idfSize) return { ok: false, reason: 'built from another idf.txt (size differs)' };
-    if (idf.mtimeMs !== header.idfMtimeMs && createHash('sha1').update(readFileSync(idfPath)).digest('hex') !== header.idfSha1)
-      return { ok: false, reason: 'built from another idf.txt (SHA-1 differs)' };
-    let at = 12 + headerLength;
-    at += (8 - (at % 8)) % 8;
-    if (at + header.bodyBytes !== size) return { ok: false, reason: 'damaged (length)' };
-    const hash = createHash('sha1');
-    for (let pos = at; pos < size; ) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
-      if (n <= 0) return { ok: false, reason: 'damaged (length)' };
-      hash.update(chunk.subarray(0, n));
-      pos += n;
-    }
-    if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
-    const { blocks } = header;
-    const unitsBytes = blocks * 2 + ((4 - ((blocks * 2) % 4)) % 4);
-    const directory = readAligned(fd, at, unitsBytes + 2 * (blocks + 1) * 4);
-    const table = new PrebuiltIdfTable(fd, at, header.count, new Uint16Array(directory, 0, blocks), new Int32Array(directory, unitsBytes, blocks + 1), new Int32Array(directory, unitsBytes + (blocks + 1) * 4, blocks + 1));
-    keep = true;
-    return { ok: true, table };
-  } catch (e) {
-    return { ok: false, reason: `unusable: ${(e as Error).message}` };
-  } finally {
-    if (!keep) closeSync(fd);
-  }
+  const opened = openBlockFile<Header>(file, {
+    magic: MAGIC,
+    format: FORMAT,
+    missing: 'no prebuilt table',
+    notThis: 'not a background IDF table',
+    short: SHORT,
+    check: (h) => (h.keepBelow !== KEEP_BELOW ? `kept below ${h.keepBelow}, expected ${KEEP_BELOW}` : null),
+    source: (h) => ({ path: idfPath, size: h.idfSize, mtimeMs: h.idfMtimeMs, sha1: h.idfSha1, another: 'another idf.txt' }),
+  });
+  if (!opened.ok) return opened;
+  const { fd, bodyAt, header, firstUnits, blockLo, blockAt } = opened.file;
+  return { ok: true, table: new PrebuiltIdfTable(fd, bodyAt, header.count, firstUnits, blockLo, blockAt) };
 }
 
-/** `length` bytes at `position` in an ArrayBuffer of their own (typed arrays need aligned offsets). */
-function readAligned(fd: number, position: number, length: number): ArrayBuffer {
-  const buffer = new ArrayBuffer(length);
-  const view = new Uint8Array(buffer);
-  for (let done = 0; done < length; ) {
-    const n = readSync(fd, view, done, length - done, position + done);
-    if (n <= 0) throw new Error('background IDF table shorter than its header says');
-    done += n;
-  }
-  return buffer;
-}
+const SHORT = 'background IDF table shorter than its header says';
 
 /** The words with one first character. */
 interface Block {
@@ -216,7 +174,7 @@ class PrebuiltIdfTable extends Map<string, number> {
     const cached = this.loaded[b];
     if (cached) return cached;
     const n = this.blockLo[b + 1]! - this.blockLo[b]!;
-    const buffer = readAligned(this.fd, this.bodyAt + this.blockAt[b]!, this.blockAt[b + 1]! - this.blockAt[b]!);
+    const buffer = readAligned(this.fd, this.bodyAt + this.blockAt[b]!, this.blockAt[b + 1]! - this.blockAt[b]!, SHORT);
     const starts = new Int32Array(buffer, n * 8, n + 1);
     const block: Block = { values: new Float64Array(buffer, 0, n), starts, units: new Uint16Array(buffer, n * 8 + (n + 1) * 4, starts[n]!) };
     this.loaded[b] = block;

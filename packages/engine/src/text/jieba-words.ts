@@ -12,14 +12,13 @@
 // hashes the body through a small buffer (every byte checked, few pages of memory touched), then the
 // directory of blocks; a text loads only the blocks of its own first characters. Reading the whole
 // 5 MB into memory cost ~25 ms per process here (mostly faulting in fresh pages), hashing it ~3-15.
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readSync } from 'node:fs';
+import { openBlockFile } from './block-file.ts';
 
 const MAGIC = 'ENGJBW02';
 const FORMAT = 2;
 /** Private-use characters: outside every script jieba segments, so this word is never matched. */
 const FILLER_WORD = '\uE000\uE001\uE002';
-const CHUNK = 64 * 1024;
 
 /**
  * The words with one first unit: ids lo … lo + n - 1, read into an arena chunk; s, f, u, t are where
@@ -86,82 +85,32 @@ export type WordIndexRead = { ok: true; index: WordIndex } | { ok: false; reason
  * the SHA-1 when the dictionary's mtime is not the one recorded) and is undamaged (the body's SHA-1).
  */
 export function readWordIndex(file: string, dictPath: string): WordIndexRead {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no word index' : `unreadable: ${(e as Error).message}` };
-  }
-  let keep = false;
-  try {
-    const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(size, 12)));
-    const first = readSync(fd, chunk, 0, chunk.length, 0);
-    if (first < 12 || chunk.toString('latin1', 0, 8) !== MAGIC) return { ok: false, reason: 'not a jieba word index' };
-    const headerLength = chunk.readUInt32LE(8);
-    const headerBytes = headerLength + 12 <= first ? chunk.subarray(12, 12 + headerLength) : readAt(fd, 12, headerLength);
-    const header = JSON.parse(headerBytes.toString('utf8')) as Header;
-    if (header.format !== FORMAT) return { ok: false, reason: `format ${header.format}, expected ${FORMAT}` };
-    const dict = statSync(dictPath);
-    if (dict.size !== header.dictSize) return { ok: false, reason: 'built from another dictionary (size differs)' };
-    if (dict.mtimeMs !== header.dictMtimeMs && createHash('sha1').update(readFileSync(dictPath)).digest('hex') !== header.dictSha1)
-      return { ok: false, reason: 'built from another dictionary (SHA-1 differs)' };
-    let at = 12 + headerLength;
-    at += (8 - (at % 8)) % 8;
-    const { blocks } = header;
-    if (at + header.bodyBytes !== size) return { ok: false, reason: 'damaged (length)' };
-    const hash = createHash('sha1');
-    for (let pos = at; pos < size; ) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
-      if (n <= 0) return { ok: false, reason: 'damaged (length)' };
-      hash.update(chunk.subarray(0, n));
-      pos += n;
-    }
-    if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
-    const unitsBytes = blocks * 2 + ((4 - ((blocks * 2) % 4)) % 4);
-    const directory = readAligned(fd, at, unitsBytes + 2 * (blocks + 1) * 4);
-    const index: WordIndex = {
-      total: header.total,
-      count: header.count,
-      tagNames: header.tags,
-      fd,
-      bodyAt: at,
-      firstUnits: new Uint16Array(directory, 0, blocks),
-      blockLo: new Int32Array(directory, unitsBytes, blocks + 1),
-      blockAt: new Int32Array(directory, unitsBytes + (blocks + 1) * 4, blocks + 1),
-      blocks: new Array<Block | undefined>(blocks),
-      arena: null,
-    };
-    keep = true;
-    return { ok: true, index };
-  } catch (e) {
-    return { ok: false, reason: `unusable: ${(e as Error).message}` };
-  } finally {
-    if (!keep) closeSync(fd);
-  }
+  const opened = openBlockFile<Header>(file, {
+    magic: MAGIC,
+    format: FORMAT,
+    missing: 'no word index',
+    notThis: 'not a jieba word index',
+    short: SHORT,
+    source: (h) => ({ path: dictPath, size: h.dictSize, mtimeMs: h.dictMtimeMs, sha1: h.dictSha1, another: 'another dictionary' }),
+  });
+  if (!opened.ok) return opened;
+  const { fd, bodyAt, header, firstUnits, blockLo, blockAt } = opened.file;
+  const index: WordIndex = {
+    total: header.total,
+    count: header.count,
+    tagNames: header.tags,
+    fd,
+    bodyAt,
+    firstUnits,
+    blockLo,
+    blockAt,
+    blocks: new Array<Block | undefined>(header.blocks),
+    arena: null,
+  };
+  return { ok: true, index };
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const out = Buffer.allocUnsafeSlow(length);
-  for (let done = 0; done < length; ) {
-    const n = readSync(fd, out, done, length - done, position + done);
-    if (n <= 0) throw new Error('word index shorter than its header says');
-    done += n;
-  }
-  return out;
-}
-
-/** `length` bytes at `position` in an ArrayBuffer of their own (typed arrays need aligned offsets). */
-function readAligned(fd: number, position: number, length: number): ArrayBuffer {
-  const buffer = new ArrayBuffer(length);
-  const view = new Uint8Array(buffer);
-  for (let done = 0; done < length; ) {
-    const n = readSync(fd, view, done, length - done, position + done);
-    if (n <= 0) throw new Error('word index shorter than its header says');
-    done += n;
-  }
-  return buffer;
-}
+const SHORT = 'word index shorter than its header says';
 
 /** The block of words starting with unit `c`, or -1. */
 function blockOfUnit(index: WordIndex, c: number): number {
