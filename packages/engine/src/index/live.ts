@@ -49,6 +49,21 @@ export interface SnapshotMeta {
 /** A document's indexed version: a re-index, an edit or an archive changes it. */
 export const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
 
+/**
+ * The documents of `current` whose version differs from the held one (or that are not held), then
+ * the held ones `current` no longer has: what a load or a refresh must read again.
+ */
+export function changedDocuments(current: Iterable<{ id: string; contentHash: string; indexedAt: string; archived: boolean }>, heldVersion: (id: string) => string | undefined, heldIds: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const changed: string[] = [];
+  for (const d of current) {
+    seen.add(d.id);
+    if (heldVersion(d.id) !== documentVersion(d)) changed.push(d.id);
+  }
+  for (const id of heldIds) if (!seen.has(id)) changed.push(id);
+  return changed;
+}
+
 /** How the last load got its lexical index (tests and benchmarks read it). */
 export type LoadSource = { kind: 'rebuilt'; reason: string } | { kind: 'snapshot'; patched: number };
 
@@ -282,12 +297,7 @@ export class LiveIndex {
     } else {
       this.lastRows = 'versions';
       const now = await documentVersions(db);
-      const present = new Set<string>();
-      for (const v of now) {
-        present.add(v.id);
-        if (versions[v.id] !== documentVersion(v)) changed.push(v.id);
-      }
-      for (const id of Object.keys(versions)) if (!present.has(id)) changed.push(id);
+      changed = changedDocuments(now, (id) => versions[id], Object.keys(versions));
       if (changed.length > Math.max(8, now.length * SNAPSHOT_PATCH_LIMIT)) {
         this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${now.length} documents changed since the snapshot` };
         return null;
@@ -341,9 +351,7 @@ export class LiveIndex {
       this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
       return null;
     }
-    const changed: string[] = [];
-    for (const d of docs) if (versions[d.id] !== documentVersion(d)) changed.push(d.id);
-    for (const id of Object.keys(versions)) if (!byId.has(id)) changed.push(id);
+    const changed = changedDocuments(docs, (id) => versions[id], Object.keys(versions));
     if (changed.length > Math.max(8, docs.length * SNAPSHOT_PATCH_LIMIT)) {
       this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${docs.length} documents changed since the snapshot` };
       return null;
@@ -427,14 +435,7 @@ export class LiveIndex {
 
   /** The documents whose version differs from the one this index holds (or that are new or gone). */
   private async changedByVersion(db: EngramDb): Promise<string[]> {
-    const seen = new Set<string>();
-    const changed: string[] = [];
-    for (const r of await documentVersions(db)) {
-      seen.add(r.id);
-      if (this.versionOf(r.id) !== documentVersion(r)) changed.push(r.id);
-    }
-    for (const id of this.knownIds()) if (!seen.has(id)) changed.push(id);
-    return changed;
+    return changedDocuments(await documentVersions(db), (id) => this.versionOf(id), this.knownIds());
   }
 
   private async refreshOnce(db: EngramDb): Promise<boolean> {
