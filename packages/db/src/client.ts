@@ -57,7 +57,11 @@ export interface Database {
   recovered: Recovery | null;
   /** Whether this open ran the integrity check (skipped when the file is as a healthy close left it). */
   integrityChecked: boolean;
-  close(): void;
+  /**
+   * Closes the client. For an embedded file it first moves the WAL into the file, so the mark of a
+   * healthy close still holds after the process exits (await it where the process ends next).
+   */
+  close(): Promise<void>;
 }
 
 export const defaultMigrationsFolder = (): string => {
@@ -116,9 +120,15 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
       if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
       await migrate(db, { migrationsFolder: folder });
     }
-    const close = () => {
-      client.close();
-      if (filePath && !readOnly) markHealthyClose(filePath);
+    // Never rejects: callers that do not await it (a host shutting down) must not see an unhandled rejection.
+    const close = async () => {
+      const checkpointed = filePath !== null && !readOnly && (await checkpointAll(client));
+      try {
+        client.close();
+      } catch {
+        return;
+      }
+      if (filePath && !readOnly) markHealthyClose(filePath, checkpointed);
     };
     return { client, db, url: options.url, filePath, readOnly, recovered, integrityChecked, close };
   } catch (error) {
@@ -193,23 +203,54 @@ const fileStamp = (path: string): string => {
     return '-';
   }
 };
-const databaseStamp = (filePath: string) => `${fileStamp(filePath)}|${fileStamp(`${filePath}-wal`)}`;
+// An empty WAL holds nothing: missing and zero bytes are one state.
+const walStamp = (filePath: string): string => {
+  const s = fileStamp(`${filePath}-wal`);
+  return s.startsWith('0:') ? '-' : s;
+};
+const databaseStamp = (filePath: string) => `${fileStamp(filePath)}|${walStamp(filePath)}`;
 const healthyMarkOf = (filePath: string) => `${filePath}.checked`;
+/** Appended to the mark when every WAL frame was in the file at close: the WAL may then be gone. */
+const CHECKPOINTED = '|checkpointed';
 
-function unchangedSinceHealthyClose(filePath: string): boolean {
+/*
+ * The embedded driver releases its connections only when the process exits (prepared statements
+ * hold them), and the last one to close checkpoints the WAL into the file and deletes it. A mark of
+ * the WAL as close() saw it never matched what the next process found, so every command after a
+ * write read every page again. close() therefore checkpoints first (passive: it never waits for a
+ * reader of another process); when every frame made it into the file, the mark accepts the WAL
+ * being gone or empty, the file itself unchanged.
+ */
+async function checkpointAll(client: Client): Promise<boolean> {
   try {
-    return readFileSync(healthyMarkOf(filePath), 'utf8') === databaseStamp(filePath);
+    const r = await client.execute('PRAGMA wal_checkpoint(PASSIVE)');
+    const [busy, frames, done] = Object.values(r.rows[0] ?? {}).map(Number);
+    return busy === 0 && frames !== undefined && frames >= 0 && frames === done;
   } catch {
     return false;
   }
 }
 
+function unchangedSinceHealthyClose(filePath: string): boolean {
+  let mark: string;
+  try {
+    mark = readFileSync(healthyMarkOf(filePath), 'utf8');
+  } catch {
+    return false;
+  }
+  const now = databaseStamp(filePath);
+  const checkpointed = mark.endsWith(CHECKPOINTED);
+  const stamp = checkpointed ? mark.slice(0, -CHECKPOINTED.length) : mark;
+  if (stamp === now) return true;
+  return checkpointed && now === `${stamp.split('|')[0]}|-`;
+}
+
 /** Best effort: without the mark the next open only runs the check. */
-function markHealthyClose(filePath: string): void {
+function markHealthyClose(filePath: string, checkpointed: boolean): void {
   const mark = healthyMarkOf(filePath);
   const tmp = `${mark}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, databaseStamp(filePath));
+    writeFileSync(tmp, databaseStamp(filePath) + (checkpointed ? CHECKPOINTED : ''));
     renameSync(tmp, mark);
   } catch {
     rmSync(tmp, { force: true });

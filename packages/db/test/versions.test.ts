@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { defaultMigrationsFolder, getMeta, isCorruption, openDatabase, setMeta } from '../src/index.ts';
 
@@ -131,24 +132,47 @@ test('a healthy database is never treated as corrupt', async () => {
   assert.ok(before.length > 0);
 });
 
+test('a process that wrote and exited leaves the database trusted: the next process skips the integrity check', () => {
+  // The embedded driver closes its connections for good only when the process exits (prepared
+  // statements keep them), and that last close checkpoints the WAL into the file and deletes it: a
+  // mark taken at close() never matched the file the next process found, so every one-shot command
+  // after a write read every page again.
+  const file = join(tmp(), 'engram.db');
+  const script = `import { openDatabase, setMeta } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).pathname)};
+const db = await openDatabase({ url: ${JSON.stringify(`file:${file}`)}, recoverCorrupt: true });
+for (let i = 0; i < 20; i++) await setMeta(db.db, 'key-' + i + '-' + Math.random(), 'x'.repeat(300));
+await db.db.transaction(async (tx) => { await setMeta(tx, 'in-transaction', String(Math.random())); });
+process.stdout.write(JSON.stringify({ checked: db.integrityChecked }));
+await db.close();`;
+  const run = () => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { checked: boolean };
+  assert.equal(run().checked, true, 'a new file: checked once');
+  assert.equal(run().checked, false, 'after a process wrote and exited, the file is as it left it');
+  assert.equal(run().checked, false, 'and again');
+  // Another program's change is still seen: the same size, other bytes.
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(16, 0x5a), 0, 16, 4096 + 100);
+  closeSync(fd);
+  assert.equal(run().checked, true, 'changed behind its back: checked');
+});
+
 test('the integrity check is skipped only while the file is exactly as a healthy close left it', async () => {
   const file = join(tmp(), 'engram.db');
   let db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   for (let i = 0; i < 50; i++) await setMeta(db.db, `key-${i}`, 'x'.repeat(200));
-  db.close();
+  await db.close();
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.equal(db.integrityChecked, false, 'unchanged since a healthy close: not read page by page');
   await setMeta(db.db, 'k', 'v');
-  db.close();
+  await db.close();
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.equal(db.integrityChecked, false, 'its own writes, then a close: still trusted');
   await db.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
-  db.close();
+  await db.close();
   // Another program changes the bytes (same size): the check runs and finds it.
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(4096 * 3, 0xa5), 0, 4096 * 3, 4096 * 2);
   closeSync(fd);
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.ok(db.recovered, 'the damage was found although the size did not change');
-  db.close();
+  await db.close();
 });

@@ -170,9 +170,10 @@ export class Engine {
   /** Opens the semantic channel again for the settings in effect (`auto` finds a model installed since; the console's model job calls it). */
   reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
 
-  close(): void {
+  /** Stops the watcher and the model and closes the database; a process about to exit awaits it (see Database.close). */
+  close(): Promise<void> {
     this.indexer.close();
     this.state.semantic?.close();
-    this.state.database.close();
+    return this.state.database.close();
   }
 }
