@@ -116,6 +116,12 @@ export class LiveIndex {
     return this.rowMap;
   }
 
+  /** Rows decoded from the snapshot since the last load (all of them once `docs` was read). */
+  get rowsDecoded(): number {
+    return this.stored ? this.stored.rows.decoded : this.decodedBeforeMaterialize;
+  }
+  private decodedBeforeMaterialize = 0;
+
   /** One document row, without decoding the others. */
   doc(id: string): DocumentRow | undefined {
     if (!this.stored) return this.rowMap.get(id);
@@ -141,6 +147,7 @@ export class LiveIndex {
   private materialize(): void {
     const { rows, over } = this.stored!;
     this.stored = null;
+    this.decodedBeforeMaterialize = rows.decoded + rows.size;
     this.rowMap.clear();
     for (let i = 0; i < rows.size; i++) {
       const id = rows.ids[i]!;
@@ -251,6 +258,7 @@ export class LiveIndex {
     this.supersededCache = null;
     this.rowMap.clear();
     this.stored = null;
+    this.decodedBeforeMaterialize = 0;
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;

@@ -9,7 +9,8 @@ import { parseDiaryText } from '../diary/parse.ts';
 import { chunkText } from '../text/chunk.ts';
 
 export interface OfflineSource {
-  docs: ReadonlyMap<string, DocumentRow>;
+  /** One document's row (a lookup, not the whole table: every recall builds a source). */
+  doc(id: string): DocumentRow | undefined;
   config: EngramConfig;
 }
 
@@ -27,7 +28,7 @@ export async function chunkTextsFromFiles(ids: string[], source: OfflineSource):
   }
   const { config } = source;
   for (const [docId, ords] of byDoc) {
-    const d = source.docs.get(docId);
+    const d = source.doc(docId);
     if (!d) continue;
     const dir = d.root === 'diary' ? config.diaryDir : config.legacyDir;
     try {

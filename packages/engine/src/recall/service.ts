@@ -36,7 +36,7 @@ export class RecallService {
         doc: (id) => s.live.meta(id),
         docOfChunk: (id) => s.live.chunkDoc.get(id),
         semantic: s.semantic,
-        chunkTexts: (ids) => chunkTextsWithFallback(s.db, ids, { docs: s.live.docs, config: s.config }),
+        chunkTexts: (ids) => chunkTextsWithFallback(s.db, ids, { doc: (id) => s.live.doc(id), config: s.config }),
         judge: s.judge,
         now: s.options.now,
         time: this.timeChannelDeps(),

@@ -215,3 +215,25 @@ test('stored rows read back exactly; rows of another schema or with a broken off
     engine.close();
   }
 });
+
+test('a one-shot recall or write decodes only the rows it touches, not every stored row', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 120);
+  let engine = await openTestEngine(dirs); // indexes and loads: the snapshot gets its rows
+  const total = engine.live.docs.size;
+  await engine.close();
+  assert.ok(total > 100);
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  const found = await engine.recall('东京节点 443 端口');
+  assert.ok(found.hits.length > 0, 'the recall finds something');
+  assert.equal(engine.live.lastRows, 'snapshot', 'the rows came from the snapshot');
+  assert.ok(engine.live.rowsDecoded < total / 2, `recall decoded ${engine.live.rowsDecoded} of ${total} rows for ${found.hits.length} hits`);
+  await engine.close();
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  await engine.write({ title: '解码计数', content: '东京节点的 443 端口今天又改回了 8443,备份也迁移到了大阪机房。' });
+  assert.ok(engine.live.rowsDecoded <= 40, `a write decoded ${engine.live.rowsDecoded} of ${total} rows`);
+  await engine.close();
+});
