@@ -3,7 +3,7 @@
 // each of them when another one wrote, and `refresh` reloads only what changed.
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
+import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 import { briefOf, rowSections, StoredRows, type DocBrief } from './stored-rows.ts';
@@ -46,8 +46,32 @@ export interface SnapshotMeta {
   versions: Record<string, string>;
 }
 
+type VersionedDoc = { id: string; contentHash: string; indexedAt: string; archived: boolean };
+
 /** A document's indexed version: a re-index, an edit or an archive changes it. */
 export const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
+
+/**
+ * The versions ride in two sections, not in the header: at 50,000 documents they are 4 MB of JSON,
+ * which as one header string (and its UTF-8 copy) sat on the peak of a full build.
+ */
+function versionSections(docs: readonly VersionedDoc[]): [string, SnapshotPart][] {
+  return [
+    ['versions.ids', new JsonStrings(docs.length, (i) => docs[i]!.id)],
+    ['versions.values', new JsonStrings(docs.length, (i) => documentVersion(docs[i]!))],
+  ];
+}
+
+/** The header's generation with the version sections, or null when they are missing or do not pair up. */
+function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): SnapshotMeta | null {
+  const generation = (header as { generation?: unknown } | null)?.generation;
+  const ids = extra.get('versions.ids');
+  const values = extra.get('versions.values');
+  if (typeof generation !== 'number' || !Array.isArray(ids) || !Array.isArray(values) || ids.length !== values.length) return null;
+  const versions: Record<string, string> = {};
+  for (let i = 0; i < ids.length; i++) versions[ids[i]!] = values[i]!;
+  return Object.keys(versions).length === ids.length ? { generation, versions } : null;
+}
 
 /**
  * The documents of `current` whose version differs from the held one (or that are not held), then
@@ -77,13 +101,11 @@ export function snapshotPathOf(databaseUrl: string): string | null {
  * Saves a lexical index built by a full index pass as the snapshot, so the load that follows the
  * pass maps it instead of reading every row back (best effort, like every snapshot write).
  */
-export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: { id: string; contentHash: string; indexedAt: string; archived: boolean }[], generation: number): void {
+export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number): void {
   const path = snapshotPathOf(databaseUrl);
   if (path === null) return;
-  const versions: Record<string, string> = {};
-  for (const d of docs) versions[d.id] = documentVersion(d);
   try {
-    writeLexicalSnapshot<SnapshotMeta>(path, lexical, options, { generation, versions });
+    writeLexicalSnapshot(path, lexical, options, { generation }, versionSections(docs));
   } catch {
     // The load after the pass rebuilds instead.
   }
@@ -251,7 +273,9 @@ export class LiveIndex {
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
     const snapshotPath = this.snapshotFile();
-    const read = snapshotPath === null ? null : readLexicalSnapshot<SnapshotMeta>(snapshotPath, this.options);
+    const file = snapshotPath === null ? null : readLexicalSnapshot<unknown>(snapshotPath, this.options);
+    const fileMeta = file?.ok ? snapshotMetaOf(file.meta, file.extra) : null;
+    const read = !file ? null : !file.ok ? file : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
     const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
     const withRows = read?.ok && storedRows ? await this.fromStoredRows(db, generation, read.index, read.meta, storedRows) : null;
@@ -376,10 +400,8 @@ export class LiveIndex {
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
   private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
-    const versions: Record<string, string> = {};
-    for (const d of docs) versions[d.id] = documentVersion(d);
     try {
-      writeLexicalSnapshot<SnapshotMeta>(path, this.lexical, this.options, { generation, versions }, rowSections(docs));
+      writeLexicalSnapshot(path, this.lexical, this.options, { generation }, [...versionSections(docs), ...rowSections(docs)]);
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }

@@ -3,7 +3,7 @@
 // touches, and the few fields a write checks for every memory (title, workspace, archived, root,
 // supersedes) come from one small list. Each row is its own JSON array, found by an offset table.
 import { documentColumns, type DocumentRow } from '@engram/db';
-import type { SnapshotPart } from '../lexical/snapshot.ts';
+import type { SnapshotSection } from '../lexical/snapshot.ts';
 
 /** What a write looks at for every memory: title uniqueness within a scope, what is superseded. */
 export interface DocBrief {
@@ -18,7 +18,7 @@ export interface DocBrief {
 export const briefOf = (d: DocumentRow): DocBrief => ({ id: d.id, title: d.title, workspace: d.workspace, archived: d.archived, root: d.root, supersedes: d.supersedes });
 
 /** The snapshot sections holding `docs`. */
-export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
+export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
   const columns = documentColumns();
   const encoded = docs.map((d) => Buffer.from(JSON.stringify(columns.map((c) => (d as unknown as Record<string, unknown>)[c])), 'utf8'));
   const offsets = new Int32Array(docs.length + 1);
@@ -55,7 +55,7 @@ export class StoredRows {
   ) {}
 
   /** The rows in `extra`, or null when there are none or they were stored with other columns (another schema). */
-  static from(extra: Map<string, SnapshotPart>): StoredRows | null {
+  static from(extra: Map<string, SnapshotSection>): StoredRows | null {
     const columns = extra.get('rows.columns');
     const ids = extra.get('rows.ids');
     const offsets = extra.get('rows.offsets');

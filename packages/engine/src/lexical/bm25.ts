@@ -1,5 +1,5 @@
 import { isSingleCjkChar } from '../text/scripts.ts';
-import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingState } from './postings.ts';
+import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingExport, type PostingState } from './postings.ts';
 import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
 
@@ -45,6 +45,11 @@ export interface LexicalHit {
 }
 
 /** Everything an index holds, as plain arrays: lexical/snapshot.ts stores it in a file. */
+/** What exportState gives a snapshot writer: the state, with the posting lists as views (see PostingStore.exportState). */
+export interface LexicalExport extends Omit<LexicalState, 'postings'> {
+  postings: PostingExport;
+}
+
 export interface LexicalState {
   /** Terms by id. */
   terms: string[];
@@ -199,9 +204,8 @@ export class LexicalIndex {
     this.slots.trim();
   }
 
-  /** The index's content (copies; the index is left as it is). */
   /** The index's tables for a snapshot: views where they can be (see ChunkSlots.exportState), written out at once. */
-  exportState(): LexicalState {
+  exportState(): LexicalExport {
     const terms = new Array<string>(this.termIds.size);
     for (const [term, id] of this.termIds) terms[id] = term;
     return {

@@ -12,16 +12,18 @@
 // (`extra`, e.g. the document rows) after the index's. Anything that does not
 // check out — magic, hash, header, section sizes, the index's own consistency checks — reads as
 // "no snapshot", and the caller rebuilds.
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../diary/lock.ts';
 import { crc32 } from 'node:zlib';
-import { LexicalIndex, type LexicalOptions, type LexicalState } from './bm25.ts';
+import { LexicalIndex, type LexicalExport, type LexicalOptions, type LexicalState } from './bm25.ts';
+import type { PackedBytes } from './postings.ts';
 
 const MAGIC = Buffer.from('ENGLEX02', 'latin1');
 const HASH_BYTES = 4;
 const PREFIX = MAGIC.length + HASH_BYTES + 4;
-export const SNAPSHOT_FORMAT = 1;
+/** 2: document versions moved from the header into sections (streamed when written). */
+export const SNAPSHOT_FORMAT = 2;
 
 type ArrayKind = 'u8' | 'i32' | 'f64' | 'json';
 interface Section {
@@ -39,9 +41,60 @@ interface Header<M> {
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 type Part = Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer> | string[];
+
+/**
+ * A list of strings stored as JSON, encoded a batch at a time when written: a 50,000-document
+ * index's lists would otherwise each be one large string and its UTF-8 copy, held at the peak.
+ */
+export class JsonStrings {
+  constructor(
+    readonly count: number,
+    readonly at: (i: number) => string,
+  ) {}
+}
+
 /** A caller's own section (bytes, 32-bit integers, doubles or a list of strings), stored after the index's. */
-export type SnapshotPart = Part;
-function sectionsOf(state: LexicalState): [string, Part][] {
+export type SnapshotPart = Part | JsonStrings;
+type WritablePart = SnapshotPart | PackedBytes;
+
+/** A section as the writer streams it: its type, its size, and its bytes in pieces. */
+interface EncodedPart {
+  name: string;
+  kind: ArrayKind;
+  byteLength: number;
+  pieces(): Iterable<Uint8Array>;
+}
+
+const JSON_BATCH = 2_000;
+
+function encodeStrings(list: JsonStrings): Pick<EncodedPart, 'byteLength' | 'pieces'> {
+  let byteLength = 2 + Math.max(0, list.count - 1);
+  for (let i = 0; i < list.count; i++) byteLength += Buffer.byteLength(JSON.stringify(list.at(i)), 'utf8');
+  return {
+    byteLength,
+    *pieces() {
+      yield Buffer.from('[', 'latin1');
+      for (let from = 0; from < list.count; from += JSON_BATCH) {
+        const batch: string[] = [];
+        for (let i = from; i < Math.min(list.count, from + JSON_BATCH); i++) batch.push(JSON.stringify(list.at(i)));
+        yield Buffer.from((from > 0 ? ',' : '') + batch.join(','), 'utf8');
+      }
+      yield Buffer.from(']', 'latin1');
+    },
+  };
+}
+
+function encodePart(name: string, part: WritablePart): EncodedPart {
+  if (Array.isArray(part)) return { name, kind: 'json', ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
+  if (part instanceof JsonStrings) return { name, kind: 'json', ...encodeStrings(part) };
+  if (ArrayBuffer.isView(part)) {
+    const view = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
+    return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', byteLength: view.length, pieces: () => [view] };
+  }
+  return { name, kind: 'u8', byteLength: part.byteLength, pieces: () => part.pieces() };
+}
+
+function sectionsOf(state: LexicalExport): [string, WritablePart][] {
   const { postings: p, slots: s } = state;
   return [
     ['terms', state.terms],
@@ -69,34 +122,90 @@ function sectionsOf(state: LexicalState): [string, Part][] {
 
 const kindOf = (part: Part): ArrayKind => (Array.isArray(part) ? 'json' : part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8');
 
+const STAGING_BYTES = 1 << 20;
+
+/** Sequential writes through one staging buffer, with the running CRC-32 of everything written. */
+class FileSink {
+  crc = 0;
+  private readonly staging = Buffer.allocUnsafe(STAGING_BYTES);
+  private used = 0;
+
+  constructor(
+    private readonly fd: number,
+    private position: number,
+  ) {}
+
+  write(piece: Uint8Array): void {
+    if (piece.length === 0) return;
+    if (piece.length >= STAGING_BYTES / 4) {
+      this.flush();
+      this.writeOut(piece);
+      return;
+    }
+    if (this.used + piece.length > STAGING_BYTES) this.flush();
+    this.staging.set(piece, this.used);
+    this.used += piece.length;
+  }
+
+  zeros(count: number): void {
+    if (count > 0) this.write(new Uint8Array(count));
+  }
+
+  flush(): void {
+    if (this.used === 0) return;
+    this.writeOut(this.staging.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private writeOut(bytes: Uint8Array): void {
+    // Never empty here: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+    this.crc = crc32(bytes, this.crc);
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.position + done);
+    this.position += bytes.length;
+  }
+}
+
 /**
  * Writes the index to `path` atomically (a temporary file renamed over it), so a reader sees the
- * old snapshot or the new one, never half of one.
+ * old snapshot or the new one, never half of one. Sections are streamed from the index's own
+ * tables: nothing the size of the index is copied to write it.
  */
 export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, options: LexicalOptions, meta: M, extra: [string, SnapshotPart][] = []): void {
-  const parts = [...sectionsOf(index.exportState()), ...extra.map(([name, part]): [string, Part] => [`extra.${name}`, part])].map(([name, part]) => {
-    const bytes = Array.isArray(part) ? Buffer.from(JSON.stringify(part), 'utf8') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
-    return { name, kind: kindOf(part), bytes };
-  });
-  const header: Header<M> = { format: SNAPSHOT_FORMAT, options, meta, sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.bytes.length })) };
+  const parts = [...sectionsOf(index.exportState()), ...extra.map(([name, part]): [string, WritablePart] => [`extra.${name}`, part])].map(([name, part]) => encodePart(name, part));
+  const header: Header<M> = { format: SNAPSHOT_FORMAT, options, meta, sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.byteLength })) };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length);
-  const body: Buffer[] = [length, headerBytes, Buffer.alloc(pad8(PREFIX + headerBytes.length))];
-  for (const p of parts) body.push(p.bytes, Buffer.alloc(pad8(p.bytes.length)));
-  let crc = 0;
-  // Empty parts are skipped: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
-  for (const b of body) if (b.length > 0) crc = crc32(b, crc);
-  const hash = Buffer.alloc(HASH_BYTES);
-  hash.writeUInt32LE(crc >>> 0);
   sweepDeadTemps(path);
   const tmp = `${path}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    writevSync(fd, [MAGIC, hash, ...body]);
-  } finally {
+    writeSync(fd, MAGIC, 0, MAGIC.length, 0);
+    // The checksum covers everything after it; it is known once the rest is written.
+    const sink = new FileSink(fd, PREFIX - 4);
+    sink.write(length);
+    sink.write(headerBytes);
+    sink.zeros(pad8(PREFIX + headerBytes.length));
+    for (const p of parts) {
+      let written = 0;
+      for (const piece of p.pieces()) {
+        sink.write(piece);
+        written += piece.length;
+      }
+      if (written !== p.byteLength) throw new Error(`section ${p.name}: wrote ${written} bytes, announced ${p.byteLength}`);
+      sink.zeros(pad8(p.byteLength));
+    }
+    sink.flush();
+    const hash = Buffer.alloc(HASH_BYTES);
+    hash.writeUInt32LE(sink.crc >>> 0);
+    writeSync(fd, hash, 0, HASH_BYTES, MAGIC.length);
+  } catch (e) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
   }
+  closeSync(fd);
   try {
     renameSync(tmp, path);
   } catch (e) {
@@ -119,7 +228,9 @@ function sweepDeadTemps(path: string): void {
   }
 }
 
-export type SnapshotRead<M> = { ok: true; index: LexicalIndex; meta: M; extra: Map<string, SnapshotPart> } | { ok: false; reason: string };
+/** A section as read back: typed arrays are views of the file's bytes, JSON lists are parsed. */
+export type SnapshotSection = Part;
+export type SnapshotRead<M> = { ok: true; index: LexicalIndex; meta: M; extra: Map<string, SnapshotSection> } | { ok: false; reason: string };
 
 /**
  * Reads a snapshot written with the same lexical options. Never throws: a missing, damaged or
@@ -178,7 +289,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
         docIds: get('slots.docIds', 'json'),
       },
     };
-    const extra = new Map<string, SnapshotPart>();
+    const extra = new Map<string, SnapshotSection>();
     for (const [name, part] of parts) if (name.startsWith('extra.')) extra.set(name.slice('extra.'.length), part);
     return { ok: true, index: LexicalIndex.fromState(options, state), meta: header.meta, extra };
   } catch (e) {

@@ -1,12 +1,12 @@
 // A lexical index written to a snapshot file and read back searches, grows and shrinks exactly like
 // the index it came from (dead slots, compaction and new terms included).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LexicalIndex, type LexicalEntry, type LexicalOptions } from '../../src/lexical/bm25.ts';
-import { readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
+import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
 
 const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
 
@@ -81,4 +81,34 @@ test('writing a snapshot sweeps the temporary files of writers that died mid-wri
   writeFileSync(join(dir, 'other.tmp-1'), 'not ours');
   writeLexicalSnapshot(path, new LexicalIndex(OPTIONS), OPTIONS, null);
   assert.deepEqual(readdirSync(dir).sort(), ['engram.db.lexical', `engram.db.lexical.tmp-${process.ppid}`, 'other.tmp-1'].sort());
+});
+
+test('sections are streamed exactly: large and small pieces, string lists longer than one encoding batch, empty sections', () => {
+  const index = new LexicalIndex(OPTIONS);
+  for (const e of entries(400, 5, 900)) index.add(e);
+  const big = new Uint8Array(700_000).map((_, i) => (i * 31) & 0xff);
+  const strings = Array.from({ length: 4_500 }, (_, i) => (i % 3 === 0 ? `行 ${i} "引号" \\ 反斜杠\n` : `s${i}`));
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'index.lexical');
+  writeLexicalSnapshot(path, index, OPTIONS, { n: 1 }, [
+    ['big', big],
+    ['empty.bytes', new Uint8Array(0)],
+    ['empty.list', []],
+    ['strings', new JsonStrings(strings.length, (i) => strings[i]!)],
+    ['doubles', Float64Array.from([1.5, -2, Math.PI])],
+  ]);
+  const read = readLexicalSnapshot<{ n: number }>(path, OPTIONS);
+  assert.ok(read.ok, read.ok ? '' : read.reason);
+  assert.deepEqual(read.extra.get('big'), big);
+  assert.deepEqual(read.extra.get('empty.bytes'), new Uint8Array(0));
+  assert.deepEqual(read.extra.get('empty.list'), []);
+  assert.deepEqual(read.extra.get('strings'), strings);
+  assert.deepEqual([...(read.extra.get('doubles') as Float64Array)], [1.5, -2, Math.PI]);
+  assertSame(index, read.index, 'index beside the extra sections');
+  // One flipped byte anywhere after the checksum is caught.
+  const bytes = readFileSync(path);
+  bytes[bytes.length - 100_000]! ^= 0x01;
+  writeFileSync(path, bytes);
+  const damaged = readLexicalSnapshot(path, OPTIONS);
+  assert.equal(damaged.ok, false);
+  assert.match(damaged.ok ? '' : damaged.reason, /checksum/);
 });
