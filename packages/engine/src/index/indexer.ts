@@ -24,6 +24,7 @@ import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, lexicalEntry, sha1, type DocumentRows } from './rows.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { saveBuiltSnapshot } from './live.ts';
+import { HeapBudget } from '../runtime/heap.ts';
 import type { SemanticPort } from '../semantic/port.ts';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -100,6 +101,7 @@ export async function runIndex(
   // stored and saved as the snapshot, so the load after the pass does not read them all back.
   const built = mode === 'full' && !only ? { lexical: new LexicalIndex(lexicalOptionsOf(config)), docs: [] as { id: string; contentHash: string; indexedAt: string; archived: boolean }[] } : null;
   progress({ phase: 'store', done: 0, total: scan.total });
+  const heap = new HeapBudget();
   for await (const docs of scan.batches()) {
     ctx.signal?.throwIfAborted();
     const batch: DocumentRows[] = [];
@@ -127,6 +129,7 @@ export async function runIndex(
       }
     }
     seen += docs.length;
+    heap.check();
     progress({ phase: 'store', done: seen, total: scan.total });
   }
   ctx.signal?.throwIfAborted();
