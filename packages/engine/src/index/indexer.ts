@@ -40,7 +40,8 @@ export interface IndexRunContext {
   now?: () => Date;
 }
 
-export interface IndexRunResult extends IndexReport {
+/** A pass's report without the corpus totals (IndexService.run adds them; a write's pass has no use for two counting scans). */
+export interface IndexRunResult extends Omit<IndexReport, 'documents' | 'chunks'> {
   /** Documents whose rows changed (added, updated or removed): the in-memory index reloads these. */
   changedDocIds: string[];
   resident: { text: string; critical: boolean }[];
@@ -166,12 +167,9 @@ export async function runIndex(
     }
   }
 
-  const counts = await corpusCounts(ctx.db);
   progress({ phase: 'done', done: 1, total: 1 });
   return {
     mode,
-    documents: counts.documents,
-    chunks: counts.chunks,
     added,
     updated,
     removed: removedIds.length,

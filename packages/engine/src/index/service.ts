@@ -1,7 +1,7 @@
 // The index domain (#18, the console's index router): full and incremental runs (files → rows →
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
-import { chunkTextsByIds, DatabaseUnreachableError, isUnreachable } from '@engram/db';
+import { chunkTextsByIds, corpusCounts, DatabaseUnreachableError, isUnreachable } from '@engram/db';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
@@ -58,7 +58,8 @@ export class IndexService {
       else await s.live.reloadDocuments(s.db, result.changedDocIds);
       s.live.generation = -1; // re-read the counter on the next recall
       const { changedDocIds: _c, resident: _r, ...report } = result;
-      return report;
+      const { documents, chunks } = await corpusCounts(s.db);
+      return { ...report, documents, chunks };
     }, opts.lockWaitMs);
   }
 
