@@ -3,19 +3,25 @@
 // touches, and the few fields a write checks for every memory (title, workspace, archived, root,
 // supersedes) come from one small list. Each row is its own JSON array, found by an offset table.
 import { documentColumns, type DocumentRow } from '@engram/db';
+import { normaliseTitle } from '../diary/parse.ts';
 import type { SnapshotSection } from '../lexical/snapshot.ts';
 
 /** What a write looks at for every memory: title uniqueness within a scope, what is superseded. */
 export interface DocBrief {
   id: string;
-  title: string;
+  /**
+   * The title as compared for uniqueness (normaliseTitle), stored: NFKC and friends over every title
+   * was a tenth of a one-shot write at 5,000 memories. A change to normaliseTitle needs a new
+   * SNAPSHOT_FORMAT.
+   */
+  titleKey: string;
   workspace: string;
   archived: boolean;
   root: DocumentRow['root'];
   supersedes: string[];
 }
 
-export const briefOf = (d: DocumentRow): DocBrief => ({ id: d.id, title: d.title, workspace: d.workspace, archived: d.archived, root: d.root, supersedes: d.supersedes });
+export const briefOf = (d: DocumentRow): DocBrief => ({ id: d.id, titleKey: normaliseTitle(d.title), workspace: d.workspace, archived: d.archived, root: d.root, supersedes: d.supersedes });
 
 /** The snapshot sections holding `docs`. */
 export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
@@ -29,7 +35,7 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
   });
   const data = new Uint8Array(total);
   encoded.forEach((b, i) => data.set(b, offsets[i]!));
-  const brief = Buffer.from(JSON.stringify(docs.map((d) => [d.title, d.workspace, d.archived ? 1 : 0, d.root, d.supersedes])), 'utf8');
+  const brief = Buffer.from(JSON.stringify(docs.map((d) => [normaliseTitle(d.title), d.workspace, d.archived ? 1 : 0, d.root, d.supersedes])), 'utf8');
   return [
     ['rows.columns', columns],
     ['rows.ids', docs.map((d) => d.id)],
@@ -91,7 +97,7 @@ export class StoredRows {
     if (this.briefList) return this.briefList;
     const list = JSON.parse(Buffer.from(this.brief.buffer, this.brief.byteOffset, this.brief.byteLength).toString('utf8')) as [string, string, number, DocumentRow['root'], string[]][];
     if (!Array.isArray(list) || list.length !== this.ids.length) throw new Error('stored row briefs are damaged');
-    this.briefList = list.map(([title, workspace, archived, root, supersedes], i) => ({ id: this.ids[i]!, title, workspace, archived: archived === 1, root, supersedes }));
+    this.briefList = list.map(([titleKey, workspace, archived, root, supersedes], i) => ({ id: this.ids[i]!, titleKey, workspace, archived: archived === 1, root, supersedes }));
     return this.briefList;
   }
 }

@@ -58,8 +58,7 @@ export class MemoryWriterService implements MemoryWriter {
         return d && !d.archived && visibleIn(scope, d.workspace) ? d : undefined;
       };
       // From the briefs, not the rows: a one-shot write decodes only the rows it touches.
-      const titles = new Set(s.live.briefs().filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.title));
-      const titleKeys = new Set([...titles].map(normaliseTitle));
+      const titleKeys = new Set(s.live.briefs().filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.titleKey));
       const entryInput = { ...input, folder: input.folder ?? s.config.diary.folder, format: s.config.diary.format };
       // Write hygiene: fragments refused, near-duplicates merged into the older memory, conflicts named.
       const gate = await gateWrite(
