@@ -2,6 +2,7 @@ import { isSingleCjkChar } from '../text/scripts.ts';
 import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingExport, type PostingState } from './postings.ts';
 import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
+import { TermTable, type PackedTerms } from './terms.ts';
 
 /** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
 const RECORDED_TERMS = 8;
@@ -51,8 +52,8 @@ export interface LexicalExport extends Omit<LexicalState, 'postings'> {
 }
 
 export interface LexicalState {
-  /** Terms by id. */
-  terms: string[];
+  /** The vocabulary, packed for lookup (see terms.ts). */
+  terms: PackedTerms;
   documentFrequency: Int32Array<ArrayBuffer>;
   fieldTotals: Float64Array<ArrayBuffer>;
   postings: PostingState;
@@ -75,7 +76,7 @@ export class LexicalIndex {
   private readonly options: LexicalOptions;
   private readonly weights: Float64Array;
 
-  private readonly termIds = new Map<string, number>();
+  private termIds = TermTable.empty();
   private readonly postings = new PostingStore();
   private documentFrequency = new Int32Array(1024);
   private readonly slots: ChunkSlots;
@@ -206,11 +207,9 @@ export class LexicalIndex {
 
   /** The index's tables for a snapshot: views where they can be (see ChunkSlots.exportState), written out at once. */
   exportState(): LexicalExport {
-    const terms = new Array<string>(this.termIds.size);
-    for (const [term, id] of this.termIds) terms[id] = term;
     return {
-      terms,
-      documentFrequency: this.documentFrequency.subarray(0, terms.length),
+      terms: this.termIds.packedForExport(),
+      documentFrequency: this.documentFrequency.subarray(0, this.termIds.size),
       fieldTotals: this.fieldTotals.slice(),
       postings: this.postings.exportState(),
       slots: this.slots.exportState(),
@@ -223,10 +222,9 @@ export class LexicalIndex {
    */
   static fromState(options: LexicalOptions, state: LexicalState): LexicalIndex {
     const index = new LexicalIndex(options);
-    const n = state.terms.length;
+    index.termIds = TermTable.fromPacked(state.terms);
+    const n = index.termIds.size;
     if (state.documentFrequency.length !== n || state.postings.start.length !== n || state.fieldTotals.length !== FIELD_COUNT) throw new Error('lexical state: term tables differ in length');
-    for (let id = 0; id < n; id++) index.termIds.set(state.terms[id]!, id);
-    if (index.termIds.size !== n) throw new Error('lexical state: a term is listed twice');
     index.postings.importState(state.postings);
     index.slots.importState(state.slots);
     index.documentFrequency = grown(state.documentFrequency, Math.max(1024, n));
@@ -448,7 +446,7 @@ export class LexicalIndex {
     let termId = this.termIds.get(token);
     if (termId !== undefined) return termId;
     termId = this.postings.addTerm();
-    this.termIds.set(token, termId);
+    this.termIds.add(token, termId);
     this.documentFrequency = grown(this.documentFrequency, termId + 1);
     this.termTf = grown(this.termTf, termId + 1);
     this.termMask = grown(this.termMask, termId + 1);

@@ -22,7 +22,7 @@ import type { PackedBytes } from './postings.ts';
 const MAGIC = Buffer.from('ENGLEX02', 'latin1');
 const HASH_BYTES = 4;
 const PREFIX = MAGIC.length + HASH_BYTES + 4;
-/** 2: document versions moved from the header into sections (streamed when written). */
+/** 2: document versions moved from the header into sections (streamed when written); row briefs hold title keys; the vocabulary is a packed hash table. */
 export const SNAPSHOT_FORMAT = 2;
 
 type ArrayKind = 'u8' | 'i32' | 'f64' | 'json';
@@ -97,7 +97,9 @@ function encodePart(name: string, part: WritablePart): EncodedPart {
 function sectionsOf(state: LexicalExport): [string, WritablePart][] {
   const { postings: p, slots: s } = state;
   return [
-    ['terms', state.terms],
+    ['terms.text', state.terms.text],
+    ['terms.offsets', state.terms.offsets],
+    ['terms.slots', state.terms.slots],
     ['documentFrequency', state.documentFrequency],
     ['fieldTotals', state.fieldTotals],
     ['postings.bytes', p.bytes],
@@ -264,7 +266,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
       return part as T;
     };
     const state: LexicalState = {
-      terms: get('terms', 'json'),
+      terms: { text: get('terms.text', 'u8'), offsets: get('terms.offsets', 'i32'), slots: get('terms.slots', 'i32') },
       documentFrequency: get('documentFrequency', 'i32'),
       fieldTotals: get('fieldTotals', 'f64'),
       postings: {

@@ -1,0 +1,158 @@
+// The vocabulary of the lexical index: term → id, ids handed out in order.
+//
+// A snapshot stores it packed, ready to look up: the terms' UTF-8 back to back (`text`), where each
+// one starts (`offsets`, one more than there are terms) and an open-addressing hash table of ids
+// (`slots`, FNV-1a over the UTF-8, linear probing, 0 = empty, id + 1 otherwise). Opening a snapshot
+// then parses nothing: a one-shot command at 5,000 memories (50,000 terms) spent ~30 ms turning a
+// JSON list into a Map before its first lookup, for the few dozen terms a write or a query looks up.
+// Terms added after opening go to an ordinary Map beside the packed ones.
+
+const encoder = new TextEncoder();
+const scratch = new Uint8Array(1024);
+
+/** The packed vocabulary (see above). Changing the hash changes the snapshot format. */
+export interface PackedTerms {
+  text: Uint8Array<ArrayBuffer>;
+  offsets: Int32Array<ArrayBuffer>;
+  slots: Int32Array<ArrayBuffer>;
+}
+
+function fnv1a(bytes: Uint8Array, length: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** A table with at least twice as many slots as terms (a power of two). */
+const slotCountFor = (terms: number) => {
+  let n = 16;
+  while (n < terms * 2) n *= 2;
+  return n;
+};
+
+function utf8(term: string): { bytes: Uint8Array; length: number } {
+  if (term.length * 3 <= scratch.length) {
+    const { written } = encoder.encodeInto(term, scratch);
+    return { bytes: scratch, length: written };
+  }
+  const bytes = encoder.encode(term);
+  return { bytes, length: bytes.length };
+}
+
+export class TermTable {
+  private readonly added = new Map<string, number>();
+  private addedById: string[] = [];
+
+  private constructor(private readonly packed: PackedTerms | null) {}
+
+  static empty(): TermTable {
+    return new TermTable(null);
+  }
+
+  /** The table of a snapshot, checked for shape (not re-hashed: the snapshot's checksum guards the bytes). */
+  static fromPacked(packed: PackedTerms): TermTable {
+    const { text, offsets, slots } = packed;
+    const n = offsets.length - 1;
+    if (n < 0 || offsets[0] !== 0 || offsets[n] !== text.length) throw new Error('term table: offsets do not span the text');
+    for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) throw new Error('term table: offsets go backwards');
+    if (slots.length !== slotCountFor(n)) throw new Error('term table: wrong number of hash slots');
+    // Each term exactly once (and so free slots left, which ends every probe).
+    const seen = new Uint8Array(n);
+    let filled = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const entry = slots[i]!;
+      if (entry === 0) continue;
+      if (entry < 0 || entry > n || seen[entry - 1] === 1) throw new Error('term table: a hash slot names no term, or one twice');
+      seen[entry - 1] = 1;
+      filled++;
+    }
+    if (filled !== n) throw new Error('term table: a term has no hash slot');
+    return new TermTable(packed);
+  }
+
+  /** Packs `terms` (by id) into the snapshot form. */
+  static pack(terms: readonly string[]): PackedTerms {
+    const encoded = terms.map((t) => encoder.encode(t));
+    const offsets = new Int32Array(terms.length + 1);
+    let total = 0;
+    encoded.forEach((b, i) => {
+      total += b.length;
+      offsets[i + 1] = total;
+    });
+    const text = new Uint8Array(total);
+    encoded.forEach((b, i) => text.set(b, offsets[i]!));
+    const slots = new Int32Array(slotCountFor(terms.length));
+    const mask = slots.length - 1;
+    encoded.forEach((b, id) => {
+      let at = fnv1a(b, b.length) & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = id + 1;
+    });
+    return { text, offsets, slots };
+  }
+
+  private get packedCount(): number {
+    return this.packed ? this.packed.offsets.length - 1 : 0;
+  }
+
+  get size(): number {
+    return this.packedCount + this.added.size;
+  }
+
+  get(term: string): number | undefined {
+    if (this.packed) {
+      const found = this.lookUpPacked(term);
+      if (found !== undefined) return found;
+    }
+    return this.added.get(term);
+  }
+
+  /** Records a new term under the next id (the caller checked it is not there). */
+  add(term: string, id: number): void {
+    if (id !== this.size) throw new Error(`term ids are handed out in order: expected ${this.size}, got ${id}`);
+    this.added.set(term, id);
+    this.addedById.push(term);
+  }
+
+  /** The packed form for a snapshot: the opened one as it is when nothing was added. */
+  packedForExport(): PackedTerms {
+    return this.packed && this.added.size === 0 ? this.packed : TermTable.pack(this.list());
+  }
+
+  /** Every term, by id. */
+  list(): string[] {
+    const out = new Array<string>(this.size);
+    const n = this.packedCount;
+    if (this.packed) {
+      const { text, offsets } = this.packed;
+      const decoder = new TextDecoder();
+      for (let id = 0; id < n; id++) out[id] = decoder.decode(text.subarray(offsets[id]!, offsets[id + 1]!));
+    }
+    this.addedById.forEach((t, i) => (out[n + i] = t));
+    return out;
+  }
+
+  private lookUpPacked(term: string): number | undefined {
+    const { text, offsets, slots } = this.packed!;
+    const { bytes, length } = utf8(term);
+    const mask = slots.length - 1;
+    let at = fnv1a(bytes, length) & mask;
+    for (;;) {
+      const entry = slots[at]!;
+      if (entry === 0) return undefined;
+      const id = entry - 1;
+      const begin = offsets[id]!;
+      if (offsets[id + 1]! - begin === length) {
+        let same = true;
+        for (let i = 0; i < length; i++) {
+          if (text[begin + i] !== bytes[i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return id;
+      }
+      at = (at + 1) & mask;
+    }
+  }
+}
