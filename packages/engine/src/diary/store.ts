@@ -458,10 +458,15 @@ export interface CreateEntryResult {
   warnings: string[];
 }
 
+/** Whether a title (normaliseTitle's key) is taken: a set, or a lookup that never lists every title. */
+export interface TitleLookup {
+  has(titleKey: string): boolean;
+}
+
 export async function createEntry(
   diaryDir: string,
   input: CreateEntryInput,
-  existingTitles: Iterable<string> | { normalisedTitles: ReadonlySet<string> },
+  existingTitles: Iterable<string> | { normalisedTitles: TitleLookup },
   options: { now?: Date } = {},
 ): Promise<CreateEntryResult> {
   const entry = composeEntry(input, options.now ?? new Date());

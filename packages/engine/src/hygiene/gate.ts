@@ -10,7 +10,7 @@ import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
-import { assertWritableSize, cleanEntryInput, composeEntry, type CreateEntryInput } from '../diary/store.ts';
+import { assertWritableSize, cleanEntryInput, composeEntry, type CreateEntryInput, type TitleLookup } from '../diary/store.ts';
 import { EngramError } from '../errors.ts';
 import type { LexicalHit } from '../lexical/bm25.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
@@ -84,7 +84,7 @@ async function candidatesFor(deps: WriteGateDeps, tokens: string[]): Promise<Hyg
  * near-duplicate into the older memory (kind 'merged': no file to create); otherwise 'create'.
  * A title already taken is left to createEntry, whose answer (update the existing one) fits better.
  */
-export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, takenTitles: ReadonlySet<string>): Promise<GateOutcome> {
+export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, takenTitles: TitleLookup): Promise<GateOutcome> {
   const settings = deps.config.hygiene;
   if (!settings.enabled) return { kind: 'create', conflicts: [], warnings: [] };
   const entry = composeEntry(input, deps.now);

@@ -6,7 +6,8 @@ import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
-import { briefOf, rowSections, StoredRows, type DocBrief } from './stored-rows.ts';
+import { normaliseTitle } from '../diary/parse.ts';
+import { rowSections, StoredRows } from './stored-rows.ts';
 
 /** Documents whose index rows are read per query while loading (the db package's batch size). */
 const LOAD_PAGE_DOCS = 200;
@@ -153,17 +154,20 @@ export class LiveIndex {
     return i === undefined ? undefined : rows.row(i);
   }
 
-  /** Title, scope and supersedes of every document, in listing order, without decoding whole rows. */
-  briefs(): DocBrief[] {
-    if (!this.stored) return [...this.rowMap.values()].map(briefOf);
-    const { rows, over } = this.stored;
-    const out: DocBrief[] = [];
-    for (const b of rows.briefs()) {
-      if (!over.has(b.id)) out.push(b);
-      else if (over.get(b.id)) out.push(briefOf(over.get(b.id)!));
+  /**
+   * Whether a live memory with this title (normaliseTitle's key) is visible in a scope, without
+   * decoding rows: the snapshot's title table, then the rows changed since it was written.
+   */
+  titleTaken(titleKey: string, visible: (workspace: string) => boolean): boolean {
+    const live = (d: DocumentRow) => !d.archived && visible(d.workspace) && normaliseTitle(d.title) === titleKey;
+    if (!this.stored) {
+      for (const d of this.rowMap.values()) if (live(d)) return true;
+      return false;
     }
-    for (const [id, d] of over) if (d && rows.indexOf(id) === undefined) out.push(briefOf(d));
-    return out;
+    const { rows, over } = this.stored;
+    if (rows.liveWithTitle(titleKey, visible).some((i) => !over.has(rows.ids[i]!))) return true;
+    for (const d of over.values()) if (d && live(d)) return true;
+    return false;
   }
 
   private materialize(): void {
@@ -239,9 +243,15 @@ export class LiveIndex {
   supersededBy(): Map<string, string> {
     if (this.supersededCache) return this.supersededCache;
     const map = new Map<string, string>();
-    for (const d of this.briefs()) {
-      if (d.archived || d.supersedes.length === 0) continue;
-      for (const old of d.supersedes) if (old !== d.id && !map.has(old)) map.set(old, d.id);
+    const add = (d: DocumentRow) => {
+      if (!d.archived) for (const old of d.supersedes) if (old !== d.id && !map.has(old)) map.set(old, d.id);
+    };
+    if (!this.stored) for (const d of this.rowMap.values()) add(d);
+    else {
+      // The snapshot's pairs, but not those of rows changed since (their current row decides).
+      const { rows, over } = this.stored;
+      for (const [by, old] of rows.supersessions()) if (!over.has(by) && !map.has(old)) map.set(old, by);
+      for (const d of over.values()) if (d) add(d);
     }
     this.supersededCache = map;
     return map;

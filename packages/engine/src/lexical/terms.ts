@@ -132,6 +132,28 @@ export class TermTable {
     return out;
   }
 
+  /**
+   * Every packed id whose term is `term`, for a table packed from a list with repeats (the title
+   * keys of the stored rows: one per row). Repeats lie on one probe chain, so the walk ends at the
+   * first free slot like a plain lookup.
+   */
+  packedMatches(term: string): number[] {
+    const out: number[] = [];
+    if (!this.packed) return out;
+    const { text, offsets, slots } = this.packed;
+    const { bytes, length } = utf8(term);
+    const mask = slots.length - 1;
+    for (let at = fnv1a(bytes, length) & mask; slots[at] !== 0; at = (at + 1) & mask) {
+      const id = slots[at]! - 1;
+      const begin = offsets[id]!;
+      if (offsets[id + 1]! - begin !== length) continue;
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = text[begin + i] === bytes[i];
+      if (same) out.push(id);
+    }
+    return out;
+  }
+
   private lookUpPacked(term: string): number | undefined {
     const { text, offsets, slots } = this.packed!;
     const { bytes, length } = utf8(term);

@@ -57,8 +57,8 @@ export class MemoryWriterService implements MemoryWriter {
         const d = s.live.doc(id);
         return d && !d.archived && visibleIn(scope, d.workspace) ? d : undefined;
       };
-      // From the briefs, not the rows: a one-shot write decodes only the rows it touches.
-      const titleKeys = new Set(s.live.briefs().filter((d) => !d.archived && visibleIn(scope, d.workspace)).map((d) => d.titleKey));
+      // Looked up, not listed: a one-shot write decodes only the rows it touches.
+      const titleKeys = { has: (key: string) => s.live.titleTaken(key, (workspace) => visibleIn(scope, workspace)) };
       const entryInput = { ...input, folder: input.folder ?? s.config.diary.folder, format: s.config.diary.format };
       // Write hygiene: fragments refused, near-duplicates merged into the older memory, conflicts named.
       const gate = await gateWrite(

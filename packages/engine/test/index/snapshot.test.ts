@@ -202,7 +202,15 @@ test('stored rows read back exactly; rows of another schema or with a broken off
     const rows = StoredRows.from(sections())!;
     assert.equal(rows.size, docs.length);
     docs.forEach((d, i) => assert.deepEqual(rows.row(rows.indexOf(d.id)!), d, `row ${i}`));
-    assert.deepEqual(rows.briefs().map((b) => [b.id, b.titleKey, b.workspace, b.archived, b.supersedes]), docs.map((d) => [d.id, normaliseTitle(d.title), d.workspace, d.archived, d.supersedes]));
+    // The write checks: each live title found in its own workspace (and only there), none of another.
+    for (const d of docs) {
+      const at = rows.indexOf(d.id)!;
+      const found = rows.liveWithTitle(normaliseTitle(d.title), (w) => w === d.workspace);
+      assert.equal(found.includes(at), !d.archived, `title of ${d.path}`);
+      assert.ok(!rows.liveWithTitle(normaliseTitle(d.title), (w) => w !== d.workspace).includes(at), `other workspaces do not see ${d.path}`);
+    }
+    assert.deepEqual(rows.liveWithTitle('没有这个标题', () => true), []);
+    assert.deepEqual([...rows.supersessions()], docs.filter((d) => !d.archived).flatMap((d) => d.supersedes.filter((o) => o !== d.id).map((o) => [d.id, o])));
     const other = sections();
     other.set('rows.columns', [...(other.get('rows.columns') as string[]), 'fromTheFuture']);
     assert.equal(StoredRows.from(other), null, 'another schema');
@@ -236,5 +244,41 @@ test('a one-shot recall or write decodes only the rows it touches, not every sto
   engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
   await engine.write({ title: '解码计数', content: '东京节点的 443 端口今天又改回了 8443,备份也迁移到了大阪机房。' });
   assert.ok(engine.live.rowsDecoded <= 40, `a write decoded ${engine.live.rowsDecoded} of ${total} rows`);
+  await engine.close();
+});
+
+test('a one-shot write checks titles per workspace and sees what is superseded from the snapshot, changed rows included', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 20);
+  let engine = await openTestEngine(dirs);
+  const a = await engine.write({ title: '仅限工作区的笔记', content: '东京节点的证书在工作区 w1 里续期。', meta: { workspace: 'w1' } });
+  const old = await engine.write({ title: '旧的端口说明', content: '端口 443 转发到 8443,旧的说法。' });
+  await engine.close();
+  const oneShot = () => openTestEngine(dirs, { syncOnOpen: false, preload: false });
+
+  engine = await oneShot();
+  await assert.rejects(engine.write({ title: '仅限工作区的笔记', content: '另一段完全不同的内容:大阪机房的川菜馆订位。', meta: { workspace: 'w1' } }), /already exists/, 'taken in w1');
+  const other = await engine.write({ title: '仅限工作区的笔记', content: '另一段完全不同的内容:大阪机房的川菜馆订位。', meta: { workspace: 'w2' } });
+  assert.notEqual(other.docId, a.docId, 'w2 does not see the w1 memory: a new one');
+  const by = await engine.write({ title: '新的端口说明', content: '端口 443 现在直接由网关终止 TLS,不再转发。', meta: { supersedes: [old.docId] } });
+  await engine.close();
+
+  engine = await oneShot();
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.equal(engine.live.meta(old.docId)?.supersededBy, by.docId, 'superseded, from a row changed since the snapshot');
+  await assert.rejects(engine.write({ title: '仅限工作区的笔记', content: '第三段不同的内容:日志轮转改为每天一次。', meta: { workspace: 'w2' } }), /already exists/, 'the w2 memory written since the snapshot is seen');
+  assert.ok(engine.live.rowsDecoded < 20, `decoded ${engine.live.rowsDecoded} rows`);
+  await engine.close();
+
+  // After the snapshot is written again (rebuilt, with every row), the same answers from its tables.
+  rmSync(`${engine.database.filePath}.lexical`);
+  engine = await openTestEngine(dirs);
+  await engine.close();
+  engine = await oneShot();
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.equal(engine.live.lastRows, 'snapshot');
+  assert.equal(engine.live.meta(old.docId)?.supersededBy, by.docId, 'superseded, from the snapshot');
+  assert.equal(engine.live.titleTaken(normaliseTitle('仅限工作区的笔记'), (w) => w === 'w2'), true);
+  assert.equal(engine.live.titleTaken(normaliseTitle('仅限工作区的笔记'), (w) => w === 'w3' || w === 'global'), false);
   await engine.close();
 });
