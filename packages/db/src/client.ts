@@ -58,10 +58,13 @@ export interface Database {
   /** Whether this open ran the integrity check (skipped when the file is as a healthy close left it). */
   integrityChecked: boolean;
   /**
-   * Closes the client. For an embedded file it first moves the WAL into the file, so the mark of a
-   * healthy close still holds after the process exits (await it where the process ends next).
+   * Moves the WAL into the database file (passive: never waits for another process's reader);
+   * true when every frame made it. A process about to exit calls it before close() so the mark of a
+   * healthy close still holds after the exit (see checkpointAll).
    */
-  close(): Promise<void>;
+  checkpoint(): Promise<boolean>;
+  /** Closes the client; `checkpointed`: what checkpoint() just answered (nothing written since). */
+  close(options?: { checkpointed?: boolean }): void;
 }
 
 export const defaultMigrationsFolder = (): string => {
@@ -120,17 +123,12 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
       if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
       await migrate(db, { migrationsFolder: folder });
     }
-    // Never rejects: callers that do not await it (a host shutting down) must not see an unhandled rejection.
-    const close = async () => {
-      const checkpointed = filePath !== null && !readOnly && (await checkpointAll(client));
-      try {
-        client.close();
-      } catch {
-        return;
-      }
-      if (filePath && !readOnly) markHealthyClose(filePath, checkpointed);
+    const checkpoint = async () => filePath !== null && !readOnly && (await checkpointAll(client));
+    const close = (opts: { checkpointed?: boolean } = {}) => {
+      client.close();
+      if (filePath && !readOnly) markHealthyClose(filePath, opts.checkpointed === true);
     };
-    return { client, db, url: options.url, filePath, readOnly, recovered, integrityChecked, close };
+    return { client, db, url: options.url, filePath, readOnly, recovered, integrityChecked, checkpoint, close };
   } catch (error) {
     client.close();
     if (!filePath && isUnreachable(error)) throw new DatabaseUnreachableError(options.url, error);
@@ -217,9 +215,10 @@ const CHECKPOINTED = '|checkpointed';
  * The embedded driver releases its connections only when the process exits (prepared statements
  * hold them), and the last one to close checkpoints the WAL into the file and deletes it. A mark of
  * the WAL as close() saw it never matched what the next process found, so every command after a
- * write read every page again. close() therefore checkpoints first (passive: it never waits for a
- * reader of another process); when every frame made it into the file, the mark accepts the WAL
- * being gone or empty, the file itself unchanged.
+ * write read every page again. A process about to exit therefore checkpoints first (passive: it
+ * never waits for a reader of another process); when every frame made it into the file, the mark
+ * accepts the WAL being gone or empty, the file itself unchanged. A write after the checkpoint only
+ * costs the next open its check: the exit-time checkpoint then changes the file.
  */
 async function checkpointAll(client: Client): Promise<boolean> {
   try {

@@ -143,7 +143,7 @@ const db = await openDatabase({ url: ${JSON.stringify(`file:${file}`)}, recoverC
 for (let i = 0; i < 20; i++) await setMeta(db.db, 'key-' + i + '-' + Math.random(), 'x'.repeat(300));
 await db.db.transaction(async (tx) => { await setMeta(tx, 'in-transaction', String(Math.random())); });
 process.stdout.write(JSON.stringify({ checked: db.integrityChecked }));
-await db.close();`;
+db.close({ checkpointed: await db.checkpoint() });`;
   const run = () => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { checked: boolean };
   assert.equal(run().checked, true, 'a new file: checked once');
   assert.equal(run().checked, false, 'after a process wrote and exited, the file is as it left it');
@@ -159,20 +159,20 @@ test('the integrity check is skipped only while the file is exactly as a healthy
   const file = join(tmp(), 'engram.db');
   let db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   for (let i = 0; i < 50; i++) await setMeta(db.db, `key-${i}`, 'x'.repeat(200));
-  await db.close();
+  db.close();
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.equal(db.integrityChecked, false, 'unchanged since a healthy close: not read page by page');
   await setMeta(db.db, 'k', 'v');
-  await db.close();
+  db.close();
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.equal(db.integrityChecked, false, 'its own writes, then a close: still trusted');
   await db.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
-  await db.close();
+  db.close();
   // Another program changes the bytes (same size): the check runs and finds it.
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(4096 * 3, 0xa5), 0, 4096 * 3, 4096 * 2);
   closeSync(fd);
   db = await openDatabase({ url: `file:${file}`, recoverCorrupt: true });
   assert.ok(db.recovered, 'the damage was found although the size did not change');
-  await db.close();
+  db.close();
 });

@@ -170,10 +170,19 @@ export class Engine {
   /** Opens the semantic channel again for the settings in effect (`auto` finds a model installed since; the console's model job calls it). */
   reloadSemantic(): Promise<void> { return this.state.openSemantic(); }
 
-  /** Stops the watcher and the model and closes the database; a process about to exit awaits it (see Database.close). */
-  close(): Promise<void> {
+  /** Stops the watcher and the model and closes the database. */
+  close(options: { checkpointed?: boolean } = {}): void {
     this.indexer.close();
     this.state.semantic?.close();
-    return this.state.database.close();
+    this.state.live.close();
+    this.state.database.close(options);
+  }
+
+  /**
+   * close() for a process about to exit (the CLI): the WAL is moved into the database file first,
+   * so the next process trusts the file without reading every page (see Database.checkpoint).
+   */
+  async closeBeforeExit(): Promise<void> {
+    this.close({ checkpointed: await this.state.database.checkpoint() });
   }
 }

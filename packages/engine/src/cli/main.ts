@@ -87,7 +87,7 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
   try {
     return await fn(engine);
   } finally {
-    await engine.close();
+    await engine.closeBeforeExit();
   }
 }
 
