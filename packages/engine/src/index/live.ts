@@ -2,12 +2,13 @@
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed.
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { rmSync } from 'node:fs';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 import { normaliseTitle } from '../diary/parse.ts';
-import { rowSections, StoredRows } from './stored-rows.ts';
+import { rowSections, StoredRowDamaged, StoredRows } from './stored-rows.ts';
 
 /** Documents whose index rows are read per query while loading (the db package's batch size). */
 const LOAD_PAGE_DOCS = 200;
@@ -119,7 +120,7 @@ export class LiveIndex {
    * Rows still in the snapshot, decoded on demand, with the changes over them (null = gone): a
    * one-shot write at 5,000 memories touches a handful of rows and never decodes the others.
    */
-  private stored: { rows: StoredRows; versions: Record<string, string>; over: Map<string, DocumentRow | null> } | null = null;
+  private stored: { rows: StoredRows; versions: Record<string, string>; over: Map<string, DocumentRow | null>; close(): void } | null = null;
   /** chunkId → docId of every live chunk: a view of the lexical index's own tables (no copy to build per load). */
   readonly chunkDoc: ChunkDocs = chunkDocsOf(() => this.lexical);
   generation = -1;
@@ -151,7 +152,31 @@ export class LiveIndex {
     const { rows, over } = this.stored;
     if (over.has(id)) return over.get(id) ?? undefined;
     const i = rows.indexOf(id);
-    return i === undefined ? undefined : rows.row(i);
+    if (i === undefined) return undefined;
+    try {
+      return rows.row(i);
+    } catch (e) {
+      // Left out this once; the next use reloads from the database (the damaged snapshot is gone).
+      this.storedRowsDamaged(e);
+      return undefined;
+    }
+  }
+
+  /**
+   * A stored row did not read back (the snapshot file was damaged after it was opened or written
+   * wrong): the file is removed, so it is rebuilt, and the next refresh reloads from the database.
+   */
+  private storedRowsDamaged(error: unknown): void {
+    if (!(error instanceof StoredRowDamaged)) throw error;
+    const path = this.snapshotFile();
+    if (path !== null) rmSync(path, { force: true });
+    this.loaded = false;
+    this.lastLoad = { kind: 'rebuilt', reason: `unusable: ${error.message}` };
+  }
+
+  /** Closes the snapshot file the stored rows are read from (the engine closes; a later use reloads). */
+  close(): void {
+    this.stored?.close();
   }
 
   /**
@@ -171,13 +196,21 @@ export class LiveIndex {
   }
 
   private materialize(): void {
-    const { rows, over } = this.stored!;
+    const { rows, over, close } = this.stored!;
+    let all: DocumentRow[];
+    try {
+      all = rows.all();
+    } catch (e) {
+      this.storedRowsDamaged(e);
+      throw new Error('the index snapshot was damaged; it was removed and the index is reloaded from the database on the next call / 索引快照已损坏,已删除,下次调用时从数据库重新加载', { cause: e });
+    }
     this.stored = null;
-    this.decodedBeforeMaterialize = rows.decoded + rows.size;
+    close();
+    this.decodedBeforeMaterialize = rows.decoded;
     this.rowMap.clear();
     for (let i = 0; i < rows.size; i++) {
       const id = rows.ids[i]!;
-      if (!over.has(id)) this.rowMap.set(id, rows.row(i));
+      if (!over.has(id)) this.rowMap.set(id, all[i]!);
       else if (over.get(id)) this.rowMap.set(id, over.get(id)!);
     }
     for (const [id, d] of over) if (d && !this.rowMap.has(id)) this.rowMap.set(id, d);
@@ -291,12 +324,14 @@ export class LiveIndex {
     const withRows = read?.ok && storedRows ? await this.fromStoredRows(db, generation, read.index, read.meta, storedRows) : null;
     this.supersededCache = null;
     this.rowMap.clear();
+    this.stored?.close();
     this.stored = null;
     this.decodedBeforeMaterialize = 0;
+    if (read?.ok && !withRows) read.close();
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;
-      this.stored = { rows: storedRows!, versions: read!.ok ? read!.meta.versions : {}, over: withRows.over };
+      this.stored = { rows: storedRows!, versions: read!.ok ? read!.meta.versions : {}, over: withRows.over, close: read!.ok ? read!.close : () => {} };
       patched = withRows.patched;
     } else {
       const docs = await listDocuments(db, { includeArchived: true });

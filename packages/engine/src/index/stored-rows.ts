@@ -4,7 +4,8 @@
 // looked up column by column. Each row is its own JSON array, found by an offset table.
 import { documentColumns, type DocumentRow } from '@engram/db';
 import { normaliseTitle } from '../diary/parse.ts';
-import type { SnapshotSection } from '../lexical/snapshot.ts';
+import { crc32 } from 'node:zlib';
+import { Deferred, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import { TermTable } from '../lexical/terms.ts';
 
 /**
@@ -14,7 +15,7 @@ import { TermTable } from '../lexical/terms.ts';
  * The title key is normaliseTitle's, computed when written (NFKC and friends over 5,000 titles was
  * a tenth of a one-shot write): a change to normaliseTitle needs a new SNAPSHOT_FORMAT.
  */
-export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
+export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
   const columns = documentColumns();
   const encoded = docs.map((d) => Buffer.from(JSON.stringify(columns.map((c) => (d as unknown as Record<string, unknown>)[c])), 'utf8'));
   const offsets = new Int32Array(docs.length + 1);
@@ -25,6 +26,8 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
   });
   const data = new Uint8Array(total);
   encoded.forEach((b, i) => data.set(b, offsets[i]!));
+  // The rows are read one at a time, after open, so each guards itself.
+  const checks = Int32Array.from(encoded, (b) => (b.length > 0 ? crc32(b) : 0) | 0);
   const titles = TermTable.pack(docs.map((d) => normaliseTitle(d.title)));
   const workspaces = [...new Set(docs.map((d) => d.workspace))];
   const workspaceIndex = new Map(workspaces.map((w, i) => [w, i]));
@@ -34,7 +37,8 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
     ['rows.columns', columns],
     ['rows.ids', docs.map((d) => d.id)],
     ['rows.offsets', offsets],
-    ['rows.data', data],
+    ['rows.data', new Deferred(data)],
+    ['rows.crc', checks],
     ['rows.titles.text', titles.text],
     ['rows.titles.offsets', titles.offsets],
     ['rows.titles.slots', titles.slots],
@@ -44,6 +48,12 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotSection][] {
     ['rows.supersedes', supersedes],
   ];
 }
+
+/** A stored row that could not be read back (a damaged or vanished snapshot): its owner reloads from the database. */
+export class StoredRowDamaged extends Error {}
+
+const isDeferredSection = (v: unknown): v is DeferredSection =>
+  typeof v === 'object' && v !== null && typeof (v as DeferredSection).read === 'function' && typeof (v as DeferredSection).byteLength === 'number';
 
 /** Rows read back from a snapshot's sections, decoded one at a time on demand. */
 export class StoredRows {
@@ -55,7 +65,8 @@ export class StoredRows {
     readonly ids: string[],
     private readonly columns: string[],
     private readonly offsets: Int32Array,
-    private readonly data: Uint8Array,
+    private readonly data: Pick<DeferredSection, 'read'>,
+    private readonly checks: Int32Array,
     private readonly titles: TermTable,
     private readonly archived: Uint8Array,
     private readonly workspaceOf: Int32Array,
@@ -64,24 +75,27 @@ export class StoredRows {
   ) {}
 
   /** The rows in `extra`, or null when there are none, they were stored with other columns (another schema), or a table does not fit. */
-  static from(extra: Map<string, SnapshotSection>): StoredRows | null {
+  static from(extra: Map<string, SnapshotSection | SnapshotPart>): StoredRows | null {
     const get = (name: string) => extra.get(`rows.${name}`);
     const columns = get('columns');
     const ids = get('ids');
     const offsets = get('offsets');
-    const data = get('data');
+    const stored = get('data');
+    const checks = get('crc');
+    const data: (Pick<DeferredSection, 'read'> & { byteLength: number }) | null =
+      stored instanceof Deferred ? { byteLength: stored.bytes.length, read: (o, l) => Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset + o, l) } : isDeferredSection(stored) ? stored : null;
     const [text, titleOffsets, slots] = [get('titles.text'), get('titles.offsets'), get('titles.slots')];
     const archived = get('archived');
     const workspaceOf = get('workspaceOf');
     const workspaces = get('workspaces');
     const supersedes = get('supersedes');
-    if (!Array.isArray(columns) || !Array.isArray(ids) || !(offsets instanceof Int32Array) || !(data instanceof Uint8Array)) return null;
+    if (!Array.isArray(columns) || !Array.isArray(ids) || !(offsets instanceof Int32Array) || !data || !(checks instanceof Int32Array)) return null;
     if (!(text instanceof Uint8Array) || !(titleOffsets instanceof Int32Array) || !(slots instanceof Int32Array)) return null;
     if (!(archived instanceof Uint8Array) || !(workspaceOf instanceof Int32Array) || !Array.isArray(workspaces) || !Array.isArray(supersedes)) return null;
     const ours = documentColumns();
     if (columns.length !== ours.length || columns.some((c, i) => c !== ours[i])) return null;
     const n = ids.length;
-    if (offsets.length !== n + 1 || offsets[0] !== 0 || offsets[n] !== data.length) return null;
+    if (offsets.length !== n + 1 || offsets[0] !== 0 || offsets[n] !== data.byteLength || checks.length !== n) return null;
     for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) return null;
     if (archived.length !== n || workspaceOf.length !== n || titleOffsets.length !== n + 1 || supersedes.length % 2 !== 0) return null;
     for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
@@ -91,7 +105,7 @@ export class StoredRows {
     } catch {
       return null;
     }
-    return new StoredRows(ids, columns, offsets, data, titles, archived, workspaceOf, workspaces, supersedes);
+    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes);
   }
 
   get size(): number {
@@ -103,10 +117,38 @@ export class StoredRows {
     return this.positions.get(id);
   }
 
+  /** Row `i`, read from the snapshot file; throws StoredRowDamaged when it cannot be read or does not check out. */
   row(i: number): DocumentRow {
+    let bytes: Buffer;
+    try {
+      bytes = this.data.read(this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!);
+    } catch (e) {
+      throw new StoredRowDamaged(`stored row ${i}: ${(e as Error).message}`);
+    }
+    return this.decode(i, bytes);
+  }
+
+  /** Every row, in one read of the section. */
+  all(): DocumentRow[] {
+    let bytes: Buffer;
+    try {
+      bytes = this.data.read(0, this.offsets[this.size]!);
+    } catch (e) {
+      throw new StoredRowDamaged(`stored rows: ${(e as Error).message}`);
+    }
+    return this.ids.map((_, i) => this.decode(i, bytes.subarray(this.offsets[i]!, this.offsets[i + 1]!)));
+  }
+
+  private decode(i: number, bytes: Buffer): DocumentRow {
     this.decoded++;
-    const values = JSON.parse(Buffer.from(this.data.buffer, this.data.byteOffset + this.offsets[i]!, this.offsets[i + 1]! - this.offsets[i]!).toString('utf8')) as unknown[];
-    if (!Array.isArray(values) || values.length !== this.columns.length) throw new Error(`stored row ${i} is damaged`);
+    let values: unknown;
+    try {
+      if (((bytes.length > 0 ? crc32(bytes) : 0) | 0) !== this.checks[i]) throw new Error('checksum mismatch');
+      values = JSON.parse(bytes.toString('utf8'));
+    } catch (e) {
+      throw new StoredRowDamaged(`stored row ${i}: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(values) || values.length !== this.columns.length) throw new StoredRowDamaged(`stored row ${i} has the wrong shape`);
     const out: Record<string, unknown> = {};
     for (let c = 0; c < this.columns.length; c++) out[this.columns[c]!] = values[c];
     return out as unknown as DocumentRow;

@@ -13,6 +13,7 @@
 // New postings go to a sequential log first and are filed in batches grouped by term, because
 // appending straight into tens of thousands of lists costs a few cache misses per posting.
 
+import { roomOf, withRoom } from './room.ts';
 import { readVarint, varintSize, writeVarint } from './varint.ts';
 
 const LOG_STRIDE = 3;
@@ -367,15 +368,18 @@ export class PostingStore {
       total += length;
     }
     if (total > state.bytes.length) throw new Error('posting state: lists overlap');
-    const size = Math.max(1024, n);
-    this.start = resized(state.start, size);
+    // Tables read with room after them are grown into in place (room.ts); the rest are copied.
+    const rooms = [state.start, state.byteLengths, state.counts, state.lastSlot, state.deadCounts].map(roomOf);
+    const size = Math.max(1024, n, Math.min(...rooms));
+    const fit = (a: Int32Array<ArrayBuffer>) => withRoom(a, size) ?? resized(a, size);
     this.capacity = resized(state.byteLengths, size);
-    this.byteLengths = resized(state.byteLengths, size);
-    this.counts = resized(state.counts, size);
-    this.lastSlot = resized(state.lastSlot, size);
-    this.deadCounts = resized(state.deadCounts, size);
+    this.start = fit(state.start);
+    this.byteLengths = fit(state.byteLengths);
+    this.counts = fit(state.counts);
+    this.lastSlot = fit(state.lastSlot);
+    this.deadCounts = fit(state.deadCounts);
     this.terms = n;
-    this.bytes = state.bytes;
+    this.bytes = withRoom(state.bytes, roomOf(state.bytes)) ?? state.bytes;
     this.used = state.bytes.length;
     this.garbage = 0;
     this.kinds = state.kindTf.length;

@@ -1,5 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
+import { roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
 
 export const FIELD_COUNT = 4;
@@ -249,14 +250,17 @@ export class ChunkSlots {
     for (let slot = 0; slot < n; slot++) {
       if (state.termStart[slot]! < 0 || state.termStart[slot]! + state.termBytes[slot]! > state.termArena.length) throw new Error('slot state: a term list lies outside the arena');
     }
-    this.capacity = Math.max(1024, n);
-    this.alive = grown(state.alive, this.capacity);
-    this.weightedLength = grown(state.weightedLength, this.capacity);
-    this.fieldLengths = grown(state.fieldLengths, this.capacity * FIELD_COUNT);
-    this.termStart = grown(state.termStart, this.capacity);
-    this.termBytes = grown(state.termBytes, this.capacity);
-    this.termCount = grown(state.termCount, this.capacity);
-    this.termArena = state.termArena;
+    // Tables read with room after them are grown into in place (room.ts); the rest are copied when they grow.
+    const rooms = [roomOf(state.alive), roomOf(state.weightedLength), Math.floor(roomOf(state.fieldLengths) / FIELD_COUNT), roomOf(state.termStart), roomOf(state.termBytes), roomOf(state.termCount)];
+    this.capacity = Math.max(1024, n, Math.min(...rooms));
+    const fit = <T extends GrowableArray>(a: T, length: number): T => withRoom(a, length) ?? grown(a, length);
+    this.alive = fit(state.alive, this.capacity);
+    this.weightedLength = fit(state.weightedLength, this.capacity);
+    this.fieldLengths = fit(state.fieldLengths, this.capacity * FIELD_COUNT);
+    this.termStart = fit(state.termStart, this.capacity);
+    this.termBytes = fit(state.termBytes, this.capacity);
+    this.termCount = fit(state.termCount, this.capacity);
+    this.termArena = withRoom(state.termArena, roomOf(state.termArena)) ?? state.termArena;
     this.termArenaLength = state.termArena.length;
     this.chunkIds = state.chunkIds;
     this.docIds = state.docIds;

@@ -1,35 +1,45 @@
 // The lexical index as a file, so a one-shot process (an `engram write` or `recall`) maps what an
 // earlier process built instead of rebuilding it from every row of the database.
 //
-//   "ENGLEX02" | CRC-32 of the rest (u32 LE) | header length (u32 LE) | header JSON | sections
-//
-// CRC-32, not a cryptographic hash: it guards against damage (a torn copy, a flipped bit), and reads
-// 10 MB in about a millisecond where SHA-1 took ten, in every one-shot command at 5,000 memories.
+//   "ENGLEX03" | CRC-32 (u32 LE) | header length (u32 LE) | header JSON | sections
 //
 // The header names each section (typed arrays and JSON string lists) with its type and byte length;
-// sections start at multiples of 8 so the typed arrays are views of the file's bytes, not copies.
-// The caller's `meta` (what the index was built from) rides in the header, the caller's own sections
-// (`extra`, e.g. the document rows) after the index's. Anything that does not
-// check out — magic, hash, header, section sizes, the index's own consistency checks — reads as
-// "no snapshot", and the caller rebuilds.
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+// sections start at multiples of 8. The caller's `meta` rides in the header, the caller's own
+// sections (`extra`, e.g. the document rows) after the index's.
+//
+// Each section is read into memory of its own, and the tables an index grows into (the posting and
+// term-list arenas, the per-term and per-slot tables) get room after their bytes: room that is never
+// touched costs nothing, and the first document added after opening no longer copies megabytes into
+// a bigger array. On this machine fresh memory costs ~3 ms per MB touched, the largest part of what
+// a one-shot command at 5,000 memories spent on its index.
+//
+// A section the caller marks `Deferred` (the stored document rows) is not read at open: it is read
+// piece by piece later through the open file, and guards its pieces itself (the rows keep a CRC-32
+// per row). The CRC-32 in the prefix covers the length, the header and every other section.
+// CRC-32, not a cryptographic hash: it guards against damage (a torn copy, a flipped bit).
+// Anything that does not check out — magic, hash, header, section sizes, the index's own
+// consistency checks — reads as "no snapshot", and the caller rebuilds.
+import { closeSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../diary/lock.ts';
 import { crc32 } from 'node:zlib';
 import { LexicalIndex, type LexicalExport, type LexicalOptions, type LexicalState } from './bm25.ts';
 import type { PackedBytes } from './postings.ts';
+import { bufferWithRoom } from './room.ts';
 
-const MAGIC = Buffer.from('ENGLEX02', 'latin1');
+const MAGIC = Buffer.from('ENGLEX03', 'latin1');
 const HASH_BYTES = 4;
 const PREFIX = MAGIC.length + HASH_BYTES + 4;
-/** 2: document versions moved from the header into sections (streamed when written); row briefs hold title keys; the vocabulary is a packed hash table. */
-export const SNAPSHOT_FORMAT = 2;
+/** 3: deferred sections, per-section reads; versions in sections; title keys and vocabulary as packed hash tables. */
+export const SNAPSHOT_FORMAT = 3;
 
 type ArrayKind = 'u8' | 'i32' | 'f64' | 'json';
 interface Section {
   name: string;
   kind: ArrayKind;
   bytes: number;
+  /** Not read at open, not in the prefix checksum (see Deferred). */
+  deferred?: true;
 }
 interface Header<M> {
   format: number;
@@ -53,8 +63,16 @@ export class JsonStrings {
   ) {}
 }
 
+/**
+ * Bytes a reader reads later, piece by piece (see DeferredSection), instead of at open. They are
+ * outside the prefix checksum: the caller guards its pieces (the stored rows keep a CRC per row).
+ */
+export class Deferred {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 /** A caller's own section (bytes, 32-bit integers, doubles or a list of strings), stored after the index's. */
-export type SnapshotPart = Part | JsonStrings;
+export type SnapshotPart = Part | JsonStrings | Deferred;
 type WritablePart = SnapshotPart | PackedBytes;
 
 /** A section as the writer streams it: its type, its size, and its bytes in pieces. */
@@ -62,6 +80,7 @@ interface EncodedPart {
   name: string;
   kind: ArrayKind;
   byteLength: number;
+  deferred: boolean;
   pieces(): Iterable<Uint8Array>;
 }
 
@@ -85,13 +104,14 @@ function encodeStrings(list: JsonStrings): Pick<EncodedPart, 'byteLength' | 'pie
 }
 
 function encodePart(name: string, part: WritablePart): EncodedPart {
-  if (Array.isArray(part)) return { name, kind: 'json', ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
-  if (part instanceof JsonStrings) return { name, kind: 'json', ...encodeStrings(part) };
+  if (Array.isArray(part)) return { name, kind: 'json', deferred: false, ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
+  if (part instanceof JsonStrings) return { name, kind: 'json', deferred: false, ...encodeStrings(part) };
+  if (part instanceof Deferred) return { name, kind: 'u8', deferred: true, byteLength: part.bytes.length, pieces: () => [part.bytes] };
   if (ArrayBuffer.isView(part)) {
     const view = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
-    return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', byteLength: view.length, pieces: () => [view] };
+    return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', deferred: false, byteLength: view.length, pieces: () => [view] };
   }
-  return { name, kind: 'u8', byteLength: part.byteLength, pieces: () => part.pieces() };
+  return { name, kind: 'u8', deferred: false, byteLength: part.byteLength, pieces: () => part.pieces() };
 }
 
 function sectionsOf(state: LexicalExport): [string, WritablePart][] {
@@ -137,8 +157,11 @@ class FileSink {
     private position: number,
   ) {}
 
-  write(piece: Uint8Array): void {
+  /** `checked`: whether the bytes count in the checksum (padding and deferred sections do not). */
+  write(piece: Uint8Array, checked = true): void {
     if (piece.length === 0) return;
+    // Never empty here: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+    if (checked) this.crc = crc32(piece, this.crc);
     if (piece.length >= STAGING_BYTES / 4) {
       this.flush();
       this.writeOut(piece);
@@ -150,7 +173,7 @@ class FileSink {
   }
 
   zeros(count: number): void {
-    if (count > 0) this.write(new Uint8Array(count));
+    if (count > 0) this.write(new Uint8Array(count), false);
   }
 
   flush(): void {
@@ -160,8 +183,6 @@ class FileSink {
   }
 
   private writeOut(bytes: Uint8Array): void {
-    // Never empty here: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
-    this.crc = crc32(bytes, this.crc);
     let done = 0;
     while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.position + done);
     this.position += bytes.length;
@@ -175,7 +196,12 @@ class FileSink {
  */
 export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, options: LexicalOptions, meta: M, extra: [string, SnapshotPart][] = []): void {
   const parts = [...sectionsOf(index.exportState()), ...extra.map(([name, part]): [string, WritablePart] => [`extra.${name}`, part])].map(([name, part]) => encodePart(name, part));
-  const header: Header<M> = { format: SNAPSHOT_FORMAT, options, meta, sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.byteLength })) };
+  const header: Header<M> = {
+    format: SNAPSHOT_FORMAT,
+    options,
+    meta,
+    sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.byteLength, ...(p.deferred ? { deferred: true as const } : {}) })),
+  };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length);
@@ -192,7 +218,7 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
     for (const p of parts) {
       let written = 0;
       for (const piece of p.pieces()) {
-        sink.write(piece);
+        sink.write(piece, !p.deferred);
         written += piece.length;
       }
       if (written !== p.byteLength) throw new Error(`section ${p.name}: wrote ${written} bytes, announced ${p.byteLength}`);
@@ -230,39 +256,116 @@ function sweepDeadTemps(path: string): void {
   }
 }
 
-/** A section as read back: typed arrays are views of the file's bytes, JSON lists are parsed. */
-export type SnapshotSection = Part;
-export type SnapshotRead<M> = { ok: true; index: LexicalIndex; meta: M; extra: Map<string, SnapshotSection> } | { ok: false; reason: string };
+/** A deferred section of an open snapshot: pieces read when asked for (call close() when done with it). */
+export interface DeferredSection {
+  readonly byteLength: number;
+  /** `length` bytes from `offset` within the section; throws when the file cannot be read. */
+  read(offset: number, length: number): Buffer;
+}
+
+/** A section as read back: typed arrays of memory of their own, JSON lists parsed, deferred sections unread. */
+export type SnapshotSection = Part | DeferredSection;
+export type SnapshotRead<M> =
+  | {
+      ok: true;
+      index: LexicalIndex;
+      meta: M;
+      extra: Map<string, SnapshotSection>;
+      /** Closes the file deferred sections read from (a no-op when there are none). */
+      close(): void;
+    }
+  | { ok: false; reason: string };
+
+/** Tables an index grows into: read with room after them (see the top of this file). */
+const GROWN = new Set([
+  'documentFrequency',
+  'postings.bytes',
+  'postings.start',
+  'postings.byteLengths',
+  'postings.counts',
+  'postings.lastSlot',
+  'postings.deadCounts',
+  'slots.alive',
+  'slots.weightedLength',
+  'slots.fieldLengths',
+  'slots.termStart',
+  'slots.termBytes',
+  'slots.termCount',
+  'slots.termArena',
+]);
+
+function readExactly(fd: number, into: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < into.length) {
+    const n = readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) throw new Error('the file ends early');
+    done += n;
+  }
+}
 
 /**
  * Reads a snapshot written with the same lexical options. Never throws: a missing, damaged or
  * foreign file comes back as `ok: false` with the reason.
  */
 export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): SnapshotRead<M> {
-  let file: Buffer;
+  let fd: number;
   try {
-    file = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch (e) {
     return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no snapshot' : `unreadable: ${(e as Error).message}` };
   }
+  let keepOpen = false;
   try {
-    if (file.length < PREFIX || !file.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a lexical snapshot' };
-    if ((crc32(file.subarray(MAGIC.length + HASH_BYTES)) >>> 0) !== file.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
-    const headerLength = file.readUInt32LE(MAGIC.length + HASH_BYTES);
-    const header = JSON.parse(file.toString('utf8', PREFIX, PREFIX + headerLength)) as Header<M>;
-    if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };
-    if (JSON.stringify(header.options) !== JSON.stringify(options)) return { ok: false, reason: 'built with other lexical options' };
+    const size = fstatSync(fd).size;
+    const prefix = Buffer.alloc(PREFIX);
+    if (size < PREFIX) return { ok: false, reason: 'not a lexical snapshot' };
+    readExactly(fd, prefix, 0);
+    if (!prefix.subarray(0, MAGIC.length).equals(MAGIC)) {
+      const magic = prefix.toString('latin1', 0, MAGIC.length);
+      return { ok: false, reason: magic.startsWith('ENGLEX') ? `layout ${magic}, expected ${MAGIC.toString('latin1')}` : 'not a lexical snapshot' };
+    }
+    const headerLength = prefix.readUInt32LE(MAGIC.length + HASH_BYTES);
+    if (PREFIX + headerLength > size) return { ok: false, reason: 'checksum mismatch (damaged file)' };
+    const headerBytes = Buffer.alloc(headerLength);
+    readExactly(fd, headerBytes, PREFIX);
+    let crc = crc32(prefix.subarray(MAGIC.length + HASH_BYTES));
+    if (headerLength > 0) crc = crc32(headerBytes, crc);
+    let header: Header<M>;
+    try {
+      header = JSON.parse(headerBytes.toString('utf8')) as Header<M>;
+    } catch {
+      return { ok: false, reason: 'checksum mismatch (damaged file)' };
+    }
+    if (!Array.isArray(header.sections)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
     let at = PREFIX + headerLength;
     at += pad8(at);
-    const parts = new Map<string, Part>();
+    const handle: FileHandle = { fd, open: true };
+    let hasDeferred = false;
+    const parts = new Map<string, Part | DeferredSection>();
     for (const section of header.sections) {
-      if (at + section.bytes > file.length) throw new Error(`section ${section.name} runs past the end`);
-      parts.set(section.name, view(file, at, section));
+      if (!Number.isInteger(section.bytes) || section.bytes < 0 || at + section.bytes > size) return { ok: false, reason: 'checksum mismatch (damaged file)' };
+      if (section.deferred) {
+        parts.set(section.name, deferredSection(handle, at, section.bytes));
+        hasDeferred = true;
+      } else {
+        const buffer = GROWN.has(section.name) ? bufferWithRoom(Math.max(section.bytes * 2, 64 * 1024)) : new ArrayBuffer(section.bytes);
+        const bytes = new Uint8Array(buffer, 0, section.bytes);
+        readExactly(fd, bytes, at);
+        if (bytes.length > 0) crc = crc32(bytes, crc);
+        parts.set(section.name, { section, bytes } as unknown as Part);
+      }
       at += section.bytes + pad8(section.bytes);
+    }
+    if ((crc >>> 0) !== prefix.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
+    if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };
+    if (JSON.stringify(header.options) !== JSON.stringify(options)) return { ok: false, reason: 'built with other lexical options' };
+    for (const [name, raw] of parts) {
+      const read = raw as unknown as { section?: Section; bytes?: Uint8Array };
+      if (read.section && read.bytes) parts.set(name, view(read.bytes, read.section));
     }
     const get = <T extends Part>(name: string, kind: ArrayKind): T => {
       const part = parts.get(name);
-      if (part === undefined || kindOf(part) !== kind) throw new Error(`section ${name} missing or of the wrong type`);
+      if (part === undefined || isDeferred(part) || kindOf(part) !== kind) throw new Error(`section ${name} missing or of the wrong type`);
       return part as T;
     };
     const state: LexicalState = {
@@ -293,30 +396,76 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     };
     const extra = new Map<string, SnapshotSection>();
     for (const [name, part] of parts) if (name.startsWith('extra.')) extra.set(name.slice('extra.'.length), part);
-    return { ok: true, index: LexicalIndex.fromState(options, state), meta: header.meta, extra };
+    const index = LexicalIndex.fromState(options, state);
+    keepOpen = hasDeferred;
+    if (!keepOpen) handle.open = false;
+    // A reader that never calls close() (it dropped the rows unread) does not keep the file open
+    // forever: the file closes once no deferred section can reach it.
+    else openFiles.register(handle, fd, handle);
+    const close = () => {
+      if (!handle.open) return;
+      handle.open = false;
+      openFiles.unregister(handle);
+      closeQuietly(fd);
+    };
+    return { ok: true, index, meta: header.meta, extra, close };
   } catch (e) {
+    keepOpen = false;
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
+  } finally {
+    if (!keepOpen) closeQuietly(fd);
   }
 }
 
-/** A section as a typed array over the file's bytes (aligned by the writer), or parsed JSON. */
-function view(file: Buffer, at: number, section: Section): Part {
-  const offset = file.byteOffset + at;
-  const buffer = file.buffer as ArrayBuffer;
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** The open file of a snapshot with deferred sections; every such section holds it. */
+interface FileHandle {
+  fd: number;
+  open: boolean;
+}
+
+const openFiles = new FinalizationRegistry<number>((fd) => closeQuietly(fd));
+
+const isDeferred = (part: Part | DeferredSection): part is DeferredSection => !Array.isArray(part) && !ArrayBuffer.isView(part);
+
+function deferredSection(handle: FileHandle, at: number, byteLength: number): DeferredSection {
+  return {
+    byteLength,
+    read(offset, length) {
+      // Never a read through a closed descriptor: its number may belong to another file by now.
+      if (!handle.open) throw new Error('the snapshot file was closed');
+      if (offset < 0 || length < 0 || offset + length > byteLength) throw new Error('a read outside the section');
+      const out = Buffer.allocUnsafe(length);
+      readExactly(handle.fd, out, at + offset);
+      return out;
+    },
+  };
+}
+
+/** A section's bytes as its typed array (over the same memory), or parsed JSON. */
+function view(bytes: Uint8Array, section: Section): Part {
+  const buffer = bytes.buffer as ArrayBuffer;
   switch (section.kind) {
     case 'json': {
-      const value: unknown = JSON.parse(file.toString('utf8', at, at + section.bytes));
+      const value: unknown = JSON.parse(Buffer.from(buffer, 0, bytes.length).toString('utf8'));
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`section ${section.name} is not a list of strings`);
       return value as string[];
     }
     case 'u8':
-      return new Uint8Array(buffer, offset, section.bytes);
+      return bytes as Uint8Array<ArrayBuffer>;
     case 'i32':
       if (section.bytes % 4 !== 0) throw new Error(`section ${section.name} has a partial element`);
-      return offset % 4 === 0 ? new Int32Array(buffer, offset, section.bytes / 4) : new Int32Array(buffer.slice(offset, offset + section.bytes));
+      return new Int32Array(buffer, 0, section.bytes / 4);
     case 'f64':
       if (section.bytes % 8 !== 0) throw new Error(`section ${section.name} has a partial element`);
-      return offset % 8 === 0 ? new Float64Array(buffer, offset, section.bytes / 8) : new Float64Array(buffer.slice(offset, offset + section.bytes));
+      return new Float64Array(buffer, 0, section.bytes / 8);
     default:
       throw new Error(`section ${section.name} has an unknown type`);
   }

@@ -231,7 +231,7 @@ test('a one-shot recall or write decodes only the rows it touches, not every sto
   seedMore(dirs.diaryDir, 120);
   let engine = await openTestEngine(dirs); // indexes and loads: the snapshot gets its rows
   const total = engine.live.docs.size;
-  await engine.close();
+  engine.close();
   assert.ok(total > 100);
 
   engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
@@ -239,12 +239,12 @@ test('a one-shot recall or write decodes only the rows it touches, not every sto
   assert.ok(found.hits.length > 0, 'the recall finds something');
   assert.equal(engine.live.lastRows, 'snapshot', 'the rows came from the snapshot');
   assert.ok(engine.live.rowsDecoded < total / 2, `recall decoded ${engine.live.rowsDecoded} of ${total} rows for ${found.hits.length} hits`);
-  await engine.close();
+  engine.close();
 
   engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
   await engine.write({ title: '解码计数', content: '东京节点的 443 端口今天又改回了 8443,备份也迁移到了大阪机房。' });
   assert.ok(engine.live.rowsDecoded <= 40, `a write decoded ${engine.live.rowsDecoded} of ${total} rows`);
-  await engine.close();
+  engine.close();
 });
 
 test('a one-shot write checks titles per workspace and sees what is superseded from the snapshot, changed rows included', async () => {
@@ -253,7 +253,7 @@ test('a one-shot write checks titles per workspace and sees what is superseded f
   let engine = await openTestEngine(dirs);
   const a = await engine.write({ title: '仅限工作区的笔记', content: '东京节点的证书在工作区 w1 里续期。', meta: { workspace: 'w1' } });
   const old = await engine.write({ title: '旧的端口说明', content: '端口 443 转发到 8443,旧的说法。' });
-  await engine.close();
+  engine.close();
   const oneShot = () => openTestEngine(dirs, { syncOnOpen: false, preload: false });
 
   engine = await oneShot();
@@ -261,24 +261,65 @@ test('a one-shot write checks titles per workspace and sees what is superseded f
   const other = await engine.write({ title: '仅限工作区的笔记', content: '另一段完全不同的内容:大阪机房的川菜馆订位。', meta: { workspace: 'w2' } });
   assert.notEqual(other.docId, a.docId, 'w2 does not see the w1 memory: a new one');
   const by = await engine.write({ title: '新的端口说明', content: '端口 443 现在直接由网关终止 TLS,不再转发。', meta: { supersedes: [old.docId] } });
-  await engine.close();
+  engine.close();
 
   engine = await oneShot();
   await engine.live.refreshIfStale(engine.database.db);
   assert.equal(engine.live.meta(old.docId)?.supersededBy, by.docId, 'superseded, from a row changed since the snapshot');
   await assert.rejects(engine.write({ title: '仅限工作区的笔记', content: '第三段不同的内容:日志轮转改为每天一次。', meta: { workspace: 'w2' } }), /already exists/, 'the w2 memory written since the snapshot is seen');
   assert.ok(engine.live.rowsDecoded < 20, `decoded ${engine.live.rowsDecoded} rows`);
-  await engine.close();
+  engine.close();
 
   // After the snapshot is written again (rebuilt, with every row), the same answers from its tables.
   rmSync(`${engine.database.filePath}.lexical`);
   engine = await openTestEngine(dirs);
-  await engine.close();
+  engine.close();
   engine = await oneShot();
   await engine.live.refreshIfStale(engine.database.db);
   assert.equal(engine.live.lastRows, 'snapshot');
   assert.equal(engine.live.meta(old.docId)?.supersededBy, by.docId, 'superseded, from the snapshot');
   assert.equal(engine.live.titleTaken(normaliseTitle('仅限工作区的笔记'), (w) => w === 'w2'), true);
   assert.equal(engine.live.titleTaken(normaliseTitle('仅限工作区的笔记'), (w) => w === 'w3' || w === 'global'), false);
-  await engine.close();
+  engine.close();
+});
+
+/** Where a section's bytes are in a snapshot file (the layout of lexical/snapshot.ts). */
+function sectionAt(file: Buffer, name: string): { at: number; bytes: number } {
+  const headerLength = file.readUInt32LE(12);
+  const header = JSON.parse(file.toString('utf8', 16, 16 + headerLength)) as { sections: { name: string; bytes: number }[] };
+  let at = 16 + headerLength;
+  at += (8 - (at % 8)) % 8;
+  for (const s of header.sections) {
+    if (s.name === name) return { at, bytes: s.bytes };
+    at += s.bytes + ((8 - (s.bytes % 8)) % 8);
+  }
+  throw new Error(`no section ${name}`);
+}
+
+test('stored rows are read one by one after open; a damaged one is left out once, the snapshot removed, and the next use reloads from the database', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  const snapshot = `${engine.database.filePath}.lexical`;
+  const ids = [...engine.live.docs.keys()];
+  engine.close();
+
+  // Damage one row's bytes: the file's own checksum does not cover the rows, their per-row checks do.
+  const file = readFileSync(snapshot);
+  const rows = sectionAt(file, 'extra.rows.data');
+  file[rows.at + Math.floor(rows.bytes / 2)]! ^= 0x20;
+  writeFileSync(snapshot, file);
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.equal(engine.live.lastRows, 'snapshot', 'opened: the damage is not read yet');
+  const found = ids.map((id) => engine.live.doc(id));
+  assert.equal(found.filter((d) => d === undefined).length, 1, 'exactly the damaged row is left out');
+  assert.ok(!existsSync(snapshot), 'the damaged snapshot is removed');
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.equal(engine.live.lastRows, 'listed', 'reloaded from the database');
+  assert.deepEqual(ids.map((id) => engine.live.doc(id)?.id), ids, 'every row back');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
 });
