@@ -174,6 +174,25 @@ export class LiveIndex {
     this.lastLoad = { kind: 'rebuilt', reason: `unusable: ${error.message}` };
   }
 
+  /**
+   * Each indexed diary file (path relative to the diary root) with the size and mtime it was indexed
+   * at: what an open's manifest check compares the folder with, without listing the table.
+   */
+  indexedDiaryFiles(): Map<string, { size: number; mtimeMs: number }> {
+    const out = new Map<string, { size: number; mtimeMs: number }>();
+    const put = (key: string, file: { size: number; mtimeMs: number }) => {
+      if (key.startsWith('diary:')) out.set(key.slice('diary:'.length), { size: file.size, mtimeMs: file.mtimeMs });
+    };
+    if (!this.stored) {
+      for (const d of this.rowMap.values()) put(`${d.root}:${d.path}`, d);
+      return out;
+    }
+    const { rows, over } = this.stored;
+    for (const [i, key, file] of rows.indexedFiles()) if (!over.has(rows.ids[i]!)) put(key, file);
+    for (const d of over.values()) if (d) put(`${d.root}:${d.path}`, d);
+    return out;
+  }
+
   /** Closes the snapshot file the stored rows are read from (the engine closes; a later use reloads). */
   close(): void {
     this.stored?.close();
@@ -301,6 +320,11 @@ export class LiveIndex {
    * change log names; the snapshot and the rows whose version moved; or a listing of the table.
    */
   lastRows: 'snapshot' | 'log' | 'versions' | 'listed' | null = null;
+
+  /** Where this index's snapshot lives, or null when it has none (a remote or in-memory database). */
+  snapshotPathFor(): string | null {
+    return this.snapshotFile();
+  }
 
   private snapshotFile(): string | null {
     return this.snapshotPath !== undefined ? this.snapshotPath : snapshotPathOf(this.url);

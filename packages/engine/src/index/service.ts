@@ -45,7 +45,10 @@ export class IndexService {
     const s = this.s;
     return s.exclusive(async () => {
       const result: IndexRunResult = await runIndex(
-        { db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, onProgress: opts.onProgress, signal: opts.signal, now: s.options.now },
+        {
+          db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, onProgress: opts.onProgress, signal: opts.signal, now: s.options.now,
+          indexedFiles: () => this.indexedFiles(),
+        },
         opts.full ? 'full' : 'incremental',
       );
       this.resident = result.resident;
@@ -61,6 +64,22 @@ export class IndexService {
       const { documents, chunks } = await corpusCounts(s.db);
       return { ...report, documents, chunks };
     }, opts.lockWaitMs);
+  }
+
+  /**
+   * The indexed files for the manifest check, from the in-memory index brought up to date (a
+   * one-shot command loads it here rather than on its first query; it needs it either way), or
+   * null to list the table: a remote database's index (no snapshot), or one that could not load.
+   */
+  private async indexedFiles(): Promise<Map<string, { size: number; mtimeMs: number }> | null> {
+    const s = this.s;
+    if (s.live.snapshotPathFor() === null) return null;
+    try {
+      await s.live.refreshIfStale(s.db);
+    } catch {
+      return null;
+    }
+    return s.live.unreachable ? null : s.live.indexedDiaryFiles();
   }
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */
@@ -122,7 +141,7 @@ export class IndexService {
       try {
         // The periodic check first asks the manifest (stats only), so an idle folder costs no lock.
         if (trigger === 'poll') {
-          const changed = await changedDiaryPaths(s.db, s.config);
+          const changed = await changedDiaryPaths(s.db, s.config, (await this.indexedFiles()) ?? undefined);
           if (changed && changed.paths.length === 0 && this.pendingIndexPaths.size === 0) return;
         }
         const report = await this.run({ full: false, lockWaitMs: 2_000 });

@@ -46,6 +46,10 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
     ['rows.workspaceOf', Int32Array.from(docs, (d) => workspaceIndex.get(d.workspace)!)],
     ['rows.workspaces', workspaces],
     ['rows.supersedes', supersedes],
+    // The manifest check of an open (is each diary file as indexed?) without listing the table.
+    ['rows.files', docs.map((d) => `${d.root}:${d.path}`)],
+    ['rows.sizes', Float64Array.from(docs, (d) => d.size)],
+    ['rows.mtimes', Float64Array.from(docs, (d) => d.mtimeMs)],
   ];
 }
 
@@ -72,6 +76,7 @@ export class StoredRows {
     private readonly workspaceOf: Int32Array,
     private readonly workspaces: string[],
     private readonly supersedes: string[],
+    private readonly files: { keys: string[]; sizes: Float64Array; mtimes: Float64Array },
   ) {}
 
   /** The rows in `extra`, or null when there are none, they were stored with other columns (another schema), or a table does not fit. */
@@ -89,6 +94,7 @@ export class StoredRows {
     const workspaceOf = get('workspaceOf');
     const workspaces = get('workspaces');
     const supersedes = get('supersedes');
+    const [keys, sizes, mtimes] = [get('files'), get('sizes'), get('mtimes')];
     if (!Array.isArray(columns) || !Array.isArray(ids) || !(offsets instanceof Int32Array) || !data || !(checks instanceof Int32Array)) return null;
     if (!(text instanceof Uint8Array) || !(titleOffsets instanceof Int32Array) || !(slots instanceof Int32Array)) return null;
     if (!(archived instanceof Uint8Array) || !(workspaceOf instanceof Int32Array) || !Array.isArray(workspaces) || !Array.isArray(supersedes)) return null;
@@ -98,6 +104,7 @@ export class StoredRows {
     if (offsets.length !== n + 1 || offsets[0] !== 0 || offsets[n] !== data.byteLength || checks.length !== n) return null;
     for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) return null;
     if (archived.length !== n || workspaceOf.length !== n || titleOffsets.length !== n + 1 || supersedes.length % 2 !== 0) return null;
+    if (!Array.isArray(keys) || !(sizes instanceof Float64Array) || !(mtimes instanceof Float64Array) || keys.length !== n || sizes.length !== n || mtimes.length !== n) return null;
     for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
     let titles: TermTable;
     try {
@@ -105,7 +112,7 @@ export class StoredRows {
     } catch {
       return null;
     }
-    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes);
+    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes });
   }
 
   get size(): number {
@@ -157,6 +164,12 @@ export class StoredRows {
   /** The rows (by position) of live memories titled `titleKey` (normalised) in a workspace `visible` accepts. */
   liveWithTitle(titleKey: string, visible: (workspace: string) => boolean): number[] {
     return this.titles.packedMatches(titleKey).filter((i) => this.archived[i] === 0 && visible(this.workspaces[this.workspaceOf[i]!]!));
+  }
+
+  /** Each row's file as indexed: `root:path` → (size, mtime), by position. */
+  *indexedFiles(): Generator<[number, string, { size: number; mtimeMs: number }]> {
+    const { keys, sizes, mtimes } = this.files;
+    for (let i = 0; i < keys.length; i++) yield [i, keys[i]!, { size: sizes[i]!, mtimeMs: mtimes[i]! }];
   }
 
   /** (new, old) for every old memory a live one supersedes, in listing order. */

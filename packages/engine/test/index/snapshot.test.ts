@@ -2,11 +2,12 @@
 // it from every row; a write since then is patched in; a damaged, foreign or too-stale file is
 // rebuilt. Every path must search exactly like an index built fresh from the database.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { normaliseTitle } from '../../src/diary/parse.ts';
+import { documentHashes } from '@engram/db';
 import { lexicalOptionsOf } from '../../src/index/indexer.ts';
 import { LiveIndex } from '../../src/index/live.ts';
 import { rowSections, StoredRows } from '../../src/index/stored-rows.ts';
@@ -320,6 +321,33 @@ test('stored rows are read one by one after open; a damaged one is left out once
   await engine.live.refreshIfStale(engine.database.db);
   assert.equal(engine.live.lastRows, 'listed', 'reloaded from the database');
   assert.deepEqual(ids.map((id) => engine.live.doc(id)?.id), ids, 'every row back');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+});
+
+test("an open's manifest check reads the indexed files from the snapshot: the same as the table's, and hand edits, new and deleted files are still caught", async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 25);
+  let engine = await openTestEngine(dirs);
+  const before = (await engine.list()).length;
+  engine.close();
+  const asTable = async (e: Engine) =>
+    new Map([...(await documentHashes(e.database.db))].filter(([k]) => k.startsWith('diary:')).map(([k, v]) => [k.slice('diary:'.length), { size: v.size, mtimeMs: v.mtimeMs }]));
+
+  // By hand, while nothing runs: one file edited, one added, one deleted.
+  const files = readdirSync(dirs.diaryDir).filter((f) => f.endsWith('.txt')).sort();
+  writeFileSync(join(dirs.diaryDir, files[0]!), `${readFileSync(join(dirs.diaryDir, files[0]!), 'utf8')}\n补记:东京节点换成了 8443 端口。\n`);
+  writeFileSync(join(dirs.diaryDir, '2026-09-30-hand.txt'), diary('09:00', '手写的新日记', '手写', '今天在编辑器里直接写了这条:证书续期提前到周一。', ['手写']));
+  rmSync(join(dirs.diaryDir, files[1]!));
+
+  engine = await openTestEngine(dirs, { preload: false }); // a one-shot command that syncs on open
+  assert.notEqual(engine.live.lastRows, 'listed', 'the index came from the snapshot');
+  const titles = (await engine.list()).map((m) => m.title);
+  assert.ok(titles.includes('手写的新日记'), 'the new file is indexed');
+  assert.equal(titles.length, before, 'one added, one gone');
+  assert.ok((await engine.recall('8443 端口 补记')).hits.length > 0, 'the edit is indexed');
+  assert.deepEqual(new Map([...engine.live.indexedDiaryFiles()].sort()), new Map([...(await asTable(engine))].sort()), 'the snapshot-based files equal the table');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
 });
