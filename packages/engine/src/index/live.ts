@@ -64,15 +64,37 @@ function versionSections(docs: readonly VersionedDoc[]): [string, SnapshotPart][
   ];
 }
 
-/** The header's generation with the version sections, or null when they are missing or do not pair up. */
-function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): SnapshotMeta | null {
+/**
+ * The header's generation with the version sections, or null when they are missing or do not pair
+ * up. The id → version record is built on first use: an open at the same generation, or a few
+ * writes behind (the change log), never looks at it.
+ */
+function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): SnapshotMeta & { count: number } | null {
   const generation = (header as { generation?: unknown } | null)?.generation;
   const ids = extra.get('versions.ids');
   const values = extra.get('versions.values');
   if (typeof generation !== 'number' || !Array.isArray(ids) || !Array.isArray(values) || ids.length !== values.length) return null;
-  const versions: Record<string, string> = {};
-  for (let i = 0; i < ids.length; i++) versions[ids[i]!] = values[i]!;
-  return Object.keys(versions).length === ids.length ? { generation, versions } : null;
+  let versions: Record<string, string> | null = null;
+  return {
+    generation,
+    count: ids.length,
+    get versions() {
+      if (versions) return versions;
+      versions = {};
+      for (let i = 0; i < ids.length; i++) versions[ids[i]!] = values[i]!;
+      return versions;
+    },
+  };
+}
+
+/**
+ * Whether the index holds only live documents of `docs`: checked before a snapshot is written, so
+ * an index that disagrees with its rows (a faulty build) is never saved for others to trust.
+ */
+function holdsOnlyLive(index: LexicalIndex, docs: readonly VersionedDoc[]): boolean {
+  const live = new Set(docs.filter((d) => !d.archived).map((d) => d.id));
+  for (const docId of index.liveDocIds()) if (!live.has(docId)) return false;
+  return true;
 }
 
 /**
@@ -106,6 +128,7 @@ export function snapshotPathOf(databaseUrl: string): string | null {
 export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number): void {
   const path = snapshotPathOf(databaseUrl);
   if (path === null) return;
+  if (!holdsOnlyLive(lexical, docs)) return;
   try {
     writeLexicalSnapshot(path, lexical, options, { generation }, versionSections(docs));
   } catch {
@@ -120,7 +143,7 @@ export class LiveIndex {
    * Rows still in the snapshot, decoded on demand, with the changes over them (null = gone): a
    * one-shot write at 5,000 memories touches a handful of rows and never decodes the others.
    */
-  private stored: { rows: StoredRows; versions: Record<string, string>; over: Map<string, DocumentRow | null>; close(): void } | null = null;
+  private stored: { rows: StoredRows; meta: SnapshotMeta; over: Map<string, DocumentRow | null>; close(): void } | null = null;
   /** chunkId → docId of every live chunk: a view of the lexical index's own tables (no copy to build per load). */
   readonly chunkDoc: ChunkDocs = chunkDocsOf(() => this.lexical);
   generation = -1;
@@ -241,7 +264,8 @@ export class LiveIndex {
       const d = this.rowMap.get(id);
       return d && documentVersion(d);
     }
-    const { versions, over } = this.stored;
+    const { meta, over } = this.stored;
+    const versions = meta.versions;
     if (over.has(id)) {
       const d = over.get(id);
       return d ? documentVersion(d) : undefined;
@@ -355,7 +379,7 @@ export class LiveIndex {
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;
-      this.stored = { rows: storedRows!, versions: read!.ok ? read!.meta.versions : {}, over: withRows.over, close: read!.ok ? read!.close : () => {} };
+      this.stored = { rows: storedRows!, meta: read!.ok ? read!.meta : { generation, versions: {} }, over: withRows.over, close: read!.ok ? read!.close : () => {} };
       patched = withRows.patched;
     } else {
       const docs = await listDocuments(db, { includeArchived: true });
@@ -382,13 +406,11 @@ export class LiveIndex {
    * writes, the documents whose version moved (or that are new or gone) are read again and patched
    * in. Null when the snapshot is unusable or too much changed (the caller lists and rebuilds).
    */
-  private async fromStoredRows(db: EngramDb, generation: number, index: LexicalIndex, meta: SnapshotMeta, rows: StoredRows) {
-    const versions = meta?.versions;
-    if (typeof versions !== 'object' || versions === null || typeof meta.generation !== 'number' || Object.keys(versions).length !== rows.size) {
-      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
+  private async fromStoredRows(db: EngramDb, generation: number, index: LexicalIndex, meta: SnapshotMeta & { count: number }, rows: StoredRows) {
+    if (meta.count !== rows.size) {
+      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: the versions do not match the rows' };
       return null;
     }
-    if (!this.consistent(index, versions)) return null;
     let changed: string[] = [];
     // A few writes behind: the change log names the documents (no listing at all).
     const logged = meta.generation === generation ? [] : await documentsChangedSince(db, meta.generation, generation);
@@ -398,6 +420,7 @@ export class LiveIndex {
     } else {
       this.lastRows = 'versions';
       const now = await documentVersions(db);
+      const versions = meta.versions;
       changed = changedDocuments(now, (id) => versions[id], Object.keys(versions));
       if (changed.length > Math.max(8, now.length * SNAPSHOT_PATCH_LIMIT)) {
         this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${now.length} documents changed since the snapshot` };
@@ -469,6 +492,7 @@ export class LiveIndex {
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
   private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
+    if (!holdsOnlyLive(this.lexical, docs)) return;
     try {
       writeLexicalSnapshot(path, this.lexical, this.options, { generation }, [...versionSections(docs), ...rowSections(docs)]);
     } catch {

@@ -9,7 +9,8 @@ import type { Engine } from '../../src/engine.ts';
 import { normaliseTitle } from '../../src/diary/parse.ts';
 import { documentHashes } from '@engram/db';
 import { lexicalOptionsOf } from '../../src/index/indexer.ts';
-import { LiveIndex } from '../../src/index/live.ts';
+import { LiveIndex, saveBuiltSnapshot } from '../../src/index/live.ts';
+import { LexicalIndex } from '../../src/lexical/bm25.ts';
 import { rowSections, StoredRows } from '../../src/index/stored-rows.ts';
 import { lexicalOptions } from '../../src/runtime/state.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
@@ -350,4 +351,19 @@ test("an open's manifest check reads the indexed files from the snapshot: the sa
   assert.deepEqual(new Map([...engine.live.indexedDiaryFiles()].sort()), new Map([...(await asTable(engine))].sort()), 'the snapshot-based files equal the table');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
+});
+
+test('a snapshot is never written from an index holding a document its rows do not list as live', () => {
+  const dir = tempDirs().diaryDir;
+  const url = `file:${join(dir, 'engram.db')}`;
+  const options = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
+  const index = new LexicalIndex(options);
+  index.add({ chunkId: 'a#0', docId: 'a', fields: { title: ['东京'], summary: [], tags: [], body: ['节点', '端口'] } });
+  const row = { id: 'a', contentHash: 'h', indexedAt: '2026-12-01T00:00:00.000Z', archived: true };
+  saveBuiltSnapshot(url, index, options, [row], 1);
+  assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'archived in its rows: not written');
+  saveBuiltSnapshot(url, index, options, [], 1);
+  assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'missing from its rows: not written');
+  saveBuiltSnapshot(url, index, options, [{ ...row, archived: false }], 1);
+  assert.equal(existsSync(join(dir, 'engram.db.lexical')), true, 'consistent: written');
 });
