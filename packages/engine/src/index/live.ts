@@ -4,7 +4,7 @@
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { JsonList, JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 import { normaliseTitle } from '../diary/parse.ts';
@@ -69,19 +69,21 @@ function versionSections(docs: readonly VersionedDoc[]): [string, SnapshotPart][
  * up. The id → version record is built on first use: an open at the same generation, or a few
  * writes behind (the change log), never looks at it.
  */
-function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): SnapshotMeta & { count: number } | null {
-  const generation = (header as { generation?: unknown } | null)?.generation;
+function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): (SnapshotMeta & { count: number }) | null {
+  const { generation, count } = (header ?? {}) as { generation?: unknown; count?: unknown };
   const ids = extra.get('versions.ids');
   const values = extra.get('versions.values');
-  if (typeof generation !== 'number' || !Array.isArray(ids) || !Array.isArray(values) || ids.length !== values.length) return null;
+  if (typeof generation !== 'number' || typeof count !== 'number' || !(ids instanceof JsonList) || !(values instanceof JsonList)) return null;
   let versions: Record<string, string> | null = null;
   return {
     generation,
-    count: ids.length,
+    count,
     get versions() {
       if (versions) return versions;
+      const [keys, list] = [ids.list(), values.list()];
       versions = {};
-      for (let i = 0; i < ids.length; i++) versions[ids[i]!] = values[i]!;
+      if (keys.length !== count || list.length !== count) return versions; // every document then reads as changed
+      for (let i = 0; i < keys.length; i++) versions[keys[i]!] = list[i]!;
       return versions;
     },
   };
@@ -130,7 +132,7 @@ export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, op
   if (path === null) return;
   if (!holdsOnlyLive(lexical, docs)) return;
   try {
-    writeLexicalSnapshot(path, lexical, options, { generation }, versionSections(docs));
+    writeLexicalSnapshot(path, lexical, options, { generation, count: docs.length }, versionSections(docs));
   } catch {
     // The load after the pass rebuilds instead.
   }
@@ -211,7 +213,7 @@ export class LiveIndex {
       return out;
     }
     const { rows, over } = this.stored;
-    for (const [i, key, file] of rows.indexedFiles()) if (!over.has(rows.ids[i]!)) put(key, file);
+    for (const [i, key, file] of rows.indexedFiles()) if (!over.has(rows.idAt(i))) put(key, file);
     for (const d of over.values()) if (d) put(`${d.root}:${d.path}`, d);
     return out;
   }
@@ -232,7 +234,7 @@ export class LiveIndex {
       return false;
     }
     const { rows, over } = this.stored;
-    if (rows.liveWithTitle(titleKey, visible).some((i) => !over.has(rows.ids[i]!))) return true;
+    if (rows.liveWithTitle(titleKey, visible).some((i) => !over.has(rows.idAt(i)))) return true;
     for (const d of over.values()) if (d && live(d)) return true;
     return false;
   }
@@ -250,8 +252,9 @@ export class LiveIndex {
     close();
     this.decodedBeforeMaterialize = rows.decoded;
     this.rowMap.clear();
+    const ids = rows.ids();
     for (let i = 0; i < rows.size; i++) {
-      const id = rows.ids[i]!;
+      const id = ids[i]!;
       if (!over.has(id)) this.rowMap.set(id, all[i]!);
       else if (over.get(id)) this.rowMap.set(id, over.get(id)!);
     }
@@ -277,7 +280,7 @@ export class LiveIndex {
   private knownIds(): string[] {
     if (!this.stored) return [...this.rowMap.keys()];
     const { rows, over } = this.stored;
-    const out = rows.ids.filter((id) => !over.has(id));
+    const out = rows.ids().filter((id) => !over.has(id));
     for (const [id, d] of over) if (d) out.push(id);
     return out;
   }
@@ -494,7 +497,7 @@ export class LiveIndex {
   private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
     if (!holdsOnlyLive(this.lexical, docs)) return;
     try {
-      writeLexicalSnapshot(path, this.lexical, this.options, { generation }, [...versionSections(docs), ...rowSections(docs)]);
+      writeLexicalSnapshot(path, this.lexical, this.options, { generation, count: docs.length }, [...versionSections(docs), ...rowSections(docs)]);
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }

@@ -5,8 +5,8 @@
 import { documentColumns, type DocumentRow } from '@engram/db';
 import { normaliseTitle } from '../diary/parse.ts';
 import { crc32 } from 'node:zlib';
-import { Deferred, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
-import { TermTable } from '../lexical/terms.ts';
+import { Deferred, JsonList, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { TermTable, type PackedTerms } from '../lexical/terms.ts';
 
 /**
  * What a write checks against every memory, stored column by column so that nothing is parsed for
@@ -35,13 +35,11 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
   for (const d of docs) if (!d.archived) for (const old of d.supersedes) if (old !== d.id) supersedes.push(d.id, old);
   return [
     ['rows.columns', columns],
-    ['rows.ids', docs.map((d) => d.id)],
+    ...packedSections('rows.ids', TermTable.pack(docs.map((d) => d.id))),
     ['rows.offsets', offsets],
     ['rows.data', new Deferred(data)],
     ['rows.crc', checks],
-    ['rows.titles.text', titles.text],
-    ['rows.titles.offsets', titles.offsets],
-    ['rows.titles.slots', titles.slots],
+    ...packedSections('rows.titles', titles),
     ['rows.archived', Uint8Array.from(docs, (d) => (d.archived ? 1 : 0))],
     ['rows.workspaceOf', Int32Array.from(docs, (d) => workspaceIndex.get(d.workspace)!)],
     ['rows.workspaces', workspaces],
@@ -53,6 +51,30 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
   ];
 }
 
+const packedSections = (name: string, p: PackedTerms): [string, SnapshotPart][] => [
+  [`${name}.text`, p.text],
+  [`${name}.offsets`, p.offsets],
+  [`${name}.slots`, p.slots],
+];
+
+/** A packed table from its three sections, or null when they are missing or do not hold together. */
+function packedFrom(extra: Map<string, SnapshotSection | SnapshotPart>, name: string): TermTable | null {
+  const [text, offsets, slots] = [extra.get(`${name}.text`), extra.get(`${name}.offsets`), extra.get(`${name}.slots`)];
+  if (!(text instanceof Uint8Array) || !(offsets instanceof Int32Array) || !(slots instanceof Int32Array)) return null;
+  try {
+    return TermTable.fromPacked({ text, offsets, slots });
+  } catch {
+    return null;
+  }
+}
+
+/** A list of strings as written (an array) or as read back (parsed on first use); null when it is neither. */
+function stringsOf(v: SnapshotSection | SnapshotPart | undefined): (() => string[]) | null {
+  if (Array.isArray(v)) return () => v;
+  if (v instanceof JsonList) return () => v.list();
+  return null;
+}
+
 /** A stored row that could not be read back (a damaged or vanished snapshot): its owner reloads from the database. */
 export class StoredRowDamaged extends Error {}
 
@@ -61,12 +83,12 @@ const isDeferredSection = (v: unknown): v is DeferredSection =>
 
 /** Rows read back from a snapshot's sections, decoded one at a time on demand. */
 export class StoredRows {
-  private positions: Map<string, number> | null = null;
   /** Rows decoded so far (tests and benchmarks check that a one-shot command decodes a handful). */
   decoded = 0;
 
   private constructor(
-    readonly ids: string[],
+    /** The rows' ids: a hash table, so finding a row builds nothing. */
+    private readonly idTable: TermTable,
     private readonly columns: string[],
     private readonly offsets: Int32Array,
     private readonly data: Pick<DeferredSection, 'read'>,
@@ -76,52 +98,54 @@ export class StoredRows {
     private readonly workspaceOf: Int32Array,
     private readonly workspaces: string[],
     private readonly supersedes: string[],
-    private readonly files: { keys: string[]; sizes: Float64Array; mtimes: Float64Array },
+    private readonly files: { keys: () => string[]; sizes: Float64Array; mtimes: Float64Array },
   ) {}
 
   /** The rows in `extra`, or null when there are none, they were stored with other columns (another schema), or a table does not fit. */
   static from(extra: Map<string, SnapshotSection | SnapshotPart>): StoredRows | null {
     const get = (name: string) => extra.get(`rows.${name}`);
-    const columns = get('columns');
-    const ids = get('ids');
-    const offsets = get('offsets');
     const stored = get('data');
-    const checks = get('crc');
     const data: (Pick<DeferredSection, 'read'> & { byteLength: number }) | null =
       stored instanceof Deferred ? { byteLength: stored.bytes.length, read: (o, l) => Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset + o, l) } : isDeferredSection(stored) ? stored : null;
-    const [text, titleOffsets, slots] = [get('titles.text'), get('titles.offsets'), get('titles.slots')];
-    const archived = get('archived');
-    const workspaceOf = get('workspaceOf');
-    const workspaces = get('workspaces');
-    const supersedes = get('supersedes');
-    const [keys, sizes, mtimes] = [get('files'), get('sizes'), get('mtimes')];
-    if (!Array.isArray(columns) || !Array.isArray(ids) || !(offsets instanceof Int32Array) || !data || !(checks instanceof Int32Array)) return null;
-    if (!(text instanceof Uint8Array) || !(titleOffsets instanceof Int32Array) || !(slots instanceof Int32Array)) return null;
-    if (!(archived instanceof Uint8Array) || !(workspaceOf instanceof Int32Array) || !Array.isArray(workspaces) || !Array.isArray(supersedes)) return null;
-    const ours = documentColumns();
-    if (columns.length !== ours.length || columns.some((c, i) => c !== ours[i])) return null;
-    const n = ids.length;
-    if (offsets.length !== n + 1 || offsets[0] !== 0 || offsets[n] !== data.byteLength || checks.length !== n) return null;
-    for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) return null;
-    if (archived.length !== n || workspaceOf.length !== n || titleOffsets.length !== n + 1 || supersedes.length % 2 !== 0) return null;
-    if (!Array.isArray(keys) || !(sizes instanceof Float64Array) || !(mtimes instanceof Float64Array) || keys.length !== n || sizes.length !== n || mtimes.length !== n) return null;
-    for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
-    let titles: TermTable;
+    const [offsets, checks, archived, workspaceOf, sizes, mtimes] = [get('offsets'), get('crc'), get('archived'), get('workspaceOf'), get('sizes'), get('mtimes')];
+    const [columnsOf, workspacesOf, supersedesOf, keys] = [stringsOf(get('columns')), stringsOf(get('workspaces')), stringsOf(get('supersedes')), stringsOf(get('files'))];
+    if (!data || !(offsets instanceof Int32Array) || !(checks instanceof Int32Array) || !(archived instanceof Uint8Array) || !(workspaceOf instanceof Int32Array)) return null;
+    if (!(sizes instanceof Float64Array) || !(mtimes instanceof Float64Array) || !columnsOf || !workspacesOf || !supersedesOf || !keys) return null;
+    const ids = packedFrom(extra, 'rows.ids');
+    const titles = packedFrom(extra, 'rows.titles');
+    if (!ids || !titles) return null;
+    let columns: string[], workspaces: string[], supersedes: string[];
     try {
-      titles = TermTable.fromPacked({ text, offsets: titleOffsets, slots });
+      [columns, workspaces, supersedes] = [columnsOf(), workspacesOf(), supersedesOf()];
     } catch {
       return null;
     }
+    const ours = documentColumns();
+    if (columns.length !== ours.length || columns.some((c, i) => c !== ours[i])) return null;
+    const n = ids.size;
+    if (offsets.length !== n + 1 || offsets[0] !== 0 || offsets[n] !== data.byteLength || checks.length !== n) return null;
+    for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) return null;
+    if (archived.length !== n || workspaceOf.length !== n || titles.size !== n || supersedes.length % 2 !== 0 || sizes.length !== n || mtimes.length !== n) return null;
+    for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
     return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes });
   }
 
   get size(): number {
-    return this.ids.length;
+    return this.idTable.size;
+  }
+
+  /** The id of row `i`. */
+  idAt(i: number): string {
+    return this.idTable.termAt(i);
+  }
+
+  /** Every row's id, in order. */
+  ids(): string[] {
+    return this.idTable.list();
   }
 
   indexOf(id: string): number | undefined {
-    if (!this.positions) this.positions = new Map(this.ids.map((d, i) => [d, i]));
-    return this.positions.get(id);
+    return this.idTable.get(id);
   }
 
   /** Row `i`, read from the snapshot file; throws StoredRowDamaged when it cannot be read or does not check out. */
@@ -143,7 +167,9 @@ export class StoredRows {
     } catch (e) {
       throw new StoredRowDamaged(`stored rows: ${(e as Error).message}`);
     }
-    return this.ids.map((_, i) => this.decode(i, bytes.subarray(this.offsets[i]!, this.offsets[i + 1]!)));
+    const out: DocumentRow[] = [];
+    for (let i = 0; i < this.size; i++) out.push(this.decode(i, bytes.subarray(this.offsets[i]!, this.offsets[i + 1]!)));
+    return out;
   }
 
   private decode(i: number, bytes: Buffer): DocumentRow {
@@ -168,7 +194,8 @@ export class StoredRows {
 
   /** Each row's file as indexed: `root:path` → (size, mtime), by position. */
   *indexedFiles(): Generator<[number, string, { size: number; mtimeMs: number }]> {
-    const { keys, sizes, mtimes } = this.files;
+    const { sizes, mtimes } = this.files;
+    const keys = this.files.keys();
     for (let i = 0; i < keys.length; i++) yield [i, keys[i]!, { size: sizes[i]!, mtimeMs: mtimes[i]! }];
   }
 

@@ -263,8 +263,29 @@ export interface DeferredSection {
   read(offset: number, length: number): Buffer;
 }
 
-/** A section as read back: typed arrays of memory of their own, JSON lists parsed, deferred sections unread. */
-export type SnapshotSection = Part | DeferredSection;
+/**
+ * A caller's JSON list as read back: parsed on first use (a one-shot write never looks at the
+ * document versions or the file list; 5,000 strings each).
+ */
+export class JsonList {
+  private parsed: string[] | null = null;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly name: string,
+  ) {}
+
+  /** The strings; throws when the section is not a list of strings. */
+  list(): string[] {
+    if (this.parsed) return this.parsed;
+    const value: unknown = JSON.parse(Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).toString('utf8'));
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`section ${this.name} is not a list of strings`);
+    return (this.parsed = value as string[]);
+  }
+}
+
+/** A section as read back: typed arrays of memory of their own, the index's JSON lists parsed, a caller's as JsonList, deferred sections unread. */
+export type SnapshotSection = Part | DeferredSection | JsonList;
 export type SnapshotRead<M> =
   | {
       ok: true;
@@ -359,9 +380,13 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     if ((crc >>> 0) !== prefix.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
     if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };
     if (JSON.stringify(header.options) !== JSON.stringify(options)) return { ok: false, reason: 'built with other lexical options' };
+    const extra = new Map<string, SnapshotSection>();
     for (const [name, raw] of parts) {
       const read = raw as unknown as { section?: Section; bytes?: Uint8Array };
-      if (read.section && read.bytes) parts.set(name, view(read.bytes, read.section));
+      if (!read.section || !read.bytes) continue;
+      // A caller's lists are parsed when it asks for them; the index's own, now.
+      if (name.startsWith('extra.') && read.section.kind === 'json') extra.set(name.slice('extra.'.length), new JsonList(read.bytes, name));
+      else parts.set(name, view(read.bytes, read.section));
     }
     const get = <T extends Part>(name: string, kind: ArrayKind): T => {
       const part = parts.get(name);
@@ -394,8 +419,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
         docIds: get('slots.docIds', 'json'),
       },
     };
-    const extra = new Map<string, SnapshotSection>();
-    for (const [name, part] of parts) if (name.startsWith('extra.')) extra.set(name.slice('extra.'.length), part);
+    for (const [name, part] of parts) if (name.startsWith('extra.') && !extra.has(name.slice('extra.'.length))) extra.set(name.slice('extra.'.length), part);
     const index = LexicalIndex.fromState(options, state);
     keepOpen = hasDeferred;
     if (!keepOpen) handle.open = false;

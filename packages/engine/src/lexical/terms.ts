@@ -8,6 +8,7 @@
 // Terms added after opening go to an ordinary Map beside the packed ones.
 
 const encoder = new TextEncoder();
+const textDecoder = new TextDecoder();
 const scratch = new Uint8Array(1024);
 
 /** The packed vocabulary (see above). Changing the hash changes the snapshot format. */
@@ -117,6 +118,14 @@ export class TermTable {
   /** The packed form for a snapshot: the opened one as it is when nothing was added. */
   packedForExport(): PackedTerms {
     return this.packed && this.added.size === 0 ? this.packed : TermTable.pack(this.list());
+  }
+
+  /** The term with this id. */
+  termAt(id: number): string {
+    const n = this.packedCount;
+    if (id >= n) return this.addedById[id - n]!;
+    const { text, offsets } = this.packed!;
+    return textDecoder.decode(text.subarray(offsets[id]!, offsets[id + 1]!));
   }
 
   /** Every term, by id. */

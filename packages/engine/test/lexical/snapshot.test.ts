@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LexicalIndex, type LexicalEntry, type LexicalOptions } from '../../src/lexical/bm25.ts';
-import { JsonStrings, readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
+import { JsonList, JsonStrings, readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
 
 const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
 
@@ -100,8 +100,9 @@ test('sections are streamed exactly: large and small pieces, string lists longer
   assert.ok(read.ok, read.ok ? '' : read.reason);
   assert.deepEqual(read.extra.get('big'), big);
   assert.deepEqual(read.extra.get('empty.bytes'), new Uint8Array(0));
-  assert.deepEqual(read.extra.get('empty.list'), []);
-  assert.deepEqual(read.extra.get('strings'), strings);
+  // A caller's lists come back parsed on first use.
+  assert.deepEqual((read.extra.get('empty.list') as JsonList).list(), []);
+  assert.deepEqual((read.extra.get('strings') as JsonList).list(), strings);
   assert.deepEqual([...(read.extra.get('doubles') as Float64Array)], [1.5, -2, Math.PI]);
   assertSame(index, read.index, 'index beside the extra sections');
   // One flipped byte anywhere after the checksum is caught.
