@@ -4,7 +4,7 @@
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { JsonList, JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { Deferred, JsonList, JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 import { normaliseTitle } from '../diary/parse.ts';
@@ -54,13 +54,14 @@ type VersionedDoc = { id: string; contentHash: string; indexedAt: string; archiv
 export const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
 
 /**
- * The versions ride in two sections, not in the header: at 50,000 documents they are 4 MB of JSON,
- * which as one header string (and its UTF-8 copy) sat on the peak of a full build.
+ * The versions ride in two deferred sections, not in the header: at 50,000 documents they are
+ * 4 MB of JSON, which as one header string sat on the peak of a full build, and an open at the same
+ * generation or a few writes behind never reads them.
  */
 function versionSections(docs: readonly VersionedDoc[]): [string, SnapshotPart][] {
   return [
-    ['versions.ids', new JsonStrings(docs.length, (i) => docs[i]!.id)],
-    ['versions.values', new JsonStrings(docs.length, (i) => documentVersion(docs[i]!))],
+    ['versions.ids', new Deferred(new JsonStrings(docs.length, (i) => docs[i]!.id))],
+    ['versions.values', new Deferred(new JsonStrings(docs.length, (i) => documentVersion(docs[i]!)))],
   ];
 }
 
@@ -80,7 +81,12 @@ function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): (
     count,
     get versions() {
       if (versions) return versions;
-      const [keys, list] = [ids.list(), values.list()];
+      let keys: string[], list: string[];
+      try {
+        [keys, list] = [ids.list(), values.list()];
+      } catch {
+        return (versions = {}); // a damaged section: every document then reads as changed, and the load rebuilds
+      }
       versions = {};
       if (keys.length !== count || list.length !== count) return versions; // every document then reads as changed
       for (let i = 0; i < keys.length; i++) versions[keys[i]!] = list[i]!;
@@ -378,7 +384,6 @@ export class LiveIndex {
     this.stored?.close();
     this.stored = null;
     this.decodedBeforeMaterialize = 0;
-    if (read?.ok && !withRows) read.close();
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;
@@ -392,6 +397,7 @@ export class LiveIndex {
       for (const d of docs) this.rowMap.set(d.id, d);
       patched = fromSnapshot ? fromSnapshot.patched : null;
       this.lastRows = 'listed';
+      if (read?.ok) read.close(); // its rows are not used: the table was listed
     }
     if (patched !== null) this.lastLoad = { kind: 'snapshot', patched };
     else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };

@@ -76,10 +76,10 @@ export class IndexService {
     if (s.live.snapshotPathFor() === null) return null;
     try {
       await s.live.refreshIfStale(s.db);
+      return s.live.unreachable ? null : s.live.indexedDiaryFiles();
     } catch {
-      return null;
+      return null; // the table is listed instead
     }
-    return s.live.unreachable ? null : s.live.indexedDiaryFiles();
   }
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */

@@ -5,7 +5,7 @@
 import { documentColumns, type DocumentRow } from '@engram/db';
 import { normaliseTitle } from '../diary/parse.ts';
 import { crc32 } from 'node:zlib';
-import { Deferred, JsonList, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { Deferred, JsonList, JsonStrings, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
 import { TermTable, type PackedTerms } from '../lexical/terms.ts';
 
 /**
@@ -45,7 +45,7 @@ export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
     ['rows.workspaces', workspaces],
     ['rows.supersedes', supersedes],
     // The manifest check of an open (is each diary file as indexed?) without listing the table.
-    ['rows.files', docs.map((d) => `${d.root}:${d.path}`)],
+    ['rows.files', new Deferred(new JsonStrings(docs.length, (i) => `${docs[i]!.root}:${docs[i]!.path}`))],
     ['rows.sizes', Float64Array.from(docs, (d) => d.size)],
     ['rows.mtimes', Float64Array.from(docs, (d) => d.mtimeMs)],
   ];
@@ -72,6 +72,7 @@ function packedFrom(extra: Map<string, SnapshotSection | SnapshotPart>, name: st
 function stringsOf(v: SnapshotSection | SnapshotPart | undefined): (() => string[]) | null {
   if (Array.isArray(v)) return () => v;
   if (v instanceof JsonList) return () => v.list();
+  if (v instanceof Deferred && v.json) return () => JSON.parse(Buffer.from(v.bytes).toString('utf8')) as string[];
   return null;
 }
 

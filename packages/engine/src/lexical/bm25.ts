@@ -3,6 +3,7 @@ import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingExport, type PostingS
 import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
 import { TermTable, type PackedTerms } from './terms.ts';
+import { roomOf, withRoom } from './room.ts';
 
 /** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
 const RECORDED_TERMS = 8;
@@ -227,11 +228,13 @@ export class LexicalIndex {
     if (state.documentFrequency.length !== n || state.postings.start.length !== n || state.fieldTotals.length !== FIELD_COUNT) throw new Error('lexical state: term tables differ in length');
     index.postings.importState(state.postings);
     index.slots.importState(state.slots);
-    index.documentFrequency = grown(state.documentFrequency, Math.max(1024, n));
+    // Room for the terms later additions bring: untouched, it costs nothing (see room.ts).
+    const room = Math.max(1024, n + (n >> 1));
+    index.documentFrequency = withRoom(state.documentFrequency, Math.min(room, roomOf(state.documentFrequency))) ?? grown(state.documentFrequency, Math.max(1024, n));
     index.fieldTotals.set(state.fieldTotals);
     // Scratch tables are indexed by term id: as long as the vocabulary.
-    index.termTf = new Float64Array(Math.max(1024, n));
-    index.termMask = new Uint8Array(Math.max(1024, n));
+    index.termTf = new Float64Array(room);
+    index.termMask = new Uint8Array(room);
     return index;
   }
 

@@ -38,8 +38,8 @@ interface Section {
   name: string;
   kind: ArrayKind;
   bytes: number;
-  /** Not read at open, not in the prefix checksum (see Deferred). */
-  deferred?: true;
+  /** Not read at open, not in the prefix checksum (see Deferred): the CRC-32 of its bytes, checked when read whole. */
+  deferred?: number;
 }
 interface Header<M> {
   format: number;
@@ -68,7 +68,20 @@ export class JsonStrings {
  * outside the prefix checksum: the caller guards its pieces (the stored rows keep a CRC per row).
  */
 export class Deferred {
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+  /** Whether the bytes are a JSON list of strings (read back as a JsonList). */
+  readonly json: boolean;
+
+  constructor(part: Uint8Array | JsonStrings) {
+    if (part instanceof JsonStrings) {
+      const { pieces } = encodeStrings(part);
+      this.bytes = Buffer.concat([...pieces()]);
+      this.json = true;
+    } else {
+      this.bytes = part;
+      this.json = false;
+    }
+  }
 }
 
 /** A caller's own section (bytes, 32-bit integers, doubles or a list of strings), stored after the index's. */
@@ -80,7 +93,8 @@ interface EncodedPart {
   name: string;
   kind: ArrayKind;
   byteLength: number;
-  deferred: boolean;
+  /** The CRC-32 of a deferred section's bytes; null for the others. */
+  deferred: number | null;
   pieces(): Iterable<Uint8Array>;
 }
 
@@ -104,14 +118,15 @@ function encodeStrings(list: JsonStrings): Pick<EncodedPart, 'byteLength' | 'pie
 }
 
 function encodePart(name: string, part: WritablePart): EncodedPart {
-  if (Array.isArray(part)) return { name, kind: 'json', deferred: false, ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
-  if (part instanceof JsonStrings) return { name, kind: 'json', deferred: false, ...encodeStrings(part) };
-  if (part instanceof Deferred) return { name, kind: 'u8', deferred: true, byteLength: part.bytes.length, pieces: () => [part.bytes] };
+  if (Array.isArray(part)) return { name, kind: 'json', deferred: null, ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
+  if (part instanceof JsonStrings) return { name, kind: 'json', deferred: null, ...encodeStrings(part) };
+  if (part instanceof Deferred)
+    return { name, kind: part.json ? 'json' : 'u8', deferred: part.bytes.length > 0 ? crc32(part.bytes) >>> 0 : 0, byteLength: part.bytes.length, pieces: () => [part.bytes] };
   if (ArrayBuffer.isView(part)) {
     const view = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
-    return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', deferred: false, byteLength: view.length, pieces: () => [view] };
+    return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', deferred: null, byteLength: view.length, pieces: () => [view] };
   }
-  return { name, kind: 'u8', deferred: false, byteLength: part.byteLength, pieces: () => part.pieces() };
+  return { name, kind: 'u8', deferred: null, byteLength: part.byteLength, pieces: () => part.pieces() };
 }
 
 function sectionsOf(state: LexicalExport): [string, WritablePart][] {
@@ -200,7 +215,7 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
     format: SNAPSHOT_FORMAT,
     options,
     meta,
-    sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.byteLength, ...(p.deferred ? { deferred: true as const } : {}) })),
+    sections: parts.map((p) => ({ name: p.name, kind: p.kind, bytes: p.byteLength, ...(p.deferred !== null ? { deferred: p.deferred } : {}) })),
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
@@ -218,7 +233,7 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
     for (const p of parts) {
       let written = 0;
       for (const piece of p.pieces()) {
-        sink.write(piece, !p.deferred);
+        sink.write(piece, p.deferred === null);
         written += piece.length;
       }
       if (written !== p.byteLength) throw new Error(`section ${p.name}: wrote ${written} bytes, announced ${p.byteLength}`);
@@ -261,6 +276,8 @@ export interface DeferredSection {
   readonly byteLength: number;
   /** `length` bytes from `offset` within the section; throws when the file cannot be read. */
   read(offset: number, length: number): Buffer;
+  /** The whole section, checked against its CRC-32; throws when it cannot be read or does not match. */
+  readAll(): Buffer;
 }
 
 /**
@@ -271,14 +288,20 @@ export class JsonList {
   private parsed: string[] | null = null;
 
   constructor(
-    private readonly bytes: Uint8Array,
+    private readonly source: Uint8Array | (() => Uint8Array),
     private readonly name: string,
   ) {}
 
-  /** The strings; throws when the section is not a list of strings. */
+  /** A list in a deferred section: read (and checked) on first use. */
+  static deferred(section: DeferredSection, name: string): JsonList {
+    return new JsonList(() => section.readAll(), name);
+  }
+
+  /** The strings; throws when the section cannot be read or is not a list of strings. */
   list(): string[] {
     if (this.parsed) return this.parsed;
-    const value: unknown = JSON.parse(Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).toString('utf8'));
+    const bytes = typeof this.source === 'function' ? this.source() : this.source;
+    const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`section ${this.name} is not a list of strings`);
     return (this.parsed = value as string[]);
   }
@@ -365,8 +388,9 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     const parts = new Map<string, Part | DeferredSection>();
     for (const section of header.sections) {
       if (!Number.isInteger(section.bytes) || section.bytes < 0 || at + section.bytes > size) return { ok: false, reason: 'checksum mismatch (damaged file)' };
-      if (section.deferred) {
-        parts.set(section.name, deferredSection(handle, at, section.bytes));
+      if (section.deferred !== undefined) {
+        const deferred = deferredSection(handle, at, section.bytes, section.deferred);
+        parts.set(section.name, section.kind === 'json' ? (JsonList.deferred(deferred, section.name) as unknown as Part) : deferred);
         hasDeferred = true;
       } else {
         const buffer = GROWN.has(section.name) ? bufferWithRoom(Math.max(section.bytes * 2, 64 * 1024)) : new ArrayBuffer(section.bytes);
@@ -459,16 +483,22 @@ const openFiles = new FinalizationRegistry<number>((fd) => closeQuietly(fd));
 
 const isDeferred = (part: Part | DeferredSection): part is DeferredSection => !Array.isArray(part) && !ArrayBuffer.isView(part);
 
-function deferredSection(handle: FileHandle, at: number, byteLength: number): DeferredSection {
+function deferredSection(handle: FileHandle, at: number, byteLength: number, crc: number): DeferredSection {
+  const read = (offset: number, length: number) => {
+    // Never a read through a closed descriptor: its number may belong to another file by now.
+    if (!handle.open) throw new Error('the snapshot file was closed');
+    if (offset < 0 || length < 0 || offset + length > byteLength) throw new Error('a read outside the section');
+    const out = Buffer.allocUnsafe(length);
+    readExactly(handle.fd, out, at + offset);
+    return out;
+  };
   return {
     byteLength,
-    read(offset, length) {
-      // Never a read through a closed descriptor: its number may belong to another file by now.
-      if (!handle.open) throw new Error('the snapshot file was closed');
-      if (offset < 0 || length < 0 || offset + length > byteLength) throw new Error('a read outside the section');
-      const out = Buffer.allocUnsafe(length);
-      readExactly(handle.fd, out, at + offset);
-      return out;
+    read,
+    readAll() {
+      const all = read(0, byteLength);
+      if ((all.length > 0 ? crc32(all) >>> 0 : 0) !== crc) throw new Error('checksum mismatch (damaged section)');
+      return all;
     },
   };
 }
