@@ -71,7 +71,7 @@ export async function runIndex(
   const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
   let fastUnchanged = 0;
   if (!only && !redoAll && manifest !== undefined) {
-    const changed = await changedDiaryPaths(ctx.db, config, (await ctx.indexedFiles?.()) ?? undefined);
+    const changed = await changedDiaryPaths(ctx.db, config, (await ctx.indexedFiles?.()) ?? null);
     if (changed) {
       fastUnchanged = changed.indexed - changed.paths.length;
       only = changed.paths;
@@ -215,7 +215,7 @@ export async function changedDiaryPaths(
   db: EngramDb,
   config: EngramConfig,
   /** The indexed files as the in-memory index holds them (current with the database); listed from the table when absent. */
-  known?: Map<string, { size: number; mtimeMs: number }>,
+  known: Map<string, { size: number; mtimeMs: number }> | null = null,
 ): Promise<{ paths: string[]; indexed: number } | null> {
   if (config.legacyDir) return null;
   const skipped: { path: string; reason: string }[] = [];

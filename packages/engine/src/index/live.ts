@@ -355,11 +355,7 @@ export class LiveIndex {
   lastRows: 'snapshot' | 'log' | 'versions' | 'listed' | null = null;
 
   /** Where this index's snapshot lives, or null when it has none (a remote or in-memory database). */
-  snapshotPathFor(): string | null {
-    return this.snapshotFile();
-  }
-
-  private snapshotFile(): string | null {
+  snapshotFile(): string | null {
     return this.snapshotPath !== undefined ? this.snapshotPath : snapshotPathOf(this.url);
   }
 
@@ -387,7 +383,8 @@ export class LiveIndex {
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;
-      this.stored = { rows: storedRows!, meta: read!.ok ? read!.meta : { generation, versions: {} }, over: withRows.over, close: read!.ok ? read!.close : () => {} };
+      const snapshot = read as Extract<typeof read, { ok: true }>; // rows came from it
+      this.stored = { rows: storedRows!, meta: snapshot.meta, over: withRows.over, close: snapshot.close };
       patched = withRows.patched;
     } else {
       const docs = await listDocuments(db, { includeArchived: true });

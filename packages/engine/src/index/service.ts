@@ -73,7 +73,7 @@ export class IndexService {
    */
   private async indexedFiles(): Promise<Map<string, { size: number; mtimeMs: number }> | null> {
     const s = this.s;
-    if (s.live.snapshotPathFor() === null) return null;
+    if (s.live.snapshotFile() === null) return null;
     try {
       await s.live.refreshIfStale(s.db);
       return s.live.unreachable ? null : s.live.indexedDiaryFiles();
@@ -141,7 +141,7 @@ export class IndexService {
       try {
         // The periodic check first asks the manifest (stats only), so an idle folder costs no lock.
         if (trigger === 'poll') {
-          const changed = await changedDiaryPaths(s.db, s.config, (await this.indexedFiles()) ?? undefined);
+          const changed = await changedDiaryPaths(s.db, s.config, await this.indexedFiles());
           if (changed && changed.paths.length === 0 && this.pendingIndexPaths.size === 0) return;
         }
         const report = await this.run({ full: false, lockWaitMs: 2_000 });

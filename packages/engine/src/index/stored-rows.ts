@@ -6,7 +6,7 @@ import { documentColumns, type DocumentRow } from '@engram/db';
 import { normaliseTitle } from '../diary/parse.ts';
 import { crc32 } from 'node:zlib';
 import { Deferred, JsonList, JsonStrings, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
-import { TermTable, type PackedTerms } from '../lexical/terms.ts';
+import { concatenated, TermTable, type PackedTerms } from '../lexical/terms.ts';
 
 /**
  * What a write checks against every memory, stored column by column so that nothing is parsed for
@@ -18,14 +18,7 @@ import { TermTable, type PackedTerms } from '../lexical/terms.ts';
 export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
   const columns = documentColumns();
   const encoded = docs.map((d) => Buffer.from(JSON.stringify(columns.map((c) => (d as unknown as Record<string, unknown>)[c])), 'utf8'));
-  const offsets = new Int32Array(docs.length + 1);
-  let total = 0;
-  encoded.forEach((b, i) => {
-    total += b.length;
-    offsets[i + 1] = total;
-  });
-  const data = new Uint8Array(total);
-  encoded.forEach((b, i) => data.set(b, offsets[i]!));
+  const { bytes: data, offsets } = concatenated(encoded);
   // The rows are read one at a time, after open, so each guards itself.
   const checks = Int32Array.from(encoded, (b) => (b.length > 0 ? crc32(b) : 0) | 0);
   const titles = TermTable.pack(docs.map((d) => normaliseTitle(d.title)));
@@ -72,7 +65,7 @@ function packedFrom(extra: Map<string, SnapshotSection | SnapshotPart>, name: st
 function stringsOf(v: SnapshotSection | SnapshotPart | undefined): (() => string[]) | null {
   if (Array.isArray(v)) return () => v;
   if (v instanceof JsonList) return () => v.list();
-  if (v instanceof Deferred && v.json) return () => JSON.parse(Buffer.from(v.bytes).toString('utf8')) as string[];
+  if (v instanceof Deferred && v.json) return () => new JsonList(v.bytes, 'rows').list();
   return null;
 }
 

@@ -3,7 +3,7 @@ import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingExport, type PostingS
 import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
 import { TermTable, type PackedTerms } from './terms.ts';
-import { roomOf, withRoom } from './room.ts';
+import { extended } from './room.ts';
 
 /** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
 const RECORDED_TERMS = 8;
@@ -46,12 +46,12 @@ export interface LexicalHit {
   matched: MatchedToken[];
 }
 
-/** Everything an index holds, as plain arrays: lexical/snapshot.ts stores it in a file. */
 /** What exportState gives a snapshot writer: the state, with the posting lists as views (see PostingStore.exportState). */
 export interface LexicalExport extends Omit<LexicalState, 'postings'> {
   postings: PostingExport;
 }
 
+/** Everything an index holds, as plain arrays: lexical/snapshot.ts stores it in a file. */
 export interface LexicalState {
   /** The vocabulary, packed for lookup (see terms.ts). */
   terms: PackedTerms;
@@ -229,8 +229,8 @@ export class LexicalIndex {
     index.postings.importState(state.postings);
     index.slots.importState(state.slots);
     // Room for the terms later additions bring: untouched, it costs nothing (see room.ts).
+    index.documentFrequency = grown(extended(state.documentFrequency), Math.max(1024, n));
     const room = Math.max(1024, n + (n >> 1));
-    index.documentFrequency = withRoom(state.documentFrequency, Math.min(room, roomOf(state.documentFrequency))) ?? grown(state.documentFrequency, Math.max(1024, n));
     index.fieldTotals.set(state.fieldTotals);
     // Scratch tables are indexed by term id: as long as the vocabulary.
     index.termTf = new Float64Array(room);

@@ -13,7 +13,7 @@
 // New postings go to a sequential log first and are filed in batches grouped by term, because
 // appending straight into tens of thousands of lists costs a few cache misses per posting.
 
-import { roomOf, withRoom } from './room.ts';
+import { extended, roomOf, withRoom } from './room.ts';
 import { readVarint, varintSize, writeVarint } from './varint.ts';
 
 const LOG_STRIDE = 3;
@@ -325,8 +325,8 @@ export class PostingStore {
       total += this.byteLengths[t]!;
     }
     const arena = this.bytes;
-    const from = this.start.slice(0, n);
-    const lengths = this.byteLengths.slice(0, n);
+    const from = this.start.subarray(0, n);
+    const lengths = this.byteLengths.subarray(0, n);
     return {
       bytes: {
         byteLength: total,
@@ -379,7 +379,7 @@ export class PostingStore {
     this.lastSlot = fit(state.lastSlot);
     this.deadCounts = fit(state.deadCounts);
     this.terms = n;
-    this.bytes = withRoom(state.bytes, roomOf(state.bytes)) ?? state.bytes;
+    this.bytes = extended(state.bytes);
     this.used = state.bytes.length;
     this.garbage = 0;
     this.kinds = state.kindTf.length;

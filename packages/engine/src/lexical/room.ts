@@ -26,3 +26,8 @@ export function withRoom<T extends Table>(array: T, length: number): T | null {
   if (length === array.length) return array;
   return new (array.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T)(array.buffer as ArrayBuffer, 0, length);
 }
+
+/** The array over all of its marked buffer's room, or the array itself when it has none. */
+export function extended<T extends Table>(array: T): T {
+  return withRoom(array, roomOf(array)) ?? array;
+}

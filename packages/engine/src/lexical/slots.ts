@@ -1,6 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
-import { roomOf, withRoom } from './room.ts';
+import { extended, roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
 
 export const FIELD_COUNT = 4;
@@ -260,7 +260,7 @@ export class ChunkSlots {
     this.termStart = fit(state.termStart, this.capacity);
     this.termBytes = fit(state.termBytes, this.capacity);
     this.termCount = fit(state.termCount, this.capacity);
-    this.termArena = withRoom(state.termArena, roomOf(state.termArena)) ?? state.termArena;
+    this.termArena = extended(state.termArena);
     this.termArenaLength = state.termArena.length;
     this.chunkIds = state.chunkIds;
     this.docIds = state.docIds;

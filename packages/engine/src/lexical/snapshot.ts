@@ -13,9 +13,10 @@
 // a bigger array. On this machine fresh memory costs ~3 ms per MB touched, the largest part of what
 // a one-shot command at 5,000 memories spent on its index.
 //
-// A section the caller marks `Deferred` (the stored document rows) is not read at open: it is read
-// piece by piece later through the open file, and guards its pieces itself (the rows keep a CRC-32
-// per row). The CRC-32 in the prefix covers the length, the header and every other section.
+// A section the caller marks `Deferred` (the stored document rows, their versions, the file list) is
+// not read at open but later, through the open file: whole, checked against the CRC-32 the header
+// keeps for it, or piece by piece, guarded by the caller (the rows keep a CRC-32 per row). The CRC-32
+// in the prefix covers the length, the header and every other section.
 // CRC-32, not a cryptographic hash: it guards against damage (a torn copy, a flipped bit).
 // Anything that does not check out — magic, hash, header, section sizes, the index's own
 // consistency checks — reads as "no snapshot", and the caller rebuilds.
@@ -64,8 +65,9 @@ export class JsonStrings {
 }
 
 /**
- * Bytes a reader reads later, piece by piece (see DeferredSection), instead of at open. They are
- * outside the prefix checksum: the caller guards its pieces (the stored rows keep a CRC per row).
+ * Bytes a reader reads later (see DeferredSection) instead of at open. They are outside the prefix
+ * checksum: the header keeps their own CRC-32 for a whole read, and the caller guards the pieces it
+ * reads (the stored rows keep a CRC per row).
  */
 export class Deferred {
   readonly bytes: Uint8Array;
@@ -384,37 +386,36 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     let at = PREFIX + headerLength;
     at += pad8(at);
     const handle: FileHandle = { fd, open: true };
-    let hasDeferred = false;
-    const parts = new Map<string, Part | DeferredSection>();
+    // Deferred sections are caller's (`extra.`) sections: the index's own are always read.
+    const extra = new Map<string, SnapshotSection>();
+    const read: { section: Section; bytes: Uint8Array<ArrayBuffer> }[] = [];
     for (const section of header.sections) {
       if (!Number.isInteger(section.bytes) || section.bytes < 0 || at + section.bytes > size) return { ok: false, reason: 'checksum mismatch (damaged file)' };
       if (section.deferred !== undefined) {
         const deferred = deferredSection(handle, at, section.bytes, section.deferred);
-        parts.set(section.name, section.kind === 'json' ? (JsonList.deferred(deferred, section.name) as unknown as Part) : deferred);
-        hasDeferred = true;
+        extra.set(section.name.slice('extra.'.length), section.kind === 'json' ? JsonList.deferred(deferred, section.name) : deferred);
       } else {
         const buffer = GROWN.has(section.name) ? bufferWithRoom(Math.max(section.bytes * 2, 64 * 1024)) : new ArrayBuffer(section.bytes);
         const bytes = new Uint8Array(buffer, 0, section.bytes);
         readExactly(fd, bytes, at);
         if (bytes.length > 0) crc = crc32(bytes, crc);
-        parts.set(section.name, { section, bytes } as unknown as Part);
+        read.push({ section, bytes });
       }
       at += section.bytes + pad8(section.bytes);
     }
+    const hasDeferred = extra.size > 0;
     if ((crc >>> 0) !== prefix.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
     if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };
     if (JSON.stringify(header.options) !== JSON.stringify(options)) return { ok: false, reason: 'built with other lexical options' };
-    const extra = new Map<string, SnapshotSection>();
-    for (const [name, raw] of parts) {
-      const read = raw as unknown as { section?: Section; bytes?: Uint8Array };
-      if (!read.section || !read.bytes) continue;
-      // A caller's lists are parsed when it asks for them; the index's own, now.
-      if (name.startsWith('extra.') && read.section.kind === 'json') extra.set(name.slice('extra.'.length), new JsonList(read.bytes, name));
-      else parts.set(name, view(read.bytes, read.section));
+    // Checked, so now parsed: a caller's lists when it asks for them, the index's own now.
+    const parts = new Map<string, Part>();
+    for (const { section, bytes } of read) {
+      if (!section.name.startsWith('extra.')) parts.set(section.name, view(bytes, section));
+      else extra.set(section.name.slice('extra.'.length), section.kind === 'json' ? new JsonList(bytes, section.name) : view(bytes, section));
     }
     const get = <T extends Part>(name: string, kind: ArrayKind): T => {
       const part = parts.get(name);
-      if (part === undefined || isDeferred(part) || kindOf(part) !== kind) throw new Error(`section ${name} missing or of the wrong type`);
+      if (part === undefined || kindOf(part) !== kind) throw new Error(`section ${name} missing or of the wrong type`);
       return part as T;
     };
     const state: LexicalState = {
@@ -443,7 +444,6 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
         docIds: get('slots.docIds', 'json'),
       },
     };
-    for (const [name, part] of parts) if (name.startsWith('extra.') && !extra.has(name.slice('extra.'.length))) extra.set(name.slice('extra.'.length), part);
     const index = LexicalIndex.fromState(options, state);
     keepOpen = hasDeferred;
     if (!keepOpen) handle.open = false;
@@ -481,8 +481,6 @@ interface FileHandle {
 
 const openFiles = new FinalizationRegistry<number>((fd) => closeQuietly(fd));
 
-const isDeferred = (part: Part | DeferredSection): part is DeferredSection => !Array.isArray(part) && !ArrayBuffer.isView(part);
-
 function deferredSection(handle: FileHandle, at: number, byteLength: number, crc: number): DeferredSection {
   const read = (offset: number, length: number) => {
     // Never a read through a closed descriptor: its number may belong to another file by now.
@@ -507,11 +505,8 @@ function deferredSection(handle: FileHandle, at: number, byteLength: number, crc
 function view(bytes: Uint8Array, section: Section): Part {
   const buffer = bytes.buffer as ArrayBuffer;
   switch (section.kind) {
-    case 'json': {
-      const value: unknown = JSON.parse(Buffer.from(buffer, 0, bytes.length).toString('utf8'));
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`section ${section.name} is not a list of strings`);
-      return value as string[];
-    }
+    case 'json':
+      return new JsonList(bytes, section.name).list();
     case 'u8':
       return bytes as Uint8Array<ArrayBuffer>;
     case 'i32':

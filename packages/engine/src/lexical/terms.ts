@@ -18,6 +18,19 @@ export interface PackedTerms {
   slots: Int32Array<ArrayBuffer>;
 }
 
+/** Byte strings back to back, with where each starts (one more offset than there are strings: the end). */
+export function concatenated(parts: readonly Uint8Array[]): { bytes: Uint8Array<ArrayBuffer>; offsets: Int32Array<ArrayBuffer> } {
+  const offsets = new Int32Array(parts.length + 1);
+  let total = 0;
+  parts.forEach((b, i) => {
+    total += b.length;
+    offsets[i + 1] = total;
+  });
+  const bytes = new Uint8Array(total);
+  parts.forEach((b, i) => bytes.set(b, offsets[i]!));
+  return { bytes, offsets };
+}
+
 function fnv1a(bytes: Uint8Array, length: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
@@ -74,14 +87,7 @@ export class TermTable {
   /** Packs `terms` (by id) into the snapshot form. */
   static pack(terms: readonly string[]): PackedTerms {
     const encoded = terms.map((t) => encoder.encode(t));
-    const offsets = new Int32Array(terms.length + 1);
-    let total = 0;
-    encoded.forEach((b, i) => {
-      total += b.length;
-      offsets[i + 1] = total;
-    });
-    const text = new Uint8Array(total);
-    encoded.forEach((b, i) => text.set(b, offsets[i]!));
+    const { bytes: text, offsets } = concatenated(encoded);
     const slots = new Int32Array(slotCountFor(terms.length));
     const mask = slots.length - 1;
     encoded.forEach((b, id) => {
@@ -148,8 +154,19 @@ export class TermTable {
    */
   packedMatches(term: string): number[] {
     const out: number[] = [];
-    if (!this.packed) return out;
-    const { text, offsets, slots } = this.packed;
+    if (this.packed) this.probe(term, (id) => void out.push(id));
+    return out;
+  }
+
+  private lookUpPacked(term: string): number | undefined {
+    let found: number | undefined;
+    this.probe(term, (id) => ((found = id), true));
+    return found;
+  }
+
+  /** Walks the term's probe chain, calling `onMatch` with each id whose bytes equal it, until it returns true or the chain ends. */
+  private probe(term: string, onMatch: (id: number) => boolean | void): void {
+    const { text, offsets, slots } = this.packed!;
     const { bytes, length } = utf8(term);
     const mask = slots.length - 1;
     for (let at = fnv1a(bytes, length) & mask; slots[at] !== 0; at = (at + 1) & mask) {
@@ -158,32 +175,7 @@ export class TermTable {
       if (offsets[id + 1]! - begin !== length) continue;
       let same = true;
       for (let i = 0; i < length && same; i++) same = text[begin + i] === bytes[i];
-      if (same) out.push(id);
-    }
-    return out;
-  }
-
-  private lookUpPacked(term: string): number | undefined {
-    const { text, offsets, slots } = this.packed!;
-    const { bytes, length } = utf8(term);
-    const mask = slots.length - 1;
-    let at = fnv1a(bytes, length) & mask;
-    for (;;) {
-      const entry = slots[at]!;
-      if (entry === 0) return undefined;
-      const id = entry - 1;
-      const begin = offsets[id]!;
-      if (offsets[id + 1]! - begin === length) {
-        let same = true;
-        for (let i = 0; i < length; i++) {
-          if (text[begin + i] !== bytes[i]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return id;
-      }
-      at = (at + 1) & mask;
+      if (same && onMatch(id) === true) return;
     }
   }
 }

@@ -8,7 +8,7 @@ import { docIdFor } from '../diary/ids.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { withLayoutOf } from '../diary/lines.ts';
 import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
-import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
+import { parseDiaryText } from '../diary/parse.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
 import { withSummary } from '../diary/summary-edit.ts';
 import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
