@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { HOST_VARIANTS } from '@engram/dsh-sim';
-import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER, proxiedUrl } from '../src/host/routes/routes.ts';
+import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
 import { loadPlugin } from './helpers.ts';
 
 async function freePort(): Promise<number> {
@@ -189,13 +189,4 @@ test('the console proxy answers 502 when the console is down', async (t) => {
   assert.match(((await res.json()) as { error: string }).error, /not reachable/);
   await host.settle();
   host.assertClean();
-});
-
-test('proxiedUrl keeps or strips the prefix according to the console base path', () => {
-  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/a/b?x=1', '').href, 'http://127.0.0.1:3000/a/b?x=1');
-  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console', '').href, 'http://127.0.0.1:3000/');
-  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/a', '/engram/console').href, 'http://127.0.0.1:3000/engram/console/a');
-  // The base-path console's root has no trailing slash (Next redirects the slashed form to it).
-  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console', '/engram/console').href, 'http://127.0.0.1:3000/engram/console');
-  assert.equal(proxiedUrl('http://127.0.0.1:3000', '/engram/console/', '/engram/console').href, 'http://127.0.0.1:3000/engram/console/');
 });

@@ -6,9 +6,12 @@
 //   GET  /engram/client-config  what the client needs (console URL, proxy path, token): same site only
 //   GET  /engram/logs           the last lines of the plugin's own log file: same site only
 //   POST /engram/console-start  start the console if it is not running (token + origin)
-//   *    /engram/console/…      the console proxied through the host (same-origin iframe source)
+//   *    /engram/console/…      the console proxied through the host (same-origin iframe source):
+//                               only ever to the configured console's origin (proxy-target.ts)
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { checkHost, checkMutation, checkSameSite, forwardedHeaders, headerBag, PROXY_HEADER, type GuardPolicy, type GuardVerdict } from '@engram/engine';
+import { request as httpsRequest } from 'node:https';
+import { checkHost, checkMutation, checkSameSite, forwardedHeaders, headerBag, PROXY_HEADER, type GuardPolicy, type GuardVerdict, type HeaderBag } from '@engram/engine';
+import { consoleTarget } from './proxy-target.ts';
 import type { RouteDefinition } from '../core/host-types.ts';
 import type { ConsoleLink } from './console-link.ts';
 
@@ -132,7 +135,7 @@ export function createRoutes(deps: RouteDeps): RouteDefinition[] {
     handler: (req, res) => {
       const current = policy();
       if (!passes(res, checkHost(headerBag(req.headers), current))) return;
-      return proxyToConsole(req, res, deps.console.url, deps.consoleBasePath, current.token);
+      return proxyToConsole(req, res, deps.console.url, deps.consoleBasePath, current);
     },
   };
 
@@ -140,33 +143,48 @@ export function createRoutes(deps: RouteDeps): RouteDefinition[] {
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+// Never sent upstream: forwarding headers the browser made up (only this proxy's own count), and the
+// browser's credentials for the host's origin (its cookies and authorization are the host's, not the
+// console's).
+const NOT_FORWARDED = new Set(['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'forwarded', PROXY_HEADER, 'cookie', 'authorization']);
+// Never passed back: the console must not set cookies on the host's origin.
+const NOT_RETURNED = new Set(['set-cookie']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The console URL a proxied request goes to. */
-export function proxiedUrl(consoleUrl: string, requestUrl: string, basePath: string): URL {
-  const incoming = new URL(requestUrl, 'http://host');
-  const rest = incoming.pathname.slice(CONSOLE_PROXY_PATH.length);
-  // A console built with a base path serves its root at `/engram/console` (no slash: Next redirects
-  // `/engram/console/` there, so adding one would loop); without one, its root is `/`.
-  const path = basePath ? `${basePath}${rest}` : rest || '/';
-  return new URL(`${path}${incoming.search}`, `${consoleUrl}/`);
+/**
+ * Whether the proxy vouches for a state-changing request with the install token: only a browser
+ * request (it carries an Origin) from this host's own page or an allowed origin. The console's page
+ * no longer carries the token, so this is how its writes through the host are authorised.
+ */
+export function vouchesFor(method: string | undefined, headers: HeaderBag, policy: GuardPolicy): boolean {
+  if (SAFE_METHODS.has((method ?? 'GET').toUpperCase())) return false;
+  if (!headers.get('origin')) return false;
+  return checkSameSite(headers, policy).ok;
 }
 
-const FORWARDED = new Set(['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'forwarded', PROXY_HEADER]);
-
-function proxyToConsole(req: IncomingMessage, res: ServerResponse, consoleUrl: string, basePath: string, token: string): Promise<void> {
+function proxyToConsole(req: IncomingMessage, res: ServerResponse, consoleUrl: string, basePath: string, policy: GuardPolicy): Promise<void> {
   return new Promise((resolve) => {
-    const target = proxiedUrl(consoleUrl, req.url ?? '/', basePath);
+    const target = consoleTarget(consoleUrl, req.url ?? '', CONSOLE_PROXY_PATH, basePath);
+    if (!target.ok) {
+      req.resume();
+      sendJson(res, 400, { error: `请求路径不能经代理转发 / refused by the console proxy: ${target.reason}` });
+      return resolve();
+    }
     const headers: Record<string, string | string[]> = {};
-    // Whatever forwarding headers the browser sent are dropped: only this proxy's own count.
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !FORWARDED.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !NOT_FORWARDED.has(name)) headers[name] = value;
     // The console answers loopback Host names only. It is told the host the browser used (already
     // accepted by checkHost above), with the install token that makes it believe this proxy.
     const browserHost = header(req, 'host');
-    if (browserHost && token) Object.assign(headers, forwardedHeaders(token, browserHost, 'http'));
-    headers.host = target.host;
-    const upstream = request(target, { method: req.method, headers }, (answer) => {
+    const bag = headerBag(req.headers);
+    if (browserHost && policy.token) Object.assign(headers, forwardedHeaders(policy.token, browserHost, 'http'));
+    if (policy.token && vouchesFor(req.method, bag, policy)) headers[TOKEN_HEADER] = policy.token;
+    headers.host = target.origin.host;
+    const { protocol, hostname, port } = target.origin;
+    // Options, not a URL: the upstream's scheme, host and port come from the configuration only.
+    const send = protocol === 'https:' ? httpsRequest : request;
+    const upstream = send({ protocol, hostname: hostname.replace(/^\[|\]$/g, ''), port: port || undefined, path: target.path, method: req.method, headers }, (answer) => {
       const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !NOT_RETURNED.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
       answer.on('end', () => resolve());
