@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import type { EngineStatus, IndexReport, MemoryDetail, MemorySummary, SaveSettingsResult, SettingsView, WriteInput, WriteResult } from './api.ts';
 import { resolveBase, type ResolvedBase } from './config/resolve.ts';
 import type { EngramConfig } from './config/schema.ts';
-import { claimIndexOwner, indexOwnerId, isSharedDatabaseUrl } from './index/owner.ts';
+import { checkDiaryFolder, claimIndexOwner, indexOwnerId, isSharedDatabaseUrl, rememberDiaryFolder } from './index/owner.ts';
 import { IndexService, type IndexRunOptions, type LiveSyncState } from './index/service.ts';
 import type { LiveIndex } from './index/live.ts';
 import type { DiaryWatcher, WatchOptions } from './index/watcher.ts';
@@ -38,7 +38,11 @@ export type { OpenEngineOptions } from './runtime/state.ts';
 export type { LiveSyncState } from './index/service.ts';
 export { MAX_QUERY_CHARS } from './recall/service.ts';
 
-export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+/**
+ * `switchDiaryDir`: open a data dir with a diary folder other than the one it remembers, on purpose
+ * (`engram --switch-diary-dir`, or ENGRAM_SWITCH_DIARY_DIR=1); without it such an open is refused.
+ */
+export async function openEngine(options: OpenEngineOptions & { switchDiaryDir?: boolean } = {}): Promise<Engine> {
   const env = options.env ?? process.env;
   const resolved = resolveBase(options);
   mkdirSync(resolved.base.dataDir, { recursive: true });
@@ -46,6 +50,9 @@ export async function openEngine(options: OpenEngineOptions = {}): Promise<Engin
   const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined, recoverCorrupt: true });
   try {
     const { overlay, config, notes } = await loadOverlay(db, resolved, env);
+    // A shared database follows its owner's folder instead (below): other machines only read it.
+    if (!isSharedDatabaseUrl(db.url))
+      await checkDiaryFolder(db.db, config.diaryDir, { switchOnPurpose: options.switchDiaryDir === true || env.ENGRAM_SWITCH_DIARY_DIR === '1', writable: !db.readOnly });
     ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
     const engine = new Engine(db, resolved, overlay, config, options);
     if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
@@ -163,7 +170,13 @@ export class Engine {
 
   // ── settings and status ──
   getSettings(): SettingsView { return this.settings.getSettings(); }
-  saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only'; confirmDiaryDir?: string } = {}): Promise<SaveSettingsResult> { return this.settings.saveSettings(patch, opts); }
+  async saveSettings(patch: unknown, opts: { confirm?: 'rebuild' | 'save-only'; confirmDiaryDir?: string } = {}): Promise<SaveSettingsResult> {
+    const before = this.state.config.diaryDir;
+    const result = await this.settings.saveSettings(patch, opts);
+    // A folder changed in the settings is a switch on purpose: the next open must not refuse it.
+    if (this.state.config.diaryDir !== before && !isSharedDatabaseUrl(this.state.database.url)) await rememberDiaryFolder(this.db, this.state.config.diaryDir);
+    return result;
+  }
   refreshConfig(): Promise<boolean> { return this.settings.refreshConfig(); }
   testEmbedding(patch: unknown = {}): Promise<{ ok: boolean; message?: string; dimensions?: number; ms?: number }> { return this.settings.testEmbedding(patch); }
   status(): Promise<EngineStatus> { return this.reporter.status(); }

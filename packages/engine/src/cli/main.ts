@@ -13,6 +13,7 @@ import enginePackage from '../../package.json' with { type: 'json' };
 
 const COMMON = {
   'diary-dir': { type: 'string' },
+  'switch-diary-dir': { type: 'boolean', default: false },
   'data-dir': { type: 'string' },
   'legacy-dir': { type: 'string' },
   'database-url': { type: 'string' },
@@ -31,7 +32,8 @@ commands:
   recall "QUERY" [--k N] [--workspace ID]
                                   what would be injected for QUERY, with its explanation
   recall --stdin --json           one query per input line, one JSON object per output line
-  write --title T (--content C | --stdin) [--folder F] [--tags a,b]
+  write (--content C | --stdin) [--title T] [--folder F] [--tags a,b] [--summary S]
+                                  create a memory (title: --title, else the text's first line; refuses a taken title)
   edit ID --target OLD --replace NEW
   forget ID                       archive a memory (moves it to the archive folder)
   list [--archived] [--workspace ID]
@@ -46,6 +48,8 @@ commands:
 
 common options:
   --diary-dir D   --data-dir D   --legacy-dir D   --database-url URL   --config FILE   --json
+  --switch-diary-dir   point the data dir at another diary folder on purpose (its index follows the new folder;
+                       without it a data dir refuses a folder other than the one it was built from)
 environment: ENGRAM_DIARY_DIR, ENGRAM_DATA_DIR, ENGRAM_DATABASE_URL, ENGRAM_CONFIG, ENGRAM_EMBEDDING_* (see README)`;
 
 class UsageError extends Error {}
@@ -83,7 +87,14 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
   if (options.databaseUrl) delete env.ENGRAM_DATABASE_URL;
   const { openEngine } = await import('../engine.ts');
   // preload false: a one-shot command loads the IDF table when (and only if) it recalls.
-  const engine = await openEngine({ options, env, configFile: values.config as string | undefined, syncOnOpen: opts.syncOnOpen, preload: false });
+  const engine = await openEngine({
+    options,
+    env,
+    configFile: values.config as string | undefined,
+    syncOnOpen: opts.syncOnOpen,
+    preload: false,
+    switchDiaryDir: values['switch-diary-dir'] === true,
+  });
   try {
     return await fn(engine);
   } finally {
@@ -165,6 +176,8 @@ async function cmdWrite(args: string[]) {
       folder: values.folder as string | undefined,
       summary: values.summary as string | undefined,
       tags: values.tags ? String(values.tags).split(/[,，]/).map((s) => s.trim()).filter(Boolean) : undefined,
+    }).catch((e: unknown) => {
+      throw withEditHint(e);
     });
     if (values.json) out(JSON.stringify(r));
     else {
@@ -172,6 +185,18 @@ async function cmdWrite(args: string[]) {
       for (const w of r.warnings) out(`warning: ${w}`);
     }
   }, { syncOnOpen: false });
+}
+
+/** A taken title, told with the CLI's way to change the memory that holds it. */
+function withEditHint(e: unknown): unknown {
+  if (!isEngramError(e) || e.code !== 'title-exists' || typeof e.details?.docId !== 'string') return e;
+  const { docId, title } = e.details as { docId: string; title: string };
+  return new EngramError(
+    'title-exists',
+    `已有同名记忆「${title}」(${docId}),没有写第二篇:用 engram edit ${docId} --target 原文 --replace 新文 修改它,或用 --title 换一个标题。` +
+      ` / a memory titled "${title}" already exists (${docId}): change it with engram edit ${docId} --target OLD --replace NEW, or choose another --title`,
+    e.details,
+  );
 }
 
 async function cmdEdit(args: string[]) {
@@ -285,6 +310,7 @@ async function cmdServe(args: string[]) {
     host: values.host as string | undefined,
     diaryDir: values['diary-dir'] as string | undefined,
     dataDir: values['data-dir'] as string | undefined,
+    switchDiaryDir: values['switch-diary-dir'] === true,
   });
 }
 

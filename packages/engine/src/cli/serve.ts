@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngramError } from '../errors.ts';
 
-export async function serveConsole(opts: { port?: string; host?: string; diaryDir?: string; dataDir?: string }): Promise<void> {
+export async function serveConsole(opts: { port?: string; host?: string; diaryDir?: string; dataDir?: string; switchDiaryDir?: boolean }): Promise<void> {
   const here = dirname(fileURLToPath(import.meta.url));
   const consoleDir = resolve(here, '../../../../apps/console');
   if (!existsSync(join(consoleDir, 'package.json'))) throw new EngramError('console-missing', `console app not found at ${consoleDir}`);
@@ -14,6 +14,7 @@ export async function serveConsole(opts: { port?: string; host?: string; diaryDi
   if (opts.host) env.HOST = opts.host;
   if (opts.diaryDir) env.ENGRAM_DIARY_DIR = resolve(opts.diaryDir);
   if (opts.dataDir) env.ENGRAM_DATA_DIR = resolve(opts.dataDir);
+  if (opts.switchDiaryDir) env.ENGRAM_SWITCH_DIARY_DIR = '1';
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = (script: string) =>
     new Promise<void>((ok, fail) => {

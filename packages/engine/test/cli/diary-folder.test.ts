@@ -1,0 +1,107 @@
+// A data dir remembers the diary folder its index was built from. A command that names another
+// folder (or none, so the default one) must not sync that folder into it — that would drop every
+// document of the real folder from the index. Run through the compiled CLI, as a user runs it.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { seedCorpus, tempDirs } from '../engine/helpers.ts';
+
+const engineDir = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(engineDir, 'bin/engram.js');
+
+function engram(args: string[], home: string) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const listed = (stdout: string) => (JSON.parse(stdout) as { docId: string }[]).length;
+
+before(() => {
+  execFileSync(process.execPath, [join(engineDir, 'scripts/build-cli.mjs'), '--quiet'], { stdio: 'inherit' });
+});
+
+test('a command without --diary-dir on a data dir built from another folder is refused and drops nothing', () => {
+  const dirs = tempDirs();
+  const seeded = Object.keys(seedCorpus(dirs.diaryDir)).length;
+  const data = ['--data-dir', dirs.dataDir];
+  const built = engram(['index', '--diary-dir', dirs.diaryDir, ...data], dirs.root);
+  assert.equal(built.code, 0, built.stderr);
+
+  const defaultFolder = join(dirs.dataDir, 'diaries');
+  for (const command of [['list'], ['index'], ['status'], ['recall', '东京节点']]) {
+    const r = engram([...command, ...data, '--json'], dirs.root);
+    assert.notEqual(r.code, 0, `${command[0]} must refuse: ${r.stdout}`);
+    assert.equal(r.stdout, '', `${command[0]} prints nothing on stdout when it refuses`);
+    assert.match(r.stderr, /^engram \S+: [\u4e00-\u9fff]/, 'the message starts in Chinese');
+    assert.ok(r.stderr.includes(dirs.diaryDir), `names the remembered folder: ${r.stderr}`);
+    assert.ok(r.stderr.includes(defaultFolder), `names the folder asked for: ${r.stderr}`);
+    assert.match(r.stderr, /--switch-diary-dir/, 'names the flag that switches on purpose');
+  }
+
+  const kept = engram(['list', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
+  assert.equal(kept.code, 0, kept.stderr);
+  assert.equal(listed(kept.stdout), seeded, 'the refused commands left the index whole');
+});
+
+test('--switch-diary-dir moves the data dir to another folder on purpose, and the old folder is then refused', () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const other = join(dirs.root, 'other-diaries');
+  mkdirSync(other);
+  const data = ['--data-dir', dirs.dataDir];
+  assert.equal(engram(['index', '--diary-dir', dirs.diaryDir, ...data], dirs.root).code, 0);
+
+  const refused = engram(['index', '--diary-dir', other, ...data], dirs.root);
+  assert.notEqual(refused.code, 0, 'another named folder is refused as well');
+
+  const switched = engram(['index', '--diary-dir', other, '--switch-diary-dir', ...data, '--json'], dirs.root);
+  assert.equal(switched.code, 0, switched.stderr);
+  const now = engram(['list', '--diary-dir', other, ...data, '--json'], dirs.root);
+  assert.equal(now.code, 0, now.stderr);
+  assert.equal(listed(now.stdout), 0, 'the index now holds the (empty) new folder');
+
+  const back = engram(['list', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
+  assert.notEqual(back.code, 0, 'the folder it was switched away from is now the mismatch');
+  assert.ok(back.stderr.includes(other), back.stderr);
+});
+
+test('a fresh data dir remembers the first folder it is opened with, the default one included', () => {
+  const dirs = tempDirs();
+  const data = ['--data-dir', dirs.dataDir];
+  const first = engram(['status', ...data, '--json'], dirs.root);
+  assert.equal(first.code, 0, first.stderr);
+  const named = engram(['status', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
+  assert.notEqual(named.code, 0, 'the default folder was remembered, so another one is a switch');
+  assert.ok(named.stderr.includes(join(dirs.dataDir, 'diaries')), named.stderr);
+});
+
+// The console and the plugin open through the same engine open: the same rule, the switch by env,
+// and a folder changed in the console's settings is a switch on purpose.
+test('engine open: a mismatch is refused for every host, ENGRAM_SWITCH_DIARY_DIR=1 switches, a settings change is remembered', async () => {
+  const { openEngine } = await import('../../src/engine.ts');
+  const dirs = tempDirs();
+  const moved = join(dirs.root, 'moved');
+  mkdirSync(moved);
+  const env = { HOME: dirs.root, ENGRAM_DATA_DIR: dirs.dataDir };
+  // A folder from env is locked against the settings: the first engine uses the default one.
+  const first = await openEngine({ env, createDiaryDir: true, syncOnOpen: false });
+  const saved = await first.saveSettings({ diaryDir: moved }, { confirmDiaryDir: moved });
+  assert.equal(saved.ok, true, JSON.stringify(saved));
+  first.close();
+
+  // The console's own start (no folder in env: the saved settings name it) opens without a word.
+  const console = await openEngine({ env, createDiaryDir: true, syncOnOpen: false });
+  assert.equal(console.config.diaryDir, moved);
+  console.close();
+
+  await assert.rejects(openEngine({ env: { ...env, ENGRAM_DIARY_DIR: dirs.diaryDir }, syncOnOpen: false }), (e: { code?: string; message?: string }) =>
+    e.code === 'diary-dir-mismatch' && e.message!.includes(moved) && e.message!.includes('ENGRAM_SWITCH_DIARY_DIR'));
+  const switched = await openEngine({ env: { ...env, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_SWITCH_DIARY_DIR: '1' }, syncOnOpen: false });
+  switched.close();
+  const after = await openEngine({ env: { ...env, ENGRAM_DIARY_DIR: dirs.diaryDir }, syncOnOpen: false });
+  assert.equal(after.config.diaryDir, dirs.diaryDir);
+  after.close();
+});
