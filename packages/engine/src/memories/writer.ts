@@ -8,7 +8,8 @@ import { docIdFor } from '../diary/ids.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { withLayoutOf } from '../diary/lines.ts';
 import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
-import { parseDiaryText } from '../diary/parse.ts';
+import { DiaryError, isDiaryError } from '../diary/errors.ts';
+import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
 import { withSummary } from '../diary/summary-edit.ts';
 import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
@@ -74,7 +75,9 @@ export class MemoryWriterService implements MemoryWriter {
         if (!gate.identical) await this.reindexPaths([gate.path]);
         return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
       }
-      const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys });
+      const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys }).catch((e: unknown) => {
+        throw titleTakenError(e, visible, s.live.docs.values());
+      });
       await this.reindexPaths([created.path]);
       const docId = docIdFor('diary', created.path);
       const semanticIndexed = s.semantic?.status().state === 'ready';
@@ -237,4 +240,22 @@ export class MemoryWriterService implements MemoryWriter {
     await this.s.live.refreshIfStale(this.s.db);
     return applyNotes(this.noteHost(), text, applied);
   }
+}
+
+/**
+ * A taken title names the memory that holds it (message and `details.docId`), so a caller can offer
+ * to change that memory instead; each adapter says how (the CLI: `engram edit ID`).
+ */
+function titleTakenError(e: unknown, visible: (id: string) => DocumentRow | undefined, docs: Iterable<DocumentRow>): unknown {
+  if (!isDiaryError(e, 'title-exists')) return e;
+  const title = String(e.details?.title ?? '');
+  const key = normaliseTitle(title);
+  let holder: DocumentRow | undefined;
+  for (const d of docs) if (normaliseTitle(d.title) === key && visible(d.id)) { holder = d; break; }
+  const id = holder ? ` (${holder.id})` : '';
+  return new DiaryError(
+    'title-exists',
+    `已有同名记忆「${title}」${id},没有写第二篇:请修改原来那篇,或换一个标题。 / a memory titled "${title}" already exists${id}: change that one instead, or choose another title`,
+    { title, ...(holder ? { docId: holder.id } : {}) },
+  );
 }
