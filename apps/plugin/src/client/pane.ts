@@ -154,32 +154,87 @@ interface RecheckBody {
   ok: boolean;
   error?: string;
   result?: { found: boolean; blocks: { title: string }[] };
+  /** The found passages verbatim (Markdown), for 打开原文. */
+  excerpt?: string;
 }
 
 const RECHECK_ERRORS: Record<string, string> = {
   disabled: '跨压缩记忆未开启',
-  // The route knows a session once a step ran after its compaction since the host started.
-  'unknown-session': '还没有可再查的压缩历史(这个会话没被压缩过,或宿主重启后还没有新的一步)',
+  'unknown-session': '这个会话没有可再查的压缩历史',
   'no-question': '没有可以再查的问题',
   failed: '再查失败,详见插件日志',
 };
 
+const RECHECK_PATH = '/engram/compaction/recheck';
+
 /**
- * "Look again" under an assistant answer: searches this session's compacted history for its last
- * question again; what is found goes into the session's next step (the route says what it found).
+ * Whether look-again has anything to search in a session (it was compacted), asked once per session
+ * and page. A session that was not compacted is asked again when a newer answer shows (a compaction
+ * may have happened since). An answer that cannot be read shows the button: the click explains.
+ */
+const availability = new Map<string, { messageIds: Set<string>; answer: Promise<boolean> }>();
+function lookAgainAvailable(sessionId: string, messageId: string | undefined): Promise<boolean> {
+  const known = availability.get(sessionId);
+  if (known && (messageId === undefined || known.messageIds.has(messageId))) return known.answer;
+  const ask = async (): Promise<boolean> => {
+    try {
+      const config = await configOnce();
+      const path = config.recheckPath ?? RECHECK_PATH;
+      const res = await fetch(`${path}?sessionId=${encodeURIComponent(sessionId)}`, { credentials: 'same-origin' });
+      const body = await readJsonAnswer<{ available?: unknown }>(path, res);
+      return body.available !== false;
+    } catch (e) {
+      console.warn('engram: look-again availability', e);
+      return true;
+    }
+  };
+  const previous = known?.answer ?? Promise.resolve(false);
+  const answer = previous.then((was) => (was ? true : ask()));
+  const messageIds = new Set(known?.messageIds ?? []);
+  if (messageId !== undefined) messageIds.add(messageId);
+  availability.set(sessionId, { messageIds, answer });
+  return answer;
+}
+
+const excerptBox = {
+  maxHeight: '320px', overflow: 'auto', whiteSpace: 'pre-wrap', fontSize: '12px', lineHeight: '1.5', margin: '6px 0 0', padding: '8px 10px',
+  border: '1px solid rgba(128,128,128,.3)', borderRadius: '6px', background: 'rgba(128,128,128,.06)',
+};
+
+/**
+ * "Look again" under an assistant answer of a compacted session (nothing on other sessions):
+ * searches the session's compacted history for its last question again. What is found goes into the
+ * session's next step; the line offers 打开原文 (the found passages verbatim) and 知道了 (fold the line).
  */
 export function RecheckAction(props: { sessionId?: string; messageId?: string }): unknown {
   const React = hostReact();
   const h = React.createElement;
+  const [shown, setShown] = React.useState<boolean | null>(null);
   const [note, setNote] = React.useState<string | null>(null);
+  const [excerpt, setExcerpt] = React.useState<string>('');
+  const [open, setOpen] = React.useState(false);
   const [busy, setBusy] = React.useState(false);
+  React.useEffect(() => {
+    let live = true;
+    if (props.sessionId) void lookAgainAvailable(props.sessionId, props.messageId).then((yes) => live && setShown(yes));
+    return () => {
+      live = false;
+    };
+  }, [props.sessionId, props.messageId]);
+  if (!props.sessionId || shown !== true) return null;
+  const dismiss = () => {
+    setNote(null);
+    setExcerpt('');
+    setOpen(false);
+  };
   const run = async () => {
-    if (busy || !props.sessionId) return;
+    if (busy) return;
     setBusy(true);
+    dismiss();
     setNote('正在查找…');
     try {
       const config = await configOnce();
-      const path = config.recheckPath ?? '/engram/compaction/recheck';
+      const path = config.recheckPath ?? RECHECK_PATH;
       const res = await fetch(path, {
         method: 'POST',
         credentials: 'same-origin',
@@ -189,7 +244,8 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
       // Refusals come as JSON with a known error; anything else (guard, proxy page) shows the status.
       const body = await readJsonAnswer<RecheckBody>(path, res, true);
       if (body.ok && body.result) {
-        setNote(body.result.found ? `找到 ${body.result.blocks.length} 段早先的对话,下一步会带上` : '压缩前的历史里没有更多相关内容');
+        setNote(body.result.found ? `已搜索已压缩的历史:找到 ${body.result.blocks.length} 段相关内容,资料已备好 —— 直接继续提问即可` : '已搜索已压缩的历史:未搜索到强相关内容');
+        setExcerpt(body.result.found ? (body.excerpt ?? '') : '');
       } else setNote(RECHECK_ERRORS[body.error ?? ''] ?? `再查失败:宿主回答 HTTP ${res.status}`);
     } catch (e) {
       console.warn('engram: look again', e);
@@ -201,7 +257,10 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
   return h(
     'span',
     { 'data-engram': 'recheck' },
-    h('button', { style: iconButton, onClick: run, disabled: busy || !props.sessionId, title: '再查一次:在压缩前的历史里重新找 / look again in compacted history', 'data-engram': 'recheck-button' }, '↻ 再查'),
+    h('button', { style: iconButton, onClick: run, disabled: busy, title: '再查一次:在压缩前的历史里重新找 / look again in compacted history', 'data-engram': 'recheck-button' }, '↻ 再查'),
     note ? h('span', { style: { fontSize: '12px', opacity: 0.75 }, 'data-engram': 'recheck-note' }, note) : null,
+    note && excerpt !== '' ? h('button', { style: iconButton, onClick: () => setOpen((v) => !v), 'data-engram': 'recheck-open' }, open ? '收起原文' : '打开原文') : null,
+    note && !busy ? h('button', { style: iconButton, onClick: dismiss, 'data-engram': 'recheck-dismiss' }, '知道了') : null,
+    open && excerpt !== '' ? h('pre', { style: excerptBox, 'data-engram': 'recheck-excerpt' }, excerpt) : null,
   );
 }

@@ -6,9 +6,9 @@ import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { safeJoin, writeFileAtomic } from '../diary/fsio.ts';
 import { fsCode } from '../diary/errors.ts';
 import { parseArchive, emptyArchive, renderArchive, type ArchiveDoc } from './archive.ts';
-import { ARCHIVE_FILE, assertStrictlyInside, COMPACTION_DIR, RULES_FILE, sessionDir, TRASH_DIR, safeSegment } from './paths.ts';
+import { ARCHIVE_FILE, assertStrictlyInside, COMPACTION_DIR, LOOK_AGAIN_FILE, RULES_FILE, sessionDir, TRASH_DIR, safeSegment } from './paths.ts';
 import { parseRulesBook, renderRulesBook, type RuleEntry } from './rules-book.ts';
-import type { SessionScope } from './types.ts';
+import type { LookAgainState, SessionScope } from './types.ts';
 
 async function readOrNull(path: string): Promise<string | null> {
   try {
@@ -66,6 +66,30 @@ export class CompactionFiles {
   async writeArchive(scope: SessionScope, doc: ArchiveDoc, maxBytes: number): Promise<void> {
     await this.ensureDir(sessionDir(scope));
     await writeFileAtomic(this.archivePath(scope), renderArchive(doc, scope.sessionId, maxBytes));
+  }
+
+  lookAgainPath(scope: SessionScope): string {
+    return this.pathOf(`${sessionDir(scope)}/${LOOK_AGAIN_FILE}`);
+  }
+
+  /** What "look again" needs after a restart; null when never written or unreadable (then it is rebuilt at the next step). */
+  async readLookAgain(scope: SessionScope): Promise<LookAgainState | null> {
+    const text = await readOrNull(this.lookAgainPath(scope));
+    if (text === null) return null;
+    try {
+      const value = JSON.parse(text) as Partial<LookAgainState>;
+      if (typeof value?.question !== 'string') return null;
+      const route = value.mainRoute;
+      const mainRoute = route && typeof route.provider === 'string' && typeof route.model === 'string' ? { provider: route.provider, model: route.model } : null;
+      return { question: value.question, mainRoute, at: typeof value.at === 'string' ? value.at : '' };
+    } catch {
+      return null;
+    }
+  }
+
+  async writeLookAgain(scope: SessionScope, state: LookAgainState): Promise<void> {
+    await this.ensureDir(sessionDir(scope));
+    await writeFileAtomic(this.lookAgainPath(scope), `${JSON.stringify(state)}\n`);
   }
 
   /** Moves a session's folder into the trash; returns the trash entry's name, null when there was none. */

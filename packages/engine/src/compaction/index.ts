@@ -14,7 +14,7 @@ export {
   type HistoryTurn,
   type RecheckResult,
 } from './memory.ts';
-export type { DraftBlock, StoredBlock, SessionScope, TranscriptEvent, BlockKind, BlockLayer } from './types.ts';
+export type { DraftBlock, StoredBlock, SessionScope, TranscriptEvent, BlockKind, BlockLayer, LookAgainState } from './types.ts';
 export type { RunRecord, AuditEntry, SessionSummary } from './store.ts';
 export type { AssistRoute, Complete, CompletionRequest } from './assist.ts';
 export type { RuleEntry } from './rules-book.ts';

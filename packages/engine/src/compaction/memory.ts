@@ -457,6 +457,27 @@ export class CompactionMemory {
     return { found: found.length > 0, blocks: found.map((s) => ({ id: s.id, title: blocks.get(s.id)!.title, score: s.score })), skippedRewrite: strong && route !== null, rewrote, verdict };
   }
 
+  /**
+   * Remembers the session's last question for "look again" (the route has only the session id, and
+   * after a host restart the plugin has seen no step of it). Written only for compacted sessions.
+   */
+  async rememberQuestion(scope: SessionScope, question: string, mainRoute: AssistRoute | null): Promise<void> {
+    if (this.readOnly) return;
+    await this.files.writeLookAgain(scope, { question, mainRoute, at: this.now().toISOString() });
+  }
+
+  /**
+   * A compacted session found by its id alone: its scope (the newest workspace holding a compaction
+   * of that id) and what was remembered for "look again"; null when no compaction of it is stored.
+   */
+  async lookAgainOf(sessionId: string): Promise<{ scope: SessionScope; question: string; mainRoute: AssistRoute | null } | null> {
+    const session = (await this.store.sessions()).find((s) => s.sessionId === sessionId && s.compactions > 0);
+    if (!session) return null;
+    const scope = { workspace: session.workspace, sessionId };
+    const saved = await this.files.readLookAgain(scope).catch(() => null);
+    return { scope, question: saved?.question ?? '', mainRoute: saved?.mainRoute ?? null };
+  }
+
   // Storage management.
 
   listSessions(): Promise<SessionSummary[]> {

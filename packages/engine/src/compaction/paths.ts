@@ -13,6 +13,8 @@ export const COMPACTION_DIR = 'compaction';
 export const TRASH_DIR = '_trash';
 export const RULES_FILE = 'minor-rules.md';
 export const ARCHIVE_FILE = 'archive.md';
+/** The session's last question and model, so "look again" works after a host restart. */
+export const LOOK_AGAIN_FILE = 'look-again.json';
 
 const hash = (value: string, n: number): string => createHash('sha1').update(value).digest('hex').slice(0, n);
 const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

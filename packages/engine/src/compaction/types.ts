@@ -46,3 +46,11 @@ export interface SessionScope {
   workspace: string;
   sessionId: string;
 }
+
+/** What "look again" needs of a compacted session: its last question and the session's own model. */
+export interface LookAgainState {
+  question: string;
+  mainRoute: { provider: string; model: string } | null;
+  /** ISO time it was written. */
+  at: string;
+}

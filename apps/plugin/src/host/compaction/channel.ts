@@ -11,8 +11,9 @@ import type { AssistRoute, CompactionMemory, EngramConfig, RecheckResult, Sessio
 import type { HostContext, HostEvent, HostLogger, HostSession, PreStepPayload, UserMessage } from '../core/host-types.ts';
 import { errorText } from '../core/log.ts';
 import { compactionMessage, scopeOf, visibleCompactionSources } from './messages.ts';
+import { verbatimExcerpt } from './excerpt.ts';
 import { mainRouteOf } from './llm.ts';
-import { isSubagent, lastPersonMessage, sessionEvents } from '../sessions/view.ts';
+import { isSubagent, lastPersonMessage, lastRecordedPersonMessage, sessionEvents } from '../sessions/view.ts';
 
 const MAX_SESSIONS = 256;
 const MAX_CONSUMED = 256;
@@ -36,11 +37,13 @@ export interface RecheckOutcome {
   error?: string;
   query?: string;
   result?: RecheckResult;
+  /** 打开原文: the found passages verbatim, as Markdown ('' when nothing was found). */
+  excerpt?: string;
 }
 
 export class CompactionChannel {
   private readonly sessions = new Map<string, SessionState>();
-  /** Sessions seen at a pre-step: what an on-demand recheck needs (the scope and the last question). */
+  /** Compacted sessions seen at a pre-step: what an on-demand recheck needs (the scope and the last question). */
   private readonly seen = new Map<string, { scope: SessionScope; question: string; mainRoute: AssistRoute | null }>();
 
   constructor(private readonly deps: CompactionChannelDeps) {}
@@ -79,6 +82,8 @@ export class CompactionChannel {
         mainRoute: mainRouteOf(events),
       });
       state.handled.add(event.seq);
+      // Look-again works from the compaction on, even when the host restarts before the next step.
+      if (!this.seen.has(session.header.id)) await this.remember(ready.memory, scopeOf(session), lastRecordedPersonMessage(events)?.text ?? '', mainRouteOf(events));
       if (report.status === 'duplicate') this.deps.log.debug(`compaction ${report.dedupeKey} via ${via}: already stored`);
       for (const error of report.errors) this.deps.log.warn(`compaction ${report.dedupeKey}: ${error}`);
     } catch (error) {
@@ -122,9 +127,7 @@ export class CompactionChannel {
 
       const person = lastPersonMessage(payload.messages ?? []);
       const state = this.stateOf(sessionId);
-      this.seen.delete(sessionId);
-      this.seen.set(sessionId, { scope, question: person?.text || this.seen.get(sessionId)?.question || '', mainRoute: mainRouteOf(events) });
-      while (this.seen.size > MAX_SESSIONS) this.seen.delete(this.seen.keys().next().value!);
+      await this.remember(memory, scope, person?.text ?? '', mainRouteOf(events));
       if (cfg.inject && person && person.text !== '' && !state.consumed.includes(person.key)) {
         state.consumed.push(person.key);
         if (state.consumed.length > MAX_CONSUMED) state.consumed.shift();
@@ -144,20 +147,67 @@ export class CompactionChannel {
   }
 
   /**
-   * "Look again" for a session the plugin has seen: the engine's recheck (local search, optional
-   * rewrite and strong-relevance verdict). What it finds is injected with the session's next question.
+   * What "look again" needs of a compacted session, kept in memory and on disk (a host restart
+   * loses the first). A step without a person's message (the steps after a tool call) keeps the
+   * question of the step that had one.
+   */
+  private async remember(memory: CompactionMemory, scope: SessionScope, personText: string, mainRoute: AssistRoute | null): Promise<void> {
+    const sessionId = scope.sessionId;
+    const before = this.seen.get(sessionId) ?? (await memory.lookAgainOf(sessionId).catch(() => null));
+    const question = personText || before?.question || '';
+    const changed = !before || before.question !== question || JSON.stringify(before.mainRoute) !== JSON.stringify(mainRoute);
+    this.seen.delete(sessionId);
+    this.seen.set(sessionId, { scope, question, mainRoute });
+    while (this.seen.size > MAX_SESSIONS) this.seen.delete(this.seen.keys().next().value!);
+    if (!changed) return;
+    try {
+      await memory.rememberQuestion(scope, question, mainRoute);
+    } catch (error) {
+      this.deps.log.warn(`compaction: look-again state not saved (session ${sessionId}): ${errorText(error)}`);
+    }
+  }
+
+  /** The session as "look again" knows it: seen at a step since the start, else stored by an earlier run. */
+  private async lookAgainTarget(memory: CompactionMemory, sessionId: string): Promise<{ scope: SessionScope; question: string; mainRoute: AssistRoute | null } | null> {
+    return this.seen.get(sessionId) ?? (await memory.lookAgainOf(sessionId));
+  }
+
+  /** Whether "look again" has anything to search in this session (it was compacted). Never throws. */
+  async available(sessionId: string): Promise<boolean> {
+    const ready = this.enabled();
+    if (!ready) return false;
+    try {
+      const target = await this.lookAgainTarget(ready.memory, sessionId);
+      return target !== null && (await ready.memory.windowTexts(target.scope)) !== null;
+    } catch (error) {
+      this.deps.log.warn(`compaction look-again availability (session ${sessionId}): ${errorText(error)}`);
+      return false;
+    }
+  }
+
+  /**
+   * "Look again" for a compacted session: the engine's recheck (local search, optional rewrite and
+   * strong-relevance verdict). What it finds is injected with the session's next question; the
+   * passages it found come back verbatim for 打开原文.
    */
   async recheck(sessionId: string, query?: string): Promise<RecheckOutcome> {
     const ready = this.enabled();
     if (!ready) return { ok: false, error: 'disabled' };
-    const seen = this.seen.get(sessionId);
-    if (!seen) return { ok: false, error: 'unknown-session' };
-    const question = (query ?? '').trim() || seen.question;
+    let target: Awaited<ReturnType<CompactionChannel['lookAgainTarget']>>;
+    try {
+      target = await this.lookAgainTarget(ready.memory, sessionId);
+    } catch (error) {
+      this.deps.log.warn(`compaction recheck session=${sessionId} failed: ${errorText(error)}`);
+      return { ok: false, error: 'failed' };
+    }
+    if (!target) return { ok: false, error: 'unknown-session' };
+    const question = (query ?? '').trim() || target.question;
     if (question === '') return { ok: false, error: 'no-question' };
     try {
-      const result = await ready.memory.recheck(seen.scope, question, seen.mainRoute);
+      const result = await ready.memory.recheck(target.scope, question, target.mainRoute);
       this.deps.log.info(`compaction recheck session=${sessionId}: found=${result.found} rewrote=${result.rewrote} skippedRewrite=${result.skippedRewrite} verdict=${result.verdict ?? '-'}`);
-      return { ok: true, query: question, result };
+      const excerpt = result.found ? verbatimExcerpt(result.blocks.map((b) => b.id), await ready.memory.listBlocks(target.scope)) : '';
+      return { ok: true, query: question, result, excerpt };
     } catch (error) {
       this.deps.log.warn(`compaction recheck session=${sessionId} failed: ${errorText(error)}`);
       return { ok: false, error: 'failed' };

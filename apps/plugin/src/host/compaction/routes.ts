@@ -3,8 +3,10 @@
 // is found goes into the session's next step. A write in effect, so it is guarded like
 // console-start by the engine's request guard (checkMutation: Host, origin, install token) before
 // the body is read.
+// GET /engram/compaction/recheck?sessionId=… — whether look-again has anything to search there (the
+// session was compacted): the client shows ↻ 再查 only then. Same-site reads only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkHost, checkMutation, headerBag, type GuardPolicy } from '@engram/engine';
+import { checkHost, checkMutation, checkSameSite, headerBag, type GuardPolicy } from '@engram/engine';
 import type { RouteDefinition } from '../core/host-types.ts';
 import type { CompactionChannel } from './channel.ts';
 import { passes, RECHECK_PATH, safePolicy } from '../routes/routes.ts';
@@ -53,7 +55,13 @@ export function createCompactionRoutes(deps: CompactionRouteDeps): RouteDefiniti
       const headers = headerBag(req.headers);
       const policy = safePolicy(deps.policy);
       if (!passes(res, checkHost(headers, policy))) return;
-      if (req.method !== 'POST') return send(res, 405, { error: 'POST only' });
+      if (req.method === 'GET') {
+        if (!passes(res, checkSameSite(headers, policy))) return;
+        const sessionId = new URL(req.url ?? '/', 'http://host').searchParams.get('sessionId') ?? '';
+        if (sessionId === '') return send(res, 400, { error: '"sessionId" is required' });
+        return send(res, 200, { sessionId, available: await deps.channel.available(sessionId) });
+      }
+      if (req.method !== 'POST') return send(res, 405, { error: 'GET or POST only' });
       if (!passes(res, checkMutation(headers, policy))) return;
       let body: { sessionId?: unknown; query?: unknown };
       try {
