@@ -5,23 +5,23 @@
 // and an unauthenticated POST was only answered after Next had buffered its whole body.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PROXY_HEADER } from '../packages/engine/src/security/request-guard.ts';
+import { browserSessionValue, PROXY_HEADER } from '../packages/engine/src/security/request-guard.ts';
 import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, startConsole, type RunningConsole } from './server.ts';
 
 /** A raw request (fetch would not let us set Host). */
-function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
     });
     req.on('error', reject);
     if (body !== undefined) req.end(body);
@@ -75,7 +75,13 @@ describe('request guard on the production console', { timeout: 300_000 }, () => 
     const page = await raw(port, 'GET', '/', { host: `127.0.0.1:${port}` });
     assert.equal(page.status, 200);
     token = readFileSync(join(env.ENGRAM_DATA_DIR, 'console-token'), 'utf8').trim();
-    assert.ok(token.length > 20 && page.text.includes(token), 'the page carries the token for same-origin use');
+    assert.ok(token.length > 20);
+    assert.equal(page.text.includes(token), false, 'the page carries no write key');
+    assert.equal(page.text.includes(browserSessionValue(token)), false, 'nor the session cookie value');
+    const cookie = String(page.headers['set-cookie'] ?? '');
+    assert.match(cookie, /engram_session=/);
+    assert.match(cookie, /HttpOnly/);
+    assert.match(cookie, /SameSite=Strict/);
   });
   after(async () => server?.stop());
 

@@ -31,6 +31,10 @@ export {
   checkMutation,
   forwardedHeaders,
   securityHeaders,
+  sessionCookie,
+  browserSessionValue,
+  cookieValue,
+  SESSION_COOKIE,
   type HeaderBag,
   type GuardPolicy,
   type GuardVerdict,
@@ -45,6 +49,7 @@ export { workspaceIdentity, identityFrom, normaliseRemoteUrl, type WorkspaceIden
 export { decideClaim, type ClaimDecision, type ClaimCandidate, type KnownWorkspace } from './workspace/claim.ts';
 export { GLOBAL_WORKSPACE, type MemoryMeta, type MemoryOrigin, type SummarySource } from './diary/meta.ts';
 export { visibleIn, hitScope, type RecallScope } from './recall/scope.ts';
+export { splitShownHits, shownRuleOptionsOf, type ShownSplit, type ShownRuleOptions } from './recall/shown.ts';
 export { pageOfIndex, indexOrder, type MemoryIndexPage, type MetaPatch } from './memory-index.ts';
 export type { RecallOptions } from './recall/pipeline.ts';
 export * from './sessions/index.ts';

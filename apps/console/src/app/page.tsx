@@ -1,5 +1,5 @@
-// The console's only page. Rendered per request: it carries the install token for same-origin use
-// (a cross-origin page cannot read it), and says plainly why when the engine cannot open.
+// The console's only page. Rendered per request, it carries no write key (the proxy sets the
+// browser's HttpOnly session cookie with it), and says plainly why when the engine cannot open.
 import { ConsoleApp } from '../components/ConsoleApp.tsx';
 import { getRuntime } from '../server/engine.ts';
 import { isEngineError } from '../server/errors.ts';
@@ -7,9 +7,8 @@ import { isEngineError } from '../server/errors.ts';
 export const dynamic = 'force-dynamic';
 
 export default async function Page() {
-  let token: string;
   try {
-    token = (await getRuntime()).token;
+    await getRuntime();
   } catch (e) {
     if (!isEngineError(e)) console.error('[engram-console] engine failed to open', e);
     const message = isEngineError(e) ? `${e.message} (${e.code})` : 'The engine could not open — see the console server log.';
@@ -21,5 +20,5 @@ export default async function Page() {
       </main>
     );
   }
-  return <ConsoleApp token={token} />;
+  return <ConsoleApp />;
 }

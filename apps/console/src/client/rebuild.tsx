@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RebuildEvent } from '../shared/progress.ts';
 import type { RouterOutputs } from './types.ts';
-import { useToken, useTRPC } from './trpc.tsx';
+import { useTRPC } from './trpc.tsx';
 import { apiPath } from './base-path.ts';
 
 export type IndexReport = RouterOutputs['index']['rebuild'];
@@ -30,7 +30,6 @@ const idle: RebuildState = { running: false, percent: 0, phase: null, done: 0, t
 const RebuildContext = createContext<RebuildApi | null>(null);
 
 export function RebuildProvider({ children }: { children: ReactNode }) {
-  const token = useToken();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [state, setState] = useState<RebuildState>(idle);
@@ -43,7 +42,8 @@ export function RebuildProvider({ children }: { children: ReactNode }) {
     try {
       const res = await fetch(apiPath('/api/index/rebuild'), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-engram-token': token },
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ full: true }),
       });
       if (!res.ok || !res.body) {
@@ -76,7 +76,7 @@ export function RebuildProvider({ children }: { children: ReactNode }) {
       else if (e.type === 'done') setState((s) => ({ ...s, percent: 100, phase: 'done', done: 0, total: 0, report: e.report as IndexReport }));
       else setState((s) => ({ ...s, error: { code: e.code, message: e.message } }));
     }
-  }, [token, queryClient, trpc]);
+  }, [queryClient, trpc]);
 
   const api = useMemo(() => ({ ...state, start }), [state, start]);
   return <RebuildContext.Provider value={api}>{children}</RebuildContext.Provider>;

@@ -1,18 +1,17 @@
 'use client';
-// tRPC + TanStack Query on the client. Every request carries the install token (mutations need it).
+// tRPC + TanStack Query on the client. The page holds no write key: on the console's own origin the
+// browser sends its HttpOnly session cookie, and through the DSH host the plugin's proxy vouches for
+// the page's writes (see the engine's request guard).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AppRouter } from '../server/root.ts';
 import { apiPath } from './base-path.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
-const TokenContext = createContext<string>('');
-export const useToken = (): string => useContext(TokenContext);
-
-export function ApiProvider({ token, children }: { token: string; children: ReactNode }) {
+export function ApiProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -24,17 +23,15 @@ export function ApiProvider({ token, children }: { token: string; children: Reac
   );
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: apiPath('/api/trpc'), headers: () => ({ 'x-engram-token': token }) })],
+      links: [httpBatchLink({ url: apiPath('/api/trpc'), fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
     }),
   );
   return (
-    <TokenContext.Provider value={token}>
-      <QueryClientProvider client={queryClient}>
-        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          {children}
-        </TRPCProvider>
-      </QueryClientProvider>
-    </TokenContext.Provider>
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
   );
 }
 

@@ -1,5 +1,5 @@
 'use client';
-// Client root: providers (API with the install token, language, toasts, rebuild stream) around the shell.
+// Client root: providers (API, language, toasts, rebuild stream) around the shell.
 import { I18nProvider } from '../client/i18n.tsx';
 import { RebuildProvider } from '../client/rebuild.tsx';
 import { ToastProvider } from '../client/toast.tsx';
@@ -7,9 +7,9 @@ import { ApiProvider } from '../client/trpc.tsx';
 import { WorkspaceProvider } from '../client/workspace.tsx';
 import { AppShell } from './AppShell.tsx';
 
-export function ConsoleApp({ token }: { token: string }) {
+export function ConsoleApp() {
   return (
-    <ApiProvider token={token}>
+    <ApiProvider>
       <I18nProvider>
         <ToastProvider>
           <RebuildProvider>

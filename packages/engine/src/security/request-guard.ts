@@ -19,14 +19,22 @@
 // - X-Forwarded-*: any client can send them. They are read only when a trusted proxy is configured
 //   (`console.trustedProxy`) or the request proves it comes from Engram's own proxy by carrying the
 //   install token in `x-engram-proxy`. Even then the forwarded host must itself pass the host rule.
-// - Mutations: the install token (compared in constant time), and a browser Origin equal to the
-//   request's own origin or an allowed one. A cross-site request without Origin is refused; scripts
-//   (no Origin, no Sec-Fetch-Site: cross-site) need only the token.
-import { timingSafeEqual } from 'node:crypto';
+// - Mutations: the install token (compared in constant time) or the browser session cookie, and a
+//   browser Origin equal to the request's own origin or an allowed one. A cross-site request without
+//   Origin is refused; scripts (no Origin, no Sec-Fetch-Site: cross-site) need only the token.
+// - The token never goes into a page or a script: a browser on the console's own origin holds an
+//   HttpOnly SameSite=Strict cookie (set with the page) whose value is derived from the token, so
+//   reading a page gives no write key, and a page elsewhere cannot make the browser send it; through
+//   the plugin's proxy, the proxy itself adds the token to the host page's own writes.
+// - Loopback names are one origin per port: `http://localhost:3000` and `http://127.0.0.1:3000` are the
+//   same server, as the Host rule already says, so the Origin rule agrees.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_HEADER = 'x-engram-token';
 /** Sent by Engram's own reverse proxy (the plugin): the install token, so its X-Forwarded-* are believed. */
 export const PROXY_HEADER = 'x-engram-proxy';
+/** The browser's write credential on the console's own origin (HttpOnly, SameSite=Strict). */
+export const SESSION_COOKIE = 'engram_session';
 
 export interface HeaderBag {
   get(name: string): string | null;
@@ -66,6 +74,17 @@ export function normalizeOrigin(value: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The origin with a loopback host name spelled one way, for comparing origins. */
+function comparableOrigin(origin: string): string {
+  const url = new URL(origin);
+  if (LOOPBACK_NAMES.has(url.hostname.toLowerCase())) url.hostname = '127.0.0.1';
+  return url.origin;
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  return a === b || comparableOrigin(a) === comparableOrigin(b);
 }
 
 export function normalizeOrigins(values: readonly string[]): string[] {
@@ -187,7 +206,8 @@ export function checkSameSite(headers: HeaderBag, policy: GuardPolicy): GuardVer
   if (origin !== null && origin !== '') {
     const normalized = normalizeOrigin(origin);
     const own = selfOrigin(headers, policy);
-    const allowed = normalized !== null && (normalized === own || normalizeOrigins(policy.allowedOrigins ?? []).includes(normalized));
+    const allowed =
+      normalized !== null && ((own !== null && sameOrigin(normalized, own)) || normalizeOrigins(policy.allowedOrigins ?? []).some((o) => sameOrigin(o, normalized)));
     if (!allowed) return { ok: false, status: 403, reason: `origin ${origin} is not allowed here` };
   } else if (headers.get('sec-fetch-site') === 'cross-site') {
     return { ok: false, status: 403, reason: 'cross-site request without an origin' };
@@ -204,10 +224,35 @@ export function checkMutation(headers: HeaderBag, policy: GuardPolicy): GuardVer
   if (!host.ok) return host;
   const site = checkSameSite(headers, policy);
   if (!site.ok) return site;
-  if (!tokensEqual(headers.get(TOKEN_HEADER), policy.token)) {
+  if (!tokensEqual(headers.get(TOKEN_HEADER), policy.token) && !sessionCookieValid(headers, policy.token)) {
     return { ok: false, status: 403, reason: `missing or wrong ${TOKEN_HEADER} header` };
   }
   return { ok: true };
+}
+
+/** The session cookie's value for an install token (a keyed hash: the cookie never is the token). */
+export function browserSessionValue(token: string): string {
+  return createHmac('sha256', token).update('engram browser session v1').digest('base64url');
+}
+
+/** The `Set-Cookie` value a page answer carries (no `Secure`: the console is plain http on loopback). */
+export function sessionCookie(token: string): string {
+  return `${SESSION_COOKIE}=${browserSessionValue(token)}; Path=/; HttpOnly; SameSite=Strict`;
+}
+
+/** One cookie's value from a Cookie header, or null. */
+export function cookieValue(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return null;
+}
+
+function sessionCookieValid(headers: HeaderBag, token: string): boolean {
+  if (!token) return false;
+  return tokensEqual(cookieValue(headers.get('cookie'), SESSION_COOKIE), browserSessionValue(token));
 }
 
 /**

@@ -5,8 +5,11 @@ import { describe, test } from 'node:test';
 import {
   checkHost,
   checkMutation,
+  browserSessionValue,
   checkSameSite,
+  cookieValue,
   forwardedHeaders,
+  sessionCookie,
   headerBag,
   isLoopbackHost,
   normalizeOrigin,
@@ -91,6 +94,30 @@ describe('mutations', () => {
     const req = h({ host: '127.0.0.1:3000', origin: 'http://localhost:7860', 'x-engram-token': TOKEN, ...forwardedHeaders(TOKEN, 'localhost:7860') });
     assert.equal(checkMutation(req, base).ok, true);
     assert.equal(checkSameSite(req, base).ok, true);
+  });
+
+  test('the browser session cookie authorises same-origin writes, never foreign ones, and is not the token', () => {
+    const cookie = `other=1; engram_session=${browserSessionValue(TOKEN)}`;
+    assert.notEqual(browserSessionValue(TOKEN), TOKEN);
+    assert.doesNotMatch(sessionCookie(TOKEN), new RegExp(TOKEN));
+    assert.match(sessionCookie(TOKEN), /HttpOnly/);
+    assert.match(sessionCookie(TOKEN), /SameSite=Strict/);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', cookie }), base).ok, true);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://evil.example', cookie }), base).ok, false);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', cookie: `engram_session=${browserSessionValue('b'.repeat(43))}` }), base).ok, false);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', cookie: `engram_session=${TOKEN}` }), base).ok, false, 'the raw token is not a cookie');
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', cookie }), { ...base, token: '' }).ok, false);
+    assert.equal(cookieValue('a=1; b = 2 ;c=3', 'b'), '2');
+    assert.equal(cookieValue(null, 'b'), null);
+  });
+
+  test('loopback names are one origin per port, as for Host', () => {
+    for (const [host, origin] of [['127.0.0.1:3000', 'http://localhost:3000'], ['localhost:3000', 'http://127.0.0.1:3000'], ['localhost:3000', 'http://[::1]:3000']]) {
+      assert.equal(checkMutation(h({ host: host!, origin: origin!, 'x-engram-token': TOKEN }), base).ok, true, `${host} ${origin}`);
+    }
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://localhost:3001', 'x-engram-token': TOKEN }), base).ok, false, 'another port is another origin');
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'http://localhost:7860', 'x-engram-token': TOKEN }), { ...base, allowedOrigins: ['http://127.0.0.1:7860'] }).ok, true);
+    assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'https://localhost:3000', 'x-engram-token': TOKEN }), base).ok, false, 'another scheme is another origin');
   });
 
   test('node header objects work through headerBag', () => {
