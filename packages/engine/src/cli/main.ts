@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { progressBar, recallJson, recallText } from './output.ts';
+import { warningLines } from './warnings.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
 
@@ -28,7 +29,9 @@ usage: engram <command> [options]
        engram --version
 
 commands:
-  index [--incremental]           rebuild the index from the diary folder (--incremental: changed files only)
+  index [--incremental] [--warnings]
+                                  rebuild the index from the diary folder (--incremental: changed files only;
+                                  --warnings: every file warning, not counts by kind)
   recall "QUERY" [--k N] [--workspace ID]
                                   what would be injected for QUERY, with its explanation
   recall --stdin --json           one query per input line, one JSON object per output line
@@ -38,7 +41,7 @@ commands:
   forget ID                       archive a memory (moves it to the archive folder)
   list [--archived] [--workspace ID]
                                   list memories (of a workspace + global)
-  status                          index and corpus status
+  status [--warnings]             index and corpus status
   migrate-legacy SRC DST          convert front-matter .md files into .txt diaries (idempotent)
   sessions [--cwd D]              past DSH sessions of a folder's workspace, with import status
   import-sessions (ID… | --all) [--cwd D]
@@ -107,7 +110,7 @@ const out = (s: string) => process.stdout.write(`${terminalSafe(s)}\n`);
 const err = (s: string) => process.stderr.write(`${terminalSafe(s)}\n`);
 
 async function cmdIndex(args: string[]) {
-  const { values } = parse(args, { incremental: { type: 'boolean', default: false } });
+  const { values } = parse(args, { incremental: { type: 'boolean', default: false }, warnings: { type: 'boolean', default: false } });
   const tty = process.stderr.isTTY && !values.json;
   await withEngine(
     values,
@@ -124,8 +127,7 @@ async function cmdIndex(args: string[]) {
         out(`indexed ${report.documents} documents, ${report.chunks} chunks in ${report.ms} ms (${report.mode})`);
         out(`added ${report.added}, updated ${report.updated}, removed ${report.removed}, unchanged ${report.unchanged}`);
         out(`semantic: ${report.semantic.skipped ?? `embedded ${report.semantic.embedded}, reused ${report.semantic.reused}, degraded batches ${report.semantic.degradedBatches}`}`);
-        for (const w of report.warnings.slice(0, 20)) out(`warning: ${w}`);
-        if (report.warnings.length > 20) out(`… ${report.warnings.length - 20} more warnings`);
+        for (const line of warningLines(report.warnings, 'index', values.warnings === true)) out(line);
         for (const s of report.skipped) out(`skipped: ${s.path}: ${s.reason}`);
       }
     },
@@ -228,7 +230,7 @@ async function cmdList(args: string[]) {
 }
 
 async function cmdStatus(args: string[]) {
-  const { values } = parse(args);
+  const { values } = parse(args, { warnings: { type: 'boolean', default: false } });
   await withEngine(values, async (engine) => {
     const s = await engine.status();
     if (values.json) out(JSON.stringify(s));
@@ -241,7 +243,7 @@ async function cmdStatus(args: string[]) {
       }
       out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
-      for (const w of s.warnings.slice(0, 10)) out(`warning: ${w}`);
+      for (const line of warningLines(s.warnings, 'status', values.warnings === true)) out(line);
     }
   }, { syncOnOpen: false });
 }

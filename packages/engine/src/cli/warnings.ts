@@ -1,0 +1,66 @@
+// How the CLI shows the warnings an index run or `status` collects. A folder of plain notes gives
+// one "missing summary" per note (49,980 lines for 50,000 notes), although the summary is optional:
+// per-file warnings are grouped by kind and counted, optional gaps are a note rather than a warning,
+// and the full list is one flag away (`--warnings`; `--json` always has it).
+
+/** `path:line: message`, as the diary parser reports a file's problem. */
+const FILE_WARNING = /^(.*?):(\d+): (.+)$/s;
+
+/** Gaps the diary format allows (the engine fills them in): nothing for the user to fix. */
+const OPTIONAL: RegExp[] = [/^missing "> summary" paragraph/, /^front matter has no description/];
+
+/** Up to this many fixable file warnings are printed one by one; more are counted by kind. */
+const LIST_LIMIT = 10;
+
+export interface WarningKind {
+  message: string;
+  count: number;
+  /** The first `path:line` that has it. */
+  example: string;
+  optional: boolean;
+}
+
+export interface GroupedWarnings {
+  /** Warnings about the data itself (not one file's): always shown in full. */
+  general: string[];
+  /** Per-file warnings the user can fix, one by one (empty when they were too many: see `kinds`). */
+  listed: string[];
+  kinds: WarningKind[];
+}
+
+export function groupWarnings(warnings: readonly string[]): GroupedWarnings {
+  const general: string[] = [];
+  const fixable: string[] = [];
+  const byMessage = new Map<string, WarningKind>();
+  for (const w of warnings) {
+    const m = FILE_WARNING.exec(w);
+    if (!m) {
+      general.push(w);
+      continue;
+    }
+    const message = m[3]!;
+    const optional = OPTIONAL.some((re) => re.test(message));
+    if (!optional) fixable.push(w);
+    const kind = byMessage.get(message);
+    if (kind) kind.count++;
+    else byMessage.set(message, { message, count: 1, example: `${m[1]}:${m[2]}`, optional });
+  }
+  const listAll = fixable.length <= LIST_LIMIT;
+  const kinds = [...byMessage.values()].filter((k) => k.optional || !listAll).sort((a, b) => b.count - a.count);
+  return { general, listed: listAll ? fixable : [], kinds };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The lines to print: every warning with `all`, else general ones, a few fixable ones and one line per kind. */
+export function warningLines(warnings: readonly string[], command: string, all: boolean): string[] {
+  if (all) return warnings.map((w) => `warning: ${w}`);
+  const { general, listed, kinds } = groupWarnings(warnings);
+  const lines = [...general, ...listed].map((w) => `warning: ${w}`);
+  for (const k of kinds) {
+    const files = `${count(k.count)} file${k.count === 1 ? '' : 's'}`;
+    lines.push(k.optional ? `note: ${files}: ${k.message} (optional, nothing to fix; e.g. ${k.example})` : `warning: ${files}: ${k.message} (e.g. ${k.example})`);
+  }
+  if (kinds.length > 0) lines.push(`every warning with its file: engram ${command} --warnings (or --json)`);
+  return lines;
+}
