@@ -119,7 +119,8 @@ export async function runEval(opts: { limit?: number; options?: Record<string, u
     let heldOutNothing = 0;
     for (const q of HELD_OUT_CHATTER) if ((await engine.recall(q)).hits.length === 0) heldOutNothing += 1;
     const count = questions.length + oocQs.length + CHATTER_QUERIES.length + HELD_OUT_CHATTER.length;
-    const sem = engine.semantic ? 'hybrid' : 'lexical';
+    // A semantic port without a model (provider auto, nothing installed) recalls lexically.
+    const sem = engine.semantic?.status().state === 'ready' ? 'hybrid' : 'lexical';
     rows.push({
       system: opts.label ?? `engram ${sem} (${engine.tokenizer.engine}, gates on)`,
       ...score(ranks),
