@@ -10,7 +10,7 @@ import { buildIsFresh as freshBuild, distDirName } from '../apps/console/scripts
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const consoleDir = join(repoRoot, 'apps/console');
 
-/** The build folder under test: `.next`, or ENGRAM_CONSOLE_DIST (a helper's own build beside it). */
+/** The build folder under test: `.next`, or ENGRAM_CONSOLE_DIST (another build folder beside it). */
 export const distDir = distDirName();
 
 export const buildIsFresh = (): boolean => freshBuild(distDir);

@@ -9,7 +9,7 @@
 // SET: 'sweep' (default: batch sizes, threads, session options), 'floor' (the model alone on one
 // input of N tokens, no tokenizer, no pooling: the cost no batching or bucketing can remove),
 // 'summary' (chunks with and without the body's first 160 characters embedded again as a fallback
-// summary, the index's behaviour before session 5), 'sessions' (two onnxruntime sessions of one
+// summary, as the index embedded them before it left such summaries out), 'sessions' (two onnxruntime sessions of one
 // thread each, running at once, against one session of 1 or 2 threads).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
