@@ -20,6 +20,9 @@ export interface ExplainPart {
   k?: RecallExplanation['k'];
   maxChars?: RecallExplanation['maxChars'];
   time?: TimeExplanation | null;
+  terms?: RecallExplanation['terms'];
+  nearDuplicates?: RecallExplanation['nearDuplicates'];
+  silencedBy?: RecallExplanation['gate']['silencedBy'];
 }
 
 /** The query facts both the relevance pipeline and the time channel report (the gate section's head). */
@@ -90,7 +93,9 @@ export function recallResultOf(input: {
       stages: input.records
         .filter((r) => r.listed !== false)
         .map((r) => ({ name: r.name, kept: r.kept, dropped: r.dropped, ...(r.note !== undefined ? { note: r.note } : {}), ms: r.ms })),
-      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts') },
+      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}) },
+      ...(part.terms ? { terms: part.terms } : {}),
+      ...(part.nearDuplicates ? { nearDuplicates: part.nearDuplicates } : {}),
       semantic: required(part.semantic, 'semantic section'),
       lexical: required(part.lexical, 'lexical section'),
       judge: part.judge ?? null,

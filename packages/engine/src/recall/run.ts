@@ -7,6 +7,7 @@ import type { ExplainPart } from './explain.ts';
 import { visibleIn, type RecallScope } from './scope.ts';
 import type { Stage } from './stage.ts';
 import type { Candidate } from './stages.ts';
+import type { TermRarity } from './term-rarity.ts';
 import type { MatchedTerm, QueryToken, RecallHit } from './types.ts';
 
 export interface QueryAnalysis {
@@ -37,6 +38,10 @@ export interface RecallRun {
   lexicalHits: { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
   semantic: SemanticSearchResult;
   semanticHits: { chunkId: string; docId: string; score: number }[];
+  /** Near-duplicate groups among the candidates (chunk ids, two or more each; set by the duplicates stage). */
+  duplicateGroups: string[][];
+  /** The gate rarity of each query word (set by the duplicates stage). */
+  rarity: Map<string, TermRarity>;
   /** The corpus's highest possible IDF (the specificity and hybrid gates' scale). */
   maxIdf: number;
   /** Candidates left after one hit per document (select counts its drops from there). */
@@ -70,6 +75,8 @@ export function newRun(deps: RecallDeps, query: string, options: RecallOptions):
     lexicalHits: [],
     semantic: { ran: false, skipped: 'not run' },
     semanticHits: [],
+    duplicateGroups: [],
+    rarity: new Map(),
     maxIdf: 0,
     collapsed: 0,
     k: 0,

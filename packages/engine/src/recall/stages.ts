@@ -85,7 +85,16 @@ export function describeTokens(
  */
 export type BoundaryPairRule = 'keep' | 'function' | 'all';
 
-export const DEFAULT_BOUNDARY_PAIRS: BoundaryPairRule = 'keep';
+// 'function' since issue 26: a pair like 晏是 is not a rare word, and the single character beside the
+// function word (晏) now carries its own weight (SINGLE_CHAR_MIN_IDF), so the name is not lost with it.
+export const DEFAULT_BOUNDARY_PAIRS: BoundaryPairRule = 'function';
+
+/**
+ * A single CJK character counts toward the query's weight when the general table rates it at least
+ * this rare: single-character names and places (晏 10.1, 渝 8.7, 湘 7.8) do, common characters (是 1.7,
+ * 国 6.0, 王 5.7) do not. Absent from the table = rarer than the table keeps.
+ */
+export const SINGLE_CHAR_MIN_IDF = 7;
 
 // Evaluation switch: bench/semantic-dump.ts and eval-cmrc.ts compare the rules with one code base.
 const envRule = process.env.ENGRAM_EVAL_BOUNDARY_PAIRS;
@@ -105,8 +114,9 @@ export function isBoundaryPair(token: string, singles: Set<string>, isFunctionCh
 /**
  * How much each query word weighs when judging how much of the query a hit explains: general-language
  * IDF when available (so a name the corpus never saw weighs a lot, 公司 little), else corpus IDF with
- * unseen words at the corpus ceiling. Single CJK characters and alias additions do not count, nor
- * (by `boundaryPairs`) pairs straddling a word boundary that the general table cannot know.
+ * unseen words at the corpus ceiling. Alias additions do not count, nor (by `boundaryPairs`) pairs
+ * straddling a word boundary that the general table cannot know; a single CJK character counts only
+ * with the general table and only when it is rare there (SINGLE_CHAR_MIN_IDF: a one-character name).
  */
 export function queryWeights(
   tokens: QueryToken[],
@@ -119,8 +129,13 @@ export function queryWeights(
   const out = new Map<string, number>();
   const singles = new Set(tokens.filter((t) => isSingleCjk(t.token)).map((t) => t.token));
   for (const t of tokens) {
-    if (t.fromAlias || isSingleCjk(t.token)) continue;
+    if (t.fromAlias) continue;
     const known = background?.get(t.token);
+    if (isSingleCjk(t.token)) {
+      const rarity = known ?? unknownWeight;
+      if (background && rarity >= SINGLE_CHAR_MIN_IDF && !isFunctionChar(t.token)) out.set(t.token, rarity);
+      continue;
+    }
     if (background && known === undefined && boundaryPairs !== 'keep' && isBoundaryPair(t.token, singles, isFunctionChar)) {
       const [a, b] = [...t.token] as [string, string];
       if (boundaryPairs === 'all' || isFunctionChar(a) || isFunctionChar(b)) continue;
@@ -157,6 +172,8 @@ export interface Candidate {
   decay: number;
   score: number;
   folded: number;
+  /** Near-duplicate candidates folded into this one (collapseNearDuplicates). */
+  duplicates?: number;
   /** What the hybrid gate judged (set when the semantic channel ran with a cosine background). */
   evidence?: Evidence;
 }
@@ -282,11 +299,22 @@ function querySilence(candidates: Candidate[], ctx: GateContext): string | null 
   // the gate silenced most answerable questions (docs/benchmarks.md, English check), so it judges
   // only queries whose distinctive words are mostly Chinese.
   if (!mostlyCjk(ctx.distinctive)) return null;
+  // Both channels putting the same memory first is the strongest sign a question is answered: the
+  // query-level statistics (fitted on how the candidates look together) do not overrule it.
+  if (channelsAgree(candidates, ctx)) return null;
   const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0 })));
   const p = queryProbability(q, gate.weights);
   if (p >= gate.threshold) return null;
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
   return `query gate: q ${p.toFixed(2)} < ${gate.threshold} (${f})`;
+}
+
+/**
+ * True when one candidate is first in both the lexical and the semantic channel and the lexical rule
+ * gates let it through (a candidate the words only graze does not count as agreement).
+ */
+export function channelsAgree(candidates: Candidate[], ctx: GateContext): boolean {
+  return candidates.some((c) => c.lexical?.rank === 1 && c.semantic?.rank === 1 && c.matched.length > 0 && ruleVerdict(c, ctx) === null);
 }
 
 const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
@@ -359,6 +387,39 @@ export function collapseByDocument(candidates: Candidate[]): Candidate[] {
     else best.set(c.docId, { ...c, folded: 0 });
   }
   return [...best.values()].sort(byScore);
+}
+
+/**
+ * One hit per near-duplicate group: the best-scored member stays, carrying how many others were folded
+ * into it; `groups` are chunk ids (recall/near-duplicates.ts). Returns the candidates and the groups
+ * that folded anything, as (kept, folded) pairs.
+ */
+export function collapseNearDuplicates(candidates: Candidate[], groups: readonly (readonly string[])[]): { kept: Candidate[]; folded: { kept: string; folded: string[] }[] } {
+  const groupOf = new Map<string, number>();
+  groups.forEach((g, i) => g.forEach((id) => groupOf.set(id, i)));
+  const head = new Map<number, Candidate>();
+  const folded = new Map<number, string[]>();
+  const kept: Candidate[] = [];
+  for (const c of [...candidates].sort(byScore)) {
+    const g = groupOf.get(c.chunkId);
+    if (g === undefined) {
+      kept.push(c);
+      continue;
+    }
+    const h = head.get(g);
+    if (!h) {
+      const first = { ...c, duplicates: 0 };
+      head.set(g, first);
+      kept.push(first);
+      continue;
+    }
+    h.duplicates = (h.duplicates ?? 0) + 1 + (c.duplicates ?? 0);
+    const list = folded.get(g) ?? [];
+    list.push(c.chunkId);
+    folded.set(g, list);
+  }
+  for (const c of kept) if (c.duplicates === 0) delete c.duplicates;
+  return { kept, folded: [...folded.entries()].map(([g, ids]) => ({ kept: (head.get(g) as Candidate).chunkId, folded: ids })) };
 }
 
 /** Exponential half-life decay by document age, never below `floor`. Pure: `now` is passed in. */

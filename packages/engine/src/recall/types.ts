@@ -21,8 +21,13 @@ export interface ChannelScore {
 
 export interface MatchedTerm {
   token: string;
+  /** The rarity the gates read (recall/term-rarity.ts); the store's plain IDF is `storeIdf` when they differ. */
   idf: number;
   fields: string[];
+  /** The store's IDF of the word (what BM25 ranked with). */
+  storeIdf?: number;
+  /** Where the gates' `idf` came from: the store's counts (near duplicates once), the language table, or both. */
+  idfSource?: 'store' | 'language' | 'blend';
 }
 
 /** Which memory a hit (or a candidate) belongs to. */
@@ -64,6 +69,8 @@ export interface RecallHit extends DocMeta {
   coverage: number;
   /** Other chunks of the same document that also matched and were folded into this hit. */
   folded: number;
+  /** Near-duplicate notes folded into this hit ("also noted N times"); absent when there are none. */
+  duplicates?: number;
   /** The chunk text that would be injected. */
   text: string;
   /** The hybrid gate's features and probability (when the semantic channel ran). */
@@ -100,7 +107,13 @@ export interface RecallExplanation {
     idfAvailable: boolean;
     /** The IDF a query token needed to count as distinctive (capped in small corpora). */
     idfThreshold: number;
+    /** When candidates existed and none was kept: the rule that silenced the query. */
+    silencedBy?: SilenceExplanation | null;
   };
+  /** Each query word: its weight in coverage and where it came from, and the rarity the gates read. */
+  terms?: TermExplanation[];
+  /** Near-duplicate notes among the candidates, each group shown once. */
+  nearDuplicates?: NearDuplicateGroupExplanation[];
   semantic: { ran: boolean; skipped: string | null; candidates: number; background?: { mean: number; std: number; n: number } | null };
   lexical: { candidates: number };
   judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
@@ -108,6 +121,30 @@ export interface RecallExplanation {
   maxChars: { limit: number; used: number; truncatedItems: number };
   /** The time channel: null when the query names no day (or the channel is off). */
   time?: TimeExplanation | null;
+}
+
+export interface SilenceExplanation {
+  /** The query-level rule (no-distinctive-query, vague-query, query-gate) or 'every-candidate' when the candidate gates removed all. */
+  rule: 'no-distinctive-query' | 'vague-query' | 'query-gate' | 'every-candidate';
+  detail: string;
+}
+
+export interface TermExplanation {
+  token: string;
+  /** Its share-weight in coverage and query information (0: not counted). */
+  weight: number;
+  /** 'language': jieba's general table; 'unknown-word': absent from the table, weighed as a name; 'store': corpus IDF (no table); 'none': not counted. */
+  weightSource: 'language' | 'unknown-word' | 'store' | 'none';
+  /** The rarity the gates read and its sources (recall/term-rarity.ts). */
+  rarity: { idf: number; source: 'store' | 'language' | 'blend'; storeIdf: number; storeDf: number; groupedDf: number; languageIdf: number | null } | null;
+}
+
+export interface NearDuplicateGroupExplanation {
+  /** The chunk shown for the group. */
+  kept: string;
+  title: string;
+  /** The other chunks of the group (not shown). */
+  folded: string[];
 }
 
 /** What the time channel made of a query that names days (今天, 九天前, 10月6日, 上周三…). */

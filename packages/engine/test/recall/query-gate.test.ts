@@ -4,11 +4,12 @@ import { queryEvidence, queryProbability, QUERY_FEATURES, type Evidence } from '
 import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/stages.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
-const cand = (id: string, e: Evidence): Candidate => ({
+// Ranks differ by candidate: a candidate first in both channels overrides the query gate (channelsAgree).
+const cand = (id: string, e: Evidence, ranks: { lex: number; sem: number } = { lex: id === 'a' ? 1 : 2, sem: id === 'a' ? 2 : 1 }): Candidate => ({
   chunkId: id,
   docId: id,
-  lexical: { score: 1, rank: 1 },
-  semantic: { score: 0.6, rank: 1 },
+  lexical: { score: 1, rank: ranks.lex },
+  semantic: { score: 0.6, rank: ranks.sem },
   matched: [{ token: '司马', idf: 5, field: 'body' } as never],
   coverage: e.coverage,
   fused: 1,

@@ -5,7 +5,18 @@
 import type { RecallStage } from '../run.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
 import { applyGates } from '../stages.ts';
-import type { GateRemoval } from '../types.ts';
+import type { GateRemoval, SilenceExplanation } from '../types.ts';
+
+/** When the gates left nothing of a query that had candidates: which rule silenced it. */
+export function silenceOf(kept: unknown[], removals: GateRemoval[]): SilenceExplanation | null {
+  if (kept.length > 0 || removals.length === 0) return null;
+  const first = removals[0] as GateRemoval;
+  if (first.gate === 'no-distinctive-query' || first.gate === 'vague-query') return { rule: first.gate, detail: first.detail };
+  if (first.detail.startsWith('query gate:') && removals.every((r) => r.detail === first.detail)) return { rule: 'query-gate', detail: first.detail };
+  const counts = new Map<string, number>();
+  for (const r of removals) counts.set(r.gate, (counts.get(r.gate) ?? 0) + 1);
+  return { rule: 'every-candidate', detail: [...counts].map(([g, n]) => `${g} ${n}`).join(', ') };
+}
 
 export const gate: RecallStage = {
   name: 'gate',
@@ -38,6 +49,6 @@ export const gate: RecallStage = {
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
     }
-    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals } } };
+    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals, silencedBy: silenceOf(kept, removals) } } };
   },
 };

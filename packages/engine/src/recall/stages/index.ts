@@ -2,6 +2,7 @@
 // `RecallStage`: candidates + the recall in, candidates + a record out) and put it in this list.
 import type { RecallStage } from '../run.ts';
 import { collapse } from './collapse.ts';
+import { duplicates } from './duplicates.ts';
 import { fuse } from './fuse.ts';
 import { gate } from './gate.ts';
 import { judge } from './judge.ts';
@@ -11,4 +12,4 @@ import { select } from './select.ts';
 import { semantic } from './semantic.ts';
 import { tokenize } from './tokenize.ts';
 
-export const RELEVANCE_STAGES: readonly RecallStage[] = [tokenize, lexical, semantic, fuse, gate, collapse, pool, judge, select];
+export const RELEVANCE_STAGES: readonly RecallStage[] = [tokenize, lexical, semantic, duplicates, fuse, gate, collapse, pool, judge, select];

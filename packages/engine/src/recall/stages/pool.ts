@@ -10,7 +10,13 @@ export const pool: RecallStage = {
     const { k, reason } = chooseK(run.analysis.distinctive.size, run.cfg, run.options.k);
     run.k = k;
     const kept = candidates.slice(0, Math.max(k * 2, k));
-    run.texts = await run.deps.chunkTexts(kept.map((c) => c.chunkId));
+    // The duplicates stage read most of these already.
+    const missing = kept.map((c) => c.chunkId).filter((id) => !run.texts.has(id));
+    const read = missing.length > 0 ? await run.deps.chunkTexts(missing) : new Map<string, string>();
+    run.texts = new Map(kept.flatMap((c) => {
+      const text = run.texts.get(c.chunkId) ?? read.get(c.chunkId);
+      return text === undefined ? [] : [[c.chunkId, text] as [string, string]];
+    }));
     return { candidates: kept, record: { kept: kept.length, dropped: candidates.length - kept.length, listed: false, explain: { k: { chosen: k, reason } } } };
   },
 };

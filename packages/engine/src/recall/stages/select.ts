@@ -22,6 +22,7 @@ export const select: RecallStage = {
         matched: c.matched,
         coverage: c.coverage,
         folded: c.folded,
+        ...(c.duplicates ? { duplicates: c.duplicates } : {}),
         text,
         evidence: c.evidence,
       };

@@ -1,0 +1,173 @@
+// The growth benchmark's data: a QA set (notes, questions about them, questions about notes the store
+// never holds, chatter) and the stores grown from it — the notes once each, grown with distractor notes
+// of overlapping topics, and with each asked-about note written again and again. Pure apart from
+// reading the dataset file; everything is seeded, so every run builds the same stores.
+import { CHATTER_QUERIES, HELD_OUT_CHATTER } from './chatter.ts';
+import { seededRandom } from './corpus.ts';
+import { loadCmrc, titleOf } from './eval-cmrc.ts';
+
+/** One memory of a QA set: the text a note holds, and the spans that answer its questions. */
+export interface QaNote {
+  id: string;
+  title: string;
+  text: string;
+  /** Substrings of `text` that answer its questions (a distractor never copies a sentence holding one). */
+  answers: string[];
+  questions: string[];
+}
+
+/**
+ * A QA set the benchmark can grow stores from. `role` splits the notes deterministically:
+ * 'asked' notes are stored and asked about, 'filler' notes are stored but never asked about (their
+ * sentences also feed distractors), 'absent' notes are never stored (their questions must get nothing).
+ * `half` splits the asked notes into the tuning half (0) and the held-out half (1).
+ */
+export interface QaSet {
+  name: string;
+  language: 'zh' | 'en';
+  notes: QaNote[];
+  role(index: number): 'asked' | 'filler' | 'absent';
+  half(index: number): 0 | 1;
+  /** Small talk (the right recall is nothing), each line in the half it was written for. */
+  chatter: { q: string; half: 0 | 1 }[];
+  /** Splits a note's text into sentences (the unit distractors are made of and repeats drop). */
+  sentences(text: string): string[];
+}
+
+const ZH_SENTENCE = /(?<=[。！？])/u;
+
+/**
+ * CMRC 2018 dev (/work/shared/datasets/cmrc2018, CC BY-SA 4.0): one paragraph per article. By paragraph
+ * index i: i % 10 in 0..4 asked, 5..6 filler, 7..9 absent (the 7..9 of `npm run eval`'s out-of-corpus
+ * set, so the 1× store is the eval's store); tuning half = even ⌊i / 10⌋, held out = odd (balanced: every role in both).
+ */
+export function cmrcSet(): QaSet {
+  const notes = loadCmrc().map(
+    (p): QaNote => ({
+      id: p.id,
+      title: titleOf(p.context),
+      text: p.context,
+      answers: (p.qas as { question: string; answers?: { text: string }[] }[]).flatMap((q) => (q.answers ?? []).map((a) => a.text)).filter((a) => a.length > 0),
+      questions: p.qas.map((q) => q.question),
+    }),
+  );
+  return {
+    name: 'CMRC 2018 dev (zh)',
+    language: 'zh',
+    notes,
+    role: (i) => (i % 10 < 5 ? 'asked' : i % 10 < 7 ? 'filler' : 'absent'),
+    half: (i) => (Math.floor(i / 10) % 2) as 0 | 1,
+    // The stop words and the vague-query gate were tuned on the first list; the second was written after.
+    chatter: [...CHATTER_QUERIES.map((q) => ({ q, half: 0 as const })), ...HELD_OUT_CHATTER.map((q) => ({ q, half: 1 as const }))],
+    sentences: (text) => text.split(ZH_SENTENCE).map((s) => s.trim()).filter((s) => s.length > 0),
+  };
+}
+
+/** A note as written to the store. `group` is the asked note it repeats (its own id for the original). */
+export interface StoreNote {
+  id: string;
+  title: string;
+  text: string;
+  group: string | null;
+}
+
+export interface StoreSpec {
+  name: string;
+  /** Total notes (distractors fill up to it). */
+  size: number;
+  /** Extra copies of each repeated asked note (each drops one sentence). */
+  repeats: number;
+  /** How many asked notes are repeated (the first N by index); questions are asked about these only. */
+  repeatedNotes?: number;
+}
+
+/** The stores of the growth benchmark (the issue's situations). */
+export const GROWTH_STORES: StoreSpec[] = [
+  { name: '1×', size: 0, repeats: 0 },
+  { name: '5k', size: 5_000, repeats: 0 },
+  { name: '20k', size: 20_000, repeats: 0 },
+  { name: '5k, asked ×10', size: 5_000, repeats: 10 },
+  { name: '10k, asked ×30', size: 10_000, repeats: 30, repeatedNotes: 300 },
+];
+
+export interface BuiltStore {
+  notes: StoreNote[];
+  /** The asked questions: text, the group of notes that answer it, the half. */
+  asked: { q: string; group: string; half: 0 | 1 }[];
+  /** Questions about notes the store does not hold, by half. */
+  absent: { q: string; half: 0 | 1 }[];
+}
+
+/**
+ * Builds a store: every asked and filler note once; copies of the asked notes (copy k drops sentence
+ * k mod n, so no two neighbouring copies are the same); then distractors — each made of two to four
+ * sentences of one stored note (its topic) and one to three of others, shuffled, never a sentence
+ * that holds an answer — until `size` notes.
+ */
+export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore {
+  const rnd = seededRandom(seed);
+  const notes: StoreNote[] = [];
+  const asked: BuiltStore['asked'] = [];
+  const absent: BuiltStore['absent'] = [];
+  const repeated = new Set<string>();
+  let askedCount = 0;
+  set.notes.forEach((n, i) => {
+    const role = set.role(i);
+    if (role === 'absent') {
+      for (const q of n.questions) absent.push({ q, half: set.half(i) });
+      return;
+    }
+    notes.push({ id: n.id, title: n.title, text: n.text, group: role === 'asked' ? n.id : null });
+    if (role !== 'asked') return;
+    const repeatThis = spec.repeats > 0 && (spec.repeatedNotes === undefined || askedCount < spec.repeatedNotes);
+    askedCount++;
+    if (spec.repeats > 0 && !repeatThis) return;
+    if (repeatThis) repeated.add(n.id);
+    for (const q of n.questions) asked.push({ q, group: n.id, half: set.half(i) });
+  });
+  for (const n of set.notes) {
+    if (!repeated.has(n.id)) continue;
+    const parts = set.sentences(n.text);
+    for (let k = 0; k < spec.repeats; k++) {
+      const drop = parts.length > 1 ? k % parts.length : -1;
+      const text = parts.filter((_, j) => j !== drop).join('');
+      notes.push({ id: `${n.id}-r${k + 1}`, title: n.title, text, group: n.id });
+    }
+  }
+  const stored = set.notes.filter((_, i) => set.role(i) !== 'absent');
+  const pools = stored.map((n) => set.sentences(n.text).filter((s) => !n.answers.some((a) => s.includes(a)) && [...s].length >= 6));
+  const usable = pools.map((p, i) => (p.length > 0 ? i : -1)).filter((i) => i >= 0);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  for (let d = 0; notes.length < spec.size; d++) {
+    const topic = pools[pick(usable)] as string[];
+    const parts: string[] = [];
+    const own = 2 + Math.floor(rnd() * 3);
+    for (let j = 0; j < own; j++) parts.push(pick(topic));
+    const others = 1 + Math.floor(rnd() * 3);
+    for (let j = 0; j < others; j++) parts.push(pick(pools[pick(usable)] as string[]));
+    for (let j = parts.length - 1; j > 0; j--) {
+      const s = Math.floor(rnd() * (j + 1));
+      [parts[j], parts[s]] = [parts[s] as string, parts[j] as string];
+    }
+    const text = [...new Set(parts)].join(set.language === 'zh' ? '' : ' ');
+    notes.push({ id: `x${d}`, title: titleOf(text), text, group: null });
+  }
+  return { notes, asked, absent };
+}
+
+/**
+ * The sets the benchmark runs: CMRC always; an English set when its loader module exists
+ * (bench/data/english/ exports `growthSet(): QaSet` from index.ts).
+ */
+export async function growthSets(): Promise<QaSet[]> {
+  const sets = [cmrcSet()];
+  try {
+    // A variable specifier: the module is optional, so the type checker must not require it.
+    const loader = './data/english/index.ts';
+    const mod = (await import(loader)) as { growthSet?: () => QaSet | Promise<QaSet> };
+    if (mod.growthSet) sets.push(await mod.growthSet());
+  } catch (e) {
+    if (!(e instanceof Error && /Cannot find module|ERR_MODULE_NOT_FOUND/.test(`${(e as { code?: string }).code ?? ''} ${e.message}`))) throw e;
+  }
+  return sets;
+}

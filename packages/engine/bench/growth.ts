@@ -1,0 +1,189 @@
+// Growth benchmark (issue 26): does recall hold as memory grows and repeats itself? For each QA set
+// (bench/growth-data.ts) and each store (1×, grown to 5k / 20k notes with distractors of overlapping
+// topics, each asked note written 10× more in 5k and 30× more in 10k), the engine with its defaults
+// and a plain character 1+2-gram BM25 over the same notes, in the same run. Per half (tuning / held
+// out): R@5 (a hit is any note of the asked note's group: the original or one of its copies),
+// answerable questions that get nothing, out-of-corpus questions → nothing, chatter → nothing.
+//
+//   npm run bench:growth
+//   GROWTH_STORES='1×,20k'   only these stores (names as printed)
+//   GROWTH_MODEL=auto        the embedding model (if installed: ENGRAM_TEST_MODEL_DATA_DIR or
+//                            ~/.cache/engram-models/<engram model key>) for the 1× store only;
+//                            'all' for every store, 'none' for none, or a comma list of store names
+//   GROWTH_HALF=0|1          ask only one half's questions (tuning runs)
+//   GROWTH_EVERY=N           every Nth asked / out-of-corpus question (a quicker, coarser run)
+//   ENGRAM_EVAL_OPTIONS      JSON merged into the engine options
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openEngine } from '../src/engine.ts';
+import { LexicalIndex } from '../src/lexical/bm25.ts';
+import { installedModel, modelDirOf } from '../src/model/install.ts';
+import { createTokenizer } from '../src/text/tokenize.ts';
+import { buildStore, GROWTH_STORES, growthSets, type BuiltStore, type QaSet, type StoreNote, type StoreSpec } from './growth-data.ts';
+
+export interface HalfFigures {
+  r5: number;
+  /** Answerable questions that got nothing. */
+  answerableNothing: number;
+  oocNothing: number;
+  chatterNothing: number;
+  asked: number;
+  ooc: number;
+  chatter: number;
+}
+
+export interface GrowthRow {
+  set: string;
+  store: string;
+  notes: number;
+  system: string;
+  halves: [HalfFigures, HalfFigures];
+  msPerQuery: number;
+  indexSeconds: number;
+}
+
+type Answer = (q: string) => Promise<string[]> | string[];
+
+/** Scores one system on a store: `answer` returns the groups (or null-group ids) of its top 5, empty = nothing. */
+async function score(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ halves: [HalfFigures, HalfFigures]; ms: number }> {
+  const acc = [0, 1].map(() => ({ r5: 0, none: 0, asked: 0, ooc: 0, oocN: 0, chat: 0, chatN: 0 }));
+  const keep = <T extends { half: 0 | 1 }>(xs: T[]) => xs.filter((x, i) => i % opts.every === 0 && (opts.half === null || x.half === opts.half));
+  const t0 = performance.now();
+  let n = 0;
+  for (const a of keep(store.asked)) {
+    const got = await answer(a.q);
+    const h = acc[a.half]!;
+    h.asked++;
+    if (got.includes(a.group)) h.r5++;
+    if (got.length === 0) h.none++;
+    n++;
+  }
+  for (const a of keep(store.absent)) {
+    const h = acc[a.half]!;
+    h.oocN++;
+    if ((await answer(a.q)).length === 0) h.ooc++;
+    n++;
+  }
+  for (const c of chatter.filter((x) => opts.half === null || x.half === opts.half)) {
+    const h = acc[c.half]!;
+    h.chatN++;
+    if ((await answer(c.q)).length === 0) h.chat++;
+    n++;
+  }
+  const ms = (performance.now() - t0) / Math.max(1, n);
+  const f = (h: (typeof acc)[number]): HalfFigures => ({
+    r5: h.r5 / (h.asked || 1),
+    answerableNothing: h.none / (h.asked || 1),
+    oocNothing: h.ooc / (h.oocN || 1),
+    chatterNothing: h.chat / (h.chatN || 1),
+    asked: h.asked,
+    ooc: h.oocN,
+    chatter: h.chatN,
+  });
+  return { halves: [f(acc[0]!), f(acc[1]!)], ms };
+}
+
+/** Character 1+2-gram BM25 over title and text, no gates, never abstains when a gram matches. */
+function bm25Baseline(notes: StoreNote[]): Answer {
+  const gram = createTokenizer({ kind: 'gram' });
+  const index = new LexicalIndex({ k1: 1.2, b: 0.75, fieldWeights: { title: 1, summary: 1, tags: 1, body: 1 }, singleCharWeight: 1 });
+  const groupOf = new Map<string, string>();
+  for (const n of notes) {
+    index.add({ chunkId: n.id, docId: n.id, fields: { title: gram.tokenize(n.title), summary: [], tags: [], body: gram.tokenize(n.text) } });
+    groupOf.set(n.id, n.group ?? n.id);
+  }
+  return (q) => index.search(gram.tokenize(q), 5).map((h) => groupOf.get(h.docId) as string);
+}
+
+const fileOf = (n: StoreNote, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id}.txt`;
+
+/** The model's data dir when the model is installed (the one the tests use), else null. */
+function modelDataDir(): string | null {
+  const given = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
+  if (given && installedModel(given)) return given;
+  const cli = resolve(new URL('.', import.meta.url).pathname, '../bin/engram.js');
+  const key = spawnSync(process.execPath, [cli, 'model', 'key'], { encoding: 'utf8' });
+  if (key.status !== 0) return null;
+  const dir = join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
+  return installedModel(dir) ? dir : null;
+}
+
+function wantsModel(store: string, mode: string): boolean {
+  if (mode === 'none') return false;
+  if (mode === 'all') return true;
+  if (mode === 'auto') return store === '1×';
+  return mode.split(',').map((s) => s.trim()).includes(store);
+}
+
+async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: string | null, opts: { every: number; half: 0 | 1 | null; extra: Record<string, unknown> }): Promise<GrowthRow> {
+  const work = mkdtempSync(join(tmpdir(), 'engram-growth-'));
+  const diaryDir = join(work, 'diaries');
+  const groupOfPath = new Map<string, string>();
+  for (let i = 0; i < 20; i++) mkdirSync(join(diaryDir, `f${i}`), { recursive: true });
+  store.notes.forEach((n, i) => {
+    const path = fileOf(n, i);
+    writeFileSync(join(diaryDir, path), `[09:00] ${n.title}\n\n${n.text}\n`);
+    groupOfPath.set(path, n.group ?? n.id);
+  });
+  const embedding = model ? { provider: 'local', modelDir: modelDirOf(model) } : { provider: 'none' };
+  const engine = await openEngine({
+    options: { ...opts.extra, diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false, timePrefix: true }, embedding },
+    env: { HOME: work },
+    syncOnOpen: false,
+    now: () => new Date('2026-11-01T00:00:00'),
+  });
+  try {
+    const t0 = performance.now();
+    await engine.index({ full: true });
+    const indexSeconds = (performance.now() - t0) / 1000;
+    if (model && engine.semantic?.status().state !== 'ready') throw new Error(`semantic channel not ready: ${engine.semantic?.status().reason}`);
+    const answer: Answer = async (q) => (await engine.recall(q, { k: 5 })).hits.map((h) => groupOfPath.get(h.path) ?? h.path);
+    const { halves, ms } = await score(store, set.chatter, answer, opts);
+    return { set: set.name, store: spec.name, notes: store.notes.length, system: `engram ${model ? 'hybrid (model)' : 'lexical'}`, halves, msPerQuery: ms, indexSeconds };
+  } finally {
+    engine.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function formatRows(rows: GrowthRow[]): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    '| set | store (notes) | system | half | R@5 | answerable → nothing | out-of-corpus → nothing | chatter → nothing | asked / ooc / chatter | ms/query |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    r.halves.forEach((h, i) => {
+      if (h.asked + h.ooc + h.chatter === 0) return;
+      lines.push(
+        `| ${r.set} | ${r.store} (${r.notes.toLocaleString('en')}) | ${r.system} | ${i === 0 ? 'tuning' : 'held out'} | ${h.r5.toFixed(3)} | ${pct(h.answerableNothing)} | ${pct(h.oocNothing)} | ${pct(h.chatterNothing)} | ${h.asked} / ${h.ooc} / ${h.chatter} | ${r.msPerQuery.toFixed(1)} |`,
+      );
+    });
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.env.GROWTH_STORES ? new Set(process.env.GROWTH_STORES.split(',').map((s) => s.trim())) : null;
+  const mode = process.env.GROWTH_MODEL ?? 'auto';
+  const every = Math.max(1, Number(process.env.GROWTH_EVERY ?? 1));
+  const half = process.env.GROWTH_HALF === '0' ? 0 : process.env.GROWTH_HALF === '1' ? 1 : null;
+  const extra = process.env.ENGRAM_EVAL_OPTIONS ? (JSON.parse(process.env.ENGRAM_EVAL_OPTIONS) as Record<string, unknown>) : {};
+  const modelDir = mode === 'none' ? null : modelDataDir();
+  const rows: GrowthRow[] = [];
+  for (const set of await growthSets()) {
+    for (const spec of GROWTH_STORES) {
+      if (only && !only.has(spec.name)) continue;
+      const store = buildStore(set, spec);
+      const useModel = wantsModel(spec.name, mode) ? modelDir : null;
+      if (wantsModel(spec.name, mode) && !modelDir) console.error(`growth: no installed model (engram model install); ${spec.name} runs lexical`);
+      rows.push(await engramRun(store, set, spec, useModel, { every, half, extra }));
+      const baseline = await score(store, set.chatter, bm25Baseline(store.notes), { every, half });
+      rows.push({ set: set.name, store: spec.name, notes: store.notes.length, system: 'char 1+2-gram BM25, no gates', halves: baseline.halves, msPerQuery: baseline.ms, indexSeconds: 0 });
+      console.error(`growth: ${set.name} ${spec.name} done (${store.notes.length} notes, indexed in ${rows.at(-2)?.indexSeconds.toFixed(0)} s)`);
+      console.error(formatRows(rows.slice(-2)));
+    }
+  }
+  console.log(formatRows(rows));
+}

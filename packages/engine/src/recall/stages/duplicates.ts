@@ -1,0 +1,81 @@
+// Stage 3½ — duplicates: near-duplicate groups among the channels' candidates (recall/near-duplicates.ts)
+// and the gate rarity of each query word (recall/term-rarity.ts): the store's count with each group
+// counted once, blended with the general-language table. The lexical matches carry the gate rarity
+// from here on (fuse, gate and the hybrid evidence read it); a word that is rare once copies count
+// once becomes distinctive. Collapse later shows each group once, with how often it was noted.
+import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+import { queryFacts } from '../explain.ts';
+import { nearDuplicateGroups } from '../near-duplicates.ts';
+import type { RecallStage } from '../run.ts';
+import { redundantCopies, termRarity, type TermRarity } from '../term-rarity.ts';
+import type { QueryToken, TermExplanation } from '../types.ts';
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Each query word's coverage weight with its source, and its gate rarity with its sources (the explanation's `terms`). */
+export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>): TermExplanation[] {
+  return tokens.map((t) => {
+    const w = weights.get(t.token);
+    const weightSource: TermExplanation['weightSource'] = w === undefined ? 'none' : !table ? 'store' : table.has(t.token) ? 'language' : 'unknown-word';
+    const r = rarity.get(t.token);
+    return {
+      token: t.token,
+      weight: round3(w ?? 0),
+      weightSource,
+      rarity: r ? { idf: round3(r.idf), source: r.source, storeIdf: round3(r.storeIdf), storeDf: r.storeDf, groupedDf: r.groupedDf, languageIdf: r.languageIdf === null ? null : round3(r.languageIdf) } : null,
+    };
+  });
+}
+
+export const duplicates: RecallStage = {
+  name: 'duplicates',
+  async run(candidates, run) {
+    const { deps, cfg } = run;
+    const ids = [...new Set([...run.lexicalHits.map((h) => h.chunkId), ...run.semanticHits.map((h) => h.chunkId)])];
+    if (ids.length > 1) {
+      const texts = await deps.chunkTexts(ids);
+      for (const [id, text] of texts) run.texts.set(id, text);
+      run.duplicateGroups = nearDuplicateGroups(ids.flatMap((id) => (texts.has(id) ? [{ id, text: texts.get(id) as string }] : []))).map((g) => g.members);
+    }
+    const matchedBy = new Map(run.lexicalHits.map((h) => [h.chunkId, new Set(h.matched.map((m) => m.token))]));
+    const holds = (id: string, token: string) => matchedBy.get(id)?.has(token) ?? false;
+    const table = backgroundIdfTable();
+    const size = deps.lexical.size;
+    const analysis = run.analysis;
+    run.rarity = new Map(
+      analysis.tokens.map((t) => [
+        t.token,
+        termRarity({ token: t.token, storeIdf: t.idf, chunkCount: size, redundant: redundantCopies(t.token, run.duplicateGroups, holds), languageIdf: table?.get(t.token) ?? null }, UNKNOWN_WORD_IDF),
+      ]),
+    );
+    for (const h of run.lexicalHits)
+      h.matched = h.matched.map((m) => {
+        const r = run.rarity.get(m.token);
+        return r ? { ...m, idf: r.idf, storeIdf: m.idf, idfSource: r.source } : m;
+      });
+    // Copies counted once can make a word rare enough to be distinctive; never the other way round.
+    let added = false;
+    for (const t of analysis.tokens) {
+      const r = run.rarity.get(t.token);
+      if (t.distinctive || !r || [...t.token].length < cfg.minTokenLen || !(r.idf >= analysis.minIdf) || !analysis.idfAvailable) continue;
+      t.distinctive = true;
+      analysis.distinctive.add(t.token);
+      added = true;
+    }
+    const grouped = run.duplicateGroups.reduce((n, g) => n + g.length, 0);
+    const terms = termExplanations(analysis.tokens, analysis.weights, table, run.rarity);
+    return {
+      candidates,
+      record: {
+        kept: candidates.length,
+        dropped: 0,
+        listed: false,
+        explain: {
+          terms,
+          ...(added ? { query: queryFacts({ distinctive: analysis.distinctive, information: analysis.information, idfAvailable: analysis.idfAvailable, minIdf: analysis.minIdf }) } : {}),
+        },
+        ...(grouped > 0 ? { note: `${run.duplicateGroups.length} near-duplicate groups of ${grouped} candidates` } : {}),
+      },
+    };
+  },
+};
