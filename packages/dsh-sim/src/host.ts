@@ -9,7 +9,7 @@ import { SystemPromptService, type AssembleContext } from './services/system-pro
 import { ToolsService } from './services/tools.ts';
 import { runUserTurn, type AssembleAt } from './turn.ts';
 import { installBuiltins } from './builtins.ts';
-import type { HostError, InboxViolation, LogLine, RecordedRequest, ScriptEntry } from './types.ts';
+import type { EventEnvelope, HostError, InboxViolation, LogLine, RecordedRequest, ScriptEntry } from './types.ts';
 
 export interface HostOptions {
   /** Which session event API exists: rc.8's `events` getter, newer `snapshotEvents()`, or both. */
@@ -227,6 +227,24 @@ export class SimHost {
     );
     this.sessions.push(session);
     return session;
+  }
+
+  /**
+   * A session of an earlier host run, as this host finds it on disk at start: same header, its
+   * recorded events loaded (SimSession.restore). Plugins loaded here have seen none of it.
+   */
+  resumeSession(previous: { header: SessionInit & { id: string }; recordedEvents(): readonly EventEnvelope[] }): SimSession {
+    const events = previous.recordedEvents();
+    // A real host's ids are UUIDs; this one counts, so it counts on past the ids it finds.
+    for (const id of [previous.header.id, ...events.flatMap((e) => [e.data?.id, e.data?.callId, e.data?.compactionId])]) this.countPast(id);
+    const session = this.createSession({ ...previous.header });
+    session.restore(events);
+    return session;
+  }
+
+  private countPast(id: unknown): void {
+    const m = typeof id === 'string' ? /^(.+)-(\d+)$/.exec(id) : null;
+    if (m) this.counters.set(m[1]!, Math.max(this.counters.get(m[1]!) ?? 0, Number(m[2])));
   }
 
   async listen(): Promise<string> {

@@ -169,6 +169,23 @@ export class SimSession {
     return envelope;
   }
 
+  /**
+   * Loads the log a previous host run recorded, as a host does with a session's journal when it
+   * starts: the events come back as they were (same seqs), the model-visible history is rebuilt, and
+   * nothing is emitted (`session/event` is for new events). Only on a session with no events yet.
+   */
+  restore(events: readonly EventEnvelope[]): void {
+    if (this.log.length > 0) throw new Error(`session "${this.id}" already has events: restore() loads a journal into a new session`);
+    for (const event of events) {
+      if (event.seq !== this.log.length) throw new RangeError(`restore: event seq ${event.seq} where ${this.log.length} was expected`);
+      const envelope = deepFreeze(structuredClone(event));
+      this.log.push(envelope);
+      this.updateSurface(envelope);
+      if (envelope.type === 'user/message' && typeof envelope.data?.id === 'string') this.messageIds.add(envelope.data.id);
+      if (typeof envelope.data?.turn === 'number') this.turnCount = Math.max(this.turnCount, envelope.data.turn);
+    }
+  }
+
   /** Emits `session/event` again for an event already in the log (duplicate delivery). */
   redeliver(target: number | EventEnvelope): void {
     const seq = typeof target === 'number' ? target : target.seq;

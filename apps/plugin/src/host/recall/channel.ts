@@ -4,10 +4,10 @@
 //   message (default) — a user-role message appended to this step's decision.messages, deduped
 //                        against what the history already shows;
 //   context            — the text of a placeholder context, filled in the assemble waterfall.
-import { renderRecallBlock, type Engine, type EngramConfig, type RecallResult } from '@engram/engine';
+import { renderRecallBlock, shownRuleOptionsOf, splitShownHits, type Engine, type EngramConfig, type RecallResult, type ShownRuleOptions } from '@engram/engine';
 import type { HostEvent, HostLogger, HostSession, UserMessage } from '../core/host-types.ts';
 import { emptyFreezeState, pickTrigger, type FreezeState, type Trigger } from './freeze.ts';
-import { blockKey, itemKey, normaliseMaxMessages, shownRecall, unseenItems, type ItemIdentity } from './dedupe.ts';
+import { blockKey, itemKey, normaliseMaxMessages, shownRecall, type ItemIdentity } from './dedupe.ts';
 import { errorText, formatRecallLog } from '../core/log.ts';
 import { pluginMessage } from '../sessions/messages.ts';
 import { escapePromptVariables } from '../core/texts.ts';
@@ -23,12 +23,16 @@ export interface RecallItem extends ItemIdentity {
   text: string;
   /** Cut short by the character budget: shown, but not counted as shown (its whole text never was). */
   truncated: boolean;
+  /** The query words it matched (what the already-shown rule compares). */
+  matched: { token: string }[];
 }
 
 export interface FrozenView {
   id: number;
   trigger: Trigger;
   items: RecallItem[];
+  /** How the already-shown rule reads this recall (a time-channel answer, the distinctive words). */
+  shownRule: ShownRuleOptions;
 }
 
 interface SessionRecall {
@@ -55,6 +59,7 @@ export function itemsOf(result: RecallResult): RecallItem[] {
     title: hit.title,
     text: hit.text,
     truncated: truncated && i === result.hits.length - 1,
+    matched: hit.matched.map((m) => ({ token: m.token })),
   }));
 }
 
@@ -117,7 +122,7 @@ export class RecallChannel {
     // Zero hits never freeze: an empty view would silence the session until a restart.
     if (result.hits.length === 0) return;
     state.freeze = { ...state.freeze, frozen: true };
-    state.view = { id: ++this.views, trigger, items: itemsOf(result) };
+    state.view = { id: ++this.views, trigger, items: itemsOf(result), shownRule: shownRuleOptionsOf(result) };
   }
 
   /** Context mode: the frozen view rendered with the current texts ('' before the first hit). */
@@ -140,9 +145,19 @@ export class RecallChannel {
     const sessionId = session.header.id;
 
     const shown = shownRecall(visibleOwnMessages(events, 'recall'), [config.inject.itemPrefix, DEFAULT_ITEM_PREFIX]);
-    const fresh = unseenItems(view.items, shown);
+    // Leaving out what the history shows never promotes a hit that only came in beside it.
+    const split = splitShownHits(view.items, (item) => shown.itemKeys.has(itemKey(item)), view.shownRule);
+    // A passage shown cut short beside them before was injected in that place already: it comes back whole.
+    const completes = (item: RecallItem) => shown.partKeys.has(itemKey(item));
+    const fresh = view.items.filter((item) => split.fresh.includes(item) || (completes(item) && split.companions.some((c) => c.hit === item)));
+    split.companions = split.companions.filter((c) => !completes(c.hit));
+    for (const { hit, reason } of split.companions) {
+      this.deps.log.info(`recall ${view.trigger.kind} session=${sessionId}: left out ${itemKey(hit).replace('\u0001', ' ')}: ${reason}`);
+    }
     if (fresh.length === 0) {
-      this.deps.log.info(`recall ${view.trigger.kind} session=${sessionId}: all ${view.items.length} item(s) already in the history, nothing injected`);
+      this.deps.log.info(
+        `recall ${view.trigger.kind} session=${sessionId}: ${split.shown.length} of ${view.items.length} item(s) already in the history${split.companions.length > 0 ? `, ${split.companions.length} added nothing to them` : ''}, nothing injected`,
+      );
       return null;
     }
     const text = renderRecallBlock(fresh, config.inject, { reason: view.trigger.kind });
@@ -159,10 +174,10 @@ export class RecallChannel {
       }
       return null;
     }
-    const dropped = view.items.length - fresh.length;
+    const dropped = split.shown.length;
     const items = fresh.filter((i) => !i.truncated).map(({ date, title }) => ({ date, title }));
     this.deps.log.info(
-      `recall ${view.trigger.kind} session=${sessionId}: injected ${fresh.length} item(s) as a message${dropped > 0 ? `, ${dropped} already shown` : ''} [${fresh.map((i) => itemKey(i).replace('\u0001', ' ')).join(' | ')}]`,
+      `recall ${view.trigger.kind} session=${sessionId}: injected ${fresh.length} item(s) as a message${dropped > 0 ? `, ${dropped} already shown` : ''}${split.companions.length > 0 ? `, ${split.companions.length} left out beside them` : ''} [${fresh.map((i) => itemKey(i).replace('\u0001', ' ')).join(' | ')}]`,
     );
     return pluginMessage('recall', text, { items, trigger: view.trigger.kind });
   }

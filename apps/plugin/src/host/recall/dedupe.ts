@@ -82,6 +82,8 @@ function itemsFromSource(value: unknown): ItemIdentity[] | null {
 export interface ShownRecall {
   blockKeys: Set<string>;
   itemKeys: Set<string>;
+  /** Items whose prefix line is in a block but that do not count as shown (cut short by the budget). */
+  partKeys: Set<string>;
   /** How many recall blocks the model sees (what maxMessages caps). */
   blocks: number;
 }
@@ -92,19 +94,24 @@ export interface ShownRecall {
  * lines, with the current template and then the default one.
  */
 export function shownRecall(messages: readonly UserMessage[], templates: readonly string[]): ShownRecall {
-  const shown: ShownRecall = { blockKeys: new Set(), itemKeys: new Set(), blocks: 0 };
+  const shown: ShownRecall = { blockKeys: new Set(), itemKeys: new Set(), partKeys: new Set(), blocks: 0 };
   for (const message of messages) {
     const text = textOfContent(message.content);
     shown.blocks++;
     shown.blockKeys.add(blockKey(text));
-    let items = itemsFromSource(sourceOf(message)?.items);
+    const declared = itemsFromSource(sourceOf(message)?.items);
+    let inText: ItemIdentity[] | null = null;
     for (const template of templates) {
-      if (items) break;
       const parsed = parseItemsFromText(text, template);
-      if (parsed && parsed.length > 0) items = parsed;
+      if (parsed && parsed.length > 0) {
+        inText = parsed;
+        break;
+      }
     }
-    for (const item of items ?? []) shown.itemKeys.add(itemKey(item));
+    for (const item of declared ?? inText ?? []) shown.itemKeys.add(itemKey(item));
+    for (const item of inText ?? []) if (!shown.itemKeys.has(itemKey(item))) shown.partKeys.add(itemKey(item));
   }
+  for (const key of shown.itemKeys) shown.partKeys.delete(key);
   return shown;
 }
 
