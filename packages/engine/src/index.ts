@@ -39,6 +39,7 @@ export {
   type GuardPolicy,
   type GuardVerdict,
 } from './security/request-guard.ts';
+export { neutraliseDelimiters } from './security/delimiters.ts';
 export * from './compaction/index.ts';
 export { parseTimeExpression, type TimeExpression } from './timeq/parse.ts';
 export { detectTimeZone, TIME_ZONE_META_KEY } from './timeq/timezone.ts';

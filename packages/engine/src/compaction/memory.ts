@@ -11,6 +11,7 @@
 import type { Database } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { neutraliseDelimiters } from '../security/delimiters.ts';
 import type { Tokenizer } from '../types.ts';
 import { addToArchive, type ArchiveDoc } from './archive.ts';
 import { dayOf, ModelAssist, type AssistRoute, type Complete } from './assist.ts';
@@ -567,7 +568,7 @@ export function renderRules(book: readonly RuleEntry[], maxTokens: number): stri
   const lines: string[] = [];
   const render = (body: string[]) => [...head, ...body, `</${RULES_TAG}>`].join('\n');
   for (const rule of sorted) {
-    const line = `- ${clipChars(rule.text, 200)}${rule.hits > 1 ? `(×${rule.hits})` : ''}`;
+    const line = `- ${neutraliseDelimiters(clipChars(rule.text, 200))}${rule.hits > 1 ? `(×${rule.hits})` : ''}`;
     if (estimateTokens(render([...lines, line])) > maxTokens) break;
     lines.push(line);
   }

@@ -3,6 +3,7 @@
 // every compaction (newest first, one line per topic), within a token budget; a section without a
 // conclusion-like sentence gives no line, and nothing worth keeping gives no overview at all. Its
 // text is computed once per compaction and stored, so it stays byte-identical for the window. Pure.
+import { neutraliseDelimiters } from '../security/delimiters.ts';
 import { estimateTokens } from './tokens.ts';
 import { clipChars, collapseWhitespace, normaliseLineEnds } from './text.ts';
 
@@ -46,7 +47,7 @@ export function overviewLines(sources: readonly OverviewSource[]): { topic: stri
 
 export function renderOverview(lines: readonly { topic: string; conclusion: string }[]): string {
   if (lines.length === 0) return '';
-  return [`<${OVERVIEW_TAG}>`, OVERVIEW_HEAD, ...lines.map((l) => `- ${l.topic} — ${l.conclusion}`), `</${OVERVIEW_TAG}>`].join('\n');
+  return [`<${OVERVIEW_TAG}>`, OVERVIEW_HEAD, ...lines.map((l) => neutraliseDelimiters(`- ${l.topic} — ${l.conclusion}`)), `</${OVERVIEW_TAG}>`].join('\n');
 }
 
 /**

@@ -1,6 +1,7 @@
 // What one question gets injected: the best blocks above the threshold, never one already shown
 // (by fingerprint) nor one too similar to a shown one, each cut to an excerpt around the words the
 // question matched, within the item, character and token budgets. Pure.
+import { neutraliseDelimiters } from '../security/delimiters.ts';
 import { estimateTokens } from './tokens.ts';
 import { charLength, clipChars, collapseWhitespace, jaccard } from './text.ts';
 import type { BlockKind, BlockLayer } from './types.ts';
@@ -101,7 +102,7 @@ export function excerptAround(body: string, matched: readonly string[], maxChars
 
 export function renderHistory(header: string, items: readonly { text: string }[]): string {
   if (items.length === 0) return '';
-  return [`<${HISTORY_TAG}>`, header.trim(), ...items.map((i) => i.text), `</${HISTORY_TAG}>`].filter((l) => l !== '').join('\n');
+  return [`<${HISTORY_TAG}>`, header.trim(), ...items.map((i) => neutraliseDelimiters(i.text)), `</${HISTORY_TAG}>`].filter((l) => l !== '').join('\n');
 }
 
 export function selectForInjection(candidates: readonly Candidate[], shown: Shown, tokenSetOf: (text: string) => ReadonlySet<string>, options: SelectOptions): Selection {

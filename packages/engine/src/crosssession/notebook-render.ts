@@ -3,6 +3,7 @@
 // session that never wrote rules pays no tokens). The same books always give the same bytes, so
 // the system prompt stays cache-stable while nobody edits them. Pure.
 import { normaliseLineEnds } from '../compaction/text.ts';
+import { neutraliseDelimiters } from '../security/delimiters.ts';
 import type { RuleEntry } from '../compaction/rules-book.ts';
 
 export const NOTEBOOK_TAG = 'engram-notebook';
@@ -32,11 +33,11 @@ export function cutWithMark(text: string, maxChars: number): CutText {
 /** The minor-rules book as lines: the most-hit rules first (the ones a cut keeps). */
 export function renderMinorBook(entries: readonly RuleEntry[]): string {
   const sorted = [...entries].sort((a, b) => b.hits - a.hits || (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0) || (a.text < b.text ? -1 : 1));
-  return sorted.map((e) => `- ${e.text}${e.hits > 1 ? `(×${e.hits})` : ''}`).join('\n');
+  return sorted.map((e) => `- ${neutraliseDelimiters(e.text)}${e.hits > 1 ? `(×${e.hits})` : ''}`).join('\n');
 }
 
 /** A book's text as injected: line ends unified, blank edges dropped. */
-export const bookText = (text: string): string => normaliseLineEnds(text).replace(/^\s*\n/, '').trimEnd();
+export const bookText = (text: string): string => neutraliseDelimiters(normaliseLineEnds(text).replace(/^\s*\n/, '').trimEnd());
 
 /** Item 3 when the minor rules come as their own message after a compaction rather than in this section. */
 export const MINOR_ELSEWHERE_TEXT = '3. 次要规则(压缩后单独给出的「次要规则」:自动归纳,权限最低,冲突时让位)';

@@ -1,5 +1,6 @@
 // Rendering recall hits into the text injected into a conversation. Pure.
 import type { EngramConfig } from '../config/schema.ts';
+import { neutraliseDelimiters } from '../security/delimiters.ts';
 
 type InjectConfig = EngramConfig['inject'];
 
@@ -55,8 +56,10 @@ export function renderRecallBlock(items: RenderItem[], cfg: InjectConfig, attrs:
   const lines = [`<${tag}${attrText}>`];
   if (cfg.header) lines.push(cfg.header);
   if (cfg.disclaimer) lines.push(cfg.disclaimer);
+  // A memory's own words cannot close this block or open another (security/delimiters.ts).
   items.forEach((item, i) => {
-    lines.push('', formatItemPrefix(cfg.itemPrefix, i + 1, item), item.text.trim());
+    const safe = { date: neutraliseDelimiters(item.date, [tag]), title: neutraliseDelimiters(item.title, [tag]) };
+    lines.push('', formatItemPrefix(cfg.itemPrefix, i + 1, safe), neutraliseDelimiters(item.text.trim(), [tag]));
   });
   lines.push(`</${tag}>`);
   return lines.join('\n');

@@ -1,5 +1,5 @@
 // Texts the plugin puts in front of the model, built from config. Pure.
-import type { EngramConfig } from '@engram/engine';
+import { neutraliseDelimiters, type EngramConfig } from '@engram/engine';
 
 export interface ResidentMemory {
   text: string;
@@ -37,8 +37,9 @@ export function renderResident(runtime: EngramConfig['runtime'], memories: reado
   if (usable.length > 0) {
     const head = [runtime.title, runtime.intro].filter((s) => s.trim() !== '').join('\n');
     if (head) parts.push(head);
-    if (critical.length > 0) parts.push([runtime.criticalTitle, ...critical.map((m) => bullet(m.text))].filter(Boolean).join('\n'));
-    if (normal.length > 0) parts.push([runtime.normalTitle, ...normal.map((m) => bullet(m.text))].filter(Boolean).join('\n'));
+    // A resident memory's own words cannot close a block or open another (engine neutraliseDelimiters).
+    if (critical.length > 0) parts.push([runtime.criticalTitle, ...critical.map((m) => bullet(neutraliseDelimiters(m.text)))].filter(Boolean).join('\n'));
+    if (normal.length > 0) parts.push([runtime.normalTitle, ...normal.map((m) => bullet(neutraliseDelimiters(m.text)))].filter(Boolean).join('\n'));
   }
   if (runtime.toolGuidance && options.toolsAvailable) parts.push(TOOL_GUIDANCE);
   return parts.join('\n\n');
@@ -85,7 +86,7 @@ export interface WorkspaceIndexEntry {
 export const FULL_INJECT_MAX_CHARS = 16_000;
 const INDEX_SUMMARY_CHARS = 80;
 
-const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const flat = (text: string): string => neutraliseDelimiters(text.replace(/\s+/g, ' ').trim());
 
 /**
  * The workspace layer's index / full injection: pinned first, then the most recently changed. index
