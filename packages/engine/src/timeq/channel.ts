@@ -35,15 +35,17 @@ export type TimePlan =
 
 const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 
-// Words that ask what happened ("做了什么", "聊了哪些", "进展"). Chatter carries time words too
-// ("今天先到这", "今天天气怎么样"); without a topic and without one of these, listing the day's
-// memories would inject noise, which recall must not do.
-const ASKS_ABOUT_THE_DAY = /什么|啥|哪些|哪个|哪件|哪几|干了|做了|聊了|说了|问了|谈了|讨论|发生|记录|记了|写了|改了|修了|定了|决定|进展|经过|情况|总结|回顾|回忆|经历|安排|日记|记忆|工作|事情|事儿|内容/;
+// Words that seek a memory of the days: what was done, said or decided then ("做了什么", "聊了哪些",
+// "定了什么", "回顾一下"), or the record itself ("日记", "情况", "进展"). A generic question word
+// next to a time word is small talk, not a memory question: 「今天中午吃什么好呢」, 「今天有啥新闻」,
+// 「今天天气怎么样」 ask about now, and listing the day's memories would inject noise, which recall
+// must not do. Without a topic the day's notes hold, one of these is needed.
+const SEEKS_A_MEMORY = /干了|做了|做过|弄了|聊了|聊过|说了|说过|问了|问过|谈了|谈过|提到|提过|讨论|发生|记录|记了|记下|记得|写了|改了|修了|定了|定下|决定|结论|进展|经过|情况|总结|回顾|回忆|复盘|经历|日记|记忆|之前|上次|那次|当时/;
 
-/** Whether a rest without distinctive words still asks about the days (or is nothing but the time). */
+/** Whether a rest without distinctive words still seeks a memory of the days (or is nothing but the time). */
 export function asksAboutTheDays(rest: string): boolean {
   const bare = rest.replace(/[\s\p{P}\p{S}]/gu, '');
-  return bare === '' || ASKS_ABOUT_THE_DAY.test(bare);
+  return bare === '' || SEEKS_A_MEMORY.test(bare);
 }
 
 /** Chronological: by day, then HH:MM (entries without a time last), then path. */

@@ -31,9 +31,10 @@ function seed(dirs: { root: string; diaryDir: string }) {
   return legacyDir;
 }
 
-async function openShanghai(t: { after(fn: () => unknown): void }, config: Record<string, unknown> = {}) {
+async function openShanghai(t: { after(fn: () => unknown): void }, config: Record<string, unknown> = {}, extra: Record<string, string> = {}) {
   const dirs = tempDirs();
   const legacyDir = seed(dirs);
+  for (const [rel, text] of Object.entries(extra)) writeFileSync(join(dirs.diaryDir, rel), text);
   const first = await openTestEngine(dirs, { now: () => NOW }, { legacyDir, ...config });
   await setMeta(first.db, 'timeZone', 'Asia/Shanghai');
   first.close();
@@ -94,6 +95,34 @@ test('chatter with a time word injects nothing: the day is listed only when the 
     assert.deepEqual(r.hits, [], query);
   }
   for (const query of ['九天前', '九天前的情况', '九天前聊了哪些', '10月6日的日记']) assert.equal((await engine.recall(query)).explain.time?.applied, true, query);
+});
+
+// Notes of "today" (2026-10-15): a meeting that settled something, and an unrelated errand.
+const TODAY = {
+  '2026-10-15-meeting.txt': diary('10:00', '上午的发布评审会议', '会议定了发布窗口。', '上午的发布评审会议定了:发布窗口改到周五晚上,灰度先放 5%。', ['会议', '发布']),
+  '2026-10-15-errand.txt': diary('08:30', '快递改地址', '快递改寄到公司。', '把下周的快递收货地址改成了公司前台。', ['快递']),
+};
+
+test('small talk with a time word and a generic question word injects nothing, even on a day with notes', async (t) => {
+  const engine = await openShanghai(t, {}, TODAY);
+  const small = ['今天中午吃什么好呢', '今天天气怎么样', '今天有什么好玩的', '今天穿什么好', '今天要干嘛', '今天好累啊', '九天前那天是星期几来着', '今天有啥新闻吗'];
+  for (const query of small) {
+    const r = await engine.recall(query);
+    assert.notEqual(r.explain.time?.applied, true, `${query}: the day is not listed`);
+    assert.deepEqual(r.hits.map((h) => h.title), [], `${query}: nothing injected`);
+  }
+});
+
+test('a memory-seeking question about a day still lists it: recall verbs, or a topic the day\'s notes hold', async (t) => {
+  const engine = await openShanghai(t, {}, TODAY);
+  const meeting = await engine.recall('今天上午的会议定了什么?');
+  assert.equal(meeting.explain.time?.applied, true);
+  assert.deepEqual(meeting.hits.map((h) => h.title), ['上午的发布评审会议']);
+  for (const query of ['今天都做了什么', '今天聊了哪些', '今天之前记了什么', '回顾一下今天', '九天前我都做了些什么', '九天前的情况']) {
+    const r = await engine.recall(query);
+    assert.equal(r.explain.time?.applied, true, query);
+    assert.ok(r.hits.length > 0, query);
+  }
 });
 
 test('without time words, or with the channel off, recall is the ordinary one', async (t) => {
