@@ -26,6 +26,7 @@ import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { saveBuiltSnapshot } from './live.ts';
 import { HeapBudget } from '../runtime/heap.ts';
 import type { SemanticPort } from '../semantic/port.ts';
+import { tokenizerIndexKey } from '../text/tokenizer-check.ts';
 
 export const ENGINE_VERSION = '0.1.0';
 const STORE_BATCH = 100;
@@ -65,7 +66,7 @@ export async function runIndex(
   // Decided before the scan: whether this pass may compare the folder's (path, size, mtime) with
   // the index instead of reading every file (see changedDiaryPaths).
   const manifest = await getManifest(ctx.db);
-  const tokenizerChanged = manifest !== undefined && manifest.tokenizer !== ctx.tokenizer.engine;
+  const tokenizerChanged = manifest !== undefined && manifest.tokenizer !== tokenizerIndexKey(ctx.tokenizer);
   const chunkChanged =
     manifest !== undefined && (manifest.chunkSize !== config.chunk.size || manifest.chunkOverlap !== config.chunk.overlap);
   const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
@@ -154,7 +155,7 @@ export async function runIndex(
     const all = built ? built.docs : [...(await documentHashes(ctx.db)).values()];
     await putManifest(ctx.db, {
       engineVersion: ENGINE_VERSION,
-      tokenizer: ctx.tokenizer.engine,
+      tokenizer: tokenizerIndexKey(ctx.tokenizer),
       chunkSize: config.chunk.size,
       chunkOverlap: config.chunk.overlap,
       corpusHash: corpusHash(all),

@@ -5,7 +5,7 @@ import { corpusCounts, documentWarnings, folderCounts, getManifest } from '@engr
 import type { EngineStatus } from '../api.ts';
 import type { IndexService } from '../index/service.ts';
 import type { EngineState } from '../runtime/state.ts';
-import { tokenizerWarnings } from '../text/tokenizer-check.ts';
+import { tokenizerIndexKey, tokenizerWarnings } from '../text/tokenizer-check.ts';
 
 export class StatusService {
   constructor(
@@ -33,7 +33,7 @@ export class StatusService {
         active: s.tokenizer.engine,
         fallbackReason: s.tokenizer.fallbackReason,
         builtWith: manifest?.tokenizer ?? null,
-        mismatch: manifest !== undefined && manifest.tokenizer !== s.tokenizer.engine,
+        mismatch: manifest !== undefined && manifest.tokenizer !== tokenizerIndexKey(s.tokenizer),
       },
       chunkParams: {
         ...s.config.chunk,

@@ -1,3 +1,5 @@
+import { eng as englishStopwordPackage } from 'stopword';
+
 // Stop words are dropped at tokenization time, not left to the IDF gate: IDF measures rarity, not
 // meaning. A filler like 一下 is rare in written notes (high IDF) yet says nothing about the topic,
 // so a chatty query ("修了,再简单测一下") would otherwise pass the "distinctive term" gate.
@@ -51,7 +53,33 @@ const ENGLISH_FUNCTION_WORDS = [
   'thanks', 'thank', 'thx', 'go', 'lgtm', 'sure', 'fine', 'great', 'nice', 'cool', 'again', 'continue',
 ];
 
-const STOP_WORDS: ReadonlySet<string> = new Set([...CHINESE_FUNCTION_WORDS, ...ENGLISH_FUNCTION_WORDS]);
+// Beside the list of the `stopword` package (English, 108 words: about, after, all, …) the forms the
+// tokenizer makes of contractions (don't → dont, I'm → im; not I'd and we'd: id and wed are words) and the pronouns, auxiliaries and question
+// words it lacks. Content words stay, however common ("people", "time"): how little they say is the
+// English rarity table's job (recall/background-idf.ts), not a yes/no list's.
+const ENGLISH_CONTRACTIONS = [
+  'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'hasnt', 'havent', 'hadnt', 'wont',
+  'wouldnt', 'cant', 'couldnt', 'shouldnt', 'mustnt', 'im', 'ive', 'ill', 'youre', 'youve', 'youd',
+  'youll', 'hes', 'shes', 'were', 'weve', 'well', 'theyre', 'theyve', 'theyd', 'theyll', 'thats',
+  'whats', 'whos', 'wheres', 'hows', 'theres', 'heres', 'lets', 'aint', 'yall',
+];
+const ENGLISH_MORE_FUNCTION_WORDS = [
+  'she', 'hers', 'us', 'ours', 'yours', 'theirs', 'mine', 'myself', 'yourself', 'herself', 'itself',
+  'ourselves', 'themselves', 'whom', 'whose', 'whether', 'shall', 'may', 'doing', 'done', 'having',
+  'nor', 'off', 'once', 'onto', 'upon', 'per', 'via', 'yet', 'though', 'although', 'unless', 'until',
+  'against', 'during', 'without', 'within', 'among', 'few', 'own', 'ever', 'every', 'either', 'neither',
+  'anyone', 'anything', 'someone', 'something', 'everyone', 'everything', 'nobody', 'nothing',
+  'somebody', 'anybody', 'everybody', 'oh', 'hmm', 'um', 'uh', 'yeah', 'yep', 'nope', 'hey', 'hi', 'hello',
+  'really', 'actually', 'maybe', 'perhaps', 'quite', 'rather', 'else', 'etc',
+];
+
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  ...CHINESE_FUNCTION_WORDS,
+  ...ENGLISH_FUNCTION_WORDS,
+  ...englishStopwordPackage,
+  ...ENGLISH_CONTRACTIONS,
+  ...ENGLISH_MORE_FUNCTION_WORDS,
+]);
 
 /** True for a (lower-cased) token that carries no topic on its own. */
 export function isStopWord(token: string): boolean {

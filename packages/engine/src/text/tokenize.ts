@@ -1,5 +1,6 @@
 import type { Tokenizer, TokenizerKind } from '../types.ts';
 import { lazyBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
+import { latinTerms } from './latin.ts';
 import { RUN_PATTERN } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
@@ -81,27 +82,20 @@ function gramTokenizer(fallbackReason: string | null): EngramTokenizer {
 
 type CjkSegmenter = (run: string, out: string[]) => void;
 
-// NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms.
-const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
+// NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms. Case is folded per word
+// (text/latin.ts), after the camelCase boundaries of identifiers have been read.
+const normalize = (text: string): string => text.normalize('NFKC');
 
-/** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`. */
+/** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`, words to text/latin.ts. */
 function tokenizeNormalized(normalized: string, segmentCjk: CjkSegmenter): string[] {
   const out: string[] = [];
   for (const match of normalized.matchAll(RUN_PATTERN)) {
     if (match[1] !== undefined) segmentCjk(match[1], out);
-    else wordTokens(match[0], out);
+    else latinTerms(match[0], out);
   }
   return out;
 }
 
-/** A latin/digit word stays whole (443, sing-box, v0.2.6) and also yields its parts of ≥ 2 chars. */
-function wordTokens(word: string, out: string[]): void {
-  if (!isStopWord(word)) out.push(word);
-  if (!/[-_.]/.test(word)) return;
-  for (const part of word.split(/[-_.]+/)) {
-    if (part.length >= 2 && part !== word && !isStopWord(part)) out.push(part);
-  }
-}
 
 interface JiebaSettings {
   mode: JiebaMode;

@@ -1,10 +1,26 @@
-// The first status warning when this process tokenizes differently from the index it reads (#13):
-// recall here misses what the other processes wrote, and the next index run re-tokenises everything.
+// Which tokenizer an index was built with, and the first status warning when this process tokenizes
+// differently from the index it reads (#13): recall here misses what the other processes wrote, and
+// the next index run re-tokenises everything.
+
+/**
+ * Bumped whenever the terms a text yields change (text/latin.ts, the stop words): the index stores
+ * terms, so an index of older terms is re-tokenised by the next index run instead of silently
+ * missing every query term it spells differently. 2: stemmed English words, identifier parts,
+ * possessives, the English stop list.
+ */
+export const TERMS_VERSION = 2;
+
+/** What the index manifest records: the engine, and the terms version after a '+' (version 1 had none). */
+export const tokenizerIndexKey = (tokenizer: { engine: string }): string => `${tokenizer.engine}+terms${TERMS_VERSION}`;
+
 export function tokenizerWarnings(builtWith: string | null, active: { engine: string; fallbackReason: string | null }): string[] {
   const out: string[] = [];
-  if (builtWith !== null && builtWith !== active.engine) {
+  if (builtWith !== null && builtWith !== tokenizerIndexKey(active)) {
+    const builtEngine = builtWith.split('+')[0];
     out.push(
-      `tokenizer mismatch: the index was built with ${builtWith}, this process tokenizes with ${active.engine}; recall here misses memories and the next index run re-tokenises everything — make the CLI, the plugin and the console use one tokenizer`,
+      builtEngine === active.engine
+        ? `tokenizer mismatch: the index holds terms of an older ${active.engine} tokenizer (${builtWith}, this process: ${tokenizerIndexKey(active)}); recall here misses memories until the next index run re-tokenises everything`
+        : `tokenizer mismatch: the index was built with ${builtWith}, this process tokenizes with ${active.engine}; recall here misses memories and the next index run re-tokenises everything — make the CLI, the plugin and the console use one tokenizer`,
     );
   }
   if (active.fallbackReason) out.push(`tokenizer fell back to ${active.engine}: ${active.fallbackReason}`);

@@ -1,0 +1,72 @@
+// Terms of one Latin/digit word (English, and the English words, code and numbers inside Chinese
+// text). The same function runs at index and at query time, so a note's "Meetings" and a question's
+// "meeting" meet on one term:
+//   - case folded; a possessive or a contraction ends with the apostrophe (Alice's → alice, don't → dont);
+//   - a plain word is stemmed (Porter2): meetings, meeting → meet; keys → key; a stop word goes (the, did, what);
+//   - a code identifier stays whole and also yields its stemmed parts (camelCase, snake_case, kebab,
+//     dotted paths): getUserName → getusername, get, user, name; api_key → api_key, api, key;
+//   - anything with a digit is an exact-match term (443, 2026-10-01, v0.2.6, utf8, A1B2): it is never
+//     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count.
+import stem from 'wink-porter2-stemmer';
+import { isStopWord } from './stopwords.ts';
+
+const APOSTROPHE = /['’]/;
+const HAS_DIGIT = /\p{N}/u;
+const HAS_LETTER = /\p{L}/u;
+const SEPARATOR = /[-_.]+/;
+/** An inner capital: a lower-case letter before an upper-case one (userName), or an acronym before a word (HTTPServer). */
+const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+/** APIs, URLs: a plural, not an identifier made of "AP" and "Is". */
+const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
+const CAMEL_PARTS = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+
+/** The word without a trailing possessive ('s) and with a contraction joined (don't → dont, we've → weve). */
+function withoutApostrophe(word: string): string {
+  const at = word.search(APOSTROPHE);
+  if (at < 0) return word;
+  const head = word.slice(0, at);
+  const tail = word.slice(at + 1);
+  return tail.toLowerCase() === 's' ? head : head + tail.replace(/['’]/g, '');
+}
+
+/** A plain word's term: lower-cased and stemmed, or null for a stop word (before or after stemming). */
+export function wordTerm(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (lower.length === 0 || isStopWord(lower)) return null;
+  if (HAS_DIGIT.test(lower) || !/^\p{L}+$/u.test(lower)) return lower;
+  const stemmed = stem(lower);
+  return stemmed.length === 0 || isStopWord(stemmed) ? null : stemmed;
+}
+
+/** A part of an identifier or of a code with digits: kept when it says something on its own. */
+function partTerm(part: string): string | null {
+  if (HAS_DIGIT.test(part)) {
+    const lower = part.toLowerCase();
+    return HAS_LETTER.test(part) ? (part.length >= 2 ? lower : null) : part.length >= 3 ? lower : null;
+  }
+  return part.length >= 2 ? wordTerm(part) : null;
+}
+
+/** Appends the terms of one Latin/digit word as RUN_PATTERN matched it (case kept, NFKC applied). */
+export function latinTerms(match: string, out: string[]): void {
+  const word = withoutApostrophe(match);
+  const isCode = !ACRONYM_PLURAL.test(word) && (SEPARATOR.test(word) || CAMEL.test(word) || word.endsWith('+') || word.endsWith('#'));
+  if (!isCode) {
+    const term = wordTerm(word);
+    if (term !== null) out.push(term);
+    return;
+  }
+  const whole = word.toLowerCase();
+  if (!isStopWord(whole)) out.push(whole);
+  const seen = new Set([whole]);
+  for (const piece of word.split(SEPARATOR)) {
+    const parts = CAMEL.test(piece) ? (piece.match(CAMEL_PARTS) ?? []) : [piece];
+    for (const part of parts) {
+      const term = partTerm(part);
+      if (term !== null && !seen.has(term)) {
+        seen.add(term);
+        out.push(term);
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+// English words and code inside any text: the terms of a note and of a question about it meet
+// whatever inflection, case, possessive or identifier style each was written in.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { latinTerms } from '../../src/text/latin.ts';
+import { isStopWord } from '../../src/text/stopwords.ts';
+import { createTokenizer } from '../../src/text/tokenize.ts';
+import { tokenizerIndexKey, tokenizerWarnings } from '../../src/text/tokenizer-check.ts';
+
+const jieba = createTokenizer({ kind: 'auto' });
+const gram = createTokenizer({ kind: 'gram' });
+const terms = (word: string) => {
+  const out: string[] = [];
+  latinTerms(word, out);
+  return out;
+};
+const shared = (a: string, b: string, t = jieba) => {
+  const right = new Set(t.tokenize(b));
+  return t.tokenize(a).filter((x) => right.has(x));
+};
+
+describe('English words', () => {
+  it('meet across inflections and case', () => {
+    for (const [note, question, words] of [
+      ['We scheduled the Meetings for Friday', 'when is the meeting?', 1],
+      ['she was running the migration scripts', 'who runs the migration script', 3],
+      ['the databases were configured', 'how did we configure the database', 2],
+    ] as const) {
+      for (const t of [jieba, gram]) assert.equal(shared(note, question, t).length, words, `${note} / ${question}: ${shared(note, question, t).join(' ')}`);
+    }
+  });
+
+  it('drop function words of questions and chat, before and after stemming', () => {
+    assert.deepEqual(jieba.tokenize('What did you do there?'), []);
+    assert.deepEqual(jieba.tokenize("I'm not sure, what's that?"), []);
+    for (const t of jieba.tokenize('Would you tell me what they were doing with it')) assert.ok(!isStopWord(t), t);
+  });
+
+  it('keep the owner of a possessive and join a contraction', () => {
+    assert.deepEqual(jieba.tokenize("Alice's laptop"), jieba.tokenize('Alice laptop'));
+    assert.deepEqual(jieba.tokenize('Alice’s laptop'), jieba.tokenize('Alice laptop'));
+    assert.ok(!jieba.tokenize("she doesn't").includes('t'));
+    assert.ok(!jieba.tokenize("Bob's").includes('s'));
+  });
+
+  it('are stemmed inside Chinese text too', () => {
+    assert.ok(shared('周五的 Meetings 改到下午', '会议 meeting 什么时候').includes(terms('meeting')[0]!));
+  });
+});
+
+describe('code identifiers', () => {
+  it('stay whole and yield their parts: camelCase, PascalCase, snake_case, kebab-case, dotted paths', () => {
+    const cases: [string, string, string[]][] = [
+      ['getUserName', 'getusername', ['get', 'user', 'name']],
+      ['HTTPServer', 'httpserver', ['http', 'server']],
+      ['api_key', 'api_key', ['api', 'key']],
+      ['sing-box', 'sing-box', ['sing', 'box']],
+      ['os.path.join', 'os.path.join', ['os', 'path', 'join']],
+      ['recall.hybridGate.threshold', 'recall.hybridgate.threshold', ['recal', 'hybrid', 'gate', 'threshold']],
+    ];
+    for (const [word, whole, parts] of cases) {
+      const out = terms(word);
+      assert.equal(out[0], whole, word);
+      for (const p of parts) assert.ok(out.some((t) => t === p || t.startsWith(p)), `${word}: ${p} in ${out.join(' ')}`);
+    }
+  });
+
+  it('match a question that names a part in plain words', () => {
+    assert.ok(shared('renamed getUserName to fetchUser', 'where is the user name read').length >= 2);
+    assert.ok(shared('set MAX_RETRY_COUNT to 5', 'max retry count').length >= 3);
+  });
+
+  it('do not split an acronym plural into letters', () => {
+    assert.deepEqual(terms('APIs'), terms('API'));
+    assert.deepEqual(terms('URLs'), terms('url'));
+  });
+});
+
+describe('numbers, dates, versions and codes', () => {
+  it('are exact terms, never stemmed', () => {
+    assert.deepEqual(terms('443'), ['443']);
+    assert.deepEqual(terms('utf8'), ['utf8']);
+    assert.deepEqual(terms('A1B2C3'), ['a1b2c3']);
+    assert.equal(terms('v0.2.6')[0], 'v0.2.6');
+    assert.equal(terms('2026-10-01')[0], '2026-10-01');
+  });
+
+  it('yield the parts that say something alone (a year, a port), not lone digits', () => {
+    assert.ok(terms('2026-10-01').includes('2026'));
+    assert.ok(!terms('2026-10-01').includes('10') && !terms('2026-10-01').includes('01'));
+    assert.ok(terms('192.168.1.20').includes('192'));
+    assert.ok(!terms('v0.2.6').includes('2'));
+  });
+});
+
+describe('the index key', () => {
+  it('records the terms version, so an index of older terms is re-tokenised, and warns until it is', () => {
+    const active = { engine: 'jieba' as const, fallbackReason: null };
+    assert.notEqual(tokenizerIndexKey(active), 'jieba');
+    assert.deepEqual(tokenizerWarnings(tokenizerIndexKey(active), active), []);
+    const older = tokenizerWarnings('jieba', active);
+    assert.equal(older.length, 1);
+    assert.match(older[0]!, /older jieba tokenizer/);
+    assert.match(tokenizerWarnings('gram+terms2', active)[0]!, /built with gram/);
+  });
+});
