@@ -1,0 +1,179 @@
+// English evaluation (bench/data/english/): conversational memory from public mailing-list threads
+// (a question asked in a thread → the thread's other messages are the memories that answer it) and
+// English small talk (→ nothing). One engine, one index; every question answered with the model on
+// (the product default when it is installed) and lexical alone, beside plain word BM25 baselines
+// computed in the same run. Both halves are reported; tune on the tuning half only.
+//
+//   node --import tsx packages/engine/bench/english-eval.ts
+//   ENGLISH_MODEL=none …          lexical only (no model)
+//   ENGRAM_EVAL_OPTIONS='{"recall":{…}}' …   engine options merged in (for experiments)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eng } from 'stopword';
+import stem from 'wink-porter2-stemmer';
+import { openEngine } from '../src/engine.ts';
+import { installedModel, modelDirOf } from '../src/model/install.ts';
+import { loadEnglishSet, type EnglishHalf, type EnglishNote } from './data/english/index.ts';
+
+const HALVES: EnglishHalf[] = ['tuning', 'held-out'];
+const K = 5;
+
+interface HalfScore {
+  questions: number;
+  hits: number;
+  /** Answerable questions that got nothing at all. */
+  nothing: number;
+  chatter: number;
+  chatterNothing: number;
+}
+
+type Scores = Record<EnglishHalf, HalfScore>;
+const emptyScores = (): Scores => ({
+  tuning: { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
+  'held-out': { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
+});
+
+/** The model's data dir when it is installed (the one the tests use), else null. */
+function modelDataDir(): string | null {
+  const given = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
+  if (given && installedModel(given)) return given;
+  const cli = resolve(new URL('.', import.meta.url).pathname, '../bin/engram.js');
+  const key = spawnSync(process.execPath, [cli, 'model', 'key'], { encoding: 'utf8' });
+  if (key.status !== 0) return null;
+  const dir = join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
+  return installedModel(dir) ? dir : null;
+}
+
+/** Plain BM25 over words (k1 1.2, b 0.75), no gates: it never abstains. `analyse` turns text into terms. */
+export function wordBm25(notes: EnglishNote[], analyse: (text: string) => string[]): (q: string, k: number) => string[] {
+  const docs = notes.map((n) => analyse(`${n.title} ${n.body}`));
+  const df = new Map<string, number>();
+  const tfs = docs.map((terms) => {
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    return tf;
+  });
+  const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
+  const n = docs.length;
+  return (q, k) => {
+    const terms = [...new Set(analyse(q))];
+    const scored: { id: string; s: number }[] = [];
+    tfs.forEach((tf, i) => {
+      let s = 0;
+      for (const t of terms) {
+        const f = tf.get(t);
+        if (!f) continue;
+        const d = df.get(t) as number;
+        const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
+        s += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * (docs[i] as string[]).length) / avg));
+      }
+      if (s > 0) scored.push({ id: (notes[i] as EnglishNote).id, s });
+    });
+    return scored.sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.id);
+  };
+}
+
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+const STOP = new Set(eng);
+const BASELINES: { name: string; analyse: (text: string) => string[] }[] = [
+  { name: 'word BM25 (lower-cased words), no gates', analyse: words },
+  { name: 'word BM25 + stopword eng + Porter2 stemming, no gates', analyse: (t) => words(t).filter((w) => !STOP.has(w)).map((w) => stem(w)) },
+];
+
+async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: string | null, extra: Record<string, unknown>) {
+  const work = mkdtempSync(join(tmpdir(), 'engram-english-'));
+  const diaryDir = join(work, 'diaries');
+  const idOfPath = new Map<string, string>();
+  for (let i = 0; i < 20; i++) mkdirSync(join(diaryDir, `f${i}`), { recursive: true });
+  set.notes.forEach((n, i) => {
+    const path = `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-n${i}.txt`;
+    writeFileSync(join(diaryDir, path), `[09:00] ${n.title}\n\n${n.body}\n`);
+    idOfPath.set(path, n.id);
+  });
+  const embedding = modelData ? { provider: 'local', modelDir: modelDirOf(modelData) } : { provider: 'none' };
+  const engine = await openEngine({
+    options: { ...extra, diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false, timePrefix: true }, embedding },
+    env: { HOME: work },
+    syncOnOpen: false,
+    now: () => new Date('2026-11-01T00:00:00'),
+  });
+  const modes = modelData ? (['hybrid', 'lexical'] as const) : (['lexical'] as const);
+  const out = new Map<string, Scores>(modes.map((m) => [m, emptyScores()]));
+  try {
+    const t0 = performance.now();
+    await engine.index({ full: true });
+    console.error(`english: indexed ${set.notes.length} notes in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (modelData && engine.semantic?.status().state !== 'ready') throw new Error(`semantic channel not ready: ${engine.semantic?.status().reason}`);
+    for (const q of set.questions) {
+      const answers = new Set(q.answerIds);
+      for (const mode of modes) {
+        const r = await engine.recall(q.q, { k: K, only: mode === 'lexical' ? 'lexical' : undefined });
+        const s = out.get(mode)![q.half];
+        s.questions++;
+        if (r.hits.length === 0) s.nothing++;
+        if (r.hits.some((h) => answers.has(idOfPath.get(h.path) ?? ''))) s.hits++;
+      }
+    }
+    for (const half of HALVES) {
+      for (const line of loadEnglishSet(half).chatter) {
+        for (const mode of modes) {
+          const r = await engine.recall(line, { only: mode === 'lexical' ? 'lexical' : undefined });
+          const s = out.get(mode)![half];
+          s.chatter++;
+          if (r.hits.length === 0) s.chatterNothing++;
+        }
+      }
+    }
+  } finally {
+    engine.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+function baselineScores(set: ReturnType<typeof loadEnglishSet>, analyse: (text: string) => string[]): Scores {
+  const search = wordBm25(set.notes, analyse);
+  const out = emptyScores();
+  for (const q of set.questions) {
+    const answers = new Set(q.answerIds);
+    const s = out[q.half];
+    s.questions++;
+    const top = search(q.q, K);
+    if (top.length === 0) s.nothing++;
+    if (top.some((id) => answers.has(id))) s.hits++;
+  }
+  for (const half of HALVES) {
+    for (const line of loadEnglishSet(half).chatter) {
+      out[half].chatter++;
+      if (search(line, K).length === 0) out[half].chatterNothing++;
+    }
+  }
+  return out;
+}
+
+export function formatEnglishRows(rows: { system: string; scores: Scores }[]): string {
+  const pct = (a: number, n: number) => (n === 0 ? '—' : `${((a / n) * 100).toFixed(1)}%`);
+  const lines = ['| system | half | hit@5 | answerable → nothing | chatter → nothing | questions / chatter |', '|---|---|---|---|---|---|'];
+  for (const r of rows)
+    for (const half of HALVES) {
+      const s = r.scores[half];
+      lines.push(`| ${r.system} | ${half} | ${(s.hits / s.questions).toFixed(3)} | ${pct(s.nothing, s.questions)} | ${pct(s.chatterNothing, s.chatter)} | ${s.questions} / ${s.chatter} |`);
+    }
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const extra = process.env.ENGRAM_EVAL_OPTIONS ? (JSON.parse(process.env.ENGRAM_EVAL_OPTIONS) as Record<string, unknown>) : {};
+  const modelData = process.env.ENGLISH_MODEL === 'none' ? null : modelDataDir();
+  if (process.env.ENGLISH_MODEL !== 'none' && !modelData) console.error('english: no installed model (engram model install); lexical only');
+  const set = loadEnglishSet();
+  const rows: { system: string; scores: Scores }[] = [];
+  const engram = await engramScores(set, modelData, extra);
+  for (const [mode, scores] of engram) rows.push({ system: mode === 'hybrid' ? 'engram, model on' : 'engram, lexical alone', scores });
+  for (const b of BASELINES) rows.push({ system: b.name, scores: baselineScores(set, b.analyse) });
+  console.log(`English set: ${set.notes.length} notes, ${set.questions.length} questions, ${set.chatter.length} chatter lines (${set.source})\n`);
+  console.log(formatEnglishRows(rows));
+}
