@@ -19,6 +19,15 @@ const SNAPSHOT_PATCH_LIMIT = 0.25;
 /** Documents patched into a loaded snapshot before it is saved again (at least; or 0.5 % of them). */
 const SNAPSHOT_SAVE_AFTER = 16;
 
+/**
+ * Documents swapped into the live index between two turns of the event loop when many changed at
+ * once (a folder flood): 10,000 at once held recall and every console page for seconds.
+ */
+const RELOAD_SLICE = 250;
+
+/** A chunk's index row as the database gives it. */
+type IndexRow = Awaited<ReturnType<typeof indexRowsOfDocuments>>[number];
+
 /** The live chunks' documents, read through to the current lexical index. */
 export interface ChunkDocs extends Iterable<[string, string]> {
   readonly size: number;
@@ -522,13 +531,52 @@ export class LiveIndex {
     this.removeDoc(docId);
   }
 
+  /**
+   * A reload of many documents in progress: it yields between slices, and a refresh meanwhile
+   * answers from the state so far instead of reloading the same documents again at once.
+   */
+  private reloading: Promise<void> | null = null;
+
   /** Reloads the given documents (or drops them when they are gone from the database). */
   async reloadDocuments(db: EngramDb, docIds: string[]): Promise<void> {
     if (docIds.length === 0) return;
     const ids = [...new Set(docIds)];
-    // Read first, change after: a read that fails (a remote server gone) leaves the index as it was.
-    const docs = await documentsByIds(db, ids);
-    const rows = await indexRowsOfDocuments(db, ids);
+    if (ids.length <= RELOAD_SLICE) {
+      // Read first, change after: a read that fails (a remote server gone) leaves the index as it was.
+      const docs = await documentsByIds(db, ids);
+      return this.swapIn(ids, docs, await indexRowsOfDocuments(db, ids));
+    }
+    const reload = this.reloadInSlices(db, ids);
+    this.reloading = reload;
+    try {
+      await reload;
+    } finally {
+      if (this.reloading === reload) this.reloading = null;
+    }
+  }
+
+  /**
+   * reloadDocuments for many documents: read a slice at a time, then swapped in a slice at a time,
+   * with a turn of the event loop between slices (an embedded database answers synchronously, so
+   * awaiting its reads alone never lets a timer or a request in). Still every read before any change.
+   */
+  private async reloadInSlices(db: EngramDb, ids: readonly string[]): Promise<void> {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const read: { ids: readonly string[]; docs: DocumentRow[]; rows: IndexRow[] }[] = [];
+    for (let i = 0; i < ids.length; i += RELOAD_SLICE) {
+      if (i > 0) await turn();
+      const slice = ids.slice(i, i + RELOAD_SLICE);
+      read.push({ ids: slice, docs: await documentsByIds(db, [...slice]), rows: await indexRowsOfDocuments(db, [...slice]) });
+    }
+    for (const slice of read) {
+      await turn();
+      this.swapIn(slice.ids, slice.docs, slice.rows, false);
+    }
+    this.lexical.finishBulkAdd(); // once, not per slice: it copies the tables
+  }
+
+  /** Replaces the given documents' rows and chunks with these (rows ordered by document, as read). */
+  private swapIn(ids: readonly string[], docs: readonly DocumentRow[], rows: readonly IndexRow[], finish = true): void {
     for (const id of ids) this.dropDocument(id);
     for (const d of docs) this.putDoc(d);
     this.supersededCache = null;
@@ -537,7 +585,7 @@ export class LiveIndex {
       if (!d) continue;
       this.lexical.add(lexicalEntry(r, d));
     }
-    if (rows.length > 100) this.lexical.finishBulkAdd();
+    if (finish && rows.length > 100) this.lexical.finishBulkAdd();
   }
 
   /**
@@ -551,6 +599,9 @@ export class LiveIndex {
    * (remote) database keeps the last state instead of failing the caller.
    */
   async refreshIfStale(db: EngramDb): Promise<boolean> {
+    // A large reload is under way (a pass's, or another refresh's): answer from the state so far;
+    // whoever started it brings the generation up to date when it ends.
+    if (this.reloading) return false;
     try {
       const changed = await this.refreshOnce(db);
       this.unreachable = null;

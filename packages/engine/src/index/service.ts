@@ -15,6 +15,8 @@ export interface IndexRunOptions {
   onProgress?: (p: IndexProgress) => void;
   signal?: AbortSignal;
   lockWaitMs?: number;
+  /** Only these diary paths (relative to the folder): the files a burst of events named. */
+  paths?: string[];
 }
 
 export interface LiveSyncState {
@@ -26,6 +28,14 @@ export interface LiveSyncState {
   /** Files added, updated or removed by the last sync. */
   lastChanges: number;
   lastError: string | null;
+  /** A sync is under way (the manifest check or the index pass). */
+  running: boolean;
+  /** Index passes the live sync has started (one per burst of file events, one per changed check). */
+  passes: number;
+  /** Where the running pass is (files stored of how many, the phase); the last pass's end once it is done. */
+  progress: IndexProgress | null;
+  /** Changed files waiting for the next pass (their burst has not gone quiet yet, or a pass runs). */
+  pending: number;
 }
 
 export class IndexService {
@@ -35,9 +45,13 @@ export class IndexService {
   lastIndexWarnings: string[] = [];
   /** Diary paths written while the database server was unreachable: indexed with the next write or sync. */
   readonly pendingIndexPaths = new Set<string>();
-  /** The live pick-up of outside changes: on or off, when it last synced and what it found. */
-  liveSync: LiveSyncState = { watching: false, events: false, lastSyncAt: null, lastTrigger: null, lastChanges: 0, lastError: null };
+  private syncState: Omit<LiveSyncState, 'pending'> = { watching: false, events: false, lastSyncAt: null, lastTrigger: null, lastChanges: 0, lastError: null, running: false, passes: 0, progress: null };
   private watcher: DiaryWatcher | null = null;
+
+  /** The live pick-up of outside changes: on or off, when it last synced and what it found, where a running pass is. */
+  get liveSync(): LiveSyncState {
+    return { ...this.syncState, pending: this.watcher?.pendingCount() ?? 0 };
+  }
 
   constructor(private readonly s: EngineState) {}
 
@@ -50,6 +64,7 @@ export class IndexService {
           indexedFiles: () => this.indexedFiles(),
         },
         opts.full ? 'full' : 'incremental',
+        opts.paths,
       );
       this.resident = result.resident;
       this.lastIndexWarnings = [];
@@ -131,34 +146,47 @@ export class IndexService {
 
   /**
    * Notices diaries created, edited, moved or deleted outside Engram (an editor, a sync tool) and
-   * indexes them incrementally: file events (debounced) plus a periodic manifest check. Idempotent.
+   * indexes them incrementally: file events (one pass per burst, over the files it named) plus a
+   * periodic manifest check. Idempotent.
    */
   watch(options: WatchOptions & { onSync?: (report: IndexReport) => void } = {}): DiaryWatcher {
     if (this.watcher) return this.watcher;
     const s = this.s;
-    const sync = async (trigger: SyncTrigger) => {
+    const sync = async (trigger: SyncTrigger, named: string[] | null) => {
       if (s.database.readOnly) return;
+      this.syncState = { ...this.syncState, running: true };
       try {
-        // The periodic check first asks the manifest (stats only), so an idle folder costs no lock.
-        if (trigger === 'poll') {
-          const changed = await changedDiaryPaths(s.db, s.config, await this.indexedFiles());
-          if (changed && changed.paths.length === 0 && this.pendingIndexPaths.size === 0) return;
-        }
-        const report = await this.run({ full: false, lockWaitMs: 2_000 });
+        // The files to look at: those the events named, or what the manifest check finds changed
+        // (stats only, so an idle folder costs no lock); null when it cannot tell (the pass scans).
+        const changed = named ?? (await changedDiaryPaths(s.db, s.config, await this.indexedFiles()))?.paths ?? null;
+        if (changed && changed.length === 0 && this.pendingIndexPaths.size === 0) return;
+        const paths = changed && [...new Set([...this.pendingIndexPaths, ...changed])];
+        this.syncState = { ...this.syncState, passes: this.syncState.passes + 1, progress: null };
+        const report = await this.run({
+          full: false,
+          paths: paths ?? undefined,
+          lockWaitMs: 2_000,
+          onProgress: (progress) => (this.syncState = { ...this.syncState, progress }),
+        });
+        for (const p of paths ?? [...this.pendingIndexPaths]) this.pendingIndexPaths.delete(p);
         const changes = report.added + report.updated + report.removed;
-        this.liveSync = { ...this.liveSync, lastSyncAt: new Date().toISOString(), lastTrigger: trigger, lastChanges: changes, lastError: null };
+        this.syncState = { ...this.syncState, lastSyncAt: new Date().toISOString(), lastTrigger: trigger, lastChanges: changes, lastError: null };
         if (changes > 0) {
           s.log('info', 'diary folder changed outside Engram: index updated', { trigger, added: report.added, updated: report.updated, removed: report.removed });
           options.onSync?.(report);
         }
       } catch (e) {
         // Another writer holding the lock, an unreachable server: the next trigger tries again.
-        this.liveSync = { ...this.liveSync, lastError: errorMessage(e) };
+        // Files a burst named are kept for it (the next check would find them too, but only every 30 s).
+        if (named) for (const p of named) this.pendingIndexPaths.add(p);
+        this.syncState = { ...this.syncState, lastError: errorMessage(e) };
         s.log('warn', 'live sync of the diary folder failed', { error: errorMessage(e) });
+      } finally {
+        this.syncState = { ...this.syncState, running: false };
       }
     };
     this.watcher = new DiaryWatcher(s.config.diaryDir, sync, options).start();
-    this.liveSync = { ...this.liveSync, watching: true, events: this.watcher.eventsUnavailable === null };
+    this.syncState = { ...this.syncState, watching: true, events: this.watcher.eventsUnavailable === null };
     return this.watcher;
   }
 

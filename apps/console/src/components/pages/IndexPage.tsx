@@ -1,6 +1,7 @@
 'use client';
 // Index: what is indexed and how (counts, tokenizer, embedding fingerprint, build time, warnings),
-// per-folder details, a full rebuild with a live progress bar, and the integrity check.
+// per-folder details, a full rebuild with a live progress bar, the live pick-up of files other tools
+// put in the folder (its pass's progress), and the integrity check.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
@@ -13,6 +14,7 @@ import { Badge, Banner, Button, Card, ErrorNote, PageHeader, Stat } from '../ui.
 import { SummaryQueueCard } from '../workspace/SummaryQueueCard.tsx';
 import { CompactionSection } from './CompactionSection.tsx';
 import { engineText } from '../../client/engine-text.ts';
+import { progressPercent } from '../../shared/progress.ts';
 
 type Status = RouterOutputs['index']['status'];
 
@@ -43,6 +45,7 @@ export function IndexPage() {
           {status.error ? <ErrorNote error={status.error} onRetry={() => status.refetch()} retryLabel={t('common.retry')} /> : null}
           {status.data ? <MismatchBanner status={status.data} onRebuild={() => void rebuild.start()} busy={rebuild.running} /> : null}
           <RebuildProgress />
+          <LiveSyncProgress />
           {status.data ? <StatusView status={status.data} /> : <div className="text-sm text-muted">{t('common.loading')}</div>}
           {status.data ? (
             <div className="@wide:hidden">
@@ -157,6 +160,45 @@ function RebuildProgress() {
           {r.report.skipped.length ? <Badge tone="warn">{t('index.rebuild.skipped', { n: r.report.skipped.length })}</Badge> : null}
         </div>
       ) : null}
+    </Card>
+  );
+}
+
+/** Polled while a pass runs or files wait, every 10 s otherwise (a flood can start at any time). */
+const LIVE_SYNC_POLL_MS = { busy: 1_000, idle: 10_000 };
+
+/**
+ * The live sync's pass over files other tools put in the folder (a git pull, a sync folder, an
+ * unzip): shown only while one runs or files wait for the next one.
+ */
+function LiveSyncProgress() {
+  const { t } = useI18n();
+  const trpc = useTRPC();
+  const sync = useQuery({
+    ...trpc.index.liveSync.queryOptions(),
+    refetchInterval: (q) => (q.state.data?.running || q.state.data?.pending ? LIVE_SYNC_POLL_MS.busy : LIVE_SYNC_POLL_MS.idle),
+  });
+  const s = sync.data;
+  const p = s?.running ? s.progress : null;
+  const counting = p && p.phase !== 'done' && p.total > 0;
+  if (!s || (!counting && s.pending === 0)) return null;
+  const percent = p ? progressPercent(p) : 0;
+  return (
+    <Card testId="live-sync-card">
+      <div className="flex items-center justify-between gap-2 text-sm">
+        <span className="font-medium">{t('index.liveSync.title')}</span>
+        <span className="min-w-0 flex-1 truncate text-right text-xs text-muted" data-testid="live-sync-phase" data-phase={p?.phase ?? ''}>
+          {counting ? `${phaseLabel(p.phase, t)} ${p.done}/${p.total}` : ''}
+          {s.pending > 0 ? `${counting ? ' · ' : ''}${t('index.liveSync.pending', { n: s.pending })}` : ''}
+        </span>
+        <span className="font-semibold tabular-nums" data-testid="live-sync-percent">
+          {percent}%
+        </span>
+      </div>
+      <div className="mt-2 h-2.5 overflow-hidden rounded-full bg-sunken" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} data-testid="live-sync-progress">
+        <div className="h-full rounded-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="mt-2 text-xs text-muted">{t('index.liveSync.hint')}</p>
     </Card>
   );
 }

@@ -6,6 +6,9 @@ import { createTRPCRouter, procedure } from '../trpc.ts';
 export const indexRouter = createTRPCRouter({
   status: procedure.query(({ ctx }) => ctx.runtime.engine.status()),
 
+  /** The live pick-up of outside changes: whether a pass runs, where it is, files waiting (the Index page polls it). */
+  liveSync: procedure.query(({ ctx }) => ctx.runtime.engine.liveSync),
+
   /** Rebuild without progress (for scripts); the UI streams progress from /api/index/rebuild. */
   rebuild: procedure.input(rebuildInput).mutation(({ ctx, input }) => ctx.runtime.engine.index({ full: input.full })),
 

@@ -1,0 +1,164 @@
+// A folder flood under a running engine: N small diaries (default 10,000) arrive in the watched diary
+// folder from another process, as from a git pull, Syncthing or an unzip, while a reader asks for the
+// console's Library page (the console's own LibraryCache: what `memories.page` answers) and for a
+// recall every 100 ms. Prints the answer times (p50 / p95 / max) before the flood (the baseline, same
+// run) and during it, the largest event-loop gap, the index passes and the time until every file is
+// indexed.
+//   node --import tsx packages/engine/bench/flood.ts                 (ENGRAM_BENCH_FILES=2000 for another size)
+//   node --import tsx packages/engine/bench/flood.ts --console       (over HTTP: `next start` of the console's
+//                                                                    production build, built if missing)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { floodFile } from '../test/index/flood-files.ts';
+import { seedCorpus } from '../test/engine/helpers.ts';
+
+const N = Number(process.env.ENGRAM_BENCH_FILES ?? 10_000);
+const SEEDED = 5;
+const EVERY_MS = 100;
+
+// Writer mode (the child process): the flood itself, a few hundred files at a time like an unzip.
+if (process.argv[2] === '--write') {
+  const [dir, count] = [process.argv[3]!, Number(process.argv[4])];
+  for (let i = 0; i < count; i++) {
+    const { name, text } = floodFile(i);
+    writeFileSync(join(dir, name), text);
+    if (i % 250 === 249) await new Promise((r) => setImmediate(r));
+  }
+  process.exit(0);
+}
+
+const overHttp = process.argv.includes('--console');
+const root = mkdtempSync(join(tmpdir(), 'engram-bench-flood-'));
+const diaryDir = join(root, 'diary');
+const dataDir = join(root, 'data');
+const { mkdirSync } = await import('node:fs');
+mkdirSync(diaryDir, { recursive: true });
+seedCorpus(diaryDir);
+
+/** One reader: a Library page and a recall; resolves with the Library page's total. */
+interface Reader {
+  page(): Promise<number>;
+  recall(): Promise<void>;
+  /** Where the live sync is (in-process only). */
+  sync(): string;
+  passes(): number;
+  close(): Promise<void>;
+}
+
+async function inProcessReader(): Promise<Reader> {
+  const { openEngine } = await import('../src/engine.ts');
+  const { LibraryCache } = await import('../../../apps/console/src/server/library-cache.ts');
+  const engine = await openEngine({ env: { ...process.env, ENGRAM_DIARY_DIR: diaryDir, ENGRAM_DATA_DIR: dataDir, HOME: root }, watch: true });
+  const cache = new LibraryCache(engine);
+  return {
+    page: async () => (await cache.page({ includeArchived: false, includeGlobal: true, query: '', category: '', tag: '', offset: 0, limit: 100 })).total,
+    recall: async () => void (await engine.recall('同步 记录')),
+    sync: () => {
+      const s = engine.liveSync;
+      return s.running ? `${s.progress?.phase ?? 'scan'} ${s.progress?.done ?? 0}/${s.progress?.total ?? 0}` : `idle (${s.pending} pending)`;
+    },
+    passes: () => engine.liveSync.passes,
+    close: async () => engine.close(),
+  };
+}
+
+async function httpReader(): Promise<Reader> {
+  const { ensureBuild, freePort, startConsole } = await import('../../../e2e/server.ts');
+  ensureBuild((s) => console.log(`# ${s}`));
+  const server = await startConsole({ ENGRAM_DIARY_DIR: diaryDir, ENGRAM_DATA_DIR: dataDir, HOME: root }, await freePort());
+  const get = async (procedure: string, input: unknown) => {
+    const res = await fetch(`${server.url}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`);
+    const body = (await res.json()) as { result?: { data?: unknown } };
+    if (!res.ok) throw new Error(`${procedure}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    return body.result?.data;
+  };
+  let live: { running?: boolean; passes?: number; progress?: { phase: string; done: number; total: number } | null; pending?: number } = {};
+  return {
+    page: async () => ((await get('memories.page', { query: '', offset: 0, limit: 100 })) as { total: number }).total,
+    recall: async () => void (await get('recall.debug', { query: '同步 记录' }).catch(() => undefined)),
+    sync: () => (live.running ? `${live.progress?.phase ?? 'scan'} ${live.progress?.done ?? 0}/${live.progress?.total ?? 0}` : `idle (${live.pending ?? 0} pending)`),
+    passes: () => live.passes ?? 0,
+    close: () => server.stop(),
+    // The Index page's own view of the sync, polled as the page does.
+    ...{ poll: async () => (live = ((await get('index.liveSync', {}).catch(() => ({}))) ?? {}) as typeof live) },
+  } as Reader & { poll(): Promise<unknown> };
+}
+
+const reader = overHttp ? await httpReader() : await inProcessReader();
+const pollSync = (reader as Partial<{ poll(): Promise<unknown> }>).poll;
+
+// The largest stretch this process's event loop did not run a timer (in-process: the engine's loop).
+let lastTick = performance.now();
+let largestGap = 0;
+const ticker = setInterval(() => {
+  const now = performance.now();
+  largestGap = Math.max(largestGap, now - lastTick);
+  lastTick = now;
+}, 10);
+
+const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
+
+interface Phase {
+  page: number[];
+  recall: number[];
+  gap: number;
+}
+
+/** Asks every EVERY_MS until `done` says stop; returns the answer times. */
+async function measure(done: (total: number, elapsedMs: number) => boolean, log: boolean): Promise<Phase> {
+  const out: Phase = { page: [], recall: [], gap: 0 };
+  largestGap = 0;
+  const started = performance.now();
+  let lastLog = 0;
+  for (;;) {
+    const t0 = performance.now();
+    const total = await reader.page();
+    const t1 = performance.now();
+    await reader.recall();
+    const t2 = performance.now();
+    out.page.push(t1 - t0);
+    out.recall.push(t2 - t1);
+    await pollSync?.();
+    const elapsed = performance.now() - started;
+    if (log && elapsed - lastLog > 5_000) {
+      lastLog = elapsed;
+      console.log(`#   ${(elapsed / 1000).toFixed(0)} s: Library shows ${total}, sync ${reader.sync()}, page ${(t1 - t0).toFixed(0)} ms`);
+    }
+    if (done(total, elapsed)) break;
+    await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - t0))));
+  }
+  out.gap = largestGap;
+  return out;
+}
+
+console.log(`# ${N.toLocaleString('en')} files into a watched diary folder, ${overHttp ? 'console over HTTP (next start)' : 'in-process engine + the console\'s LibraryCache'}; node ${process.version}, ${process.platform}`);
+await reader.page(); // the first build of the list is not the baseline's
+const quiet = await measure((_total, elapsed) => elapsed >= 5_000, false);
+
+const passesBefore = reader.passes();
+const writer = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--write', diaryDir, String(N)], { stdio: 'inherit' });
+const writerDone = new Promise<number>((resolve) => writer.once('exit', () => resolve(performance.now())));
+const floodStart = performance.now();
+let allIndexedAt = 0;
+const flood = await measure((total) => {
+  if (total < N + SEEDED) return false;
+  allIndexedAt = performance.now();
+  return true;
+}, true);
+const wroteMs = (await writerDone) - floodStart;
+
+const row = (name: string, p: Phase) =>
+  `| ${name} | ${p.page.length} | ${pct(p.page, 0.5).toFixed(0)} / ${pct(p.page, 0.95).toFixed(0)} / ${Math.max(...p.page).toFixed(0)} | ${pct(p.recall, 0.5).toFixed(0)} / ${pct(p.recall, 0.95).toFixed(0)} / ${Math.max(...p.recall).toFixed(0)} | ${overHttp ? '–' : p.gap.toFixed(0)} |`;
+console.log('');
+console.log('| phase | requests | Library page ms p50 / p95 / max | recall ms p50 / p95 / max | largest loop gap ms |');
+console.log('|---|---:|---:|---:|---:|');
+console.log(row('quiet (baseline)', quiet));
+console.log(row(`flood of ${N.toLocaleString('en')}`, flood));
+console.log('');
+console.log(`writer done after ${(wroteMs / 1000).toFixed(1)} s; every file indexed (Library total ${N + SEEDED}) after ${((allIndexedAt - floodStart) / 1000).toFixed(1)} s; index passes ${overHttp ? reader.passes() : reader.passes() - passesBefore}`);
+clearInterval(ticker);
+await reader.close();
+process.exit(0);
