@@ -80,7 +80,7 @@ export function createCrossSessionTools(deps: CrossSessionToolDeps): ToolDefinit
     name: BRIEF_TOOL,
     description:
       '同步其他会话的动静:自本会话上次同步以来,其他会话写下或改动的记忆(本工作区 + global;按会话分组,每个会话列最新两条,带会话短 id)、' +
-      '距上次同步过了多久,以及墙上最新三条留言(指名给你的标「给你」)。新会话的第一轮调用一次;调用后同步点自动推进,同样的内容不会再出现。' +
+      '距上次同步过了多久,以及墙上最新三条留言(指名给你的标「给你」)。用户问起别的会话在做什么、或要接着别的会话的工作时调用;调用后同步点自动推进,同样的内容不会再出现。' +
       '只看得到写进了记忆的事。',
     parameters: { type: 'object', properties: {} },
     output: {

@@ -169,7 +169,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
   const sync: ToolDefinition<Record<string, unknown>, LayerValue<(typeof SYNC_LAYERS)[number]>> = {
     name: LEAN_SYNC_TOOL,
     description:
-      '跨会话:无参数=同步别的会话新记忆和留言(新会话首轮调一次);say 留言给 to(会话/工作区 id);wall 看墙;book 本会话私密本 notes/rules(每次注入)/minor,带 say 写,replace 整本替换。',
+      '跨会话:无参数=别的会话新写的记忆和留言(问起别的会话时用);say 留言给 to(会话/工作区 id);wall 看墙;book 本会话私密本 notes/rules(每次注入)/minor,带 say 写,replace 整本替换。',
     parameters: { type: 'object', properties: { say: { type: 'string' }, to: { type: 'string' }, wall: { type: 'boolean' }, book: { type: 'string' }, replace: { type: 'boolean' } } },
     output: {
       schema: layerSchema(SYNC_LAYERS),
