@@ -2,9 +2,10 @@
 // file under a final name, and nothing is written outside the diary root.
 import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { link, lstat, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { DiaryError, fsCode, withStorageErrors } from './errors.ts';
+import { moveNoReplaceSync, parseAsideName, recoverAside, swapIfUnchanged, type SwapOutcome } from './swap.ts';
 
 /** Temp files of atomic writes start with this (a dot-file, so scanners skip them anyway). */
 export const TEMP_PREFIX = '.engram-tmp-';
@@ -63,39 +64,41 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   await syncDir(dirname(path));
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
-
 /**
  * Replaces `path` atomically, but only if it still holds `expected` (the bytes the new content was
- * computed from): it is read again right before the rename, after the new content is safely in its
- * temp file. An editor or a process that ignores the writer lock changing the file in between makes
- * this throw DiaryError 'conflict' and leaves both its change and the file untouched.
+ * computed from), and never over a save another program makes meanwhile (swap.ts has the exact
+ * guarantee). Throws DiaryError 'conflict' when the file changed: with nothing written (the usual
+ * case: it changed before the swap), or — when the other save landed during the swap itself — with
+ * both versions kept, one in place and one as a conflict copy beside it (`conflictCopy`, `written`).
  */
 export async function replaceIfUnchanged(path: string, expected: Uint8Array, content: Uint8Array, options: { mode?: number } = {}): Promise<void> {
-  await withStorageErrors(path, async () => {
+  const outcome = await withStorageErrors(path, async () => {
     const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
     try {
-      let now: Uint8Array | null;
-      try {
-        now = await readFile(path);
-      } catch (e) {
-        if (fsCode(e) !== 'ENOENT') throw e;
-        now = null;
-      }
-      if (now === null || !sameBytes(now, expected)) {
-        throw new DiaryError(
-          'conflict',
-          `${basename(path)} 在读取之后被其他程序修改了，这次没有写入，以免覆盖那次修改；请重新打开后再改。 / ${basename(path)} changed on disk after it was read; nothing was written so that change is not overwritten — reload it and try again.`,
-          { path, ...(now === null ? { deleted: true } : {}) },
-        );
-      }
-      await rename(tmp, path);
-    } catch (e) {
+      return swapIfUnchanged(path, tmp, expected);
+    } finally {
+      // Gone already when it was linked in; left when the swap refused or failed.
       await rm(tmp, { force: true }).catch(() => {});
-      throw e;
     }
   });
-  await syncDir(dirname(path));
+  if (outcome.kind !== 'changed') await syncDir(dirname(path));
+  if (outcome.kind !== 'replaced') throw swapConflict(path, outcome);
+}
+
+function swapConflict(path: string, outcome: Exclude<SwapOutcome, { kind: 'replaced' }>): DiaryError {
+  const name = basename(path);
+  if (outcome.kind === 'changed') {
+    return new DiaryError(
+      'conflict',
+      `${name} 在读取之后被其他程序修改了，这次没有写入，以免覆盖那次修改；请重新打开后再改。 / ${name} changed on disk after it was read; nothing was written so that change is not overwritten — reload it and try again.`,
+      { path, ...(outcome.deleted ? { deleted: true } : {}) },
+    );
+  }
+  const copy = basename(outcome.copy);
+  const message = outcome.written
+    ? `${name} 在保存的同一瞬间被其他程序修改了：你的修改已保存，另一个程序的版本另存为 ${copy}，两边都没有丢；请核对后合并。 / ${name} was changed by another program at the very moment it was saved: your change is saved and the other program's version is kept as ${copy} — nothing is lost; compare and merge the two.`
+    : `${name} 在保存的同一瞬间被其他程序写入了：这次没有写入，它的版本留在原处，写入前的版本另存为 ${copy}；请核对后再改。 / ${name} was written by another program at the very moment it was saved: nothing was written, its version stays in place and the version before it is kept as ${copy} — check them and try again.`;
+  return new DiaryError('conflict', message, { path, conflictCopy: outcome.copy, written: outcome.written });
 }
 
 /**
@@ -152,31 +155,9 @@ export async function moveNoOverwrite(from: string, to: string): Promise<void> {
 }
 
 async function moveUnchecked(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-  } catch (e) {
-    const code = fsCode(e);
-    if (code === 'EEXIST') throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
-      if (await exists(to)) throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
-      await rename(from, to);
-      await syncDir(dirname(to));
-      return;
-    }
-    throw e;
-  }
-  await rm(from);
+  if (!moveNoReplaceSync(from, to)) throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
   await syncDir(dirname(to));
   if (dirname(from) !== dirname(to)) await syncDir(dirname(from));
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Is `child` equal to or inside `parent` (both absolute, already resolved)? */
@@ -262,8 +243,10 @@ export function tempFileOwner(name: string): number | null {
 }
 
 /**
- * Removes temp files that a killed writer left behind (the scanner skips them, but they would pile
- * up): those whose writing process is gone, or that are over an hour old. Returns how many went.
+ * Cleans up after writers that were killed: removes their temp files (the scanner skips them, but
+ * they would pile up) — those whose writing process is gone, or that are over an hour old — and puts
+ * back a diary a writer killed mid-swap left under its aside name (swap.ts; never deleted). Returns
+ * how many temp files went.
  */
 export async function sweepOrphanTemps(root: string, isAlive: (pid: number) => boolean, maxAgeMs = 3_600_000): Promise<number> {
   let removed = 0;
@@ -278,6 +261,17 @@ export async function sweepOrphanTemps(root: string, isAlive: (pid: number) => b
       const full = join(dir, e.name);
       if (e.isDirectory()) await walk(full);
       else if (e.isFile()) {
+        const aside = parseAsideName(e.name);
+        if (aside) {
+          if (aside.pid !== process.pid && !isAlive(aside.pid)) {
+            try {
+              recoverAside(dir, e.name, aside.original);
+            } catch {
+              // left where it is (a dot-file, skipped by the scanner) for the next start
+            }
+          }
+          continue;
+        }
         const pid = tempFileOwner(e.name);
         if (pid === null) continue;
         const old = await lstat(full).then((st) => Date.now() - st.mtimeMs > maxAgeMs, () => false);
