@@ -1,8 +1,12 @@
 // Lists memories, optionally writes one, and runs a recall through the typed client `@engram/client`.
 // The same as list-and-recall.mjs, but every input and answer is typed by the console's router.
 //
-//   npx tsx docs/examples/client-list-and-recall.ts "东京节点 端口"           # list + recall
-//   npx tsx docs/examples/client-list-and-recall.ts "东京节点 端口" --write  # write a memory first
+//   cd docs/examples
+//   npx tsx client-list-and-recall.ts "东京节点 端口"           # list + recall
+//   npx tsx client-list-and-recall.ts "东京节点 端口" --write  # write a memory first
+//
+// Run from this folder, tsx reads tsconfig.json here, which maps `@engram/client` to the client's
+// source: nothing has to be built. (From elsewhere the package resolves to its dist/, built by `npm pack`.)
 //
 // ENGRAM_CONSOLE_URL (default http://127.0.0.1:3000) says where the console runs; the token for the
 // write is read from <ENGRAM_DATA_DIR or ~/.engram>/console-token by the client.
