@@ -15,6 +15,10 @@ export interface ClientConfig {
   tokenHeader: string;
   token: string;
   reachable: boolean;
+  /** A console.command is configured: the start button can work. */
+  startable?: boolean;
+  /** The plugin's own light view, shown while the full console is not running. */
+  viewPath?: string;
 }
 
 export function chooseSource(pageProtocol: string | undefined, consoleUrl: string, preferred?: ConsoleSource | null): ConsoleSource {
@@ -24,10 +28,16 @@ export function chooseSource(pageProtocol: string | undefined, consoleUrl: strin
   return 'direct';
 }
 
-export function iframeSrc(source: ConsoleSource, config: Pick<ClientConfig, 'consoleUrl' | 'proxyPath'>): string {
-  return source === 'direct' ? `${config.consoleUrl.replace(/\/+$/, '')}/` : config.proxyPath;
+type SourceConfig = Pick<ClientConfig, 'consoleUrl' | 'proxyPath'> & Partial<Pick<ClientConfig, 'reachable' | 'viewPath'>>;
+
+/** While the full console is not running, the plugin's light view (a dead frame helps no one). */
+const lightView = (config: SourceConfig): string | null => (config.reachable === false && config.viewPath ? config.viewPath : null);
+
+export function iframeSrc(source: ConsoleSource, config: SourceConfig): string {
+  return lightView(config) ?? (source === 'direct' ? `${config.consoleUrl.replace(/\/+$/, '')}/` : config.proxyPath);
 }
 
-export function describeSource(source: ConsoleSource, config: Pick<ClientConfig, 'consoleUrl' | 'proxyPath'>): string {
+export function describeSource(source: ConsoleSource, config: SourceConfig): string {
+  if (lightView(config)) return '插件内置简易视图(完整控制台未运行)';
   return source === 'direct' ? `直连 ${config.consoleUrl}` : `经宿主代理 ${config.proxyPath}`;
 }

@@ -10,7 +10,7 @@ import { registerCrossSessionTools, registerNotebookSection } from './crosssessi
 import { listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
 import { RECALL_CONTEXT_NAME, RecallChannel } from './recall/index.ts';
 import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SECTION_NAME, ResidentChannel } from './resident/index.ts';
-import { ConsoleLink, consoleEnv, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
+import { ConsoleLink, consoleEnv, createLightViewRoutes, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
 import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToolSpecs } from './sessions/index.ts';
 import { createLeanTools, createTools, modelTextFor, profileOf, sectionsOf, toHostTool, workspaceTextFor, type ToolDeps } from './tools/index.ts';
 import { ModelAutoInstall, type ModelInstallDeps } from './model/index.ts';
@@ -388,6 +388,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       },
     }),
     ...createCompactionRoutes({ channel: compaction, policy: guardPolicy }),
+    ...createLightViewRoutes({ engine: getEngine, engineError: () => engineError, policy: guardPolicy, logFile: () => logFile.path }),
   ];
   for (const service of ['httpServer', 'webServer'] as const) {
     ctx.inject?.([service], (scoped) => {

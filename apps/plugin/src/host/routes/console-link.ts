@@ -109,6 +109,12 @@ export class ConsoleLink {
     return this.child && this.child.exitCode === null && this.child.signalCode === null ? (this.child.pid ?? null) : null;
   }
 
+  /** Whether a console.command is configured, so start() can do something. */
+  get startable(): boolean {
+    const command = this.options.command;
+    return !(command === '' || (Array.isArray(command) && command.length === 0));
+  }
+
   get lastExitReason(): string | null {
     return this.lastExit;
   }
@@ -117,8 +123,8 @@ export class ConsoleLink {
     if (await this.reachable()) return { ok: true, state: 'running' };
     if (this.startedPid !== null) return { ok: true, state: 'started', pid: this.startedPid };
     const command = this.options.command;
-    if (command === '' || (Array.isArray(command) && command.length === 0)) {
-      return { ok: false, state: 'no-command', message: 'the console is not running and no console.command is configured to start it (e.g. "engram serve")' };
+    if (!this.startable) {
+      return { ok: false, state: 'no-command', message: '完整控制台没有在运行,插件也没有配置启动它的 console.command;侧栏里用的是插件内置的简易视图 / the full console is not running and no console.command is configured; the sidebar shows the plugin\'s light view' };
     }
     const env = this.options.env();
     try {

@@ -11,6 +11,7 @@
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkHost, checkMutation, checkSameSite, forwardedHeaders, headerBag, PROXY_HEADER, type GuardPolicy, type GuardVerdict, type HeaderBag } from '@engram/engine';
+import { VIEW_PATH } from './light-view.ts';
 import { consoleTarget } from './proxy-target.ts';
 import type { RouteDefinition } from '../core/host-types.ts';
 import type { ConsoleLink } from './console-link.ts';
@@ -95,6 +96,9 @@ export function createRoutes(deps: RouteDeps): RouteDefinition[] {
         tokenHeader: TOKEN_HEADER,
         token: current.token,
         reachable: await deps.console.reachable(),
+        startable: deps.console.startable,
+        // Where the sidebar goes while the full console is not running (light-view.ts).
+        viewPath: VIEW_PATH,
       });
     },
   };
@@ -191,7 +195,10 @@ function proxyToConsole(req: IncomingMessage, res: ServerResponse, consoleUrl: s
       answer.on('error', () => resolve());
     });
     upstream.on('error', (error) => {
-      if (!res.headersSent) sendJson(res, 502, { error: `console not reachable at ${consoleUrl}: ${error.message}`, startPath: CONSOLE_START_PATH });
+      // A page navigation while the console is down lands on the plugin's light view instead of an error.
+      if (!res.headersSent && req.method === 'GET' && /text\/html/.test(header(req, 'accept') ?? '')) {
+        res.writeHead(302, { location: `${VIEW_PATH}?from=console`, 'cache-control': 'no-store' }).end();
+      } else if (!res.headersSent) sendJson(res, 502, { error: `完整控制台没有在运行 / console not reachable at ${consoleUrl}: ${error.message}`, startPath: CONSOLE_START_PATH, viewPath: VIEW_PATH });
       else res.end();
       resolve();
     });
