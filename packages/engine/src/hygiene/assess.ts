@@ -5,7 +5,8 @@
 // Nothing here deletes or replaces anything: a conflict is only named, the writer decides. Pure.
 import type { EngramConfig } from '../config/schema.ts';
 import { fragmentOf, type FragmentReason } from './fragment.ts';
-import { flatText, intersection, isSubset, keywordSet, numbersDiffer, numbersIn, overlapCoefficient, wordSet } from './similarity.ts';
+import { claimsOf, conflictingClaim, differentOccasions, occasionsOf, type Claim } from './claims.ts';
+import { flatText, intersection, isSubset, keywordSet, numbersIn, overlapCoefficient, wordSet } from './similarity.ts';
 
 export type HygieneSettings = EngramConfig['hygiene'];
 
@@ -79,6 +80,10 @@ interface Profile {
   parts: string[];
   /** Everything the memory says, flattened: where "the same words again" is looked for. */
   flat: string;
+  /** Clauses of summary and body that state a value (claims.ts). */
+  claims: Claim[];
+  /** Days, months, weeks, versions, numbered items it names: which occasion it is about. */
+  occasions: Map<string, Set<string>>;
 }
 
 function profileOf(m: { title: string; summary: string; body: string; tags: string[] }, text: HygieneText): Profile {
@@ -86,6 +91,8 @@ function profileOf(m: { title: string; summary: string; body: string; tags: stri
   const titleTokens = text.tokenize([m.title, m.tags.join(' ')].join('\n'));
   const words = wordSet(contentTokens);
   const tokens = [...titleTokens, ...contentTokens];
+  const distinctive = text.distinctive ? (t: string) => text.distinctive!(t) : undefined;
+  const content = [m.summary, m.body].join('\n');
   return {
     words,
     withTitle: new Set([...words, ...wordSet(text.tokenize(m.title))]),
@@ -94,6 +101,8 @@ function profileOf(m: { title: string; summary: string; body: string; tags: stri
     numbers: numbersIn([m.title, m.summary, m.body].join('\n')),
     parts: [m.summary, m.body].map(flatText).filter((s) => s !== ''),
     flat: flatText([m.title, m.summary, m.body].join('\n')),
+    claims: claimsOf(content, (clause) => keywordSet(text.tokenize(clause), distinctive)),
+    occasions: occasionsOf(m.title, content),
   };
 }
 
@@ -109,6 +118,8 @@ function habitWords(keywordSets: readonly Set<string>[]): Set<string> {
 const refersTo = (refs: readonly string[], docId: string): boolean => refs.some((r) => r !== '' && docId.toLowerCase().startsWith(r.toLowerCase()));
 
 const quoteList = (xs: readonly string[], n = 4): string => xs.slice(0, n).join('、');
+/** A quoted clause: long ones are cut (the hint is read, not the memory). */
+const clip = (s: string, max = 60): string => (Array.from(s).length <= max ? s : `${Array.from(s).slice(0, max - 1).join('')}…`);
 
 export function assessWrite(draft: HygieneDraft, existing: readonly HygieneCandidate[], settings: HygieneSettings, text: HygieneText): WriteAssessment {
   if (!settings.enabled) return { verdict: 'new', conflicts: [], warnings: [] };
@@ -141,18 +152,21 @@ export function assessWrite(draft: HygieneDraft, existing: readonly HygieneCandi
       .filter((s) => s !== target && !s.c.superseded && !refersTo(refs, s.c.docId) && !duplicates.includes(s))
       .map((s) => ({ s, shared: intersection(mine.keywords, s.theirs.keywords).filter((w) => !habits.has(w)) }))
       // The same subject: enough rare words in common, one of them named by both titles (or tags);
-      // a changed value: each side states a number the other does not.
+      // the same occasion (not this month's bill against last month's);
       .filter(({ s, shared }) => shared.length >= CONFLICT_MIN_SHARED && shared.some((w) => mine.named.has(w) && s.theirs.named.has(w)))
-      .filter(({ s }) => numbersDiffer(mine.numbers, s.theirs.numbers))
-      .sort((a, b) => b.shared.length - a.shared.length || b.s.overlap - a.s.overlap);
-    for (const { s, shared } of found.slice(0, MAX_CONFLICTS)) {
-      const oldNums = [...s.theirs.numbers].filter((n) => !mine.numbers.has(n));
-      const newNums = [...mine.numbers].filter((n) => !s.theirs.numbers.has(n));
+      .filter(({ s }) => !differentOccasions(mine.occasions, s.theirs.occasions))
+      // and one claim stated by both with another value (claims.ts).
+      .map((f) => ({ ...f, claim: conflictingClaim(f.s.theirs.claims, mine.claims, habits) }))
+      .filter((f): f is typeof f & { claim: NonNullable<typeof f.claim> } => f.claim !== null)
+      .sort((a, b) => b.claim.about.length - a.claim.about.length || b.shared.length - a.shared.length || b.s.overlap - a.s.overlap);
+    for (const { s, claim } of found.slice(0, MAX_CONFLICTS)) {
+      const unit = claim.unit === '' ? '' : ` ${claim.unit}`;
       conflicts.push({
         docId: s.c.docId,
         title: s.c.title,
         reason:
-          `可能与更早的记忆「${s.c.title}」(${s.c.docId},${s.c.date})冲突:都讲到 ${quoteList(shared)},但数字不同(旧:${quoteList(oldNums)};新:${quoteList(newNums)})。` +
+          `可能与更早的记忆「${s.c.title}」(${s.c.docId},${s.c.date})冲突:关于 ${quoteList(claim.about)},旧的写「${clip(claim.old.text)}」,新的写「${clip(claim.new.text)}」` +
+          `(旧:${quoteList(claim.oldValues)}${unit};新:${quoteList(claim.newValues)}${unit})。` +
           `如果新的这条取代了旧的,请把它标为 supersede 旧的(旧的会保留、排在后面);如果两条都成立,不用处理。旧记忆没有被改动。`,
       });
     }

@@ -53,8 +53,9 @@ test('a changed number is not a duplicate: it is a probable conflict naming the 
   assert.equal(c.docId, POOL.docId);
   assert.equal(c.title, POOL.title);
   assert.match(c.reason, /pgbouncer 池大小/);
-  assert.match(c.reason, /旧:20/);
-  assert.match(c.reason, /新:40、200|新:200、40/);
+  // It names the claim that changed, quoting both clauses: the pool size went from 20 to 40.
+  assert.match(c.reason, /旧:20;新:40/);
+  assert.match(c.reason, /「pgbouncer 的 default_pool_size 改成 40」/);
   assert.match(c.reason, /supersede/);
   assert.match(c.reason, /没有被改动/);
 });
