@@ -134,14 +134,14 @@ button{padding:4px 8px;border:1px solid var(--line);border-radius:6px;background
 li{border-bottom:1px solid var(--line)}li button{display:block;width:100%;text-align:left;border:0;border-radius:0;background:none;padding:6px 8px}
 li button:hover,li button:focus{background:var(--soft);outline:none}.t{font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .m{color:var(--muted);font-size:12px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}pre{white-space:pre-wrap;word-break:break-word;margin:0;padding:8px;font:12px/1.6 ui-monospace,monospace}
-.banner{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:6px 8px;margin-top:6px;font-size:12px}
+.pad{padding:6px 8px}.banner{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:6px 8px;margin-top:6px;font-size:12px}
 </style></head><body>
 <header>
 <div class="row"><input id="q" type="search" placeholder="搜索记忆(按 / 聚焦)" aria-label="搜索记忆"><button id="go" type="button">搜索</button></div>
 <div class="banner" id="banner">这是插件内置的简易视图:完整控制台没有在运行。<span id="start-wrap" hidden> <button id="start" type="button">启动完整控制台</button></span></div>
 <div id="status" role="status">正在读取记忆…</div>
 </header>
-<main><ul id="list" aria-label="记忆列表"></ul><div id="note"></div><div id="detail" hidden><div class="row" style="padding:6px 8px"><button id="back" type="button">← 返回列表</button></div><pre id="text"></pre></div></main>
+<main><ul id="list" aria-label="记忆列表"></ul><div id="note"></div><div id="detail" hidden><div class="row pad"><button id="back" type="button">← 返回列表</button></div><pre id="text"></pre></div></main>
 <script nonce="${nonce}">
 (function(){
 var base=location.pathname.replace(/\\/+$/,'');var api=base+'/api';
@@ -163,7 +163,7 @@ document.addEventListener('keydown',function(e){if(e.key==='/'&&document.activeE
 get('/engram/client-config').then(function(c){if(c.startable){$('start-wrap').hidden=false;$('start').addEventListener('click',function(){$('status').textContent='正在启动完整控制台…';
 var h={};h[c.tokenHeader]=c.token;fetch(c.startPath,{method:'POST',credentials:'same-origin',headers:h}).then(function(r){return r.json()}).then(function(b){
 if(!b.ok){$('status').textContent='无法启动:'+(b.message||'原因未知');return}$('status').textContent='完整控制台启动中,稍候会自动切换…';
-var tries=0;var poll=setInterval(function(){get('/engram/client-config').then(function(c2){if(c2.reachable){clearInterval(poll);location.href=location.protocol==='https:'?c2.proxyPath:c2.consoleUrl.replace(/\/+$/,'')+'/'}else if(++tries>60){clearInterval(poll);$('status').textContent='完整控制台没有按时启动,详见插件日志'}})},1000)})})}}).catch(function(){});
+var tries=0;var poll=setInterval(function(){get('/engram/client-config').then(function(c2){if(c2.reachable){clearInterval(poll);location.href=location.protocol==='https:'?c2.proxyPath:c2.consoleUrl.replace(/\\/+$/,'')+'/'}else if(++tries>60){clearInterval(poll);$('status').textContent='完整控制台没有按时启动,详见插件日志'}})},1000)})})}}).catch(function(){});
 load('');
 })();
 </script></body></html>`;
