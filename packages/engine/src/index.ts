@@ -61,3 +61,4 @@ export * from './hygiene/index.ts';
 export { installModel, installedModel, ModelInstallError, type InstallProgress, type InstallReport } from './model/install.ts';
 export { locateRuntime, installRuntime } from './model/runtime.ts';
 export { DEFAULT_MODEL } from './model/manifest.ts';
+export * from './preview/index.ts';

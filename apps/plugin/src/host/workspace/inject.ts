@@ -8,17 +8,15 @@
 // One section serves every session, so index and full are filled per session in the assemble
 // waterfall. They are computed once per session and kept: the session's system prompt then stays
 // byte-identical while it works (a memory written meanwhile is found through the tools instead).
-import { GLOBAL_WORKSPACE, type Engine } from '@engram/engine';
+import { workspaceIndexEntries, type Engine } from '@engram/engine';
 import type { HostLogger, HostSession, PromptAssembly } from '../core/host-types.ts';
 import { errorText } from '../core/log.ts';
-import { escapePromptVariables, renderWorkspaceIndex, WORKSPACE_HINT, type WorkspaceIndexEntry } from '../core/texts.ts';
+import { escapePromptVariables, renderWorkspaceIndex, WORKSPACE_HINT } from '../core/texts.ts';
 
 export const WORKSPACE_SECTION_NAME = 'engram:workspace';
 /** Among the tool guidance (100–199), after the resident memories (120). */
 export const WORKSPACE_SECTION_ORDER = 128;
 const MAX_SESSIONS = 256;
-/** The engine's index pages hold at most this many. */
-const PAGE = 100;
 
 export interface WorkspaceInjectDeps {
   engine(): Engine | null;
@@ -54,7 +52,7 @@ export class WorkspaceInjection {
     const sessionId = session.header.id;
     const kept = this.frozen.get(sessionId);
     if (kept?.key === key) return kept.text;
-    const { entries, total } = await this.collect(engine, workspace, max);
+    const { entries, total } = await workspaceIndexEntries(engine, workspace, max);
     const rendered = renderWorkspaceIndex(mode, entries, total, { toolsAvailable: tools });
     const text = escapePromptVariables(this.deps.adapt ? this.deps.adapt(rendered, mode) : rendered);
     this.frozen.set(sessionId, { key, text });
@@ -75,19 +73,5 @@ export class WorkspaceInjection {
     }
     if (text === null) return assembly;
     return { ...assembly, sections: assembly.sections.map((s) => (s.name === WORKSPACE_SECTION_NAME ? { ...s, text } : s)) };
-  }
-
-  private async collect(engine: Engine, workspace: string, max: number): Promise<{ entries: WorkspaceIndexEntry[]; total: number }> {
-    const entries: WorkspaceIndexEntry[] = [];
-    let total = 0;
-    for (let page = 1; entries.length < max; page++) {
-      const result = await engine.memoryIndex({ workspace, page, pageSize: PAGE });
-      total = result.total;
-      for (const m of result.items.slice(0, max - entries.length)) {
-        entries.push({ docId: m.docId, date: m.date, title: m.title, summary: m.summary, pinned: m.pinned, global: m.workspace === GLOBAL_WORKSPACE && workspace !== GLOBAL_WORKSPACE });
-      }
-      if (page >= result.pages) break;
-    }
-    return { entries, total };
   }
 }

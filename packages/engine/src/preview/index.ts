@@ -1,0 +1,4 @@
+// What the agent will see (the plugin's injection, previewed) and restoring an archived memory.
+export * from './texts.ts';
+export * from './injection.ts';
+export { restoreMemory, type RestoreResult } from './restore.ts';

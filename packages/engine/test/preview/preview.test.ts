@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { estimateTokens } from '../../src/compaction/tokens.ts';
+import { meaningWords, missingWords, nearMissRemovals, previewInjection, PREVIEW_RECALL_REASON } from '../../src/preview/injection.ts';
+import { escapePromptVariables, renderResident } from '../../src/preview/texts.ts';
+import type { RecallResult } from '../../src/recall/types.ts';
+import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+
+test('the recalled block is the engine render of the same recall, with its token count', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  try {
+    const query = '东京节点的 443 端口后来怎么处理的';
+    const preview = await previewInjection(engine, query);
+    const recalled = preview.blocks.find((b) => b.kind === 'recalled')!;
+    const again = await engine.recall(query);
+    assert.ok(again.hits.length > 0);
+    assert.equal(recalled.text, escapePromptVariables(engine.renderInjection(again, { reason: PREVIEW_RECALL_REASON })));
+    assert.equal(recalled.tokens, estimateTokens(recalled.text));
+    assert.deepEqual(recalled.items.map((i) => i.docId), again.hits.map((h) => h.docId));
+    assert.equal(preview.totalTokens, preview.blocks.reduce((n, b) => n + b.tokens, 0));
+    assert.deepEqual(preview.blocks.map((b) => b.kind), ['resident', 'pinned', 'recalled']);
+  } finally {
+    engine.close();
+  }
+});
+
+test('resident memories from the settings appear in the resident block, rendered as the plugin renders them', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs, {}, { runtime: { memories: [{ text: '回答一律用中文', critical: true }] } });
+  try {
+    const preview = await previewInjection(engine, '随便问问');
+    const resident = preview.blocks.find((b) => b.kind === 'resident')!;
+    assert.match(resident.text, /回答一律用中文/);
+    assert.equal(resident.text, renderResident(engine.config.runtime, engine.residentMemories(), { toolsAvailable: true }));
+    const without = await previewInjection(engine, '随便问问', { toolsAvailable: false });
+    assert.ok(without.blocks[0]!.tokens < resident.tokens, 'the tool guidance costs tokens only when the host offers the tools');
+  } finally {
+    engine.close();
+  }
+});
+
+test('nothing recalled → the near miss names the missing words → the memory gets them → recalled', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  try {
+    const query = '川菜馆的停车场和包间怎么订';
+    const before = await previewInjection(engine, query);
+    const miss = before.nearMisses.find((m) => m.title === '周末聚餐地点');
+    assert.ok(miss, 'the dinner memory is a near miss');
+    assert.ok(!before.result.hits.some((h) => h.docId === miss.docId));
+    assert.ok(miss.missing.length > 0);
+    assert.ok(miss.missing.every((w) => miss.queryWords.includes(w)), 'only query words are reported missing');
+    assert.ok(miss.queryWords.some((w) => !miss.missing.includes(w)), 'it came close because it holds some of them');
+    const detail = (await engine.read(miss.docId))!;
+    const added = `\n${miss.missing.map((w) => `${w}：问过店家。`).join('')}\n`;
+    await engine.saveText(miss.docId, detail.raw.replace('需要提前一天电话订位。', `需要提前一天电话订位。${added}`), detail.contentHash);
+    const after = await previewInjection(engine, query);
+    assert.ok(after.result.hits.some((h) => h.docId === miss.docId), 'recalled once it holds the words');
+    assert.ok(!after.nearMisses.some((m) => m.docId === miss.docId));
+  } finally {
+    engine.close();
+  }
+});
+
+test('missing words: a word counts as present as a token or as text, case-insensitively', () => {
+  assert.deepEqual(missingWords(['停车场', 'nginx', '包间'], new Set(['包间']), '记得 NGINX 配置'), ['停车场']);
+  assert.deepEqual(missingWords([], new Set(), 'x'), []);
+});
+
+test('meaning words: weighted, typed words once, in query order', () => {
+  const tokens = [
+    { token: '川菜馆', weight: 1, fromAlias: false },
+    { token: '的', weight: 0, fromAlias: false },
+    { token: '饭店', weight: 1, fromAlias: true },
+    { token: '川菜馆', weight: 1, fromAlias: false },
+    { token: '包间', weight: 0.5, fromAlias: false },
+  ] as RecallResult['tokens'];
+  assert.deepEqual(meaningWords({ tokens }), ['川菜馆', '包间']);
+});
+
+test('near-miss removals: one per document, hits left out, at most the limit', () => {
+  const removal = (docId: string, chunkId: string) => ({ gate: 'coverage' as const, chunkId, docId, title: docId, detail: '' });
+  const result = {
+    hits: [{ docId: 'hit' }],
+    explain: { gate: { removals: [removal('a', '1'), removal('a', '2'), removal('hit', '3'), removal('b', '4'), removal('c', '5')] } },
+  } as unknown as RecallResult;
+  assert.deepEqual(nearMissRemovals(result).map((r) => r.docId), ['a', 'b', 'c']);
+  assert.deepEqual(nearMissRemovals(result, 2).map((r) => r.docId), ['a', 'b']);
+  assert.deepEqual(nearMissRemovals({ hits: [], explain: {} } as unknown as RecallResult), [], 'an explanation without gate details reads as none');
+});
