@@ -2,3 +2,4 @@
 export * from './texts.ts';
 export * from './injection.ts';
 export { restoreMemory, type RestoreResult } from './restore.ts';
+export { searchMemories, type MemorySearch, type MemorySearchHit } from './search.ts';

@@ -92,3 +92,25 @@ test('near-miss removals: one per document, hits left out, at most the limit', (
   assert.deepEqual(nearMissRemovals(result, 2).map((r) => r.docId), ['a', 'b']);
   assert.deepEqual(nearMissRemovals({ hits: [], explain: {} } as unknown as RecallResult), [], 'an explanation without gate details reads as none');
 });
+
+test('word search finds a memory by a word only its body holds, once, with the words it matched', async () => {
+  const { searchMemories } = await import('../../src/preview/search.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  try {
+    // 水煮鱼 is only in the dinner memory's body (not its title, summary or tags).
+    const found = await searchMemories(engine, '水煮鱼');
+    const list = await engine.list();
+    const dinner = list.find((m) => m.title === '周末聚餐地点')!;
+    assert.ok(!`${dinner.title}${dinner.summary}${dinner.tags.join('')}`.includes('水煮鱼'));
+    assert.deepEqual(found.hits.map((h) => h.docId), [dinner.docId]);
+    assert.ok(found.hits[0]!.matched.some((m) => m.token === '水煮鱼' && m.fields.includes('body')));
+    const two = await searchMemories(engine, '数据库 川菜馆');
+    assert.equal(new Set(two.hits.map((h) => h.docId)).size, two.hits.length, 'one entry per memory');
+    assert.ok(two.hits.length >= 2);
+    assert.deepEqual((await searchMemories(engine, '   ')).hits, []);
+  } finally {
+    engine.close();
+  }
+});
