@@ -5,9 +5,12 @@
 // - A local data dir remembers the folder it was first opened with. Opening it with another folder
 //   (a command without --diary-dir falls back to the default one) would sync that folder into it and
 //   drop every document of the real one, so it is refused unless the switch is asked for on purpose.
-import { realpathSync } from 'node:fs';
+//   A data dir indexed before it remembered a folder is judged by its index: when none of the files
+//   it indexed is in the folder asked for, the index was built from another one.
+import { existsSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { getMeta, setMeta, type EngramDb } from '@engram/db';
+import { join } from 'node:path';
+import { documentHashes, getMeta, setMeta, type EngramDb } from '@engram/db';
 import { EngramError } from '../errors.ts';
 
 const OWNER_KEY = 'index-owner';
@@ -48,15 +51,36 @@ export const diaryFolderMismatch = (remembered: string, asked: string): string =
   `继续用原文件夹:加 --diary-dir ${remembered};有意换成新文件夹并按它重建索引:加 --switch-diary-dir(控制台/插件:设 ENGRAM_SWITCH_DIARY_DIR=1)。` +
   ` (this data dir was built from ${remembered}, not ${asked})`;
 
+export const diaryFolderUnknown = (indexed: number, asked: string): string =>
+  `数据目录里已有 ${indexed} 条日记的索引,但它们的文件一个也不在 ${asked} 中(索引建自另一个文件夹):已拒绝,以免把它们从索引中删掉。` +
+  `继续用原文件夹:加 --diary-dir <原文件夹>;有意换成这个文件夹并按它重建索引:加 --switch-diary-dir(控制台/插件:设 ENGRAM_SWITCH_DIARY_DIR=1)。` +
+  ` (the index holds ${indexed} diary files and none of them is in ${asked})`;
+
+/** Files sampled from the index when no folder is remembered: enough to tell "none of them" from chance. */
+const SAMPLE = 32;
+
+/** The number of indexed diary files when none of a sample of them is in `diaryDir`; 0 when some are (or none are indexed). */
+async function indexedElsewhere(db: EngramDb, diaryDir: string): Promise<number> {
+  const paths = [...(await documentHashes(db)).keys()].filter((k) => k.startsWith('diary:')).map((k) => k.slice('diary:'.length));
+  if (paths.length === 0) return 0;
+  const step = Math.max(1, Math.floor(paths.length / SAMPLE));
+  for (let i = 0; i < paths.length; i += step) if (existsSync(join(diaryDir, paths[i]!))) return 0;
+  return paths.length;
+}
+
 /**
  * Checks `diaryDir` against the folder the data dir remembers. The first folder (and a switch on
- * purpose) is remembered when `writable`; a different one throws `diary-dir-mismatch`.
+ * purpose) is remembered when `writable`; a different one throws `diary-dir-mismatch`, and so does a
+ * first folder that holds none of the files the index already has.
  */
 export async function checkDiaryFolder(db: EngramDb, diaryDir: string, opts: { switchOnPurpose: boolean; writable: boolean }): Promise<void> {
   const remembered = await getMeta(db, DIARY_FOLDER_KEY);
   if (remembered !== undefined && sameFolder(remembered, diaryDir)) return;
-  if (remembered !== undefined && !opts.switchOnPurpose)
-    throw new EngramError('diary-dir-mismatch', diaryFolderMismatch(remembered, diaryDir), { remembered, asked: diaryDir });
+  if (!opts.switchOnPurpose) {
+    if (remembered !== undefined) throw new EngramError('diary-dir-mismatch', diaryFolderMismatch(remembered, diaryDir), { remembered, asked: diaryDir });
+    const indexed = await indexedElsewhere(db, diaryDir);
+    if (indexed > 0) throw new EngramError('diary-dir-mismatch', diaryFolderUnknown(indexed, diaryDir), { remembered: null, asked: diaryDir, indexed });
+  }
   if (opts.writable) await rememberDiaryFolder(db, diaryDir);
 }
 

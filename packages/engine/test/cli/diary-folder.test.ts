@@ -105,3 +105,27 @@ test('engine open: a mismatch is refused for every host, ENGRAM_SWITCH_DIARY_DIR
   assert.equal(after.config.diaryDir, dirs.diaryDir);
   after.close();
 });
+
+// A data dir indexed before it remembered its folder: the first open that names another folder must
+// not sync it in either. The index itself says where it came from: none of its files is in that folder.
+test('a data dir that remembers no folder yet refuses a folder holding none of its indexed files', async () => {
+  const { openDatabase } = await import('@engram/db');
+  const dirs = tempDirs();
+  const seeded = Object.keys(seedCorpus(dirs.diaryDir)).length;
+  const data = ['--data-dir', dirs.dataDir];
+  assert.equal(engram(['index', '--diary-dir', dirs.diaryDir, ...data], dirs.root).code, 0);
+  // As a data dir from before the folder was recorded.
+  const db = await openDatabase({ url: `file:${join(dirs.dataDir, 'engram.db')}` });
+  await db.client.execute("DELETE FROM meta WHERE key = 'diary-folder'");
+  db.close();
+
+  const refused = engram(['list', ...data, '--json'], dirs.root);
+  assert.notEqual(refused.code, 0, `the default folder holds none of the ${seeded} indexed files: ${refused.stdout}`);
+  assert.match(refused.stderr, /--switch-diary-dir/);
+  assert.ok(refused.stderr.includes(join(dirs.dataDir, 'diaries')), refused.stderr);
+
+  const kept = engram(['list', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
+  assert.equal(kept.code, 0, kept.stderr);
+  assert.equal(listed(kept.stdout), seeded, 'the right folder opens, and nothing was dropped');
+  assert.notEqual(engram(['list', ...data, '--json'], dirs.root).code, 0, 'and is remembered from then on');
+});
