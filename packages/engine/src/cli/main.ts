@@ -38,6 +38,7 @@ commands:
   write (--content C | --stdin) [--title T] [--folder F] [--tags a,b] [--summary S]
                                   create a memory (title: --title, else the text's first line; refuses a taken title)
   edit ID --target OLD --replace NEW
+                                  change one passage of a memory (OLD must occur exactly once)
   forget ID                       archive a memory (moves it to the archive folder)
   list [--archived] [--workspace ID]
                                   list memories (of a workspace + global)
@@ -53,7 +54,7 @@ common options:
   --diary-dir D   --data-dir D   --legacy-dir D   --database-url URL   --config FILE   --json
   --switch-diary-dir   point the data dir at another diary folder on purpose (its index follows the new folder;
                        without it a data dir refuses a folder other than the one it was built from)
-environment: ENGRAM_DIARY_DIR, ENGRAM_DATA_DIR, ENGRAM_DATABASE_URL, ENGRAM_CONFIG, ENGRAM_EMBEDDING_* (see README)`;
+environment: ENGRAM_DIARY_DIR, ENGRAM_DATA_DIR, ENGRAM_DATABASE_URL, ENGRAM_CONFIG, ENGRAM_SWITCH_DIARY_DIR=1, ENGRAM_EMBEDDING_* (see README)`;
 
 class UsageError extends Error {}
 
@@ -242,6 +243,8 @@ async function cmdStatus(args: string[]) {
         out(`WARNING tokenizer mismatch: the index was built with ${tok.builtWith} but this process tokenizes with ${tok.active}; recall here misses memories and the next index run re-tokenises everything. Make every process (CLI, plugin, console) use the same tokenizer${tok.fallbackReason ? ' — jieba failed to load here' : ''}.`);
       }
       out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
+      const judge = s.judge;
+      out(`judge ${judge.state}${judge.reason && judge.state !== 'off' ? `: ${judge.reason}` : ''}${judge.lastLatencyMs !== null ? `; last call ${judge.lastLatencyMs} ms at ${judge.lastAt}` : ''}${judge.proxy ? `; via proxy ${judge.proxy}` : ''}`);
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
       for (const line of warningLines(s.warnings, 'status', values.warnings === true)) out(line);
     }
