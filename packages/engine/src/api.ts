@@ -81,6 +81,8 @@ export interface EngineStatus {
   tokenizer: { configured: string; active: 'jieba' | 'gram'; fallbackReason: string | null; builtWith: string | null; mismatch: boolean };
   chunkParams: { size: number; overlap: number; builtWith: { size: number; overlap: number } | null; adviseRebuild: boolean };
   semantic: { state: string; reason: string | null; action: string | null; provider: string; dimensions: number };
+  /** The optional relevance judge: off / ready / failing (with why), its last call's latency. */
+  judge: { state: 'off' | 'ready' | 'failing'; reason: string | null; lastLatencyMs: number | null; lastAt: string | null; proxy: string | null };
   builtAt: string | null;
   folders: { root: string; category: string; documents: number }[];
   warnings: string[];

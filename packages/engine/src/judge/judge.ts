@@ -2,6 +2,7 @@
 // "query and memory discuss the same topic" is true, and drops candidates under the threshold.
 // It never adds, and any failure leaves the result as it was (applied: false, with the reason).
 import type { EngramConfig } from '../config/schema.ts';
+import { describeProxy, fetchForEnv, proxySettings } from '../net/proxy-fetch.ts';
 import type { Judge, JudgeVerdict } from '../recall/pipeline.ts';
 
 type JudgeConfig = EngramConfig['judge'];
@@ -54,13 +55,33 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 
 export interface JudgeStatus {
   enabled: boolean;
+  /** Why it is off, or why its last call failed. */
   reason: string | null;
+  /** off: not configured; ready: configured, last call (if any) answered; failing: the last call did not. */
+  state: 'off' | 'ready' | 'failing';
+  /** Wall time of the last call (all candidates of one recall), ms. */
+  lastLatencyMs: number | null;
+  /** When the last call ended (ISO). */
+  lastAt: string | null;
+  /** The proxy its calls go through (scheme://host:port), or null. */
+  proxy: string | null;
 }
 
+export const judgeOff = (reason: string): JudgeStatus => ({ enabled: false, reason, state: 'off', lastLatencyMs: null, lastAt: null, proxy: null });
+
 /** The one factory for the injection path and the debug path: they cannot disagree. */
-export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetch): { judge: Judge | null; status: JudgeStatus } {
-  if (!cfg.enabled) return { judge: null, status: { enabled: false, reason: 'judge disabled' } };
-  if (!cfg.baseUrl || !cfg.model) return { judge: null, status: { enabled: false, reason: 'judge enabled but baseUrl or model is missing' } };
+export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetchForEnv(), env: Record<string, string | undefined> = process.env): { judge: Judge | null; status: JudgeStatus } {
+  if (!cfg.enabled) return { judge: null, status: judgeOff('judge disabled') };
+  if (!cfg.baseUrl || !cfg.model) return { judge: null, status: judgeOff('judge enabled but baseUrl or model is missing') };
+  const proxy = proxySettings(env);
+  // Mutated by every call: the console and `engram status` read the judge's health from it.
+  const status: JudgeStatus = { enabled: true, reason: null, state: 'ready', lastLatencyMs: null, lastAt: null, proxy: proxy ? describeProxy(proxy.httpsProxy ?? proxy.httpProxy ?? '') : null };
+  const record = (started: number, failure: string | null) => {
+    status.lastLatencyMs = Math.round(performance.now() - started);
+    status.lastAt = new Date().toISOString();
+    status.state = failure ? 'failing' : 'ready';
+    status.reason = failure;
+  };
   const url = `${cfg.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const ask = async (statement: string, signal: AbortSignal): Promise<number | null> => {
     const res = await fetchImpl(url, {
@@ -75,9 +96,14 @@ export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetch): 
   const judge: Judge = async (query, candidates): Promise<JudgeVerdict> => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), cfg.timeoutMs);
+    const started = performance.now();
     try {
       const probs = await mapLimit(candidates, cfg.concurrency, (c) => ask(judgeStatement(query, c.title, c.text), controller.signal));
-      if (probs.every((p) => p === null)) return { applied: false, reason: 'the judge gave no usable verdict', dropped: [] };
+      if (probs.every((p) => p === null)) {
+        record(started, 'the judge gave no usable verdict');
+        return { applied: false, reason: 'the judge gave no usable verdict', dropped: [] };
+      }
+      record(started, null);
       const dropped = candidates
         .map((c, i) => ({ chunkId: c.chunkId, probability: probs[i] ?? null }))
         // A candidate without a verdict is kept: missing is unknown, not "irrelevant".
@@ -85,10 +111,12 @@ export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetch): 
       return { applied: true, reason: null, dropped };
     } catch (e) {
       const msg = controller.signal.aborted ? `judge timed out after ${cfg.timeoutMs} ms` : `judge failed: ${e instanceof Error ? e.message : String(e)}`;
-      return { applied: false, reason: msg.replaceAll(cfg.apiKey || '\u0000', '••••'), dropped: [] };
+      const safe = msg.replaceAll(cfg.apiKey || '\u0000', '••••');
+      record(started, safe);
+      return { applied: false, reason: safe, dropped: [] };
     } finally {
       clearTimeout(timer);
     }
   };
-  return { judge, status: { enabled: true, reason: null } };
+  return { judge, status };
 }

@@ -10,7 +10,7 @@ import { WriterLock, type WriterLockOptions } from '../diary/lock.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { LiveIndex } from '../index/live.ts';
 import type { WatchOptions } from '../index/watcher.ts';
-import { createJudge, type JudgeStatus } from '../judge/judge.ts';
+import { createJudge, judgeOff, type JudgeStatus } from '../judge/judge.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Judge } from '../recall/pipeline.ts';
 import type { SemanticPort } from '../semantic/port.ts';
@@ -55,7 +55,7 @@ export class EngineState {
   readonly live: LiveIndex;
   semantic: SemanticPort | null = null;
   judge: Judge | null = null;
-  judgeStatus: JudgeStatus = { enabled: false, reason: 'judge disabled' };
+  judgeStatus: JudgeStatus = judgeOff('judge disabled');
   /**
    * The data directory's time zone (stored at first run): "today" and "昨天" are local days there.
    * Checked against the runtime on first use (a zone it does not know reads as this machine's).

@@ -43,6 +43,7 @@ export class StatusService {
       semantic: sem
         ? { state: sem.state, reason: sem.reason, action: sem.action, provider: sem.provider, dimensions: sem.dimensions }
         : { state: 'off', reason: 'embedding provider is none: lexical recall only', action: null, provider: s.config.embedding.provider, dimensions: 0 },
+      judge: { state: s.judgeStatus.state, reason: s.judgeStatus.reason, lastLatencyMs: s.judgeStatus.lastLatencyMs, lastAt: s.judgeStatus.lastAt, proxy: s.judgeStatus.proxy },
       builtAt: manifest?.builtAt ?? null,
       folders,
       warnings: [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings].slice(0, 500),

@@ -1,0 +1,87 @@
+// Model endpoints behind a proxy: the judge's calls go through HTTPS_PROXY / HTTP_PROXY unless
+// NO_PROXY names the endpoint, and the judge reports its health (ready / failing with why, last
+// latency, the proxy without its credentials) for `engram status` and the console.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { configSchema } from '../../src/config/schema.ts';
+import { createJudge } from '../../src/judge/judge.ts';
+import { describeProxy, fetchForEnv, proxySettings } from '../../src/net/proxy-fetch.ts';
+
+async function listen(server: Server, t: { after(fn: () => unknown): void }): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A CONNECT proxy that records every tunnel it opens. */
+async function proxy(t: { after(fn: () => unknown): void }): Promise<{ port: number; tunnels: string[] }> {
+  const tunnels: string[] = [];
+  const server = createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req, socket, head) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host!, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  return { port: await listen(server, t), tunnels };
+}
+
+async function endpoint(t: { after(fn: () => unknown): void }, status = 200): Promise<{ port: number; calls: number[] }> {
+  const calls: number[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    calls.push(Date.now());
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: '是' } }] }));
+  });
+  return { port: await listen(server, t), calls };
+}
+
+const judgeConfig = (port: number) => ({ ...configSchema.parse({}).judge, enabled: true, baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', apiKey: 'sk-secret' });
+const candidates: Parameters<NonNullable<ReturnType<typeof createJudge>['judge']>>[1] = [{ chunkId: 'c1', title: 't', text: 'x' }];
+
+test('the judge goes through the environment’s proxy and says so; NO_PROXY bypasses it', async (t) => {
+  const p = await proxy(t);
+  const e = await endpoint(t);
+  const env = { HTTPS_PROXY: `http://user:pw@127.0.0.1:${p.port}`, HTTP_PROXY: `http://user:pw@127.0.0.1:${p.port}` };
+  const { judge, status } = createJudge(judgeConfig(e.port), fetchForEnv(env), env);
+  assert.equal(status.state, 'ready');
+  assert.equal(status.proxy, `http://127.0.0.1:${p.port}`, 'the proxy is named without its credentials');
+  const verdict = await judge!('q', candidates);
+  assert.equal(verdict.applied, true, verdict.reason ?? '');
+  assert.deepEqual(p.tunnels, [`127.0.0.1:${e.port}`], 'the call went through the proxy');
+  assert.equal(e.calls.length, 1);
+  assert.equal(typeof status.lastLatencyMs, 'number');
+  assert.ok(status.lastAt);
+
+  const bypass = { ...env, NO_PROXY: '127.0.0.1' };
+  const direct = createJudge(judgeConfig(e.port), fetchForEnv(bypass), bypass);
+  assert.equal((await direct.judge!('q', candidates)).applied, true);
+  assert.equal(p.tunnels.length, 1, 'NO_PROXY kept the call off the proxy');
+  assert.equal(e.calls.length, 2);
+});
+
+test('a failing endpoint turns the judge to failing with the reason (key masked), and back to ready', async (t) => {
+  const bad = await endpoint(t, 500);
+  const { judge, status } = createJudge(judgeConfig(bad.port), fetch, {});
+  const verdict = await judge!('q', candidates);
+  assert.equal(verdict.applied, false);
+  assert.equal(status.state, 'failing');
+  assert.match(status.reason ?? '', /HTTP 500/);
+  assert.doesNotMatch(JSON.stringify(status), /sk-secret/);
+  assert.equal(createJudge({ ...judgeConfig(bad.port), enabled: false }).status.state, 'off');
+});
+
+test('proxy settings: none set means the plain fetch; upper case wins; a described proxy has no credentials', () => {
+  assert.equal(proxySettings({}), null);
+  assert.equal(fetchForEnv({}), globalThis.fetch);
+  assert.deepEqual(proxySettings({ https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:2', no_proxy: 'x' }), { httpsProxy: 'http://b:2', httpProxy: null, noProxy: 'x' });
+  assert.equal(describeProxy('http://u:p@proxy.example:3128/'), 'http://proxy.example:3128');
+});
