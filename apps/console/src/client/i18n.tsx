@@ -4,13 +4,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { en, format, zh, type Lang, type MessageKey } from './messages.ts';
 import { enOps, zhOps, type OpsKey } from './messages-ops.ts';
+import { enNotebook, zhNotebook, type NotebookKey } from './messages-notebook.ts';
 import { readStored, urlParam, writeStored } from './storage.ts';
 import { LANG_KEY } from './theme-boot.ts';
 
 interface I18n {
   lang: Lang;
   setLang: (lang: Lang) => void;
-  t: (key: MessageKey | OpsKey, vars?: Record<string, string | number>) => string;
+  t: (key: MessageKey | OpsKey | NotebookKey, vars?: Record<string, string | number>) => string;
   /** Picks the right half of an inline [zh, en] pair (settings labels live next to their fields). */
   pick: (pair: readonly [string, string]) => string;
 }
@@ -32,7 +33,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLangState(next);
   }, []);
   const value = useMemo<I18n>(() => {
-    const table: Record<MessageKey | OpsKey, string> = lang === 'zh' ? { ...zh, ...zhOps } : { ...en, ...enOps };
+    const table: Record<MessageKey | OpsKey | NotebookKey, string> = lang === 'zh' ? { ...zh, ...zhOps, ...zhNotebook } : { ...en, ...enOps, ...enNotebook };
     return {
       lang,
       setLang,

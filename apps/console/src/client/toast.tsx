@@ -8,10 +8,20 @@ interface Toast {
   kind: 'ok' | 'error';
   text: string;
   detail?: string;
+  /** A button on the toast (撤销): it stays UNDO_MS, and pressing it runs the action and closes it. */
+  action?: ToastAction;
 }
 
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
+
+/** How long a toast with an action (undo) stays. */
+export const UNDO_MS = 10_000;
+
 interface ToastApi {
-  ok: (text: string) => void;
+  ok: (text: string, action?: ToastAction) => void;
   error: (e: unknown) => void;
 }
 
@@ -26,13 +36,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       const id = ++seq.current;
       setToasts((all) => [...all.slice(-3), { ...toast, id }]);
       // Errors stay longer (they are read, not glanced at) but never pile up over the page for good.
-      setTimeout(() => dismiss(id), toast.kind === 'ok' ? 3500 : 15000);
+      setTimeout(() => dismiss(id), toast.action ? UNDO_MS : toast.kind === 'ok' ? 3500 : 15000);
     },
     [dismiss],
   );
   const api = useMemo<ToastApi>(
     () => ({
-      ok: (text) => push({ kind: 'ok', text }),
+      ok: (text, action) => push({ kind: 'ok', text, ...(action ? { action } : {}) }),
       error: (e) => {
         const d = describeError(e);
         push({ kind: 'error', text: d.message, detail: [d.code, d.engramCode].filter(Boolean).join(' · ') });
@@ -57,6 +67,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               <div className="break-words">{t.text}</div>
               {t.detail ? <div className="mt-0.5 font-mono text-xs opacity-75">{t.detail}</div> : null}
             </div>
+            {t.action ? (
+              <button
+                type="button"
+                data-testid="toast-action"
+                className="shrink-0 rounded-md border border-line px-2 py-0.5 text-xs font-medium text-accent hover:bg-sunken"
+                onClick={() => {
+                  dismiss(t.id);
+                  t.action!.run();
+                }}
+              >
+                {t.action.label}
+              </button>
+            ) : null}
             <button type="button" className="opacity-60 hover:opacity-100" aria-label="close" onClick={() => dismiss(t.id)}>
               ×
             </button>

@@ -5,15 +5,18 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useI18n } from '../client/i18n.tsx';
 import { useTheme } from '../client/theme.tsx';
 import type { MessageKey } from '../client/messages.ts';
-import { IndexIcon, LibraryIcon, Logo, MoonIcon, RecallIcon, SettingsIcon, SunIcon } from './icons.tsx';
+import type { NotebookKey } from '../client/messages-notebook.ts';
+import { EyeIcon, IndexIcon, LibraryIcon, Logo, MoonIcon, RecallIcon, SettingsIcon, SunIcon } from './icons.tsx';
+import { AgentViewPage } from './pages/AgentViewPage.tsx';
 import { IndexPage } from './pages/IndexPage.tsx';
 import { LibraryPage } from './pages/LibraryPage.tsx';
 import { RecallPage } from './pages/RecallPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
 
-export type PageId = 'library' | 'recall' | 'index' | 'settings';
+export type PageId = 'agent' | 'library' | 'recall' | 'index' | 'settings';
 
-const PAGES: { id: PageId; label: MessageKey; short?: MessageKey; icon: () => ReactNode }[] = [
+const PAGES: { id: PageId; label: MessageKey | NotebookKey; short?: MessageKey | NotebookKey; icon: () => ReactNode }[] = [
+  { id: 'agent', label: 'nav.agent', short: 'nav.agent.short', icon: EyeIcon },
   { id: 'library', label: 'nav.library', icon: LibraryIcon },
   { id: 'recall', label: 'nav.recall', short: 'nav.recall.short', icon: RecallIcon },
   { id: 'index', label: 'nav.index', icon: IndexIcon },
@@ -103,6 +106,9 @@ export function AppShell() {
           </div>
         </nav>
         <main className="shell-main" id="main" tabIndex={-1}>
+          <section className="page" data-page="agent" data-testid="page-agent" data-active={active === 'agent'}>
+            <AgentViewPage />
+          </section>
           <section className="page" data-page="library" data-testid="page-library" data-active={active === 'library'}>
             <LibraryPage />
           </section>

@@ -7,6 +7,12 @@ export const LibraryIcon = () => (
     <path d="M14 3v5h5M8 13h8M8 17h5" />
   </svg>
 );
+export const EyeIcon = () => (
+  <svg {...base} aria-hidden="true">
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </svg>
+);
 export const RecallIcon = () => (
   <svg {...base} aria-hidden="true">
     <circle cx="11" cy="11" r="6" />

@@ -9,6 +9,9 @@ import { systemRouter } from './routers/system.ts';
 import { sessionsRouter } from './routers/sessions.ts';
 import { wallRouter } from './routers/wall.ts';
 import { workspacesRouter } from './routers/workspaces.ts';
+import { previewRouter } from './routers/preview.ts';
+import { searchRouter } from './routers/search.ts';
+import { archiveRouter } from './routers/archive.ts';
 import { createCallerFactory, createTRPCRouter } from './trpc.ts';
 
 export const appRouter = createTRPCRouter({
@@ -22,6 +25,9 @@ export const appRouter = createTRPCRouter({
   sessions: sessionsRouter,
   wall: wallRouter,
   model: modelRouter,
+  preview: previewRouter,
+  search: searchRouter,
+  archive: archiveRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,82 @@
+// The pure parts of the preview and the Library search: the near-miss sentence from a gate removal,
+// the highlight spans, the filters.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { nearMissReason } from '../src/components/notebook/near-miss.ts';
+import { highlightSpans } from '../src/components/notebook/highlight.ts';
+import { passesFilters, memoryFilters } from '../src/server/routers/search-filter.ts';
+
+const miss = (gate: string, detail: string, missing: string[] = [], probability: number | null = null) => ({ gate, detail, missing, probability });
+
+test('a missing query word is named first, whatever gate removed the memory', () => {
+  for (const gate of ['coverage', 'specificity', 'hybrid', 'distinctive-term']) {
+    const r = nearMissReason(miss(gate, gate === 'hybrid' ? 'p 0.10 < 0.5 (x)' : 'explains 21% of the query (< 30%)', ['停车场']), 'zh');
+    assert.equal(r.sentence, '问题里的“停车场”在这条记忆里没有出现', gate);
+  }
+  const many = nearMissReason(miss('coverage', 'explains 10% of the query (< 30%)', ['甲', '乙', '丙', '丁']), 'zh').sentence;
+  assert.match(many, /“甲”“乙”“丙”等词/);
+  assert.doesNotMatch(many, /丁/);
+  assert.match(nearMissReason(miss('coverage', '', ['parking']), 'en').sentence, /"parking" from the question does not appear/);
+});
+
+test('without missing words the gate speaks: common words, a small share, the query as a whole', () => {
+  assert.equal(nearMissReason(miss('distinctive-term', 'matched only 的 是 (none distinctive)'), 'zh').sentence, '对上的只有“的”“是”，太常见，不足以说明相关');
+  assert.match(nearMissReason(miss('specificity', 'specificity 0.80 < 1.05 (coverage 40%, rarest matched word 公司 (IDF 1.20))'), 'zh').sentence, /太常见，不足以说明相关/);
+  assert.equal(nearMissReason(miss('coverage', 'explains 21% of the query (< 30%)'), 'zh').sentence, '只对上了问题的一小部分');
+  // A query-level gate explains every candidate at once, even one that lacks words.
+  assert.match(nearMissReason(miss('hybrid', 'query gate: q 0.05 < 0.12 (maxP 0.2)', ['x']), 'zh').sentence, /整个问题/);
+  assert.match(nearMissReason(miss('vague-query', 'the query carries too little information (0.5 < 2)', ['x']), 'zh').sentence, /太笼统/);
+  assert.match(nearMissReason(miss('something-new', 'whatever'), 'zh').sentence, /相关性检查/);
+});
+
+test('no sentence in Chinese carries English words or half-width punctuation of its own', () => {
+  const details: [string, string][] = [
+    ['distinctive-term', 'matched only a b (none distinctive)'],
+    ['coverage', 'explains 21% of the query (< 30%)'],
+    ['specificity', 'specificity 0.80 < 1.05 (coverage 40%, rarest matched word x (IDF 1.20))'],
+    ['semantic-min', 'cosine 0.200 < 0.3'],
+    ['semantic-required', "not among the semantic channel's candidates"],
+    ['hybrid', 'p 0.10 < 0.5 (x)'],
+    ['judge', 'judge probability 0.1'],
+  ];
+  for (const [gate, detail] of details) {
+    const s = nearMissReason(miss(gate, detail), 'zh').sentence.replace(/“[^”]*”/g, '');
+    assert.doesNotMatch(s, /[A-Za-z]|[,:;?!()]/, `${gate}: ${s}`);
+  }
+});
+
+test('the bar reads the measured value against the threshold, below it for a removal', () => {
+  const coverage = nearMissReason(miss('coverage', 'explains 21% of the query (< 30%)'), 'zh').measured!;
+  assert.equal(coverage.kind, 'coverage');
+  assert.ok(coverage.value < coverage.threshold);
+  assert.equal(coverage.threshold, 0.3);
+  const hybrid = nearMissReason(miss('hybrid', 'p 0.10 < veto 0.25 (coverage 40%)', [], 0.1049), 'zh').measured!;
+  assert.deepEqual([hybrid.kind, hybrid.value, hybrid.threshold], ['confidence', 0.1049, 0.25], 'the unrounded probability when the engine gives it');
+  assert.equal(nearMissReason(miss('hybrid', 'query gate: q 0.05 < 0.12'), 'zh').measured, null);
+  assert.equal(nearMissReason(miss('judge', 'judge probability 0.1'), 'zh').measured, null);
+});
+
+test('highlight spans cover the text in order; the longest word wins an overlap; case does not matter', () => {
+  const text = '东京节点的 443 端口，Nginx 占用了东京';
+  const spans = highlightSpans(text, ['东京', '东京节点', 'nginx', '']);
+  assert.equal(spans.map((s) => s.text).join(''), text);
+  assert.deepEqual(spans.filter((s) => s.hit).map((s) => s.text), ['东京节点', 'Nginx', '东京']);
+  for (let i = 1; i < spans.length; i++) assert.notEqual(spans[i]!.hit, spans[i - 1]!.hit, 'neighbouring spans alternate');
+  assert.deepEqual(highlightSpans('abc', []), [{ text: 'abc', hit: false }]);
+  assert.deepEqual(highlightSpans('', ['a']), []);
+});
+
+test('filters: archived state, category (top folder as /), tag, and an inclusive date range', () => {
+  const f = (over: Partial<ReturnType<typeof memoryFilters.parse>>) => memoryFilters.parse(over);
+  const m = { category: '', tags: ['聚餐'], date: '2026-10-24', archived: false };
+  const archived = { ...m, archived: true };
+  assert.ok(passesFilters(m, f({})));
+  assert.ok(!passesFilters(archived, f({})), 'archived ones are hidden by default');
+  assert.ok(passesFilters(archived, f({ archived: 'archived' })) && !passesFilters(m, f({ archived: 'archived' })));
+  assert.ok(passesFilters(archived, f({ archived: 'all' })) && passesFilters(m, f({ archived: 'all' })));
+  assert.ok(passesFilters(m, f({ category: '/' })) && !passesFilters(m, f({ category: 'work' })));
+  assert.ok(passesFilters(m, f({ tag: '聚餐' })) && !passesFilters(m, f({ tag: '备份' })));
+  assert.ok(passesFilters(m, f({ from: '2026-10-24', to: '2026-10-24' })), 'both ends included');
+  assert.ok(!passesFilters(m, f({ from: '2026-10-25' })) && !passesFilters(m, f({ to: '2026-10-23' })));
+  assert.throws(() => memoryFilters.parse({ from: '24/10/2026' }));
+});
