@@ -7,12 +7,14 @@
 //   node --import tsx packages/engine/bench/flood.ts                 (ENGRAM_BENCH_FILES=2000 for another size)
 //   node --import tsx packages/engine/bench/flood.ts --console       (over HTTP: `next start` of the console's
 //                                                                    production build, built if missing)
+//   ENGRAM_TEST_MODEL_DATA_DIR=… … flood.ts --embed                   (with the local embedding model: the
+//                                                                    pass embeds the flood too)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { floodFile } from '../test/index/flood-files.ts';
+import { floodFile, loopGapMeter } from '../test/index/flood-files.ts';
 import { seedCorpus } from '../test/engine/helpers.ts';
 
 const N = Number(process.env.ENGRAM_BENCH_FILES ?? 10_000);
@@ -34,19 +36,36 @@ const overHttp = process.argv.includes('--console');
 const root = mkdtempSync(join(tmpdir(), 'engram-bench-flood-'));
 const diaryDir = join(root, 'diary');
 const dataDir = join(root, 'data');
-const { mkdirSync } = await import('node:fs');
 mkdirSync(diaryDir, { recursive: true });
 seedCorpus(diaryDir);
+const embed = process.argv.includes('--embed');
+if (embed) {
+  // The installed model (`engram model install`, as scripts/test-all.mjs does), shared into this data dir.
+  const models = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
+  if (!models) throw new Error('--embed needs ENGRAM_TEST_MODEL_DATA_DIR: a data dir with the model installed');
+  mkdirSync(dataDir, { recursive: true });
+  symlinkSync(join(models, 'models'), join(dataDir, 'models'));
+}
 
 /** One reader: a Library page and a recall; resolves with the Library page's total. */
 interface Reader {
   page(): Promise<number>;
   recall(): Promise<void>;
-  /** Where the live sync is (in-process only). */
+  /** Where the live sync is, as last seen. */
   sync(): string;
   passes(): number;
+  /** Asks the console where the live sync is (what the Index page polls); in-process it is read directly. */
+  pollSync(): Promise<void>;
   close(): Promise<void>;
 }
+
+interface SyncSeen {
+  running: boolean;
+  progress: { phase: string; done: number; total: number } | null;
+  pending: number;
+}
+
+const syncLine = (s: Partial<SyncSeen>) => (s.running ? `${s.progress?.phase ?? 'scan'} ${s.progress?.done ?? 0}/${s.progress?.total ?? 0}` : `idle (${s.pending ?? 0} pending)`);
 
 async function inProcessReader(): Promise<Reader> {
   const { openEngine } = await import('../src/engine.ts');
@@ -56,11 +75,9 @@ async function inProcessReader(): Promise<Reader> {
   return {
     page: async () => (await cache.page({ includeArchived: false, includeGlobal: true, query: '', category: '', tag: '', offset: 0, limit: 100 })).total,
     recall: async () => void (await engine.recall('同步 记录')),
-    sync: () => {
-      const s = engine.liveSync;
-      return s.running ? `${s.progress?.phase ?? 'scan'} ${s.progress?.done ?? 0}/${s.progress?.total ?? 0}` : `idle (${s.pending} pending)`;
-    },
+    sync: () => syncLine(engine.liveSync),
     passes: () => engine.liveSync.passes,
+    pollSync: async () => undefined,
     close: async () => engine.close(),
   };
 }
@@ -75,29 +92,21 @@ async function httpReader(): Promise<Reader> {
     if (!res.ok) throw new Error(`${procedure}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     return body.result?.data;
   };
-  let live: { running?: boolean; passes?: number; progress?: { phase: string; done: number; total: number } | null; pending?: number } = {};
+  let live: Partial<SyncSeen> & { passes?: number } = {};
   return {
     page: async () => ((await get('memories.page', { query: '', offset: 0, limit: 100 })) as { total: number }).total,
-    recall: async () => void (await get('recall.debug', { query: '同步 记录' }).catch(() => undefined)),
-    sync: () => (live.running ? `${live.progress?.phase ?? 'scan'} ${live.progress?.done ?? 0}/${live.progress?.total ?? 0}` : `idle (${live.pending ?? 0} pending)`),
+    recall: async () => void (await get('recall.run', { query: '同步 记录' })),
+    sync: () => syncLine(live),
     passes: () => live.passes ?? 0,
+    pollSync: async () => void (live = ((await get('index.liveSync', {})) ?? {}) as typeof live),
     close: () => server.stop(),
-    // The Index page's own view of the sync, polled as the page does.
-    ...{ poll: async () => (live = ((await get('index.liveSync', {}).catch(() => ({}))) ?? {}) as typeof live) },
-  } as Reader & { poll(): Promise<unknown> };
+  };
 }
 
 const reader = overHttp ? await httpReader() : await inProcessReader();
-const pollSync = (reader as Partial<{ poll(): Promise<unknown> }>).poll;
 
-// The largest stretch this process's event loop did not run a timer (in-process: the engine's loop).
-let lastTick = performance.now();
-let largestGap = 0;
-const ticker = setInterval(() => {
-  const now = performance.now();
-  largestGap = Math.max(largestGap, now - lastTick);
-  lastTick = now;
-}, 10);
+// In-process, this loop is the engine's: a stretch without a timer is a stretch without answers.
+const gaps = loopGapMeter();
 
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
 
@@ -110,7 +119,7 @@ interface Phase {
 /** Asks every EVERY_MS until `done` says stop; returns the answer times. */
 async function measure(done: (total: number, elapsedMs: number) => boolean, log: boolean): Promise<Phase> {
   const out: Phase = { page: [], recall: [], gap: 0 };
-  largestGap = 0;
+  gaps.reset();
   const started = performance.now();
   let lastLog = 0;
   for (;;) {
@@ -121,7 +130,7 @@ async function measure(done: (total: number, elapsedMs: number) => boolean, log:
     const t2 = performance.now();
     out.page.push(t1 - t0);
     out.recall.push(t2 - t1);
-    await pollSync?.();
+    await reader.pollSync();
     const elapsed = performance.now() - started;
     if (log && elapsed - lastLog > 5_000) {
       lastLog = elapsed;
@@ -130,11 +139,11 @@ async function measure(done: (total: number, elapsedMs: number) => boolean, log:
     if (done(total, elapsed)) break;
     await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - t0))));
   }
-  out.gap = largestGap;
+  out.gap = gaps.largest();
   return out;
 }
 
-console.log(`# ${N.toLocaleString('en')} files into a watched diary folder, ${overHttp ? 'console over HTTP (next start)' : 'in-process engine + the console\'s LibraryCache'}; node ${process.version}, ${process.platform}`);
+console.log(`# ${N.toLocaleString('en')} files into a watched diary folder, ${overHttp ? 'console over HTTP (next start)' : 'in-process engine + the console\'s LibraryCache'}${embed ? ', local embedding model on' : ', lexical only'}; node ${process.version}, ${process.platform}`);
 await reader.page(); // the first build of the list is not the baseline's
 const quiet = await measure((_total, elapsed) => elapsed >= 5_000, false);
 
@@ -159,6 +168,6 @@ console.log(row('quiet (baseline)', quiet));
 console.log(row(`flood of ${N.toLocaleString('en')}`, flood));
 console.log('');
 console.log(`writer done after ${(wroteMs / 1000).toFixed(1)} s; every file indexed (Library total ${N + SEEDED}) after ${((allIndexedAt - floodStart) / 1000).toFixed(1)} s; index passes ${overHttp ? reader.passes() : reader.passes() - passesBefore}`);
-clearInterval(ticker);
+gaps.stop();
 await reader.close();
 process.exit(0);

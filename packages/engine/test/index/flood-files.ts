@@ -9,3 +9,22 @@ export function floodFile(i: number): { name: string; text: string } {
     text: diary('08:00', `洪水条目 k${i}q`, `第 ${i} 条同步来的记录。`, `从另一台机器同步过来的第 ${i} 条记录,主题 ${i % 97},标记 k${i}q。`, ['同步', `t${i % 50}`]),
   };
 }
+
+/**
+ * The largest stretch this process's event loop went without running a timer, since the start or
+ * the last reset (a loop held by synchronous work shows as one long gap).
+ */
+export function loopGapMeter(everyMs = 10): { largest(): number; reset(): void; stop(): void } {
+  let lastTick = performance.now();
+  let largest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    largest = Math.max(largest, now - lastTick);
+    lastTick = now;
+  }, everyMs);
+  return {
+    largest: () => largest,
+    reset: () => void (largest = 0),
+    stop: () => clearInterval(ticker),
+  };
+}
