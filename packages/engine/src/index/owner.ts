@@ -5,8 +5,9 @@
 // - A local data dir remembers the folder it was first opened with. Opening it with another folder
 //   (a command without --diary-dir falls back to the default one) would sync that folder into it and
 //   drop every document of the real one, so it is refused unless the switch is asked for on purpose.
-//   A data dir indexed before it remembered a folder is judged by its index: when none of the files
-//   it indexed is in the folder asked for, the index was built from another one.
+//   The index itself tells a moved folder from a swapped one: a folder that holds the files it
+//   indexed is the same diary (moved or copied with its data dir: a sync drops nothing), and a data
+//   dir indexed before it remembered a folder refuses a folder that holds none of them.
 import { existsSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -56,30 +57,36 @@ export const diaryFolderUnknown = (indexed: number, asked: string): string =>
   `继续用原文件夹:加 --diary-dir <原文件夹>;有意换成这个文件夹并按它重建索引:加 --switch-diary-dir(控制台/插件:设 ENGRAM_SWITCH_DIARY_DIR=1)。` +
   ` (the index holds ${indexed} diary files and none of them is in ${asked})`;
 
-/** Files sampled from the index when no folder is remembered: enough to tell "none of them" from chance. */
+/** Indexed files sampled to tell whether a folder is the one the index was built from. */
 const SAMPLE = 32;
 
-/** The number of indexed diary files when none of a sample of them is in `diaryDir`; 0 when some are (or none are indexed). */
-async function indexedElsewhere(db: EngramDb, diaryDir: string): Promise<number> {
+/** How many diary files the index has, and how many of an even sample of them are in `diaryDir`. */
+async function indexedFilesIn(db: EngramDb, diaryDir: string): Promise<{ indexed: number; sampled: number; found: number }> {
   const paths = [...(await documentHashes(db)).keys()].filter((k) => k.startsWith('diary:')).map((k) => k.slice('diary:'.length));
-  if (paths.length === 0) return 0;
   const step = Math.max(1, Math.floor(paths.length / SAMPLE));
-  for (let i = 0; i < paths.length; i += step) if (existsSync(join(diaryDir, paths[i]!))) return 0;
-  return paths.length;
+  let sampled = 0;
+  let found = 0;
+  for (let i = 0; i < paths.length; i += step, sampled++) if (existsSync(join(diaryDir, paths[i]!))) found++;
+  return { indexed: paths.length, sampled, found };
 }
 
 /**
- * Checks `diaryDir` against the folder the data dir remembers. The first folder (and a switch on
- * purpose) is remembered when `writable`; a different one throws `diary-dir-mismatch`, and so does a
- * first folder that holds none of the files the index already has.
+ * Checks `diaryDir` against the folder the data dir remembers, and remembers it (when `writable`)
+ * if it is taken. Taken: the remembered folder; a switch on purpose; a folder that holds every
+ * sampled file of the index (the diary folder moved or copied: a sync drops nothing); the first
+ * folder of a data dir that remembers none, unless it holds none of the indexed files. Anything else
+ * throws `diary-dir-mismatch`.
  */
 export async function checkDiaryFolder(db: EngramDb, diaryDir: string, opts: { switchOnPurpose: boolean; writable: boolean }): Promise<void> {
   const remembered = await getMeta(db, DIARY_FOLDER_KEY);
   if (remembered !== undefined && sameFolder(remembered, diaryDir)) return;
   if (!opts.switchOnPurpose) {
-    if (remembered !== undefined) throw new EngramError('diary-dir-mismatch', diaryFolderMismatch(remembered, diaryDir), { remembered, asked: diaryDir });
-    const indexed = await indexedElsewhere(db, diaryDir);
-    if (indexed > 0) throw new EngramError('diary-dir-mismatch', diaryFolderUnknown(indexed, diaryDir), { remembered: null, asked: diaryDir, indexed });
+    const files = await indexedFilesIn(db, diaryDir);
+    const holdsTheIndex = files.indexed > 0 && files.found === files.sampled;
+    if (!holdsTheIndex && remembered !== undefined)
+      throw new EngramError('diary-dir-mismatch', diaryFolderMismatch(remembered, diaryDir), { remembered, asked: diaryDir });
+    if (files.indexed > 0 && files.found === 0)
+      throw new EngramError('diary-dir-mismatch', diaryFolderUnknown(files.indexed, diaryDir), { remembered: null, asked: diaryDir, indexed: files.indexed });
   }
   if (opts.writable) await rememberDiaryFolder(db, diaryDir);
 }

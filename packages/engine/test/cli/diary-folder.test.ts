@@ -3,7 +3,7 @@
 // document of the real folder from the index. Run through the compiled CLI, as a user runs it.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -128,4 +128,24 @@ test('a data dir that remembers no folder yet refuses a folder holding none of i
   assert.equal(kept.code, 0, kept.stderr);
   assert.equal(listed(kept.stdout), seeded, 'the right folder opens, and nothing was dropped');
   assert.notEqual(engram(['list', ...data, '--json'], dirs.root).code, 0, 'and is remembered from then on');
+});
+
+// Moving (or copying) the diary folder with its data dir is not a swap: the folder asked for holds
+// the files the index has, so syncing it drops nothing. Such a folder is taken and remembered.
+test('a folder that holds the indexed files (the diary folder moved or copied) is taken without the switch', () => {
+  const dirs = tempDirs();
+  const seeded = Object.keys(seedCorpus(dirs.diaryDir)).length;
+  const data = ['--data-dir', dirs.dataDir];
+  assert.equal(engram(['index', '--diary-dir', dirs.diaryDir, ...data], dirs.root).code, 0);
+  const moved = join(dirs.root, 'moved-diaries');
+  cpSync(dirs.diaryDir, moved, { recursive: true });
+
+  const opened = engram(['list', '--diary-dir', moved, ...data, '--json'], dirs.root);
+  assert.equal(opened.code, 0, opened.stderr);
+  assert.equal(listed(opened.stdout), seeded);
+  const status = JSON.parse(engram(['status', '--diary-dir', moved, ...data, '--json'], dirs.root).stdout) as { diaryDir: string };
+  assert.equal(status.diaryDir, moved);
+  const empty = engram(['list', ...data, '--json'], dirs.root);
+  assert.notEqual(empty.code, 0, 'an empty folder is still refused');
+  assert.ok(empty.stderr.includes(moved), `and the moved folder is the one remembered: ${empty.stderr}`);
 });
