@@ -80,3 +80,22 @@ test('filters: archived state, category (top folder as /), tag, and an inclusive
   assert.ok(!passesFilters(m, f({ from: '2026-10-25' })) && !passesFilters(m, f({ to: '2026-10-23' })));
   assert.throws(() => memoryFilters.parse({ from: '24/10/2026' }));
 });
+
+test('search keeps the memories holding every word when there are any, else every memory holding one', async () => {
+  const { everyWordFirst } = await import('../src/server/routers/search.ts');
+  const hit = (id: string, ...tokens: string[]) => ({ id, matched: tokens.map((token) => ({ token })) });
+  const hits = [hit('a', '第', '条'), hit('b', '第', '1987', '条'), hit('c', '1987')];
+  assert.deepEqual(everyWordFirst(['第', '1987', '条'], hits).map((h) => h.id), ['b']);
+  assert.deepEqual(everyWordFirst(['停车场', '1987'], hits).map((h) => h.id), ['a', 'b', 'c'], 'nobody holds both: the engine order of any');
+  assert.deepEqual(everyWordFirst([], hits).map((h) => h.id), ['a', 'b', 'c']);
+});
+
+test('engine errors the memory actions raise read in Chinese; a bilingual message shows the reader its half', async () => {
+  const { engineText } = await import('../src/client/engine-text.ts');
+  assert.equal(engineText('"周末聚餐地点" is not archived', 'zh'), '「周末聚餐地点」没有归档，不用恢复');
+  assert.equal(engineText('"周末聚餐地点" is locked: unlock it before forgetting it', 'zh'), '「周末聚餐地点」已锁定：先解锁才能归档');
+  const both = '已有同名记忆「周末」 (abc),没有写第二篇:请修改原来那篇,或换一个标题。 / a memory titled "周末" already exists (abc): change that one instead, or choose another title';
+  assert.equal(engineText(both, 'zh'), '已有同名记忆「周末」 (abc),没有写第二篇:请修改原来那篇,或换一个标题。');
+  assert.match(engineText(both, 'en'), /^a memory titled "周末" already exists/);
+  assert.doesNotMatch(engineText('a diary titled "x" already exists; change it with an update (command: update, or the edit tool) instead of writing a second entry', 'zh'), /update/);
+});

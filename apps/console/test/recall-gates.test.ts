@@ -33,5 +33,5 @@ test('removals are grouped by document; chunks failing the same gate make one li
   const cov = a.findings.find((f) => f.gate === 'coverage')!;
   assert.equal(cov.chunks, 2);
   assert.equal(cov.measured?.value, 0.2, 'the best chunk is shown');
-  assert.match(a.findings.find((f) => f.gate === 'distinctive-term')!.reason, /只命中了 修复/);
+  assert.match(a.findings.find((f) => f.gate === 'distinctive-term')!.reason, /只对上了 修复/);
 });

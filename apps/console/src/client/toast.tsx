@@ -1,6 +1,8 @@
 'use client';
 // Toasts for the outcome of actions (saves, errors), at the top: the settings save bar lives at the bottom.
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { engineText } from './engine-text.ts';
+import { useI18n } from './i18n.tsx';
 import { describeError } from './trpc.tsx';
 
 interface Toast {
@@ -28,6 +30,7 @@ interface ToastApi {
 const ToastContext = createContext<ToastApi | null>(null);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const { lang } = useI18n();
   const [toasts, setToasts] = useState<Toast[]>([]);
   const seq = useRef(0);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
@@ -45,10 +48,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       ok: (text, action) => push({ kind: 'ok', text, ...(action ? { action } : {}) }),
       error: (e) => {
         const d = describeError(e);
-        push({ kind: 'error', text: d.message, detail: [d.code, d.engramCode].filter(Boolean).join(' · ') });
+        push({ kind: 'error', text: engineText(d.message, lang), detail: [d.code, d.engramCode].filter(Boolean).join(' · ') });
       },
     }),
-    [push],
+    [push, lang],
   );
   return (
     <ToastContext.Provider value={api}>

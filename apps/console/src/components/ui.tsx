@@ -3,6 +3,7 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { useI18n } from '../client/i18n.tsx';
 import { describeError } from '../client/trpc.tsx';
+import { engineText } from '../client/engine-text.ts';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
@@ -79,11 +80,11 @@ export function Banner({ tone = 'warn', title, children, actions, testId }: { to
 }
 
 export function ErrorNote({ error, onRetry, retryLabel }: { error: unknown; onRetry?: () => void; retryLabel?: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const d = describeError(error);
   return (
     <div data-testid="error-note" role="alert" className="flex flex-wrap items-center gap-2 rounded-lg border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger">
-      <span className="min-w-0 flex-1 break-words">{d.message}</span>
+      <span className="min-w-0 flex-1 break-words">{engineText(d.message, lang)}</span>
       <span className="font-mono text-xs opacity-75">{[d.code, d.engramCode].filter(Boolean).join(' · ')}</span>
       {onRetry ? (
         <button type="button" className="underline" onClick={onRetry}>

@@ -22,8 +22,11 @@ import { Dialog } from '../Dialog.tsx';
 import { DraftsProvider, isDirty, useDrafts } from '../library/drafts.tsx';
 import { MemoryReader } from '../library/MemoryReader.tsx';
 import { VirtualList } from '../library/VirtualList.tsx';
+import { Marked } from '../notebook/Marked.tsx';
+import { useArchive } from '../notebook/useArchive.ts';
+import { useEngineSearch, type ArchiveState } from '../notebook/useEngineSearch.ts';
 
-type Memory = RouterOutputs['memories']['page']['items'][number];
+type Memory = RouterOutputs['memories']['page']['items'][number] & { matched?: { token: string; fields: string[] }[] };
 type LibraryTab = 'memories' | 'workspaces' | 'import' | 'wall';
 
 export function LibraryPage() {
@@ -32,10 +35,13 @@ export function LibraryPage() {
   const [tab, setTab] = useState<LibraryTab>('memories');
   const [creating, setCreating] = useState(false);
   const { workspace, includeGlobal } = useWorkspaceChoice();
-  const [includeArchived, setIncludeArchived] = useState(false);
-  const [filters, setFilters] = useState<Filters>({ query: '', category: '', tag: '' });
-  const scopeInput = { includeArchived, ...(workspace !== ALL_WORKSPACES ? { workspace, includeGlobal } : {}) };
-  const library = useLibraryPages({ ...scopeInput, ...filters });
+  const [archived, setArchived] = useState<ArchiveState>('active');
+  const [filters, setFilters] = useState<Filters>({ query: '', category: '', tag: '', from: '', to: '' });
+  const scope = workspace !== ALL_WORKSPACES ? { workspace, includeGlobal } : {};
+  const { from: _from, to: _to, ...paged } = filters;
+  const pages = useLibraryPages({ includeArchived: archived === 'all', ...scope, ...paged, query: '' });
+  // Words, dates or the archive go to the engine's search; the plain list stays paged and windowed.
+  const library = useEngineSearch(pages, { ...scope, ...filters, archived });
   const pending = useQuery(trpc.workspaces.claims.queryOptions({ status: 'pending' }));
   const pendingCount = pending.data?.length ?? 0;
 
@@ -83,8 +89,8 @@ export function LibraryPage() {
               library={library}
               filters={filters}
               setFilters={setFilters}
-              includeArchived={includeArchived}
-              setIncludeArchived={setIncludeArchived}
+              archived={archived}
+              setArchived={setArchived}
               creating={creating}
               setCreating={setCreating}
             />
@@ -118,6 +124,8 @@ interface Filters {
   query: string;
   category: string;
   tag: string;
+  from: string;
+  to: string;
 }
 
 const PAGE_SIZE = 100;
@@ -127,7 +135,7 @@ const PAGE_SIZE = 100;
  * there). More pages load as the list scrolls; a new filter starts again from the first page, and
  * the previous rows stay visible until its answer arrives (typing never flashes an empty list).
  */
-function useLibraryPages(input: Filters & { includeArchived: boolean; workspace?: string; includeGlobal?: boolean }) {
+function useLibraryPages(input: Omit<Filters, 'from' | 'to'> & { includeArchived: boolean; workspace?: string; includeGlobal?: boolean }) {
   const trpc = useTRPC();
   const key = JSON.stringify(input);
   const [pages, setPages] = useState({ key, count: 1 });
@@ -160,22 +168,23 @@ function useLibraryPages(input: Filters & { includeArchived: boolean; workspace?
   };
 }
 
-type Library = ReturnType<typeof useLibraryPages>;
+export type LibraryPages = ReturnType<typeof useLibraryPages>;
+type Library = LibraryPages & { terms?: string[] };
 
 function MemoriesView({
   library,
   filters,
   setFilters,
-  includeArchived,
-  setIncludeArchived,
+  archived,
+  setArchived,
   creating,
   setCreating,
 }: {
   library: Library;
   filters: Filters;
   setFilters: (f: Filters) => void;
-  includeArchived: boolean;
-  setIncludeArchived: (v: boolean) => void;
+  archived: ArchiveState;
+  setArchived: (v: ArchiveState) => void;
   creating: boolean;
   setCreating: (v: boolean) => void;
 }) {
@@ -185,7 +194,7 @@ function MemoriesView({
   const [open, setOpen] = useState<string | null>(null);
   const categories = useMemo(() => library.categories.map(([c]) => c).sort(), [library.categories]);
   const writeInto = workspace === ALL_WORKSPACES ? undefined : workspace;
-  const filtered = Boolean(filters.query.trim() || filters.category || filters.tag);
+  const filtered = Boolean(filters.query.trim() || filters.category || filters.tag || filters.from || filters.to || archived !== 'active');
   const keyOf = useCallback((m: Memory) => m.docId, []);
 
   return (
@@ -237,9 +246,24 @@ function MemoriesView({
             </option>
           ))}
         </select>
-        <label className="flex items-center gap-1.5 text-sm text-muted">
-          <input type="checkbox" checked={includeArchived} onChange={(e) => setIncludeArchived(e.target.checked)} />
-          {t('library.includeArchived')}
+        <select
+          data-testid="library-archived"
+          className={`${inputClass} flex-[1_1_6rem]`}
+          value={archived}
+          onChange={(e) => setArchived(e.target.value as ArchiveState)}
+          aria-label={t('search.archived')}
+        >
+          <option value="active">{t('search.active')}</option>
+          <option value="archived">{t('search.archived')}</option>
+          <option value="all">{t('search.allStates')}</option>
+        </select>
+        <label className="flex flex-[1_1_8rem] items-center gap-1 text-xs text-muted">
+          {t('search.from')}
+          <input data-testid="library-from" type="date" className={`${inputClass} min-w-0`} value={filters.from} onChange={(e) => setFilters({ ...filters, from: e.target.value })} />
+        </label>
+        <label className="flex flex-[1_1_8rem] items-center gap-1 text-xs text-muted">
+          {t('search.to')}
+          <input data-testid="library-to" type="date" className={`${inputClass} min-w-0`} value={filters.to} onChange={(e) => setFilters({ ...filters, to: e.target.value })} />
         </label>
       </div>
       {library.error ? <ErrorNote error={library.error} onRetry={() => void library.refetch()} retryLabel={t('common.retry')} /> : null}
@@ -256,21 +280,23 @@ function MemoriesView({
           items={library.items}
           keyOf={keyOf}
           onNearEnd={library.loadMore}
-          renderRow={(m) => <MemoryRow memory={m} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />}
+          renderRow={(m) => <MemoryRow memory={m} words={library.terms ?? []} open={open === m.docId} onToggle={() => setOpen(open === m.docId ? null : m.docId)} />}
         />
       </div>
     </>
   );
 }
 
-function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolean; onToggle: () => void }) {
+function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory; words: readonly string[]; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
   const hasDraft = useDrafts().dirtyIds.has(m.docId);
   return (
     <div data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
       <button type="button" onClick={onToggle} aria-expanded={open} className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60">
         <div className="flex w-full items-baseline gap-2">
-          <span className="min-w-0 flex-1 truncate font-medium">{m.title || m.path}</span>
+          <span className="min-w-0 flex-1 truncate font-medium">
+            <Marked text={m.title || m.path} words={words} />
+          </span>
           <span className="shrink-0 text-xs text-muted tabular-nums">
             {m.date}
             {m.time ? ` ${m.time}` : ''}
@@ -310,7 +336,16 @@ function MemoryRow({ memory: m, open, onToggle }: { memory: Memory; open: boolea
             {t(m.chunks === 1 ? 'common.chunk' : 'common.chunks', { n: m.chunks })}
           </span>
         </div>
-        {!open && m.summary ? <p className="line-clamp-1 text-xs text-muted">{m.summary}</p> : null}
+        {!open && m.summary ? (
+          <p className="line-clamp-1 text-xs text-muted">
+            <Marked text={m.summary} words={words} />
+          </p>
+        ) : null}
+        {m.matched && m.matched.length > 0 ? (
+          <p className="text-xs text-muted" data-testid="memory-matched">
+            {t('search.matched', { words: m.matched.map((w) => w.token).join('、') })}
+          </p>
+        ) : null}
       </button>
       {open ? <MemoryDetailView id={m.docId} /> : null}
     </div>
@@ -348,15 +383,7 @@ function MemoryDetailView({ id }: { id: string }) {
       },
     }),
   );
-  const archive = useMutation(
-    trpc.memories.archive.mutationOptions({
-      onSuccess: async () => {
-        toast.ok(t('library.archived.done'));
-        await invalidate();
-      },
-      onError: (e) => toast.error(e),
-    }),
-  );
+  const { archiveOne, restoreOne, busy: archiving } = useArchive();
 
   useEffect(() => {
     if (editing) editor.current?.focus();
@@ -455,7 +482,7 @@ function MemoryDetailView({ id }: { id: string }) {
             confirmArchive ? (
               <>
                 <span className="text-xs text-muted">{t('library.archive.confirm', { title: d.title })}</span>
-                <Button variant="danger" data-testid="memory-archive-confirm" disabled={archive.isPending} onClick={() => archive.mutate({ id: d.docId })}>
+                <Button variant="danger" data-testid="memory-archive-confirm" disabled={archiving} onClick={() => void archiveOne(d.docId, d.title).catch(() => undefined)}>
                   {t('library.archive')}
                 </Button>
                 <Button onClick={() => setConfirmArchive(false)}>{t('common.cancel')}</Button>
@@ -465,6 +492,11 @@ function MemoryDetailView({ id }: { id: string }) {
                 {t('library.archive')}
               </Button>
             )
+          ) : null}
+          {d.archived && !d.readOnly ? (
+            <Button data-testid="memory-restore" disabled={archiving} onClick={() => void restoreOne(d.docId, d.title).catch(() => undefined)}>
+              {t('archive.restore')}
+            </Button>
           ) : null}
         </div>
       ) : null}

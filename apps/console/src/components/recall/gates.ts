@@ -68,13 +68,16 @@ export function formatAgainst(value: number, threshold: number, unit: Measured['
 }
 
 const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
-  [/^matched only (.*) \(none distinctive\)$/, (m) => `只命中了 ${m[1]}，都不是区分词`],
-  [/^explains (\d+(?:\.\d+)?)% of the query/, () => '命中词只解释了查询权重的一小部分'],
-  [/^specificity .*rarest matched word (.+)\)$/, (m) => `特异度不足（命中词中最稀有的是 ${m[1]}）`],
-  [/^cosine .*/, () => '向量相似度低于下限'],
-  [/^not among the semantic channel's candidates$/, () => '不在向量通道的候选里'],
-  [/^judge probability (.*)$/, (m) => `裁判给出的相关概率 ${m[1]}`],
-  [/^the query has no distinctive term, so nothing is injected$/, () => '查询里没有区分词，所以一条都不注入'],
+  [/^matched only (.*) \(none distinctive\)$/, (m) => `只对上了 ${m[1]}，太常见，不足以说明相关`],
+  [/^query gate: .*/s, () => '整个问题看起来不像记忆能回答的（关键词和语义合起来判断）'],
+  [/^p \d+(?:\.\d+)? < (?:veto )?\d+(?:\.\d+)? .*/s, () => '关键词和语义合起来，把握不够'],
+  [/^no lexical match$/, () => '没有对上任何关键词'],
+  [/^explains (\d+(?:\.\d+)?)% of the query/, () => '只对上了问题的一小部分'],
+  [/^specificity .*rarest matched word (.+)\)$/, (m) => `对上的词太常见，不足以说明相关（其中最少见的是 ${m[1]}）`],
+  [/^cosine .*/, () => '意思不够接近（语义相似度低于下限）'],
+  [/^not among the semantic channel's candidates$/, () => '按意思搜索没有找到它'],
+  [/^judge probability (.*)$/, (m) => `复核的模型给出的相关概率 ${m[1]}`],
+  [/^the query has no distinctive term, so nothing is injected$/, () => '问题里没有能说明主题的词，所以一条都不注入'],
   [/^the query carries too little information .*$/, () => '查询信息量太低（像闲聊），所以一条都不注入'],
 ];
 

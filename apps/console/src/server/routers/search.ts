@@ -10,6 +10,15 @@ import { memoryFilters, passesFilters } from './search-filter.ts';
 
 export const SEARCH_LIMIT_MAX = 500;
 
+/**
+ * The memories holding every searched word, in the engine's order; when none holds them all, every
+ * memory that holds any (a person typing two words means both, but a near answer beats an empty list).
+ */
+export function everyWordFirst<H extends { matched: { token: string }[] }>(terms: readonly string[], hits: readonly H[]): H[] {
+  const all = hits.filter((h) => terms.every((term) => h.matched.some((m) => m.token === term)));
+  return all.length > 0 ? all : [...hits];
+}
+
 const searchInput = listInput
   .unwrap()
   .omit({ includeArchived: true })
@@ -34,7 +43,7 @@ export const searchRouter = createTRPCRouter({
     }
     const found = await searchMemories(ctx.runtime.engine, input.query, SEARCH_LIMIT_MAX);
     const items = [];
-    for (const hit of found.hits) {
+    for (const hit of everyWordFirst(found.terms, found.hits)) {
       const m = byId.get(hit.docId);
       if (m && passesFilters(m, input)) items.push({ ...m, matched: hit.matched });
     }
