@@ -100,9 +100,9 @@ export interface BuiltStore {
 
 /**
  * Builds a store: every asked and filler note once; copies of the asked notes (copy k drops sentence
- * k mod n, so no two neighbouring copies are the same); then distractors — each made of two to four
- * sentences of one stored note (its topic) and one to three of others, shuffled, never a sentence
- * that holds an answer — until `size` notes.
+ * k mod n, so no two neighbouring copies are the same); then distractors until `size` notes — each
+ * four to seven sentences of different stored notes (so every distractor touches the topics of
+ * several asked notes, names included), never a sentence that holds an answer.
  */
 export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore {
   const rnd = seededRandom(seed);
@@ -139,17 +139,10 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
   const usable = pools.map((p, i) => (p.length > 0 ? i : -1)).filter((i) => i >= 0);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   for (let d = 0; notes.length < spec.size; d++) {
-    const topic = pools[pick(usable)] as string[];
-    const parts: string[] = [];
-    const own = 2 + Math.floor(rnd() * 3);
-    for (let j = 0; j < own; j++) parts.push(pick(topic));
-    const others = 1 + Math.floor(rnd() * 3);
-    for (let j = 0; j < others; j++) parts.push(pick(pools[pick(usable)] as string[]));
-    for (let j = parts.length - 1; j > 0; j--) {
-      const s = Math.floor(rnd() * (j + 1));
-      [parts[j], parts[s]] = [parts[s] as string, parts[j] as string];
-    }
-    const text = [...new Set(parts)].join(set.language === 'zh' ? '' : ' ');
+    const parts = new Set<string>();
+    const want = 4 + Math.floor(rnd() * 4);
+    while (parts.size < want) parts.add(pick(pools[pick(usable)] as string[]));
+    const text = [...parts].join(set.language === 'zh' ? '' : ' ');
     notes.push({ id: `x${d}`, title: titleOf(text), text, group: null });
   }
   return { notes, asked, absent };

@@ -6,12 +6,14 @@
 // answerable questions that get nothing, out-of-corpus questions → nothing, chatter → nothing.
 //
 //   npm run bench:growth
-//   GROWTH_STORES='1×,20k'   only these stores (names as printed)
+//   GROWTH_STORES='1×;20k'   only these stores (names as printed, ';' between)
 //   GROWTH_MODEL=auto        the embedding model (if installed: ENGRAM_TEST_MODEL_DATA_DIR or
 //                            ~/.cache/engram-models/<engram model key>) for the 1× store only;
 //                            'all' for every store, 'none' for none, or a comma list of store names
 //   GROWTH_HALF=0|1          ask only one half's questions (tuning runs)
 //   GROWTH_EVERY=N           every Nth asked / out-of-corpus question (a quicker, coarser run)
+//   GROWTH_SWEEP=0.2,0.3     also print the engine's figures as if the query gate's bar were each value
+//   GROWTH_WHY=1             also print, per store, which rule silenced the answerable questions that got nothing
 //   ENGRAM_EVAL_OPTIONS      JSON merged into the engine options
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,45 +46,51 @@ export interface GrowthRow {
   indexSeconds: number;
 }
 
-type Answer = (q: string) => Promise<string[]> | string[];
+/** A system's answer to a query: the groups (or ids) of its top 5 (empty = nothing), and the query gate's probability when it judged. */
+type Answer = (q: string) => Promise<{ groups: string[]; queryP?: number | null }> | { groups: string[]; queryP?: number | null };
 
-/** Scores one system on a store: `answer` returns the groups (or null-group ids) of its top 5, empty = nothing. */
-async function score(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ halves: [HalfFigures, HalfFigures]; ms: number }> {
-  const acc = [0, 1].map(() => ({ r5: 0, none: 0, asked: 0, ooc: 0, oocN: 0, chat: 0, chatN: 0 }));
+interface Asked {
+  kind: 'asked' | 'ooc' | 'chatter';
+  half: 0 | 1;
+  hit: boolean;
+  empty: boolean;
+  queryP: number | null;
+}
+
+/** Runs every kept question through `answer` once. */
+async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ records: Asked[]; ms: number }> {
   const keep = <T extends { half: 0 | 1 }>(xs: T[]) => xs.filter((x, i) => i % opts.every === 0 && (opts.half === null || x.half === opts.half));
+  const records: Asked[] = [];
   const t0 = performance.now();
-  let n = 0;
-  for (const a of keep(store.asked)) {
-    const got = await answer(a.q);
-    const h = acc[a.half]!;
-    h.asked++;
-    if (got.includes(a.group)) h.r5++;
-    if (got.length === 0) h.none++;
-    n++;
-  }
-  for (const a of keep(store.absent)) {
-    const h = acc[a.half]!;
-    h.oocN++;
-    if ((await answer(a.q)).length === 0) h.ooc++;
-    n++;
-  }
-  for (const c of chatter.filter((x) => opts.half === null || x.half === opts.half)) {
-    const h = acc[c.half]!;
-    h.chatN++;
-    if ((await answer(c.q)).length === 0) h.chat++;
-    n++;
-  }
-  const ms = (performance.now() - t0) / Math.max(1, n);
-  const f = (h: (typeof acc)[number]): HalfFigures => ({
-    r5: h.r5 / (h.asked || 1),
-    answerableNothing: h.none / (h.asked || 1),
-    oocNothing: h.ooc / (h.oocN || 1),
-    chatterNothing: h.chat / (h.chatN || 1),
-    asked: h.asked,
-    ooc: h.oocN,
-    chatter: h.chatN,
-  });
-  return { halves: [f(acc[0]!), f(acc[1]!)], ms };
+  const one = async (kind: Asked['kind'], q: string, half: 0 | 1, group: string | null) => {
+    const got = await answer(q);
+    records.push({ kind, half, hit: group !== null && got.groups.includes(group), empty: got.groups.length === 0, queryP: got.queryP ?? null });
+  };
+  for (const a of keep(store.asked)) await one('asked', a.q, a.half, a.group);
+  for (const a of keep(store.absent)) await one('ooc', a.q, a.half, null);
+  for (const c of chatter.filter((x) => opts.half === null || x.half === opts.half)) await one('chatter', c.q, c.half, null);
+  return { records, ms: (performance.now() - t0) / Math.max(1, records.length) };
+}
+
+/** The figures per half; with `queryGateAt`, as if the query gate's bar were that (a higher bar only silences more). */
+function figures(records: Asked[], queryGateAt?: number): [HalfFigures, HalfFigures] {
+  const f = (half: 0 | 1): HalfFigures => {
+    const rs = records.filter((r) => r.half === half);
+    const empty = (r: Asked) => r.empty || (queryGateAt !== undefined && r.queryP !== null && r.queryP < queryGateAt);
+    const of = (kind: Asked['kind']) => rs.filter((r) => r.kind === kind);
+    const asked = of('asked');
+    const share = (xs: Asked[], pred: (r: Asked) => boolean) => xs.filter(pred).length / (xs.length || 1);
+    return {
+      r5: share(asked, (r) => r.hit && !empty(r)),
+      answerableNothing: share(asked, empty),
+      oocNothing: share(of('ooc'), empty),
+      chatterNothing: share(of('chatter'), empty),
+      asked: asked.length,
+      ooc: of('ooc').length,
+      chatter: of('chatter').length,
+    };
+  };
+  return [f(0), f(1)];
 }
 
 /** Character 1+2-gram BM25 over title and text, no gates, never abstains when a gram matches. */
@@ -94,7 +102,7 @@ function bm25Baseline(notes: StoreNote[]): Answer {
     index.add({ chunkId: n.id, docId: n.id, fields: { title: gram.tokenize(n.title), summary: [], tags: [], body: gram.tokenize(n.text) } });
     groupOf.set(n.id, n.group ?? n.id);
   }
-  return (q) => index.search(gram.tokenize(q), 5).map((h) => groupOf.get(h.docId) as string);
+  return (q) => ({ groups: index.search(gram.tokenize(q), 5).map((h) => groupOf.get(h.docId) as string) });
 }
 
 const fileOf = (n: StoreNote, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id}.txt`;
@@ -139,8 +147,22 @@ async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: 
     await engine.index({ full: true });
     const indexSeconds = (performance.now() - t0) / 1000;
     if (model && engine.semantic?.status().state !== 'ready') throw new Error(`semantic channel not ready: ${engine.semantic?.status().reason}`);
-    const answer: Answer = async (q) => (await engine.recall(q, { k: 5 })).hits.map((h) => groupOfPath.get(h.path) ?? h.path);
-    const { halves, ms } = await score(store, set.chatter, answer, opts);
+    const askedQs = new Set(store.asked.map((a) => a.q));
+    const why = new Map<string, number>();
+    const answer: Answer = async (q) => {
+      const r = await engine.recall(q, { k: 5 });
+      if (process.env.GROWTH_WHY === '1' && r.hits.length === 0 && askedQs.has(q)) {
+        const s = r.explain.gate.silencedBy;
+        const key = s ? `${s.rule}${s.rule === 'every-candidate' ? `: ${s.detail.replace(/\d+/g, 'n')}` : ''}` : 'no candidates';
+        why.set(key, (why.get(key) ?? 0) + 1);
+      }
+      return { groups: r.hits.map((h) => groupOfPath.get(h.path) ?? h.path), queryP: r.explain.gate.queryGate?.p ?? null };
+    };
+    const { records, ms } = await ask(store, set.chatter, answer, opts);
+    const halves = figures(records);
+    const sweep = (process.env.GROWTH_SWEEP ?? '').split(',').filter(Boolean).map(Number);
+    for (const t of sweep) console.error(formatRows([{ set: set.name, store: spec.name, notes: store.notes.length, system: `query gate at ${t}`, halves: figures(records, t), msPerQuery: ms, indexSeconds: 0 }]).split('\n').slice(2).join('\n'));
+    if (why.size > 0) console.error(`growth: ${spec.name}: answerable questions silenced by: ${[...why].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`).join('; ')}`);
     return { set: set.name, store: spec.name, notes: store.notes.length, system: `engram ${model ? 'hybrid (model)' : 'lexical'}`, halves, msPerQuery: ms, indexSeconds };
   } finally {
     engine.close();
@@ -165,7 +187,7 @@ export function formatRows(rows: GrowthRow[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const only = process.env.GROWTH_STORES ? new Set(process.env.GROWTH_STORES.split(',').map((s) => s.trim())) : null;
+  const only = process.env.GROWTH_STORES ? new Set(process.env.GROWTH_STORES.split(';').map((s) => s.trim())) : null;
   const mode = process.env.GROWTH_MODEL ?? 'auto';
   const every = Math.max(1, Number(process.env.GROWTH_EVERY ?? 1));
   const half = process.env.GROWTH_HALF === '0' ? 0 : process.env.GROWTH_HALF === '1' ? 1 : null;
@@ -179,8 +201,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const useModel = wantsModel(spec.name, mode) ? modelDir : null;
       if (wantsModel(spec.name, mode) && !modelDir) console.error(`growth: no installed model (engram model install); ${spec.name} runs lexical`);
       rows.push(await engramRun(store, set, spec, useModel, { every, half, extra }));
-      const baseline = await score(store, set.chatter, bm25Baseline(store.notes), { every, half });
-      rows.push({ set: set.name, store: spec.name, notes: store.notes.length, system: 'char 1+2-gram BM25, no gates', halves: baseline.halves, msPerQuery: baseline.ms, indexSeconds: 0 });
+      const baseline = await ask(store, set.chatter, bm25Baseline(store.notes), { every, half });
+      rows.push({ set: set.name, store: spec.name, notes: store.notes.length, system: 'char 1+2-gram BM25, no gates', halves: figures(baseline.records), msPerQuery: baseline.ms, indexSeconds: 0 });
       console.error(`growth: ${set.name} ${spec.name} done (${store.notes.length} notes, indexed in ${rows.at(-2)?.indexSeconds.toFixed(0)} s)`);
       console.error(formatRows(rows.slice(-2)));
     }

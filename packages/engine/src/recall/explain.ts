@@ -22,7 +22,9 @@ export interface ExplainPart {
   time?: TimeExplanation | null;
   terms?: RecallExplanation['terms'];
   nearDuplicates?: RecallExplanation['nearDuplicates'];
+  language?: RecallExplanation['language'];
   silencedBy?: RecallExplanation['gate']['silencedBy'];
+  queryGate?: RecallExplanation['gate']['queryGate'];
 }
 
 /** The query facts both the relevance pipeline and the time channel report (the gate section's head). */
@@ -93,9 +95,10 @@ export function recallResultOf(input: {
       stages: input.records
         .filter((r) => r.listed !== false)
         .map((r) => ({ name: r.name, kept: r.kept, dropped: r.dropped, ...(r.note !== undefined ? { note: r.note } : {}), ms: r.ms })),
-      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}) },
+      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}), ...(part.queryGate ? { queryGate: part.queryGate } : {}) },
       ...(part.terms ? { terms: part.terms } : {}),
       ...(part.nearDuplicates ? { nearDuplicates: part.nearDuplicates } : {}),
+      ...(part.language ? { language: part.language } : {}),
       semantic: required(part.semantic, 'semantic section'),
       lexical: required(part.lexical, 'lexical section'),
       judge: part.judge ?? null,

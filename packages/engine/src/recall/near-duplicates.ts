@@ -12,45 +12,62 @@ export const MIN_CONTAINMENT = 0.8;
 /** The shorter text's shingles must be at least this share of the longer one's. */
 export const MIN_LENGTH_RATIO = 0.5;
 
-const IGNORED = /[\s\p{P}\p{S}]+/gu;
-
-/** The set of hashed character shingles of a text (whitespace and punctuation ignored, case folded). */
-export function shingles(text: string, size = SHINGLE_CHARS): Set<number> {
-  const chars = [...text.toLowerCase().replace(IGNORED, '')];
-  const out = new Set<number>();
-  if (chars.length === 0) return out;
-  if (chars.length <= size) {
-    out.add(hash(chars.join('')));
-    return out;
-  }
-  for (let i = 0; i + size <= chars.length; i++) out.add(hash(chars.slice(i, i + size).join('')));
-  return out;
+/** Whitespace, ASCII and CJK/full-width punctuation: not part of a shingle. */
+function ignored(c: number): boolean {
+  if (c < 0x80) return !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a));
+  return (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || (c >= 0xff5b && c <= 0xff65) || c === 0xa0;
 }
 
-/** FNV-1a over UTF-16 units: collisions only merge two shingles, which a similarity of hundreds tolerates. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+/**
+ * The sorted, distinct hashed character shingles of a text (whitespace and punctuation ignored, Latin
+ * case folded). Hashes are kept to 30 bits so they stay small integers; a collision only merges two
+ * shingles, which a similarity over hundreds of them tolerates.
+ */
+export function shingles(text: string, size = SHINGLE_CHARS): Int32Array {
+  const cps: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    let c = text.codePointAt(i) as number;
+    if (c > 0xffff) i++;
+    if (ignored(c)) continue;
+    if (c >= 0x41 && c <= 0x5a) c += 32;
+    cps.push(c);
   }
-  return h >>> 0;
+  if (cps.length === 0) return new Int32Array(0);
+  const n = Math.max(1, cps.length - size + 1);
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let h = 0x811c9dc5;
+    for (let j = i; j < Math.min(cps.length, i + size); j++) h = Math.imul(h ^ (cps[j] as number), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+    out[i] = h & 0x3fffffff;
+  }
+  out.sort();
+  let w = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || out[i] !== out[w - 1]) out[w++] = out[i] as number;
+  return out.subarray(0, w);
 }
 
-/** True when `a` and `b` are near duplicates (see the module comment). */
-export function nearDuplicate(a: Set<number>, b: Set<number>, minContainment = MIN_CONTAINMENT, minLengthRatio = MIN_LENGTH_RATIO): boolean {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size === 0 || small.size < minLengthRatio * large.size) return false;
-  const need = Math.ceil(minContainment * small.size);
+/** True when `a` and `b` (from shingles()) are near duplicates (see the module comment). */
+export function nearDuplicate(a: Int32Array, b: Int32Array, minContainment = MIN_CONTAINMENT, minLengthRatio = MIN_LENGTH_RATIO): boolean {
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  if (small.length === 0 || small.length < minLengthRatio * large.length) return false;
+  const need = Math.ceil(minContainment * small.length);
+  const allowedMisses = small.length - need;
   let shared = 0;
-  let left = small.size;
-  for (const s of small) {
-    if (large.has(s)) shared++;
-    left--;
-    if (shared >= need) return true;
-    if (shared + left < need) return false;
+  let misses = 0;
+  let j = 0;
+  for (let i = 0; i < small.length; i++) {
+    const x = small[i] as number;
+    while (j < large.length && (large[j] as number) < x) j++;
+    if (j < large.length && large[j] === x) {
+      shared++;
+      j++;
+      if (shared >= need) return true;
+    } else if (++misses > allowedMisses) return false;
   }
-  return false;
+  return shared >= need;
 }
 
 export interface DuplicateGroup {

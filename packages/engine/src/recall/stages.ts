@@ -94,7 +94,7 @@ export const DEFAULT_BOUNDARY_PAIRS: BoundaryPairRule = 'function';
  * this rare: single-character names and places (晏 10.1, 渝 8.7, 湘 7.8) do, common characters (是 1.7,
  * 国 6.0, 王 5.7) do not. Absent from the table = rarer than the table keeps.
  */
-export const SINGLE_CHAR_MIN_IDF = 7;
+export const SINGLE_CHAR_MIN_IDF = Number(process.env.ENGRAM_EVAL_SINGLE_CHAR_MIN_IDF) || 7;
 
 // Evaluation switch: bench/semantic-dump.ts and eval-cmrc.ts compare the rules with one code base.
 const envRule = process.env.ENGRAM_EVAL_BOUNDARY_PAIRS;
@@ -110,6 +110,18 @@ export function isBoundaryPair(token: string, singles: Set<string>, isFunctionCh
   if (chars.length !== 2 || !chars.every((c) => isSingleCjk(c))) return false;
   return chars.every((c) => singles.has(c) || isFunctionChar(c));
 }
+
+/**
+ * A word that asks (哪一年, 由谁, 哪部, 几层, 多少次): the note that answers holds the answer, not the
+ * question word, so such a word can never be matched and must not weigh in how much of the query a
+ * note explains. Only words the general table does not know are judged so (哪吒 is in the table).
+ */
+export function isAskingWord(token: string): boolean {
+  return /[哪谁啥]|什么/u.test(token) || /^(几|多少|怎)/u.test(token);
+}
+
+// Evaluation switch (bench/growth.ts ablations): ENGRAM_EVAL_ASKING_WORDS=weigh keeps them weighted.
+const ASKING_WORDS_UNWEIGHTED = process.env.ENGRAM_EVAL_ASKING_WORDS !== 'weigh';
 
 /**
  * How much each query word weighs when judging how much of the query a hit explains: general-language
@@ -136,6 +148,7 @@ export function queryWeights(
       if (background && rarity >= SINGLE_CHAR_MIN_IDF && !isFunctionChar(t.token)) out.set(t.token, rarity);
       continue;
     }
+    if (background && known === undefined && ASKING_WORDS_UNWEIGHTED && isAskingWord(t.token)) continue;
     if (background && known === undefined && boundaryPairs !== 'keep' && isBoundaryPair(t.token, singles, isFunctionChar)) {
       const [a, b] = [...t.token] as [string, string];
       if (boundaryPairs === 'all' || isFunctionChar(a) || isFunctionChar(b)) continue;
@@ -254,17 +267,27 @@ export interface GateContext {
  * Relevance gates. The distinctive-term gate judges hits that have lexical matches; the semantic gates
  * apply only when the semantic channel really ran for this query (else cosine is meaningless).
  */
-export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[] } {
+/** What the query-level gate decided (absent when it did not judge the query). */
+export interface QueryGateVerdict {
+  /** The gate's probability that the memories answer the query (null when agreement overrode it). */
+  p: number | null;
+  threshold: number;
+  /** Why the query was not silenced although it might have been. */
+  overriddenBy?: 'channels agree';
+}
+
+export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict } {
   const kept: Candidate[] = [];
   const removals: GateRemoval[] = [];
   const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
   const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
-  const silence = ctx.semanticRan ? querySilence(candidates, ctx) : null;
-  if (silence) {
-    for (const c of candidates) remove(c, 'hybrid', silence);
-    return { kept, removals };
+  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : null;
+  const queryGate = verdict ? verdict.verdict : undefined;
+  if (verdict?.silence) {
+    for (const c of candidates) remove(c, 'hybrid', verdict.silence);
+    return { kept, removals, queryGate };
   }
   for (const c of candidates) {
     const rule = ruleVerdict(c, ctx);
@@ -285,14 +308,14 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     if (rule) remove(c, rule.gate, rule.detail);
     else kept.push(c);
   }
-  return { kept, removals };
+  return { kept, removals, ...(queryGate ? { queryGate } : {}) };
 }
 
 /**
  * The query-level gate: when the candidates together look like a question the memories do not
  * answer (recall/hybrid-gate.ts queryEvidence), everything goes, with the features in the reason.
  */
-function querySilence(candidates: Candidate[], ctx: GateContext): string | null {
+function querySilence(candidates: Candidate[], ctx: GateContext): { silence: string | null; verdict: QueryGateVerdict } | null {
   const gate = ctx.queryGate === undefined ? FITTED_QUERY_GATE : ctx.queryGate;
   if (!gate || candidates.length === 0 || !candidates.every((c) => c.evidence)) return null;
   // Fitted on Chinese questions only: on an English query the Chinese model's cosines say little and
@@ -301,13 +324,17 @@ function querySilence(candidates: Candidate[], ctx: GateContext): string | null 
   if (!mostlyCjk(ctx.distinctive)) return null;
   // Both channels putting the same memory first is the strongest sign a question is answered: the
   // query-level statistics (fitted on how the candidates look together) do not overrule it.
-  if (channelsAgree(candidates, ctx)) return null;
+  if (AGREEMENT_OVERRIDES && channelsAgree(candidates, ctx)) return { silence: null, verdict: { p: null, threshold: gate.threshold, overriddenBy: 'channels agree' } };
   const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0 })));
   const p = queryProbability(q, gate.weights);
-  if (p >= gate.threshold) return null;
+  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold: gate.threshold };
+  if (p >= gate.threshold) return { silence: null, verdict };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
-  return `query gate: q ${p.toFixed(2)} < ${gate.threshold} (${f})`;
+  return { silence: `query gate: q ${p.toFixed(2)} < ${gate.threshold} (${f})`, verdict };
 }
+
+// Evaluation switch (bench/growth.ts ablations): ENGRAM_EVAL_AGREEMENT=0 turns the override off.
+const AGREEMENT_OVERRIDES = process.env.ENGRAM_EVAL_AGREEMENT !== '0';
 
 /**
  * True when one candidate is first in both the lexical and the semantic channel and the lexical rule

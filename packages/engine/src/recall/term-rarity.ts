@@ -32,7 +32,7 @@ export interface TermRarity {
 }
 
 /** Share of the store's highest IDF that a word as rare as the general table's rarest reaches. */
-export const LANGUAGE_RARITY_SHARE = 0.8;
+export const LANGUAGE_RARITY_SHARE = process.env.ENGRAM_EVAL_RARITY_SHARE !== undefined ? Number(process.env.ENGRAM_EVAL_RARITY_SHARE) : 0.8;
 
 /** The document frequency behind a BM25 IDF over `n` chunks (the inverse of bm25Idf; 0 for an unknown word). */
 export function documentFrequencyOf(idf: number, n: number): number {

@@ -109,11 +109,15 @@ export interface RecallExplanation {
     idfThreshold: number;
     /** When candidates existed and none was kept: the rule that silenced the query. */
     silencedBy?: SilenceExplanation | null;
+    /** The query-level gate's probability and bar (hybrid recall), or why it was overridden. */
+    queryGate?: { p: number | null; threshold: number; overriddenBy?: 'channels agree' } | null;
   };
   /** Each query word: its weight in coverage and where it came from, and the rarity the gates read. */
   terms?: TermExplanation[];
   /** Near-duplicate notes among the candidates, each group shown once. */
   nearDuplicates?: NearDuplicateGroupExplanation[];
+  /** The query's language (by script) and the semantic fusion weight it chose (recall/channel-weights.ts). */
+  language?: LanguageExplanation;
   semantic: { ran: boolean; skipped: string | null; candidates: number; background?: { mean: number; std: number; n: number } | null };
   lexical: { candidates: number };
   judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
@@ -137,6 +141,16 @@ export interface TermExplanation {
   weightSource: 'language' | 'unknown-word' | 'store' | 'none';
   /** The rarity the gates read and its sources (recall/term-rarity.ts). */
   rarity: { idf: number; source: 'store' | 'language' | 'blend'; storeIdf: number; storeDf: number; groupedDf: number; languageIdf: number | null } | null;
+}
+
+export interface LanguageExplanation {
+  query: 'zh' | 'en' | 'mixed' | 'none';
+  cjkChars: number;
+  latinWords: number;
+  /** The semantic channel's weight in fusion for this query. */
+  semanticWeight: number;
+  /** 'calibrated': the configured weight (Chinese, mixed); 'tie-break': English, the model only orders what the words tie on. */
+  rule: 'calibrated' | 'tie-break';
 }
 
 export interface NearDuplicateGroupExplanation {

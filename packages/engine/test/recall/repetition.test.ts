@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { nearDuplicate, nearDuplicateGroups, shingles } from '../../src/recall/near-duplicates.ts';
 import { QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
-import { applyGates, collapseNearDuplicates, coverageOf, queryWeights, type Candidate } from '../../src/recall/stages.ts';
+import { applyGates, collapseNearDuplicates, coverageOf, isAskingWord, queryWeights, type Candidate } from '../../src/recall/stages.ts';
 import { documentFrequencyOf, redundantCopies, termRarity } from '../../src/recall/term-rarity.ts';
 import { bm25Idf } from '../../src/lexical/bm25.ts';
 import type { QueryToken } from '../../src/recall/types.ts';
@@ -65,6 +65,14 @@ test('a single character that is rare in the language (a one-character name) cou
   const withName = coverageOf([{ token: '晏', idf: 5, fields: ['body'] }, { token: '父亲', idf: 3, fields: ['body'] }], weights, new Set());
   const without = coverageOf([{ token: '父亲', idf: 3, fields: ['body'] }], weights, new Set());
   assert.ok(withName > without);
+});
+
+test('words that ask (哪一年, 由谁, 几层) do not weigh: the note that answers holds the answer, not the question word', () => {
+  const table = new Map([['出版', 7]]);
+  const weights = queryWeights(['哪一年', '出版', '由谁', '几层'].map(tok), table, 12, 8, 'function', () => false);
+  assert.deepEqual([...weights.keys()], ['出版']);
+  assert.equal(isAskingWord('哪吒'), true, 'judged only when the table does not know the word');
+  assert.equal(queryWeights([tok('哪吒')], new Map([['哪吒', 9]]), 12, 8).get('哪吒'), 9);
 });
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.8, rarity: 0.9, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.3, ...o });

@@ -4,7 +4,7 @@
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
-import { applyGates } from '../stages.ts';
+import { applyGates, type QueryGateVerdict } from '../stages.ts';
 import type { GateRemoval, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
@@ -27,6 +27,7 @@ export const gate: RecallStage = {
     const tooVague = !noDistinctive && cfg.minQueryInformation > 0 && information < cfg.minQueryInformation;
     let kept: typeof fused;
     let removals: GateRemoval[];
+    let queryGate: QueryGateVerdict | undefined;
     if (noDistinctive || tooVague) {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
@@ -35,7 +36,7 @@ export const gate: RecallStage = {
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
-      ({ kept, removals } = applyGates(fused, {
+      ({ kept, removals, queryGate } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
         cfg,
@@ -49,6 +50,6 @@ export const gate: RecallStage = {
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
     }
-    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals, silencedBy: silenceOf(kept, removals) } } };
+    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals, silencedBy: silenceOf(kept, removals), ...(queryGate ? { queryGate } : {}) } } };
   },
 };
