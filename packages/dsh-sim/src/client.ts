@@ -80,7 +80,8 @@ export interface SlotEntry {
 
 /** The `slots` service: declared slots by kind, registrations, and `inject` waiting for a slot. */
 export class SlotTable {
-  readonly entries: SlotEntry[] = [];
+  /** Every registration, in order (the host's raw ledger). */
+  readonly registered: SlotEntry[] = [];
   private readonly kinds: Map<string, SlotKind>;
 
   constructor(kinds: Record<string, SlotKind>) {
@@ -92,7 +93,18 @@ export class SlotTable {
   }
 
   of(name: string): SlotEntry[] {
-    return this.entries.filter((e) => e.options.name === name);
+    return this.registered.filter((e) => e.options.name === name);
+  }
+
+  /** The host's `slots.entries(name)`: a slot's registrations, in order (packages/client/ui-slots/src/index.ts). */
+  entries(name: string): readonly SlotEntry[] {
+    return this.of(name);
+  }
+
+  /** The entry a keyed cell renders: the lowest priority wins (ties: the first registered). */
+  winner(name: string, key: string): SlotEntry | undefined {
+    const cell = this.of(name).filter((e) => e.options.key === key);
+    return cell.reduce<SlotEntry | undefined>((best, e) => (best === undefined || (e.options.priority ?? 0) < (best.options.priority ?? 0) ? e : best), undefined);
   }
 
   register(options: SlotOptions, component: unknown): () => void {
@@ -102,20 +114,20 @@ export class SlotTable {
     const same = (e: SlotEntry) => e.options.name === options.name && (e.options.priority ?? 0) === priority;
     if (kind === 'list') {
       if (options.id === undefined) throw new Error(`list slot "${options.name}" requires options.id`);
-      if (this.entries.some((e) => same(e) && e.options.id === options.id)) throw new Error(`list slot "${options.name}" already has an entry with id "${options.id}"`);
+      if (this.registered.some((e) => same(e) && e.options.id === options.id)) throw new Error(`list slot "${options.name}" already has an entry with id "${options.id}"`);
     } else if (kind === 'keyed') {
       if (options.key === undefined) throw new Error(`keyed slot "${options.name}" requires options.key`);
-      if (this.entries.some((e) => same(e) && e.options.key === options.key)) throw new Error(`keyed slot "${options.name}" already has an entry for key "${options.key}"`);
+      if (this.registered.some((e) => same(e) && e.options.key === options.key)) throw new Error(`keyed slot "${options.name}" already has an entry for key "${options.key}"`);
     } else if (kind === 'chain') {
       if (options.select === undefined) throw new Error(`chain slot "${options.name}" requires options.select`);
-    } else if (this.entries.some(same)) {
+    } else if (this.registered.some(same)) {
       throw new Error(`single slot "${options.name}" already has a registration at priority ${priority}`);
     }
     const entry = { options, component };
-    this.entries.push(entry);
+    this.registered.push(entry);
     return () => {
-      const i = this.entries.indexOf(entry);
-      if (i >= 0) this.entries.splice(i, 1);
+      const i = this.registered.indexOf(entry);
+      if (i >= 0) this.registered.splice(i, 1);
     };
   }
 
@@ -138,6 +150,11 @@ export interface ClientLoadOptions {
   slots?: Record<string, SlotKind>;
   /** Browser globals the file may use at run time (fetch, location, setTimeout...). */
   globals?: Record<string, unknown>;
+  /**
+   * The host's own registrations, there before plugins apply (e.g. ui-conversation's native
+   * `conversation.chat.node` renderer for key 'assistant-step', which a plugin may shadow and wrap).
+   */
+  hostEntries?: { options: SlotOptions; component: unknown }[];
 }
 
 export interface LoadedClient {
@@ -225,6 +242,7 @@ export function loadClientBundle(code: string, options: ClientLoadOptions): Load
   if ('default' in exports) throw new ClientLoadError(`Failed to load plugins: ${options.id}: the client module has a default export`);
 
   const slots = new SlotTable(options.slots ?? HOST_SLOTS);
+  for (const entry of options.hostEntries ?? []) slots.register(entry.options, entry.component);
   const services = new Map<string, unknown>([['slots', slots], ...Object.entries(options.services ?? {})]);
   const names = injectedNames(exports.inject);
   const waitingFor = names.filter((n) => !services.has(n));

@@ -14,20 +14,28 @@
 // - a button in the session header (`conversation.session.header.actions`) that opens the console:
 //   in the tab where it exists, else in a drawer over the page;
 // - under each finished assistant answer (`conversation.chat.assistant-actions`), "look again":
-//   POST /engram/compaction/recheck for this session.
-import { ConsoleDrawerButton, ConsolePane, RecheckAction } from './pane.ts';
+//   POST /engram/compaction/recheck for this session (only where the session was compacted);
+// - the assistant message renderer (`conversation.chat.node`, key 'assistant-step'), shadowed so a
+//   note block in an answer shows as a 「已记下 · 标题」 chip (note-chip.ts).
+import { AssistantWithNoteChips, ConsoleDrawerButton, ConsolePane, RecheckAction } from './pane.ts';
 
 const TAB_ID = 'engram';
 const SECTION_ID = 'engram';
 const HEADER_ACTION_ID = 'engram-console';
 const ANSWER_ACTION_ID = 'engram-recheck';
 const TITLE = 'Engram 记忆';
+const CHAT_NODE = 'conversation.chat.node';
+const ASSISTANT_KEY = 'assistant-step';
+/** Below the native renderer's 0: this one renders, and renders the native one inside. */
+const NOTE_CHIP_PRIORITY = -5;
 
 type Dispose = (() => void) | void;
 
 interface SlotsService {
-  register(options: { name: string; key?: string; id?: string; order?: number; label?: string }, component: unknown): Dispose;
+  register(options: { name: string; key?: string; id?: string; order?: number; label?: string; priority?: number }, component: unknown): Dispose;
   inject(slot: string, callback: () => Dispose): Dispose;
+  /** The host's raw registrations of a slot (ui-slots SlotCore.entries); absent on hosts without it. */
+  entries?(slot: string): readonly { options: { key?: string; priority?: number }; component: unknown }[];
 }
 
 interface ClientContext {
@@ -97,6 +105,13 @@ export function apply(ctx: ClientContext): void {
   slots.inject('conversation.session.header.actions', () =>
     slots.register({ name: 'conversation.session.header.actions', id: HEADER_ACTION_ID, order: 100, label: TITLE }, header),
   );
+  // Note blocks in an answer read as a chip: the native assistant renderer, shadowed one priority
+  // lower (lowest renders), gets a copy of the message without them. No native renderer, no chip.
+  slots.inject(CHAT_NODE, () => {
+    const native = slots.entries?.(CHAT_NODE).find((e) => e.options.key === ASSISTANT_KEY && (e.options.priority ?? 0) === 0);
+    if (!native) return undefined;
+    return slots.register({ name: CHAT_NODE, key: ASSISTANT_KEY, priority: NOTE_CHIP_PRIORITY }, AssistantWithNoteChips(native.component));
+  });
   // "Look again" across compaction, under each finished answer of the current session.
   slots.inject('conversation.chat.assistant-actions', () =>
     slots.register({ name: 'conversation.chat.assistant-actions', id: ANSWER_ACTION_ID, order: 100, label: '再查一次' }, RecheckAction),

@@ -2,6 +2,7 @@
 // start button when the console is not running. React comes from the host through the module
 // loader's `require`, never bundled.
 import { describeFailure, readJsonAnswer } from './failure.ts';
+import { chipLabel, withoutNoteBlocks, type NoteChip } from './note-chip.ts';
 import { chooseSource, describeSource, iframeSrc, type ClientConfig, type ConsoleSource } from './source.ts';
 
 export const CLIENT_CONFIG_PATH = '/engram/client-config';
@@ -10,6 +11,7 @@ interface ReactLike {
   createElement(type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]): unknown;
   useState<T>(initial: T): [T, (next: T | ((prev: T) => T)) => void];
   useEffect(effect: () => void | (() => void), deps?: unknown[]): void;
+  Fragment?: unknown;
 }
 
 declare const require: (id: string) => unknown;
@@ -263,4 +265,46 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
     note && !busy ? h('button', { style: iconButton, onClick: dismiss, 'data-engram': 'recheck-dismiss' }, '知道了') : null,
     open && excerpt !== '' ? h('pre', { style: excerptBox, 'data-engram': 'recheck-excerpt' }, excerpt) : null,
   );
+}
+
+const chip = { display: 'inline-flex', alignItems: 'center', gap: '4px', fontSize: '12px', padding: '1px 8px', margin: '4px 0', borderRadius: '10px', cursor: 'pointer', border: '1px solid rgba(128,128,128,.35)', background: 'rgba(128,128,128,.08)' };
+
+/** One cleaned copy per message node, so the native renderer (memoised on its props) sees a stable node. */
+const cleanedNodes = new WeakMap<object, ReturnType<typeof withoutNoteBlocks>>();
+function cleanedOf(node: unknown): ReturnType<typeof withoutNoteBlocks> {
+  if (node === null || typeof node !== 'object') return { node: node as never, notes: [] };
+  let known = cleanedNodes.get(node);
+  if (!known) {
+    known = withoutNoteBlocks(node as Parameters<typeof withoutNoteBlocks>[0]);
+    cleanedNodes.set(node, known);
+  }
+  return known;
+}
+
+/** A chip for one note block; `open` shows the note's text under it. */
+function noteChipView(h: ReactLike['createElement'], c: NoteChip, i: number, open: boolean, toggle: () => void): unknown {
+  return h(
+    'div',
+    { key: `note-${i}`, 'data-engram': 'note-chip' },
+    h('button', { style: chip, onClick: toggle, disabled: c.open, title: '这条回答写进了 Engram 记忆', 'data-engram': 'note-chip-button' }, `✓ ${chipLabel(c)}`),
+    open ? h('pre', { style: excerptBox, 'data-engram': 'note-chip-body' }, c.body) : null,
+  );
+}
+
+/**
+ * The host's assistant-message renderer, shadowed: the native one renders a copy of the message
+ * without note blocks, and each block is a chip after it (a click opens the note). The session is
+ * not touched.
+ */
+export function AssistantWithNoteChips(native: unknown): (props: Record<string, unknown>) => unknown {
+  return function EngramAssistantNode(props: Record<string, unknown>): unknown {
+    const React = hostReact();
+    const h = React.createElement;
+    const [opened, setOpened] = React.useState<number>(-1);
+    const { node, notes } = cleanedOf(props.node);
+    const view = h(native, notes.length === 0 ? props : { ...props, node });
+    if (notes.length === 0) return view;
+    const chips = notes.map((c, i) => noteChipView(h, c, i, opened === i, () => setOpened((now) => (now === i ? -1 : i))));
+    return h(React.Fragment ?? 'div', null, view, ...chips);
+  };
 }
