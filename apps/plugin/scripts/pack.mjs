@@ -8,14 +8,22 @@
 //                      window.__ModuleLoader__.load({ id: <package name>, factory: (require) => … })
 //                      (host: packages/client/modules/src/client/system.ts). react comes through
 //                      the factory's require.
+//   lib/jieba-words.bin, lib/jieba-idf.bin
+//                      jieba's word index and the background IDF table, prebuilt (the engine's
+//                      scripts/jieba-words.mjs and jieba-idf.mjs, as for the compiled CLI): the engine
+//                      looks for them next to its own file. Without them the first recall after every
+//                      start builds the whole 349,000-word dictionary (~200-300 ms) and parses idf.txt.
 //   drizzle/           database migrations, found by the db package as ../drizzle next to lib/.
 //   cordis.patch.yml   inserts the plugin row; package.json carries the dsh fields.
 //
 // Install: dsh plugin --profile web add file:<path to apps/plugin/bundle>
 import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIdfTable } from '../../../packages/engine/scripts/jieba-idf.mjs';
+import { buildWordIndex } from '../../../packages/engine/scripts/jieba-words.mjs';
 
 const pluginDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(pluginDir, '../..');
@@ -86,6 +94,17 @@ writeFileSync(
     `window.__ModuleLoader__.load({ id: ${JSON.stringify(source.name)}, factory: function (require) {\n` +
     `var module = { exports: {} }; var exports = module.exports;\n${commonJsBody}\nreturn module.exports;\n} });\n`,
 );
+
+// The prebuilt jieba files, built from the dictionary the bundle installs (the workspace's version).
+const engineDir = join(root, 'packages/engine');
+const jiebaDir = dirname(createRequire(join(engineDir, 'package.json')).resolve('@node-rs/jieba/package.json'));
+const dictPath = join(jiebaDir, 'dict.txt');
+writeFileSync(join(out, 'lib/jieba-words.bin'), buildWordIndex(readFileSync(dictPath), { dictMtimeMs: statSync(dictPath).mtimeMs }));
+const idfPath = join(jiebaDir, 'idf.txt');
+// KEEP_BELOW of the engine's src/recall/background-idf.ts: the reader refuses a table kept with another one.
+const keepBelow = Number(/^const KEEP_BELOW = (\d+(?:\.\d+)?);$/m.exec(readFileSync(join(engineDir, 'src/recall/background-idf.ts'), 'utf8'))?.[1]);
+if (!Number.isFinite(keepBelow)) throw new Error('KEEP_BELOW not found in packages/engine/src/recall/background-idf.ts');
+writeFileSync(join(out, 'lib/jieba-idf.bin'), buildIdfTable(readFileSync(idfPath), { keepBelow, idfMtimeMs: statSync(idfPath).mtimeMs }));
 
 const migrations = join(root, 'drizzle');
 if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);

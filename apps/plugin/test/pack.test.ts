@@ -149,3 +149,19 @@ test('without sidebarRightTabs the body goes into a settings section (a list slo
   const tree = await settle(mini, pane);
   assert.equal(findAll(tree, byData('frame'))[0]!.type, 'iframe');
 });
+
+test('the bundle ships the prebuilt jieba word index and background IDF table next to its host entry (else every start builds the whole dictionary)', async () => {
+  const { readWordIndex } = await import('../../../packages/engine/src/text/jieba-words.ts');
+  const { readIdfTable } = await import('../../../packages/engine/src/recall/background-idf.ts');
+  const { createRequire } = await import('node:module');
+  const { dirname } = await import('node:path');
+  // The bundle installs the workspace's jieba version: its dictionary is the one the files must match.
+  const jieba = dirname(createRequire(join(root, 'packages/engine/package.json')).resolve('@node-rs/jieba/package.json'));
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const lib = join(bundle, pkg.main, '..');
+  const words = readWordIndex(join(lib, 'jieba-words.bin'), join(jieba, 'dict.txt'));
+  assert.ok(words.ok, words.ok ? '' : `jieba-words.bin: ${words.reason}`);
+  const idf = readIdfTable(join(lib, 'jieba-idf.bin'), join(jieba, 'idf.txt'));
+  assert.ok(idf.ok, idf.ok ? '' : `jieba-idf.bin: ${idf.reason}`);
+  assert.ok(pkg.files.includes('lib'), 'lib/ (with both files) is what the package ships');
+});
