@@ -38,6 +38,25 @@ export class DiaryError extends EngramError {
 export const isDiaryError = (e: unknown, code?: DiaryErrorCode): e is DiaryError =>
   e instanceof DiaryError && (code === undefined || e.code === code);
 
+/**
+ * The diary was renamed, moved or archived by another program while it was being changed (its
+ * file or a folder on its path is gone). Nothing was written; the caller shows this as it is.
+ */
+export function movedAwayError(path: string): DiaryError {
+  const name = path.replace(/\\/g, '/').split('/').filter(Boolean).at(-1) ?? path;
+  return new DiaryError(
+    'not-found',
+    `记忆已被移动或归档：${name} 在这次修改进行时已不在原处（被归档、改名或移到了别的文件夹），这次没有写入。请刷新后再试。 / The memory was moved or archived: ${name} was no longer where it was while this change was being made (archived, renamed or moved to another folder); nothing was written — refresh and try again.`,
+    { path, moved: true },
+  );
+}
+
+/** An fs error saying a file or a folder on its path is not there (any more). */
+export const isGoneError = (e: unknown): boolean => {
+  const code = fsCode(e);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+};
+
 /** The errno-style code of a Node fs error, if any. */
 export const fsCode = (e: unknown): string | undefined =>
   typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
-import { DiaryError, fsCode, withStorageErrors } from './errors.ts';
+import { DiaryError, fsCode, isGoneError, movedAwayError, withStorageErrors } from './errors.ts';
 import { moveNoReplaceSync, parseAsideName, recoverAside, swapIfUnchanged, type SwapOutcome } from './swap.ts';
 
 /** Temp files of atomic writes start with this (a dot-file, so scanners skip them anyway). */
@@ -73,7 +73,10 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
  */
 export async function replaceIfUnchanged(path: string, expected: Uint8Array, content: Uint8Array, options: { mode?: number } = {}): Promise<void> {
   const outcome = await withStorageErrors(path, async () => {
-    const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined);
+    // Its folder gone (moved, archived, renamed) before the temp file could be made beside it.
+    const tmp = await writeTemp(path, content, options.mode ?? 0o666, options.mode !== undefined).catch((e: unknown) => {
+      throw isGoneError(e) ? movedAwayError(path) : e;
+    });
     try {
       return swapIfUnchanged(path, tmp, expected);
     } finally {
@@ -87,11 +90,12 @@ export async function replaceIfUnchanged(path: string, expected: Uint8Array, con
 
 function swapConflict(path: string, outcome: Exclude<SwapOutcome, { kind: 'replaced' }>): DiaryError {
   const name = basename(path);
+  if (outcome.kind === 'changed' && outcome.deleted) return movedAwayError(path);
   if (outcome.kind === 'changed') {
     return new DiaryError(
       'conflict',
       `${name} 在读取之后被其他程序修改了，这次没有写入，以免覆盖那次修改；请重新打开后再改。 / ${name} changed on disk after it was read; nothing was written so that change is not overwritten — reload it and try again.`,
-      { path, ...(outcome.deleted ? { deleted: true } : {}) },
+      { path },
     );
   }
   const copy = basename(outcome.copy);
@@ -155,7 +159,15 @@ export async function moveNoOverwrite(from: string, to: string): Promise<void> {
 }
 
 async function moveUnchecked(from: string, to: string): Promise<void> {
-  if (!moveNoReplaceSync(from, to)) throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
+  let moved: boolean;
+  try {
+    moved = moveNoReplaceSync(from, to);
+  } catch (e) {
+    // The source went away (another program moved or archived it) since the caller looked.
+    if (isGoneError(e) && lstatSync(from, { throwIfNoEntry: false }) === undefined) throw movedAwayError(from);
+    throw e;
+  }
+  if (!moved) throw new DiaryError('exists', `destination exists: ${basename(to)}`, { path: to });
   await syncDir(dirname(to));
   if (dirname(from) !== dirname(to)) await syncDir(dirname(from));
 }

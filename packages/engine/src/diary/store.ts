@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ParsedDocument } from '../types.ts';
 import { isDateString, localDateString, localTimeString } from './dates.ts';
 import { anchoredReplace, matchLineEndings, type ReplaceStrategy } from './edit.ts';
-import { DiaryError, fsCode, isDiaryError, type DiaryErrorCode } from './errors.ts';
+import { DiaryError, fsCode, isDiaryError, isGoneError, movedAwayError, type DiaryErrorCode } from './errors.ts';
 import { diaryFileName, formatDiary, formatMarkdown, normaliseTime, oneLine } from './format.ts';
 import { checkRelativePath, createFileExclusive, isTempFileName, moveNoOverwrite, safeJoin } from './fsio.ts';
 import { decodeText, readForRewrite, rewriteIfUnchanged } from './textfile.ts';
@@ -581,7 +581,7 @@ async function moveWithinRoot(diaryDir: string, fromSegments: string[], toDirSeg
     if (!st.isFile()) throw new DiaryError('not-a-file', `not a regular file: ${fromRel}`);
   } catch (e) {
     if (isDiaryError(e)) throw e;
-    if (fsCode(e) === 'ENOENT') throw new DiaryError('not-found', `no such diary: ${fromRel}`, { path: fromRel });
+    if (isGoneError(e)) throw movedAwayError(fromRel);
     throw e;
   }
   const toDirRel = toDirSegments.join('/');

@@ -2,7 +2,7 @@
 // whole-file save) reads through here, so a UTF-16 file stays UTF-16, a BOM stays, and the bytes
 // the new text was computed from are checked again right before the write.
 import { lstat, readFile } from 'node:fs/promises';
-import { DiaryError, fsCode, isDiaryError } from './errors.ts';
+import { DiaryError, isDiaryError, isGoneError, movedAwayError } from './errors.ts';
 import { replaceIfUnchanged } from './fsio.ts';
 
 /** The encodings the scanner reads (UTF-16 only with its BOM). */
@@ -58,7 +58,7 @@ export async function readForRewrite(abs: string, relPath: string): Promise<Diar
     bytes = await readFile(abs);
   } catch (e) {
     if (isDiaryError(e)) throw e;
-    if (fsCode(e) === 'ENOENT') throw new DiaryError('not-found', `no such diary: ${relPath}`, { path: relPath });
+    if (isGoneError(e)) throw movedAwayError(relPath);
     throw e;
   }
   const decoded = decodeText(bytes);
