@@ -3,22 +3,48 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EngramError } from '../errors.ts';
+import { EngramError, errorMessage } from '../errors.ts';
 
-export async function serveConsole(opts: { port?: string; host?: string; diaryDir?: string; dataDir?: string; switchDiaryDir?: boolean }): Promise<void> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const consoleDir = resolve(here, '../../../../apps/console');
-  if (!existsSync(join(consoleDir, 'package.json'))) throw new EngramError('console-missing', `console app not found at ${consoleDir}`);
+export interface ServeOptions {
+  port?: string;
+  host?: string;
+  diaryDir?: string;
+  dataDir?: string;
+  switchDiaryDir?: boolean;
+}
+
+/** The console's environment: the flags become the variables the console reads. */
+function consoleEnv(opts: ServeOptions): NodeJS.ProcessEnv {
   const env = { ...process.env };
   if (opts.port) env.PORT = opts.port;
   if (opts.host) env.HOST = opts.host;
   if (opts.diaryDir) env.ENGRAM_DIARY_DIR = resolve(opts.diaryDir);
   if (opts.dataDir) env.ENGRAM_DATA_DIR = resolve(opts.dataDir);
   if (opts.switchDiaryDir) env.ENGRAM_SWITCH_DIARY_DIR = '1';
+  return env;
+}
+
+/**
+ * Opens the data the console will open, as it will (so a refusal — another diary folder, an invalid
+ * config — is said here, in the terminal, before a build and a server start for a page that fails).
+ */
+async function checkOpens(env: NodeJS.ProcessEnv): Promise<void> {
+  const { openEngine } = await import('../engine.ts');
+  const engine = await openEngine({ env, createDiaryDir: true, syncOnOpen: false, preload: false });
+  await engine.closeBeforeExit();
+}
+
+export async function serveConsole(opts: ServeOptions): Promise<void> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const consoleDir = resolve(here, '../../../../apps/console');
+  if (!existsSync(join(consoleDir, 'package.json'))) throw new EngramError('console-missing', `console app not found at ${consoleDir}`);
+  const env = consoleEnv(opts);
+  await checkOpens(env);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = (script: string) =>
     new Promise<void>((ok, fail) => {
       const child = spawn(npm, ['run', script], { cwd: consoleDir, env, stdio: 'inherit' });
+      child.on('error', (e) => fail(new EngramError('console-failed', `could not run npm run ${script}: ${errorMessage(e)}`)));
       child.on('exit', (code) => (code === 0 ? ok() : fail(new EngramError('console-failed', `console ${script} exited with ${code}`))));
     });
   if (!existsSync(join(consoleDir, '.next', 'BUILD_ID'))) await run('build');

@@ -149,3 +149,16 @@ test('a folder that holds the indexed files (the diary folder moved or copied) i
   assert.notEqual(empty.code, 0, 'an empty folder is still refused');
   assert.ok(empty.stderr.includes(moved), `and the moved folder is the one remembered: ${empty.stderr}`);
 });
+
+test('serve refuses another diary folder in the terminal before it starts the console', () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const data = ['--data-dir', dirs.dataDir];
+  assert.equal(engram(['index', '--diary-dir', dirs.diaryDir, ...data], dirs.root).code, 0);
+  // Only the refusal is run here: a serve that passed the check would build and start the console,
+  // so npm is kept out of reach (an empty PATH; node is run by its absolute path).
+  const r = spawnSync(process.execPath, [bin, 'serve', '--port', '1', ...data], { encoding: 'utf8', env: { PATH: '', HOME: dirs.root }, timeout: 60_000 });
+  assert.equal(r.status, 1, r.stdout);
+  assert.match(r.stderr, /^engram serve: [\u4e00-\u9fff].*--switch-diary-dir/s);
+  assert.equal(r.stdout, '', 'nothing was started');
+});
