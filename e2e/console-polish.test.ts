@@ -232,6 +232,11 @@ async function everyView(page: Page, each: (view: string) => Promise<void> = asy
     await visit(`library/${tab}`);
   }
   await page.getByTestId('tab-memories').click();
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-query').fill('令牌桶限流的突发流量怎么处理');
+  await page.getByTestId('agent-run').click();
+  await page.getByTestId('agent-result').waitFor();
+  await visit('agent');
   await page.getByTestId('nav-recall').click();
   await page.getByTestId('recall-query').fill('令牌桶 限流');
   await page.getByTestId('recall-run').click();

@@ -13,18 +13,13 @@ import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
 import { seedBulkDiary } from './bulk.ts';
+import { englishWords, halfWidthPunctuation, ZH_ALLOWED } from './zh-text.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const haveChromium = existsSync(CHROMIUM);
 
-/** Words allowed in the Chinese UI: product and protocol names, units, and a few technical terms. */
-const ZH_ALLOWED = new Set(
-  'Engram DSH English BM BM25 RRF IDF API URL Base Key Embedding LLM JSON HTTP HTTPS ONNX K k1 b ms MB KB jieba gram auto none openai local MCP ID TTL TZ UTC OK idf XML DNS token Tag'
-    .split(' ')
-    .map((w) => w.toLowerCase()),
-);
 
 function hostServer(html: (consoleUrl: string) => string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
@@ -171,16 +166,20 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
       try {
         await page.goto(`${server!.url}/?lang=${lang}`);
         await page.getByTestId('memory-row').first().waitFor();
-        for (const id of ['toggle-lang', 'toggle-theme', 'nav-settings', 'nav-library']) {
+        for (const id of ['toggle-lang', 'toggle-theme', 'nav-settings', 'nav-library', 'nav-agent']) {
           const box = (await page.getByTestId(id).boundingBox())!;
           assert.ok(box.x >= 0 && box.x + box.width <= 300, `${id} on screen at 300 px (${JSON.stringify(box)})`);
         }
-        for (const id of ['nav-library', 'nav-recall', 'nav-index', 'nav-settings']) {
-          const clipped = await page.getByTestId(id).evaluate((el) => {
+        // Icons only in the 300 px top bar: each page keeps its name for screen readers and as a tooltip.
+        for (const id of ['nav-agent', 'nav-library', 'nav-recall', 'nav-index', 'nav-settings']) {
+          const nav = await page.getByTestId(id).evaluate((el) => {
             const label = el.querySelector('.nav-label-short') as HTMLElement;
-            return label.scrollWidth > label.clientWidth + 1;
+            const box = el.getBoundingClientRect();
+            return { labelShown: label.getBoundingClientRect().width > 2, title: el.getAttribute('title') ?? '', name: (el.textContent ?? '').trim(), width: box.width, height: box.height };
           });
-          assert.equal(clipped, false, `the ${id} label is not cut`);
+          assert.equal(nav.labelShown, false, `${id}: icon only at 300 px`);
+          assert.ok(nav.title.length > 0 && nav.name.length > 0, `${id} keeps its name (${JSON.stringify(nav)})`);
+          assert.ok(nav.width >= 24 && nav.height >= 24, `${id} is a target a finger can hit (${JSON.stringify(nav)})`);
         }
         await page.getByTestId('memory-row').first().locator('button').first().click();
         await assertFits(page, 300, `${lang} library`);
@@ -243,6 +242,21 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
         await collect(`library/${tab}`);
       }
       await page.getByTestId('tab-memories').click();
+      // The Library's engine search with its filters, and the archive filter.
+      await page.getByTestId('library-search').fill('令牌桶');
+      await page.getByTestId('memory-matched').first().waitFor();
+      await collect('library/search');
+      await page.getByTestId('library-search').fill('');
+      await page.getByTestId('library-archived').selectOption('archived');
+      await page.waitForTimeout(400);
+      await collect('library/archived');
+      await page.getByTestId('library-archived').selectOption('active');
+      await page.getByTestId('nav-agent').click();
+      await page.getByTestId('agent-query').fill('令牌桶限流的突发流量怎么处理');
+      await page.getByTestId('agent-run').click();
+      await page.getByTestId('agent-result').waitFor();
+      await page.locator('[data-testid="agent-result"] details').evaluateAll((els) => els.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await collect('agent');
       await page.getByTestId('nav-recall').click();
       await page.getByTestId('recall-query').fill('令牌桶 限流');
       await page.getByTestId('recall-run').click();
@@ -440,42 +454,6 @@ async function assertDialogBehaves(page: Page, testId: string): Promise<void> {
     const inside = await page.evaluate((id) => document.querySelector(`[data-testid="${id}"]`)!.contains(document.activeElement), testId);
     assert.equal(inside, true, `focus stays in the dialog after ${key}`);
   }
-}
-
-/** Latin words in visible text, outside code, inputs and monospace identifiers (paths, ids). */
-async function englishWords(page: Page): Promise<{ word: string; context: string }[]> {
-  return page.evaluate(() => {
-    const out: { word: string; context: string }[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || el.closest('code, pre, script, style, textarea, [data-allow-en], .font-mono, option')) continue;
-      if (!el.checkVisibility?.() || el.closest('[hidden], [data-active="false"]')) continue;
-      // A file name (2026-10-01-标题-9551ac27.txt) is a name, not an untranslated word.
-      const text = (n.textContent ?? '').replace(/[\w\u3400-\u9fff./-]+\.(?:txt|md)\b/g, ' ');
-      for (const m of text.matchAll(/[A-Za-z][A-Za-z'-]+/g)) out.push({ word: m[0], context: text.trim().slice(0, 80) });
-    }
-    return out;
-  });
-}
-
-/**
- * Half-width , : ; ? ! ( ) touching a Chinese character in visible text (the same exclusions as
- * englishWords): Chinese text takes ，：；？！（）. "Tag: a, b" (the diary syntax) is left alone.
- */
-async function halfWidthPunctuation(page: Page): Promise<{ mark: string; context: string }[]> {
-  return page.evaluate(() => {
-    const out: { mark: string; context: string }[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!el || el.closest('code, pre, script, style, textarea, [data-allow-en], .font-mono, option')) continue;
-      if (!el.checkVisibility?.() || el.closest('[hidden], [data-active="false"]')) continue;
-      const text = (n.textContent ?? '').replace(/Tag: [^」]*/g, '').replace(/[\w\u3400-\u9fff./-]+\.(?:txt|md)\b/g, ' ');
-      for (const m of text.matchAll(/[\u3400-\u9fff][,:;?!()]|[()][\u3400-\u9fff]/g)) out.push({ mark: m[0], context: text.trim().slice(0, 80) });
-    }
-    return out;
-  });
 }
 
 function hexToRgb(hex: string): string {

@@ -53,6 +53,7 @@ export const zhNotebook = {
   'search.to': '到',
   'search.engine': '按关键词搜索：标题、摘要、正文和标签',
   'search.matched': '命中：{words}',
+  'search.filters': '筛选',
 } as const;
 
 export type NotebookKey = keyof typeof zhNotebook;
@@ -109,4 +110,5 @@ export const enNotebook: Record<NotebookKey, string> = {
   'search.to': 'To',
   'search.engine': 'Keyword search over title, summary, body and tags',
   'search.matched': 'Matched: {words}',
+  'search.filters': 'Filters',
 };

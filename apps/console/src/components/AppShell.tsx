@@ -77,7 +77,8 @@ export function AppShell() {
                 <span className="inline-flex" aria-hidden="true">
                   <Icon />
                 </span>
-                <span className="nav-label-short">{t(p.short ?? p.label)}</span>
+                {/* Under 620 px the top bar shows icons only (the name stays for screen readers and in the tooltip). */}
+                <span className="nav-label-short @max-rail:sr-only">{t(p.short ?? p.label)}</span>
                 <span className="nav-label-long">{t(p.label)}</span>
               </button>
             );

@@ -40,11 +40,12 @@ export function Card({ title, actions, children, className = '', testId }: { tit
 
 export function PageHeader({ eyebrow, title, description, actions }: { eyebrow: string; title: string; description: string; actions?: ReactNode }) {
   return (
-    <header className="mb-4 flex flex-col gap-3 @rail:mb-6 @side:flex-row @side:items-end @side:justify-between">
+    <header className="mb-2 flex flex-col gap-2 @rail:mb-6 @rail:gap-3 @side:flex-row @side:items-end @side:justify-between">
+      {/* In the 300 px sidebar the page's name is enough: the rows are what the space is for. */}
       <div className="min-w-0">
-        <div className="text-xs font-semibold tracking-wider text-accent uppercase">{eyebrow}</div>
-        <h1 className="mt-1 text-xl font-semibold tracking-tight @xwide:text-2xl">{title}</h1>
-        <p className="mt-1 max-w-2xl text-sm text-muted">{description}</p>
+        <div className="text-xs font-semibold tracking-wider text-accent uppercase @max-rail:hidden">{eyebrow}</div>
+        <h1 className="mt-1 text-base font-semibold tracking-tight @rail:text-xl @xwide:text-2xl">{title}</h1>
+        <p className="mt-1 max-w-2xl text-sm text-muted @max-rail:hidden">{description}</p>
       </div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </header>

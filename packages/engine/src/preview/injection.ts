@@ -162,7 +162,19 @@ async function nearMisses(engine: Engine, result: RecallResult): Promise<NearMis
       archived: detail.archived,
     });
   }
-  return out;
+  return closestFirst(out);
+}
+
+/**
+ * Closest first: a memory holding some of the query's words before one only the embedding found,
+ * then by the hybrid gate's probability (when both have one), else in the explanation's order.
+ */
+export function closestFirst<M extends Pick<NearMiss, 'missing' | 'queryWords' | 'probability'>>(misses: readonly M[]): M[] {
+  const shares = (m: M) => (m.queryWords.length > 0 && m.missing.length < m.queryWords.length ? 0 : 1);
+  return misses
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => shares(a.m) - shares(b.m) || (a.m.probability !== null && b.m.probability !== null ? b.m.probability - a.m.probability : 0) || a.i - b.i)
+    .map(({ m }) => m);
 }
 
 /**

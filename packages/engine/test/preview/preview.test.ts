@@ -114,3 +114,10 @@ test('word search finds a memory by a word only its body holds, once, with the w
     engine.close();
   }
 });
+
+test('near misses: one holding some query words comes before one only the embedding found, then by probability', async () => {
+  const { closestFirst } = await import('../../src/preview/injection.ts');
+  const m = (id: string, missing: string[], probability: number | null) => ({ id, queryWords: ['甲', '乙'], missing, probability });
+  const order = closestFirst([m('embedding-only', ['甲', '乙'], 0.4), m('low', ['乙'], 0.1), m('high', ['乙'], 0.6), m('none', ['甲'], null)]).map((x) => x.id);
+  assert.deepEqual(order, ['high', 'low', 'none', 'embedding-only']);
+});

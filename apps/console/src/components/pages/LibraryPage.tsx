@@ -192,6 +192,10 @@ function MemoriesView({
   const { workspace } = useWorkspaceChoice();
   const { nameOf } = useWorkspaces();
   const [open, setOpen] = useState<string | null>(null);
+  const [showFilters, setShowFilters] = useState(false);
+  const search = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  useListKeys({ search, list: listRef, close: () => setOpen(null) });
   const categories = useMemo(() => library.categories.map(([c]) => c).sort(), [library.categories]);
   const writeInto = workspace === ALL_WORKSPACES ? undefined : workspace;
   const filtered = Boolean(filters.query.trim() || filters.category || filters.tag || filters.from || filters.to || archived !== 'active');
@@ -210,6 +214,7 @@ function MemoriesView({
       ) : null}
       <div className="flex flex-wrap items-center gap-2" role="search">
         <input
+          ref={search}
           data-testid="library-search"
           type="search"
           aria-label={t('library.search')}
@@ -218,6 +223,16 @@ function MemoriesView({
           value={filters.query}
           onChange={(e) => setFilters({ ...filters, query: e.target.value })}
         />
+        <button
+          type="button"
+          data-testid="library-filters-toggle"
+          aria-expanded={showFilters}
+          className="hidden rounded-md border border-line px-2 py-1.5 text-xs text-muted @max-rail:inline-block"
+          onClick={() => setShowFilters((v) => !v)}
+        >
+          {t('search.filters')}
+        </button>
+        <div className={`contents ${showFilters ? '' : '@max-rail:hidden'}`}>
         <select
           data-testid="library-category"
           className={`${inputClass} flex-[1_1_8rem]`}
@@ -265,9 +280,10 @@ function MemoriesView({
           {t('search.to')}
           <input data-testid="library-to" type="date" className={`${inputClass} min-w-0`} value={filters.to} onChange={(e) => setFilters({ ...filters, to: e.target.value })} />
         </label>
+        </div>
       </div>
       {library.error ? <ErrorNote error={library.error} onRetry={() => void library.refetch()} retryLabel={t('common.retry')} /> : null}
-      <div className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list" data-stale={library.isStale}>
+      <div ref={listRef} className="overflow-hidden rounded-xl border border-line bg-panel" data-testid="library-list" data-stale={library.isStale}>
         <div className="flex items-center justify-between border-b border-line px-4 py-2 text-xs text-muted">
           <span role="status" data-testid="library-count">
             {library.isLoading ? t('common.loading') : t('library.count', { shown: library.total, total: library.scopeTotal })}
@@ -292,17 +308,26 @@ function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory; words
   const hasDraft = useDrafts().dirtyIds.has(m.docId);
   return (
     <div data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
-      <button type="button" onClick={onToggle} aria-expanded={open} className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60">
-        <div className="flex w-full items-baseline gap-2">
+      <button
+        type="button"
+        onClick={onToggle}
+        aria-expanded={open}
+        data-testid="memory-row-button"
+        className="flex w-full flex-col gap-1 px-4 py-2.5 text-left hover:bg-sunken/60 focus-visible:bg-accent-soft @max-rail:gap-0 @max-rail:px-2 @max-rail:py-1.5"
+      >
+        {/* One line per memory in the 300 px sidebar: title · date · first tag. */}
+        <div className="flex w-full items-baseline gap-2 @max-rail:gap-1 @max-rail:text-sm">
           <span className="min-w-0 flex-1 truncate font-medium">
+            {m.pinned ? <span className="hidden text-accent @max-rail:inline">📌 </span> : null}
             <Marked text={m.title || m.path} words={words} />
           </span>
           <span className="shrink-0 text-xs text-muted tabular-nums">
             {m.date}
-            {m.time ? ` ${m.time}` : ''}
+            <span className="@max-rail:hidden">{m.time ? ` ${m.time}` : ''}</span>
           </span>
+          {m.tags[0] ? <span className="hidden max-w-[5.5rem] shrink-0 truncate text-xs text-muted @max-rail:inline">#{m.tags[0]}</span> : null}
         </div>
-        <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted">
+        <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted @max-rail:hidden">
           {hasDraft ? (
             <span data-testid="memory-draft-badge">
               <Badge tone="warn">✎ {t('memory.draft')}</Badge>
@@ -337,12 +362,12 @@ function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory; words
           </span>
         </div>
         {!open && m.summary ? (
-          <p className="line-clamp-1 text-xs text-muted">
+          <p className="line-clamp-1 text-xs text-muted @max-rail:hidden">
             <Marked text={m.summary} words={words} />
           </p>
         ) : null}
         {m.matched && m.matched.length > 0 ? (
-          <p className="text-xs text-muted" data-testid="memory-matched">
+          <p className="truncate text-xs text-muted" data-testid="memory-matched">
             {t('search.matched', { words: m.matched.map((w) => w.token).join('、') })}
           </p>
         ) : null}
@@ -715,3 +740,48 @@ function CorpusOverview({
   );
 }
 
+
+const TYPING = 'input, textarea, select, [contenteditable="true"]';
+
+/**
+ * The Library's keys while its page is shown: / focuses the search, j / k move between the rows
+ * (focus on the row, so Enter opens it), Escape closes the open row (an unsaved draft asks first:
+ * the editor handles its own Escape before this sees it).
+ */
+function useListKeys({ search, list, close }: { search: React.RefObject<HTMLInputElement | null>; list: React.RefObject<HTMLDivElement | null>; close: () => void }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const root = list.current;
+      if (!root || root.closest('[data-active="false"]') || root.closest('[hidden]') || e.defaultPrevented) return;
+      if (e.metaKey || e.ctrlKey || e.altKey) return;
+      const target = e.target as HTMLElement | null;
+      if (document.querySelector('[role="dialog"]')) return;
+      const typing = Boolean(target?.closest(TYPING));
+      if (e.key === 'Escape') {
+        if (typing && target !== search.current) return;
+        if (target === search.current) {
+          search.current?.blur();
+          return;
+        }
+        close();
+        return;
+      }
+      if (typing) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        search.current?.focus();
+        return;
+      }
+      if (e.key !== 'j' && e.key !== 'k') return;
+      const rows = [...root.querySelectorAll<HTMLButtonElement>('[data-testid="memory-row-button"]')];
+      if (rows.length === 0) return;
+      e.preventDefault();
+      const at = rows.findIndex((r) => r === document.activeElement);
+      const next = at === -1 ? 0 : Math.max(0, Math.min(rows.length - 1, at + (e.key === 'j' ? 1 : -1)));
+      rows[next]!.focus();
+      rows[next]!.scrollIntoView({ block: 'nearest' });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [search, list, close]);
+}
