@@ -1,5 +1,6 @@
 // General-language IDF (jieba's table, built from a large Chinese corpus): how informative a word is
-// in Chinese at large, independent of the memory corpus. Used to weigh query words that the corpus
+// in Chinese at large, independent of the memory corpus. English words have their own table
+// (languageIdfTable below: SUBTLEX-US on the same scale), since jieba's has no Latin words. Used to weigh query words that the corpus
 // has never seen, which corpus IDF cannot rate. Loaded once, lazily; absent when jieba is not installed.
 //
 // The compiled CLI ships the kept words prebuilt (dist/cli/jieba-idf.bin, scripts/jieba-idf.mjs):
@@ -13,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBlockFile, readAligned } from '../text/block-file.ts';
+import { englishRarityTable, isLatinTerm } from '../text/english-rarity.ts';
 import { jiebaPackageDir } from '../text/jieba.ts';
 
 let table: Map<string, number> | null | undefined;
@@ -254,5 +256,45 @@ class PrebuiltIdfTable extends Map<string, number> {
 
   override clear(): void {
     throw new Error('the background IDF table is read-only');
+  }
+}
+
+/** Which general-language table answers for a term: jieba's (Chinese, and digits as before) or the English one. */
+export type LanguageTable = 'zh' | 'en';
+
+export const languageTableOf = (term: string): LanguageTable => (isLatinTerm(term) ? 'en' : 'zh');
+
+let languageTable: LanguageIdfTable | undefined;
+
+/**
+ * The general-language IDF of any term: English terms (starting with a Latin letter) from the English
+ * table (text/english-rarity.ts, SUBTLEX-US on jieba's scale), every other term from jieba's table
+ * (backgroundIdfTable, unchanged). A term neither knows is absent (callers weigh it UNKNOWN_WORD_IDF).
+ * Null when jieba's table is unavailable, as backgroundIdfTable is (callers then use the store's IDF).
+ */
+export function languageIdfTable(): Map<string, number> | null {
+  const zh = backgroundIdfTable();
+  if (!zh) return null;
+  if (languageTable?.zh !== zh) languageTable = new LanguageIdfTable(zh);
+  return languageTable;
+}
+
+/** Looks terms up by their script. Only get and has answer: its size and iteration are those of an empty Map. */
+class LanguageIdfTable extends Map<string, number> {
+  constructor(readonly zh: Map<string, number>) {
+    super();
+  }
+
+  override get(term: string): number | undefined {
+    if (typeof term !== 'string') return undefined;
+    return isLatinTerm(term) ? englishRarityTable().get(term) : this.zh.get(term);
+  }
+
+  override has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
+
+  override set(): this {
+    throw new Error('the language IDF table is read-only');
   }
 }

@@ -139,6 +139,8 @@ export interface TermExplanation {
   weight: number;
   /** 'language': jieba's general table; 'unknown-word': absent from the table, weighed as a name; 'store': corpus IDF (no table); 'none': not counted. */
   weightSource: 'language' | 'unknown-word' | 'store' | 'none';
+  /** Which general-language table gave the weight ('language' only): jieba's (zh) or the English one (en, SUBTLEX-US). */
+  languageTable?: 'zh' | 'en';
   /** The rarity the gates read and its sources (recall/term-rarity.ts). */
   rarity: { idf: number; source: 'store' | 'language' | 'blend'; storeIdf: number; storeDf: number; groupedDf: number; languageIdf: number | null } | null;
 }

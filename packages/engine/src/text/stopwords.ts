@@ -54,23 +54,34 @@ const ENGLISH_FUNCTION_WORDS = [
 ];
 
 // Beside the list of the `stopword` package (English, 108 words: about, after, all, …) the forms the
-// tokenizer makes of contractions (don't → dont, I'm → im; not I'd and we'd: id and wed are words) and the pronouns, auxiliaries and question
+// tokenizer makes of contractions (don't → dont, I'm → im, we'd → wed; not I'd: id is a word) and the pronouns, auxiliaries and question
 // words it lacks. Content words stay, however common ("people", "time"): how little they say is the
 // English rarity table's job (recall/background-idf.ts), not a yes/no list's.
 const ENGLISH_CONTRACTIONS = [
   'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'hasnt', 'havent', 'hadnt', 'wont',
   'wouldnt', 'cant', 'couldnt', 'shouldnt', 'mustnt', 'im', 'ive', 'ill', 'youre', 'youve', 'youd',
-  'youll', 'hes', 'shes', 'were', 'weve', 'well', 'theyre', 'theyve', 'theyd', 'theyll', 'thats',
+  'youll', 'hes', 'shes', 'were', 'weve', 'wed', 'well', 'theyre', 'theyve', 'theyd', 'theyll', 'thats',
   'whats', 'whos', 'wheres', 'hows', 'theres', 'heres', 'lets', 'aint', 'yall',
 ];
 const ENGLISH_MORE_FUNCTION_WORDS = [
   'she', 'hers', 'us', 'ours', 'yours', 'theirs', 'mine', 'myself', 'yourself', 'herself', 'itself',
-  'ourselves', 'themselves', 'whom', 'whose', 'whether', 'shall', 'may', 'doing', 'done', 'having',
+  'ourselves', 'themselves', 'when', 'whom', 'whose', 'whether', 'shall', 'may', 'doing', 'done', 'having',
   'nor', 'off', 'once', 'onto', 'upon', 'per', 'via', 'yet', 'though', 'although', 'unless', 'until',
   'against', 'during', 'without', 'within', 'among', 'few', 'own', 'ever', 'every', 'either', 'neither',
   'anyone', 'anything', 'someone', 'something', 'everyone', 'everything', 'nobody', 'nothing',
   'somebody', 'anybody', 'everybody', 'oh', 'hmm', 'um', 'uh', 'yeah', 'yep', 'nope', 'hey', 'hi', 'hello',
   'really', 'actually', 'maybe', 'perhaps', 'quite', 'rather', 'else', 'etc',
+];
+
+// What the Chinese list's conversational fillers (好的, 看看, 试试, 知道, 谢谢, 一下) are in English: the
+// words a user types between steps, which on their own name no topic. Checked on the surface form and
+// on the stem (text/latin.ts), so "looks", "looking" and "looked" go with "look".
+const ENGLISH_CHAT_WORDS = [
+  'good', 'fine', 'great', 'nice', 'cool', 'perfect', 'awesome', 'alright', 'right', 'sure', 'yup',
+  'thanks', 'thank', 'please', 'sorry', 'morning', 'night', 'bye', 'know', 'think', 'guess', 'mean',
+  'meant', 'see', 'look', 'seem', 'sound', 'wait', 'hold', 'check', 'try', 'next', 'keep', 'get', 'got',
+  'lot', 'bit', 'little', 'thing', 'stuff', 'now', 'today', 'later', 'soon', 'already', 'anyway', 'ok',
+  'tell', 'say', 'said', 'want', 'need', 'like', 'make', 'use', 'one', 'way', 'back', 'go', 'come',
 ];
 
 const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -79,6 +90,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set([
   ...englishStopwordPackage,
   ...ENGLISH_CONTRACTIONS,
   ...ENGLISH_MORE_FUNCTION_WORDS,
+  ...ENGLISH_CHAT_WORDS,
 ]);
 
 /** True for a (lower-cased) token that carries no topic on its own. */

@@ -4,7 +4,7 @@
 // those days, in the order they happened; the rest of the query, when it has distinctive words,
 // picks among them.
 import { fitToBudget } from '../recall/render.ts';
-import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
+import { languageIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
 import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
 import { queryFacts, recallResultOf, type RecallRecord } from '../recall/explain.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
@@ -123,7 +123,7 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
   const top = chosen.slice(0, k);
   const chunkOf = (m: DayMemory) => best.get(m.meta.docId)?.chunkId ?? m.firstChunkId;
   const texts = await deps.chunkTexts(top.map(chunkOf).filter((id): id is string => id !== null));
-  const weights = queryWeights(tokens, backgroundIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
+  const weights = queryWeights(tokens, languageIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
   const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
   const budget = fitToBudget(
     top.map((m) => ({ m, text: texts.get(chunkOf(m) ?? '') ?? m.meta.title })),

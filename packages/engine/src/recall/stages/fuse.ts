@@ -1,7 +1,10 @@
 // Stage 4 — fuse: decay inside each channel (half-life, floor; a superseded memory × 0.5), then
-// weighted reciprocal-rank fusion of the two channels into candidates, each with its coverage of the
+// weighted reciprocal-rank fusion of the two channels into candidates (the semantic weight by the
+// query's language: recall/channel-weights.ts), each with its coverage of the
 // query and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
 import { bm25Idf } from '../../lexical/bm25.ts';
+import { detectLanguage } from '../../text/language.ts';
+import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
 import { attachEvidence, coverageOf, decayFactor, fuse as fuseChannels } from '../stages.ts';
@@ -24,11 +27,21 @@ export const fuse: RecallStage = {
     };
     const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
       list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
-    const fused = fuseChannels(byDecayed(run.lexicalHits), byDecayed(run.semanticHits), cfg);
-    const { weights, aliasTokens } = run.analysis;
+    const guess = detectLanguage(run.query);
+    const weights = channelWeightsFor(guess.language, run.semantic.ran ? run.semantic.model : undefined, cfg);
+    let semanticHits = run.semanticHits;
+    if (weights.rule === 'tie-break') {
+      // The model only orders what the words found, and the gates judge by the words (channel-weights.ts):
+      // from here on the recall sees the semantic channel as not having run.
+      const found = new Set(run.lexicalHits.map((h) => h.chunkId));
+      semanticHits = semanticHits.filter((h) => found.has(h.chunkId));
+      run.semantic = { ran: false, skipped: 'English query: the Chinese model only breaks ties among lexical matches' };
+    }
+    const fused = fuseChannels(byDecayed(run.lexicalHits), byDecayed(semanticHits), { rrfK: cfg.rrfK, lexicalWeight: weights.lexical, semanticWeight: weights.semantic });
+    const { aliasTokens } = run.analysis;
     for (const c of fused) {
       c.decay = decayFor(c.docId);
-      if (c.matched.length > 0) c.coverage = coverageOf(c.matched, weights, aliasTokens);
+      if (c.matched.length > 0) c.coverage = coverageOf(c.matched, run.analysis.weights, aliasTokens);
     }
     run.maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
     const semantic = run.semantic;
@@ -36,6 +49,7 @@ export const fuse: RecallStage = {
       const fitted = cfg.hybridGate.weights.length > 0 ? cfg.hybridGate.weights : undefined;
       attachEvidence(fused, { background: semantic.background, cosines: run.semanticHits.map((h) => h.score) }, run.maxIdf, fitted);
     }
-    return { candidates: fused, record: { kept: fused.length, dropped: 0 } };
+    const language = { query: guess.language, cjkChars: guess.cjkChars, latinWords: guess.latinWords, semanticWeight: weights.semantic, rule: weights.rule };
+    return { candidates: fused, record: { kept: fused.length, dropped: 0, explain: { language } } };
   },
 };

@@ -1,6 +1,7 @@
 // Stage 1 — tokenize: the query's tokens (jieba or 1+2-grams, plus alias group members), each rated
-// distinctive or not by corpus IDF, and the general-language weight of each word. Moves no candidates.
-import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+// distinctive or not by corpus IDF, and the general-language weight of each word (jieba's table for
+// Chinese, the English table for Latin words: background-idf.ts languageIdfTable). Moves no candidates.
+import { languageIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
 import { queryFacts } from '../explain.ts';
 import type { RecallStage } from '../run.ts';
 import { analyseQuery, queryDeps, queryWeights } from '../stages.ts';
@@ -10,7 +11,7 @@ export const tokenize: RecallStage = {
   run(candidates, run) {
     const { deps, cfg } = run;
     const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(run.query, queryDeps(deps), cfg);
-    const weights = queryWeights(tokens, backgroundIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
+    const weights = queryWeights(tokens, languageIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
     let information = 0;
     for (const w of weights.values()) information += w;
     const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
