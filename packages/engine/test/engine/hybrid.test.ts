@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { startFakeEmbedder } from '../semantic/fake-embedder.ts';
 import { openTestEngine, seedCorpus, tempDirs } from './helpers.ts';
+import { tokenizerIndexKey } from '../../src/text/tokenizer-check.ts';
 
 // The fake embedder's cosines live on another scale than a real model's: thresholds are per model.
 const embedding = (url: string) => ({
@@ -145,7 +146,7 @@ test('changing the tokenizer re-tokenizes without re-embedding a single chunk', 
     assert.ok(embeddedBefore > 0);
     await engine.saveSettings({ recall: { tokenizer: 'gram' } });
     assert.equal(engine.tokenizer.engine, 'gram');
-    assert.equal((await engine.status()).tokenizer.builtWith, 'gram', 'the stored tokens follow the new tokenizer');
+    assert.equal((await engine.status()).tokenizer.builtWith, tokenizerIndexKey({ engine: 'gram' }), 'the stored tokens follow the new tokenizer');
     assert.equal(server.inputs, embeddedBefore, 'no chunk was sent to the embedder again');
     assert.equal((await engine.recall('数据库迁移之前的备份保留几份', { only: 'lexical' })).hits[0]?.title, '数据库备份策略');
   } finally {
