@@ -12,11 +12,11 @@ test('splitPluginConfig: engine keys pass through, plugin keys are taken out, en
     {},
   );
   assert.deepEqual(engineOptions, { diaryDir: '/d', inject: { mode: 'context' }, console: { port: 4000, allowedOrigins: ['http://h'] } });
-  assert.deepEqual(plugin, { consoleUrl: 'http://c:1', consoleToken: 't', consoleCommand: ['a', 'b'], autoStartConsole: true, consoleBasePath: '/engram/console', syncOnOpen: false, watch: false, modelAutoInstall: true, modelFrom: '' });
+  assert.deepEqual(plugin, { consoleUrl: 'http://c:1', consoleToken: 't', consoleCommand: ['a', 'b'], autoStartConsole: true, consoleBasePath: '/engram/console', syncOnOpen: false, watch: false, modelAutoInstall: true, modelFrom: '', recallWaitMs: 100 });
 
   const fromEnv = splitPluginConfig(undefined, { ENGRAM_CONSOLE_URL: 'http://e:2', ENGRAM_CONSOLE_TOKEN: 'et', ENGRAM_CONSOLE_COMMAND: 'engram serve', ENGRAM_CONSOLE_AUTOSTART: '1' });
   assert.deepEqual(fromEnv.engineOptions, {});
-  assert.deepEqual(fromEnv.plugin, { consoleUrl: 'http://e:2', consoleToken: 'et', consoleCommand: 'engram serve', autoStartConsole: true, consoleBasePath: '', syncOnOpen: true, watch: true, modelAutoInstall: true, modelFrom: '' });
+  assert.deepEqual(fromEnv.plugin, { consoleUrl: 'http://e:2', consoleToken: 'et', consoleCommand: 'engram serve', autoStartConsole: true, consoleBasePath: '', syncOnOpen: true, watch: true, modelAutoInstall: true, modelFrom: '', recallWaitMs: 100 });
   // model.* is the plugin's (the first-start model install), never an engine option.
   const model = splitPluginConfig({ model: { autoInstall: false, from: ' /models ' }, recall: { kBase: 4 } }, {});
   assert.deepEqual(model.engineOptions, { recall: { kBase: 4 } });

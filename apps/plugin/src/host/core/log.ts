@@ -25,10 +25,12 @@ export interface RecallLogInput {
   result: RecallResult;
   mode: string;
   ms?: number;
+  /** Why this recall ran lexical only (the model still loading), when it did. */
+  lexical?: string | null;
 }
 
 /** `recall first-turn session=s1 user=msg-1 query(6)="周报怎么写?" hits=1 [...] gated=1 {...} distinctive=[周报]`. */
-export function formatRecallLog({ sessionId, trigger, result, mode, ms }: RecallLogInput): string {
+export function formatRecallLog({ sessionId, trigger, result, mode, ms, lexical }: RecallLogInput): string {
   const hits = result.hits.map((h) => `${h.date} ${clip(h.title, 40)}`).join(' | ');
   const gate = result.explain.gate;
   const byGate = Object.entries(gate.byGate)
@@ -50,7 +52,8 @@ export function formatRecallLog({ sessionId, trigger, result, mode, ms }: Recall
     `distinctive=[${gate.distinctiveTokens.join(',')}]`,
   ];
   if (gate.noDistinctiveTokens) parts.push('no-distinctive-term');
-  if (result.explain.semantic.skipped) parts.push(`semantic-skipped="${clip(result.explain.semantic.skipped, 60)}"`);
+  if (lexical) parts.push(`lexical="${clip(lexical, 80)}"`);
+  else if (result.explain.semantic.skipped) parts.push(`semantic-skipped="${clip(result.explain.semantic.skipped, 60)}"`);
   if (result.explain.maxChars.truncatedItems > 0) parts.push(`truncated=${result.explain.maxChars.truncatedItems}`);
   if (ms !== undefined) parts.push(`ms=${Math.round(ms)}`);
   if (result.hits.length === 0) parts.push('(zero hits: not frozen, the next trigger may retry)');

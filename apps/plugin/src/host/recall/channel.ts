@@ -49,6 +49,8 @@ export interface RecallChannelDeps {
   log: HostLogger;
   /** The session's workspace: recall sees it and global only. Absent = unscoped. */
   workspace?(session: HostSession): Promise<string | null>;
+  /** Why recall must be lexical now (the model still loading at plugin start), or null. */
+  lexicalReason?(): string | null;
 }
 
 export function itemsOf(result: RecallResult): RecallItem[] {
@@ -111,14 +113,16 @@ export class RecallChannel {
     if (!trigger) return;
     const started = performance.now();
     let result: RecallResult;
+    let lexical: string | null = null;
     try {
       const workspace = this.deps.workspace ? await this.deps.workspace(session) : null;
-      result = await engine.recall(trigger.query, { workspace });
+      lexical = this.deps.lexicalReason?.() ?? null;
+      result = await engine.recall(trigger.query, lexical ? { workspace, only: 'lexical' } : { workspace });
     } catch (error) {
       this.deps.log.warn(`recall ${trigger.kind} session=${session.header.id} user=${trigger.userKey ?? '-'} failed: ${errorText(error)}`);
       return;
     }
-    this.deps.log.info(formatRecallLog({ sessionId: session.header.id, trigger, result, mode, ms: performance.now() - started }));
+    this.deps.log.info(formatRecallLog({ sessionId: session.header.id, trigger, result, mode, ms: performance.now() - started, lexical }));
     // Zero hits never freeze: an empty view would silence the session until a restart.
     if (result.hits.length === 0) return;
     state.freeze = { ...state.freeze, frozen: true };
