@@ -1,5 +1,3 @@
-import { eng as englishStopwordPackage } from 'stopword';
-
 // Stop words are dropped at tokenization time, not left to the IDF gate: IDF measures rarity, not
 // meaning. A filler like 一下 is rare in written notes (high IDF) yet says nothing about the topic,
 // so a chatty query ("修了,再简单测一下") would otherwise pass the "distinctive term" gate.
@@ -53,10 +51,23 @@ const ENGLISH_FUNCTION_WORDS = [
   'thanks', 'thank', 'thx', 'go', 'lgtm', 'sure', 'fine', 'great', 'nice', 'cool', 'again', 'continue',
 ];
 
-// Beside the list of the `stopword` package (English, 108 words: about, after, all, …) the forms the
-// tokenizer makes of contractions (don't → dont, I'm → im, we'd → wed; not I'd: id is a word) and the pronouns, auxiliaries and question
-// words it lacks. Content words stay, however common ("people", "time"): how little they say is the
-// English rarity table's job (recall/background-idf.ts), not a yes/no list's.
+// The English list of the `stopword` package (3.1.5, MIT), copied here because requiring the package
+// builds its 62 languages' lists (~35 ms of every CLI command); test/text/stopwords-english.test.ts
+// checks the copy against the package. Beside it, the forms the tokenizer makes of contractions
+// (don't → dont, I'm → im, we'd → wed; not I'd: id is a word) and the pronouns, auxiliaries and
+// question words it lacks. Content words stay, however common ("people", "time"): how little they
+// say is the English rarity table's job (recall/background-idf.ts), not a yes/no list's.
+export const STOPWORD_PACKAGE_ENGLISH = [
+  'about', 'after', 'all', 'also', 'am', 'an', 'and', 'another', 'any', 'are', 'as', 'at', 'be', 'because',
+  'been', 'before', 'being', 'between', 'both', 'but', 'by', 'came', 'can', 'come', 'could', 'did', 'do',
+  'each', 'for', 'from', 'get', 'got', 'has', 'had', 'he', 'have', 'her', 'here', 'him', 'himself', 'his',
+  'how', 'if', 'in', 'into', 'is', 'it', 'like', 'make', 'many', 'me', 'might', 'more', 'most', 'much',
+  'must', 'my', 'never', 'now', 'of', 'on', 'only', 'or', 'other', 'our', 'out', 'over', 'said', 'same',
+  'should', 'since', 'some', 'still', 'such', 'take', 'than', 'that', 'the', 'their', 'them', 'then',
+  'there', 'these', 'they', 'this', 'those', 'through', 'to', 'too', 'under', 'up', 'very', 'was', 'way',
+  'we', 'well', 'were', 'what', 'where', 'which', 'while', 'who', 'with', 'would', 'you', 'your', 'a', 'i',
+];
+
 const ENGLISH_CONTRACTIONS = [
   'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'hasnt', 'havent', 'hadnt', 'wont',
   'wouldnt', 'cant', 'couldnt', 'shouldnt', 'mustnt', 'im', 'ive', 'ill', 'youre', 'youve', 'youd',
@@ -87,7 +98,7 @@ const ENGLISH_CHAT_WORDS = [
 const STOP_WORDS: ReadonlySet<string> = new Set([
   ...CHINESE_FUNCTION_WORDS,
   ...ENGLISH_FUNCTION_WORDS,
-  ...englishStopwordPackage,
+  ...STOPWORD_PACKAGE_ENGLISH,
   ...ENGLISH_CONTRACTIONS,
   ...ENGLISH_MORE_FUNCTION_WORDS,
   ...ENGLISH_CHAT_WORDS,
