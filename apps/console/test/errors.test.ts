@@ -53,3 +53,20 @@ test('an engine that cannot open answers PRECONDITION_FAILED with its reason, or
   assert.equal(crash.message.includes('/secret/path'), false);
   assert.equal(logged.length, 1);
 });
+
+test('the remote database server down is SERVICE_UNAVAILABLE with a Chinese-first reason, never a 500', () => {
+  assert.equal(trpcCodeFor('database-unreachable'), 'SERVICE_UNAVAILABLE');
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' });
+  const raw = new TypeError('fetch failed', { cause: refused });
+  const wrapped = Object.assign(new Error('Failed query: select 1'), { cause: raw });
+  for (const thrown of [raw, wrapped, new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: wrapped })]) {
+    const mapped = toTRPCError(thrown, () => assert.fail('an outage is not logged as a crash'));
+    assert.equal(mapped.code, 'SERVICE_UNAVAILABLE');
+    assert.match(mapped.message, /^无法连接数据库服务器/);
+    assert.equal((mapped.cause as EngineErrorCause).engramCode, 'database-unreachable');
+  }
+  const engine = new EngramError('database-unreachable', '文字已保存，索引稍后补上：a.txt …');
+  const mapped = toTRPCError(engine, () => assert.fail('not a crash'));
+  assert.equal(mapped.code, 'SERVICE_UNAVAILABLE');
+  assert.match(mapped.message, /^文字已保存，索引稍后补上/);
+});

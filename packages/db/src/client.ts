@@ -147,7 +147,7 @@ const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|E
 
 /**
  * Did a call fail because the remote server could not be reached (refused, name not found, reset,
- * timed out) rather than because of the query? The libSQL client reports these as fetch's
+ * timed out, or answering that it cannot serve) rather than because of the query? The libSQL client reports these as fetch's
  * `TypeError: fetch failed` with the system error as its cause.
  */
 export function isUnreachable(error: unknown): boolean {
@@ -156,9 +156,15 @@ export function isUnreachable(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
     if (e instanceof TypeError && e.message === 'fetch failed') return true;
+    // The server answering that it cannot serve: shutting down or overloaded (502/503/504), or a
+    // stream it no longer knows (404: it restarted while a request sequence was under way).
+    const status = (e as { status?: unknown }).status;
+    if ((e as { name?: unknown }).name === 'HttpServerError' && typeof status === 'number' && SERVER_GONE_STATUS.has(status)) return true;
   }
   return false;
 }
+
+const SERVER_GONE_STATUS = new Set([404, 502, 503, 504]);
 
 /** A URL safe to show: no credentials, no query string (an auth token can hide in either). */
 export const displayUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//').replace(/\?.*$/, '');

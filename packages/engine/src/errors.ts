@@ -1,3 +1,5 @@
+import { displayUrl, isUnreachable } from '@engram/db';
+
 /** A failure the caller can act on: `code` is stable for scripts, `message` is for people. */
 export class EngramError extends Error {
   readonly code: string;
@@ -13,3 +15,39 @@ export class EngramError extends Error {
 export const isEngramError = (e: unknown): e is EngramError => e instanceof EngramError;
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The innermost message of an error chain: for a failed fetch, the system error that caused it. */
+function rootReason(e: unknown): string {
+  let reason = '';
+  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) reason = errorMessage(cur);
+  return reason;
+}
+
+/**
+ * The remote libSQL server did not answer (or answered that it cannot serve: shutting down, its
+ * stream lost in a restart), said so a person can act on it: which server, its address without
+ * credentials, why, and what to do. `saved`: the diary files this write had already saved — the
+ * words are safe and only their index waits (`文字已保存，索引稍后补上`).
+ */
+export function databaseUnreachableError(url: string, cause: unknown, saved: string[] = []): EngramError {
+  const at = displayUrl(url);
+  const why = rootReason(cause);
+  if (saved.length > 0) {
+    const files = saved.join(', ');
+    return new EngramError(
+      'database-unreachable',
+      `文字已保存，索引稍后补上：${files} 已写入日记文件夹，但 libSQL 数据库服务器 ${at} 暂时无法连接（${why}），索引还没有更新。服务器恢复后，下一次写入、同步或 engram index 会自动补上；请确认该服务器正在运行、地址正确。 / The words are saved: ${files} is saved in the diary folder, but the index is not updated: the libSQL database server is unreachable at ${at} (${why}). It is indexed when the server answers again (next write, sync or engram index) — check that the server is running and its address is right.`,
+      { url: at, saved },
+    );
+  }
+  return new EngramError(
+    'database-unreachable',
+    `无法连接 libSQL 数据库服务器 ${at}（${why}）：索引这次没有更新，日记文件没有受影响。请确认该服务器正在运行、地址（设置 databaseUrl 或环境变量 ENGRAM_DATABASE_URL）正确且网络可达，然后重新索引。 / The libSQL database server at ${at} is unreachable (${why}): the index was not updated and the diary files are untouched. Check that the server is running and that its address (the databaseUrl setting or ENGRAM_DATABASE_URL) is right and reachable, then index again.`,
+    { url: at },
+  );
+}
+
+/** `e` as databaseUnreachableError when the database server could not be reached, else `e` itself. */
+export function asDatabaseOutage(e: unknown, url: string, saved: string[] = []): unknown {
+  return isUnreachable(e) ? databaseUnreachableError(url, e, saved) : e;
+}

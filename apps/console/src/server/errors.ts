@@ -1,6 +1,10 @@
 // Engine failures become typed tRPC errors with a safe message and the engine's `code`; anything
 // unexpected becomes a generic INTERNAL_SERVER_ERROR (logged here, never sent with a stack).
 import { TRPCError } from '@trpc/server';
+import { DatabaseUnreachableError, isUnreachable } from '@engram/db';
+
+const UNREACHABLE_MESSAGE =
+  '无法连接数据库服务器，这次操作没有完成索引；日记文件不受影响。请确认 libSQL 服务器正在运行、地址正确，稍后再试。 / The database server is unreachable: this operation could not finish indexing; the diary files are not affected. Check that the libSQL server is running and its address is right, then try again.';
 
 type TRPCCode = ConstructorParameters<typeof TRPCError>[0]['code'];
 
@@ -31,6 +35,8 @@ export function isEngineError(e: unknown): e is EngineErrorLike {
 /** Which tRPC code an engine error code means. Engine errors are always the caller's to act on. */
 export function trpcCodeFor(engineCode: string): TRPCCode {
   const c = engineCode.toLowerCase();
+  // The remote database server is down: try again later (a write's words are already on disk).
+  if (/unreachable/.test(c)) return 'SERVICE_UNAVAILABLE';
   if (/not-found|missing|unknown-id|no-such/.test(c)) return 'NOT_FOUND';
   if (/conflict|changed|stale|exists|duplicate|already|hash/.test(c)) return 'CONFLICT';
   // disk-full / permission-denied (and read-only-fs above): the storage refused a write (engine diary/errors.ts).
@@ -58,6 +64,12 @@ export function toTRPCError(err: unknown, log: (e: unknown) => void = (e) => con
     });
   }
   if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') return err;
+  if (isUnreachable(cause)) {
+    // The engine names the server where it knows it; anything that still slips through is an
+    // outage, not a crash, and must not read as "Internal error".
+    const message = `${UNREACHABLE_MESSAGE}${cause instanceof DatabaseUnreachableError ? ` (${cause.message})` : ''}`;
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message, cause: new EngineErrorCause('database-unreachable', message) });
+  }
   log(cause);
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal error — see the console server log.' });
 }

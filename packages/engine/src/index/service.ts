@@ -1,11 +1,11 @@
 // The index domain (#18, the console's index router): full and incremental runs (files → rows →
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
-import { chunkTextsByIds, corpusCounts, DatabaseUnreachableError, isUnreachable } from '@engram/db';
+import { chunkTextsByIds, corpusCounts, isUnreachable } from '@engram/db';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
-import { EngramError, errorMessage } from '../errors.ts';
+import { asDatabaseOutage, databaseUnreachableError, errorMessage } from '../errors.ts';
 import type { EngineState } from '../runtime/state.ts';
 import { changedDiaryPaths, runIndex, type IndexRunResult } from './indexer.ts';
 import { DiaryWatcher, type SyncTrigger, type WatchOptions } from './watcher.ts';
@@ -78,7 +78,10 @@ export class IndexService {
       const { changedDocIds: _c, resident: _r, ...report } = result;
       const { documents, chunks } = await corpusCounts(s.db);
       return { ...report, documents, chunks };
-    }, opts.lockWaitMs);
+    }, opts.lockWaitMs).catch((e: unknown) => {
+      // A server gone mid-pass said only "fetch failed": name it, its address and what to do.
+      throw asDatabaseOutage(e, s.database.url);
+    });
   }
 
   /**
@@ -123,14 +126,14 @@ export class IndexService {
       if (!isUnreachable(e)) throw e;
       // The file is written (the files are the truth); only its index entry waits for the server.
       for (const p of all) this.pendingIndexPaths.add(p);
-      throw new EngramError(
-        'database-unreachable',
-        `${paths.join(', ')} is saved in the diary folder, but the index is not updated: ${new DatabaseUnreachableError(s.database.url, e).message}. It is indexed when the server answers again (next write, sync or engram index). / 已保存到日记文件,索引待数据库服务器恢复后更新。`,
-      );
+      throw databaseUnreachableError(s.database.url, e, paths);
     }
     this.pendingIndexPaths.clear();
-    await s.live.reloadDocuments(s.db, result.changedDocIds);
+    // Re-read the counter on the next recall: it finds what a failed reload missed by version.
     s.live.generation = -1;
+    await s.live.reloadDocuments(s.db, result.changedDocIds).catch((e: unknown) => {
+      throw asDatabaseOutage(e, s.database.url, paths);
+    });
   }
 
   /** Cosine of a few stored vectors against fresh embeddings of their chunks (a changed model shows here). */

@@ -13,7 +13,7 @@ import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
 import { withSummary } from '../diary/summary-edit.ts';
 import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
-import { EngramError, errorMessage } from '../errors.ts';
+import { asDatabaseOutage, EngramError, errorMessage } from '../errors.ts';
 import { gateWrite } from '../hygiene/gate.ts';
 import { sha1 } from '../index/rows.ts';
 import type { IndexService } from '../index/service.ts';
@@ -155,8 +155,10 @@ export class MemoryWriterService implements MemoryWriter {
   async saveText(idOrPath: string, raw: string, expectedHash: string): Promise<MemoryDetail> {
     if (typeof raw !== 'string' || raw.trim() === '') throw new EngramError('bad-input', 'the text must not be empty');
     assertWritableSize(raw, 'the diary');
+    let path = '';
     await this.s.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
+      path = d.path;
       const file = safeJoin(this.s.config.diaryDir, d.path);
       const current = await readForRewrite(file, d.path);
       if (sha1(current.text) !== expectedHash)
@@ -165,7 +167,10 @@ export class MemoryWriterService implements MemoryWriter {
       // (an editor hands back LF only); the bytes are checked again right before the rename.
       if (await rewriteIfUnchanged(file, current, withLayoutOf(current.text, raw))) await this.reindexPaths([d.path]);
     });
-    const after = await this.reader.read(idOrPath);
+    // The words are saved: a server gone before the read-back must not look like a failed save.
+    const after = await this.reader.read(idOrPath).catch((e: unknown) => {
+      throw asDatabaseOutage(e, this.s.database.url, [path]);
+    });
     if (!after) throw new EngramError('not-found', 'the memory disappeared after saving');
     return after;
   }
