@@ -87,6 +87,7 @@ export function AppShell() {
             <button
               type="button"
               data-testid="toggle-lang"
+              data-allow-en
               onClick={() => setLang(lang === 'zh' ? 'en' : 'zh')}
               title={t('nav.lang')}
               className="rounded-md px-2 py-1.5 text-xs text-muted hover:bg-sunken hover:text-fg"
