@@ -11,8 +11,8 @@ export interface QaNote {
   id: string;
   title: string;
   text: string;
-  /** Substrings of `text` that answer its questions (a distractor never copies a sentence holding one). */
-  answers: string[];
+  /** Substrings of `text` that answer its questions (a distractor never copies a sentence holding one); null = not known, so none of its sentences feeds distractors. */
+  answers: string[] | null;
   questions: string[];
 }
 
@@ -32,6 +32,8 @@ export interface QaSet {
   chatter: { q: string; half: 0 | 1 }[];
   /** Splits a note's text into sentences (the unit distractors are made of and repeats drop). */
   sentences(text: string): string[];
+  /** Questions answered by any of several notes (sets whose questions are not one note's). */
+  questions?: { q: string; answerIds: string[]; half: 0 | 1 }[];
 }
 
 const ZH_SENTENCE = /(?<=[。！？])/u;
@@ -77,7 +79,7 @@ export interface StoreSpec {
   size: number;
   /** Extra copies of each repeated asked note (each drops one sentence). */
   repeats: number;
-  /** How many asked notes are repeated (the first N by index); questions are asked about these only. */
+  /** At most this many asked notes are repeated (the first by index; fewer when the copies would not fit in `size`); questions are asked about these only. */
   repeatedNotes?: number;
 }
 
@@ -92,8 +94,8 @@ export const GROWTH_STORES: StoreSpec[] = [
 
 export interface BuiltStore {
   notes: StoreNote[];
-  /** The asked questions: text, the group of notes that answer it, the half. */
-  asked: { q: string; group: string; half: 0 | 1 }[];
+  /** The asked questions: text, the groups of notes that answer it (any one is a hit), the half. */
+  asked: { q: string; groups: string[]; half: 0 | 1 }[];
   /** Questions about notes the store does not hold, by half. */
   absent: { q: string; half: 0 | 1 }[];
 }
@@ -106,11 +108,15 @@ export interface BuiltStore {
  */
 export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore {
   const rnd = seededRandom(seed);
+  const joiner = set.language === 'zh' ? '' : ' ';
   const notes: StoreNote[] = [];
   const asked: BuiltStore['asked'] = [];
   const absent: BuiltStore['absent'] = [];
-  const repeated = new Set<string>();
-  let askedCount = 0;
+  const stored = set.notes.filter((_, i) => set.role(i) !== 'absent');
+  const askedIds = set.notes.filter((_, i) => set.role(i) === 'asked').map((n) => n.id);
+  const room = spec.repeats > 0 ? Math.floor(Math.max(0, spec.size - stored.length) / spec.repeats) : 0;
+  const repeated = new Set(spec.repeats > 0 ? askedIds.slice(0, Math.min(room, spec.repeatedNotes ?? Infinity)) : []);
+  const askedAbout = (ids: string[]) => spec.repeats === 0 || ids.some((id) => repeated.has(id));
   set.notes.forEach((n, i) => {
     const role = set.role(i);
     if (role === 'absent') {
@@ -118,49 +124,45 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
       return;
     }
     notes.push({ id: n.id, title: n.title, text: n.text, group: role === 'asked' ? n.id : null });
-    if (role !== 'asked') return;
-    const repeatThis = spec.repeats > 0 && (spec.repeatedNotes === undefined || askedCount < spec.repeatedNotes);
-    askedCount++;
-    if (spec.repeats > 0 && !repeatThis) return;
-    if (repeatThis) repeated.add(n.id);
-    for (const q of n.questions) asked.push({ q, group: n.id, half: set.half(i) });
+    if (role === 'asked' && askedAbout([n.id])) for (const q of n.questions) asked.push({ q, groups: [n.id], half: set.half(i) });
   });
+  for (const q of set.questions ?? []) if (askedAbout(q.answerIds)) asked.push({ q: q.q, groups: q.answerIds, half: q.half });
   for (const n of set.notes) {
     if (!repeated.has(n.id)) continue;
     const parts = set.sentences(n.text);
     for (let k = 0; k < spec.repeats; k++) {
       const drop = parts.length > 1 ? k % parts.length : -1;
-      const text = parts.filter((_, j) => j !== drop).join('');
-      notes.push({ id: `${n.id}-r${k + 1}`, title: n.title, text, group: n.id });
+      notes.push({ id: `${n.id}-r${k + 1}`, title: n.title, text: parts.filter((_, j) => j !== drop).join(joiner), group: n.id });
     }
   }
-  const stored = set.notes.filter((_, i) => set.role(i) !== 'absent');
-  const pools = stored.map((n) => set.sentences(n.text).filter((s) => !n.answers.some((a) => s.includes(a)) && [...s].length >= 6));
+  const pools = stored.map((n) => (n.answers === null ? [] : set.sentences(n.text).filter((s) => !(n.answers as string[]).some((a) => s.includes(a)) && [...s].length >= 6)));
   const usable = pools.map((p, i) => (p.length > 0 ? i : -1)).filter((i) => i >= 0);
+  const sentences = pools.reduce((n, p) => n + p.length, 0);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
-  for (let d = 0; notes.length < spec.size; d++) {
+  for (let d = 0; notes.length < spec.size && sentences >= 8; d++) {
     const parts = new Set<string>();
     const want = 4 + Math.floor(rnd() * 4);
     while (parts.size < want) parts.add(pick(pools[pick(usable)] as string[]));
-    const text = [...parts].join(set.language === 'zh' ? '' : ' ');
+    const text = [...parts].join(joiner);
     notes.push({ id: `x${d}`, title: titleOf(text), text, group: null });
   }
   return { notes, asked, absent };
 }
 
 /**
- * The sets the benchmark runs: CMRC always; an English set when its loader module exists
- * (bench/data/english/ exports `growthSet(): QaSet` from index.ts).
+ * The sets the benchmark runs: CMRC always; the English set when its data is present
+ * (bench/data/english/, loaded by bench/growth-english.ts).
  */
 export async function growthSets(): Promise<QaSet[]> {
   const sets = [cmrcSet()];
-  try {
-    // A variable specifier: the module is optional, so the type checker must not require it.
-    const loader = './data/english/index.ts';
-    const mod = (await import(loader)) as { growthSet?: () => QaSet | Promise<QaSet> };
-    if (mod.growthSet) sets.push(await mod.growthSet());
-  } catch (e) {
-    if (!(e instanceof Error && /Cannot find module|ERR_MODULE_NOT_FOUND/.test(`${(e as { code?: string }).code ?? ''} ${e.message}`))) throw e;
+  if (process.env.GROWTH_SETS !== 'zh') {
+    try {
+      const { englishGrowthSet } = await import('./growth-english.ts');
+      sets.push(englishGrowthSet());
+    } catch (e) {
+      console.error(`growth: no English set (${e instanceof Error ? e.message : String(e)})`);
+    }
   }
+  if (process.env.GROWTH_SETS === 'en') sets.shift();
   return sets;
 }

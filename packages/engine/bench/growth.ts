@@ -10,6 +10,7 @@
 //   GROWTH_MODEL=auto        the embedding model (if installed: ENGRAM_TEST_MODEL_DATA_DIR or
 //                            ~/.cache/engram-models/<engram model key>) for the 1× store only;
 //                            'all' for every store, 'none' for none, or a comma list of store names
+//   GROWTH_SETS=zh|en         one QA set only (default: CMRC and, when its data is there, English)
 //   GROWTH_HALF=0|1          ask only one half's questions (tuning runs)
 //   GROWTH_EVERY=N           every Nth asked / out-of-corpus question (a quicker, coarser run)
 //   GROWTH_SWEEP=0.2,0.3     also print the engine's figures as if the query gate's bar were each value
@@ -62,13 +63,13 @@ async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer,
   const keep = <T extends { half: 0 | 1 }>(xs: T[]) => xs.filter((x, i) => i % opts.every === 0 && (opts.half === null || x.half === opts.half));
   const records: Asked[] = [];
   const t0 = performance.now();
-  const one = async (kind: Asked['kind'], q: string, half: 0 | 1, group: string | null) => {
+  const one = async (kind: Asked['kind'], q: string, half: 0 | 1, gold: string[]) => {
     const got = await answer(q);
-    records.push({ kind, half, hit: group !== null && got.groups.includes(group), empty: got.groups.length === 0, queryP: got.queryP ?? null });
+    records.push({ kind, half, hit: got.groups.some((g) => gold.includes(g)), empty: got.groups.length === 0, queryP: got.queryP ?? null });
   };
-  for (const a of keep(store.asked)) await one('asked', a.q, a.half, a.group);
-  for (const a of keep(store.absent)) await one('ooc', a.q, a.half, null);
-  for (const c of chatter.filter((x) => opts.half === null || x.half === opts.half)) await one('chatter', c.q, c.half, null);
+  for (const a of keep(store.asked)) await one('asked', a.q, a.half, a.groups);
+  for (const a of keep(store.absent)) await one('ooc', a.q, a.half, []);
+  for (const c of chatter.filter((x) => opts.half === null || x.half === opts.half)) await one('chatter', c.q, c.half, []);
   return { records, ms: (performance.now() - t0) / Math.max(1, records.length) };
 }
 
@@ -180,7 +181,7 @@ export function formatRows(rows: GrowthRow[]): string {
     r.halves.forEach((h, i) => {
       if (h.asked + h.ooc + h.chatter === 0) return;
       lines.push(
-        `| ${r.set} | ${r.store} (${r.notes.toLocaleString('en')}) | ${r.system} | ${i === 0 ? 'tuning' : 'held out'} | ${h.r5.toFixed(3)} | ${pct(h.answerableNothing)} | ${pct(h.oocNothing)} | ${pct(h.chatterNothing)} | ${h.asked} / ${h.ooc} / ${h.chatter} | ${r.msPerQuery.toFixed(1)} |`,
+        `| ${r.set} | ${r.store} (${r.notes.toLocaleString('en')}) | ${r.system} | ${i === 0 ? 'tuning' : 'held out'} | ${h.r5.toFixed(3)} | ${pct(h.answerableNothing)} | ${h.ooc > 0 ? pct(h.oocNothing) : '—'} | ${h.chatter > 0 ? pct(h.chatterNothing) : '—'} | ${h.asked} / ${h.ooc} / ${h.chatter} | ${r.msPerQuery.toFixed(1)} |`,
       );
     });
   return lines.join('\n');

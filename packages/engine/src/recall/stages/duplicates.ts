@@ -3,14 +3,38 @@
 // counted once, blended with the general-language table. The lexical matches carry the gate rarity
 // from here on (fuse, gate and the hybrid evidence read it); a word that is rare once copies count
 // once becomes distinctive. Collapse later shows each group once, with how often it was noted.
-import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+import { languageIdfTable, languageTableOf, UNKNOWN_WORD_IDF } from '../background-idf.ts';
+import { isStopWord } from '../../text/stopwords.ts';
 import { queryFacts } from '../explain.ts';
 import { nearDuplicateGroups } from '../near-duplicates.ts';
 import type { RecallStage } from '../run.ts';
+import { isAskingWord, isBoundaryPair, isSingleCjk } from '../stages.ts';
 import { redundantCopies, termRarity, type TermRarity } from '../term-rarity.ts';
 import type { QueryToken, TermExplanation } from '../types.ts';
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+// Evaluation switch (bench/growth.ts ablations): ENGRAM_EVAL_UNKNOWN_RARE=0 leaves unknown words to the store.
+const UNKNOWN_WORDS_RARE = process.env.ENGRAM_EVAL_UNKNOWN_RARE !== '0';
+
+/**
+ * The general-language IDF of each query word, for the gate rarity: the table's value; for a Chinese
+ * word of two or more characters the table does not know, UNKNOWN_WORD_IDF (a name, a term of art —
+ * what jieba leaves out of its table is rarer than what it keeps), except a pair made across a word
+ * boundary (晏是) or a word that asks (哪一年): those are not words of the language, so the store's
+ * counts alone decide. null = the store decides.
+ */
+export function languageRarity(tokens: QueryToken[], table: Map<string, number> | null): (token: string) => number | null {
+  const singles = new Set(tokens.filter((t) => isSingleCjk(t.token)).map((t) => t.token));
+  return (token) => {
+    if (!table) return null;
+    const known = table.get(token);
+    if (known !== undefined) return known;
+    if (!UNKNOWN_WORDS_RARE || [...token].length < 2 || !/^[\u3400-\u9fff\uf900-\ufaff]+$/u.test(token)) return null;
+    if (isAskingWord(token) || isBoundaryPair(token, singles, isStopWord)) return null;
+    return UNKNOWN_WORD_IDF;
+  };
+}
 
 /** Each query word's coverage weight with its source, and its gate rarity with its sources (the explanation's `terms`). */
 export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>): TermExplanation[] {
@@ -22,6 +46,7 @@ export function termExplanations(tokens: QueryToken[], weights: Map<string, numb
       token: t.token,
       weight: round3(w ?? 0),
       weightSource,
+      ...(weightSource === 'language' ? { languageTable: languageTableOf(t.token) } : {}),
       rarity: r ? { idf: round3(r.idf), source: r.source, storeIdf: round3(r.storeIdf), storeDf: r.storeDf, groupedDf: r.groupedDf, languageIdf: r.languageIdf === null ? null : round3(r.languageIdf) } : null,
     };
   });
@@ -39,13 +64,14 @@ export const duplicates: RecallStage = {
     }
     const matchedBy = new Map(run.lexicalHits.map((h) => [h.chunkId, new Set(h.matched.map((m) => m.token))]));
     const holds = (id: string, token: string) => matchedBy.get(id)?.has(token) ?? false;
-    const table = backgroundIdfTable();
+    const table = languageIdfTable();
     const size = deps.lexical.size;
     const analysis = run.analysis;
+    const languageIdf = languageRarity(analysis.tokens, table);
     run.rarity = new Map(
       analysis.tokens.map((t) => [
         t.token,
-        termRarity({ token: t.token, storeIdf: t.idf, chunkCount: size, redundant: redundantCopies(t.token, run.duplicateGroups, holds), languageIdf: table?.get(t.token) ?? null }, UNKNOWN_WORD_IDF),
+        termRarity({ token: t.token, storeIdf: t.idf, chunkCount: size, redundant: redundantCopies(t.token, run.duplicateGroups, holds), languageIdf: languageIdf(t.token) }, UNKNOWN_WORD_IDF),
       ]),
     );
     for (const h of run.lexicalHits)
