@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBlockFile, readAligned } from '../text/block-file.ts';
-import { englishRarityTable, isLatinTerm } from '../text/english-rarity.ts';
+import { englishRarity, isLatinTerm } from '../text/english-rarity.ts';
 import { jiebaPackageDir } from '../text/jieba.ts';
 
 let table: Map<string, number> | null | undefined;
@@ -287,7 +287,7 @@ class LanguageIdfTable extends Map<string, number> {
 
   override get(term: string): number | undefined {
     if (typeof term !== 'string') return undefined;
-    return isLatinTerm(term) ? englishRarityTable().get(term) : this.zh.get(term);
+    return isLatinTerm(term) ? englishRarity(term) : this.zh.get(term);
   }
 
   override has(term: string): boolean {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildEnglishRarity, englishRarityModule, subtlexList } from '../../scripts/build-english-rarity.ts';
 import { backgroundIdfTable, languageIdfTable, languageTableOf } from '../../src/recall/background-idf.ts';
-import { englishRarityTable } from '../../src/text/english-rarity.ts';
+import { englishRarity, englishRarityTable } from '../../src/text/english-rarity.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
 
 const tokenizer = createTokenizer({ kind: 'auto' });
@@ -48,4 +48,10 @@ test('the language table answers English terms from the English table and every 
   assert.equal(languageTableOf('coffee'), 'en');
   assert.equal(languageTableOf('咖啡'), 'zh');
   assert.equal(languageTableOf('443'), 'zh', 'digits stay with jieba, as before');
+});
+
+test('a lookup finds every entry of the table, and nothing between or beyond them', () => {
+  const table = englishRarityTable();
+  for (const [key, value] of table) assert.equal(englishRarity(key), value, key);
+  for (const probe of ['', 'a', 'aaa', 'zzzzzz', 'meetx', '会议', 'spamassassin']) if (!table.has(probe)) assert.equal(englishRarity(probe), undefined, probe);
 });
