@@ -182,7 +182,7 @@ export class IndexService {
         // Another writer holding the lock, an unreachable server: the next trigger tries again.
         // Files a burst named are kept for it (the next check would find them too, but only every 30 s).
         if (named) for (const p of named) this.pendingIndexPaths.add(p);
-        this.syncState = { ...this.syncState, lastError: errorMessage(e) };
+        this.syncState = { ...this.syncState, lastError: errorMessage(asDatabaseOutage(e, s.database.url)) };
         s.log('warn', 'live sync of the diary folder failed', { error: errorMessage(e) });
       } finally {
         this.syncState = { ...this.syncState, running: false };

@@ -7,7 +7,7 @@
 // `文字已保存，索引稍后补上` when the words are on disk — naming the server and its address (never
 // its credentials); and once the server is back, the index catches up.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import { startSqld, type SqldServer } from '../../../db/test/sqld.ts';
@@ -175,6 +175,25 @@ test('the server gone in the middle of an index pass: the error names the server
     engine.close();
   }
 });
+
+for (const [how, watch] of [['file events', { debounceMs: 20, intervalMs: 0 }], ['the periodic check', { events: false, intervalMs: 50 }]] as const) {
+  test(`the live pick-up of outside changes (${how}) with the server down says which server and what to do (the Index page showed "fetch failed")`, { timeout: 120_000 }, async () => {
+    const { engine, dirs } = await openRemote();
+    try {
+      engine.watch(watch);
+      await stop();
+      writeFileSync(join(dirs.diaryDir, '2026-11-02-outside.txt'), '[08:00] 编辑器里新写的\n\n> 服务器停掉时在外面写的日记。\n\n正文。\n\nTag: 外部\n');
+      const deadline = Date.now() + 60_000;
+      while (engine.liveSync.lastError === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const shown = engine.liveSync.lastError ?? '';
+      assert.match(shown, /^无法连接 libSQL 数据库服务器/);
+      assert.ok(shown.includes(`http://127.0.0.1:${server.port}`), shown);
+      await server.restart();
+    } finally {
+      engine.close();
+    }
+  });
+}
 
 test('the outage message never shows credentials: user:password in the URL and a token in its query are dropped', () => {
   const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
