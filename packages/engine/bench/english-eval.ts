@@ -7,14 +7,14 @@
 //   node --import tsx packages/engine/bench/english-eval.ts
 //   ENGLISH_MODEL=none …          lexical only (no model)
 //   ENGRAM_EVAL_OPTIONS='{"recall":{…}}' …   engine options merged in (for experiments)
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eng } from 'stopword';
 import stem from 'wink-porter2-stemmer';
 import { openEngine } from '../src/engine.ts';
-import { installedModel, modelDirOf } from '../src/model/install.ts';
+import { modelDirOf } from '../src/model/install.ts';
+import { modelDataDir } from './growth.ts';
 import { loadEnglishSet, type EnglishHalf, type EnglishNote } from './data/english/index.ts';
 
 const HALVES: EnglishHalf[] = ['tuning', 'held-out'];
@@ -34,17 +34,6 @@ const emptyScores = (): Scores => ({
   tuning: { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
   'held-out': { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
 });
-
-/** The model's data dir when it is installed (the one the tests use), else null. */
-function modelDataDir(): string | null {
-  const given = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
-  if (given && installedModel(given)) return given;
-  const cli = resolve(new URL('.', import.meta.url).pathname, '../bin/engram.js');
-  const key = spawnSync(process.execPath, [cli, 'model', 'key'], { encoding: 'utf8' });
-  if (key.status !== 0) return null;
-  const dir = join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
-  return installedModel(dir) ? dir : null;
-}
 
 /** Plain BM25 over words (k1 1.2, b 0.75), no gates: it never abstains. `analyse` turns text into terms. */
 export function wordBm25(notes: EnglishNote[], analyse: (text: string) => string[]): (q: string, k: number) => string[] {

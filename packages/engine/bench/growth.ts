@@ -109,7 +109,7 @@ function bm25Baseline(notes: StoreNote[]): Answer {
 const fileOf = (n: StoreNote, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id}.txt`;
 
 /** The model's data dir when the model is installed (the one the tests use), else null. */
-function modelDataDir(): string | null {
+export function modelDataDir(): string | null {
   const given = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
   if (given && installedModel(given)) return given;
   const cli = resolve(new URL('.', import.meta.url).pathname, '../bin/engram.js');
