@@ -184,3 +184,16 @@ test('the time zone is stored at first run and the stored one is kept', async ()
     again.close();
   }
 });
+
+test('a part of the day, a month and a range reach the memories of those days', async (t) => {
+  const engine = await openShanghai(t);
+  const evening = await engine.recall('昨天晚上做了什么');
+  assert.deepEqual(evening.hits.map((h) => h.title), ['数据库备份演练']);
+  assert.equal(evening.explain.time?.matched, '昨天晚上');
+  const lastMonth = await engine.recall('上个月的周报');
+  assert.deepEqual(lastMonth.hits.map((h) => h.title), ['周报提交时间'], 'September only');
+  const range = await engine.recall('9月到10月的周报');
+  assert.deepEqual(range.hits.map((h) => h.title), ['周报提交时间', '周报模板调整'], 'both months, in the order they happened');
+  const recent = await engine.recall('最近几天做了什么');
+  assert.deepEqual(recent.hits.map((h) => h.title), ['数据库备份演练'], 'the last seven days hold only the 14th');
+});
