@@ -117,8 +117,9 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
       step = 'search';
       await page.getByTestId('library-search').fill('同日');
       await page.waitForFunction(() => /^3 \//.test(document.querySelector('[data-testid="library-count"]')?.textContent ?? ''));
-      const titles = await page.getByTestId('memory-row').locator('button span.truncate').allInnerTexts();
-      assert.deepEqual(titles, ['同日夜里读书', '同日中午吃面', '同日早晨散步']);
+      // A word search ranks as the engine does; the order by time is checked on the tag filter below.
+      const titles = await page.getByTestId('memory-row').locator('button span.flex-1').allInnerTexts();
+      assert.deepEqual([...titles].sort(), ['同日中午吃面', '同日夜里读书', '同日早晨散步'].sort());
       const rowText = await page.getByTestId('memory-row').first().innerText();
       assert.match(rowText, /\b1 chunk\b/);
       assert.doesNotMatch(rowText, /\b1 chunks\b/);
@@ -130,6 +131,8 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
       await overview.getByRole('button', { name: /#同日/ }).click();
       await page.waitForFunction(() => (document.querySelector('[data-testid="library-tag"]') as HTMLSelectElement | null)?.value === '同日');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="memory-row"]').length === 3);
+      // Same-day memories newest first (by their time of day).
+      assert.deepEqual(await page.getByTestId('memory-row').locator('button span.flex-1').allInnerTexts(), ['同日夜里读书', '同日中午吃面', '同日早晨散步']);
       const work = overview.getByRole('button', { name: /^工作/ });
       const inWork = Number(await work.locator('span').last().innerText());
       await work.click();

@@ -46,6 +46,10 @@ test('search: a word only in the body finds its memory with the matched word; fi
   assert.equal((await h.api().search.memories({ query: '水煮鱼', from: '2099-01-01' })).total, 0);
   const all = await h.api().search.memories({});
   assert.equal(all.total, 2);
+  // A path is no word of the text: the Library's name filter still finds it, after the engine's answers.
+  const byPath = await h.api().search.memories({ query: 'dinner.txt' });
+  assert.deepEqual(byPath.items.map((m) => m.title), ['周末聚餐地点']);
+  assert.deepEqual(byPath.items[0]!.matched, []);
 });
 
 test('archive then restore: the memory leaves, shows under 已归档, comes back with every byte', async (t) => {

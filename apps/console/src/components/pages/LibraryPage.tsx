@@ -507,7 +507,7 @@ function MemoryDetailView({ id }: { id: string }) {
             confirmArchive ? (
               <>
                 <span className="text-xs text-muted">{t('library.archive.confirm', { title: d.title })}</span>
-                <Button variant="danger" data-testid="memory-archive-confirm" disabled={archiving} onClick={() => void archiveOne(d.docId, d.title).catch(() => undefined)}>
+                <Button variant="danger" data-testid="memory-archive-confirm" disabled={archiving} onClick={() => void archiveOne(d.docId, d.title).then(() => setConfirmArchive(false)).catch(() => undefined)}>
                   {t('library.archive')}
                 </Button>
                 <Button onClick={() => setConfirmArchive(false)}>{t('common.cancel')}</Button>

@@ -32,7 +32,8 @@ const searchInput = listInput
 export const searchRouter = createTRPCRouter({
   /**
    * Memories matching the words (best first) and the filters, each with `matched` (the query words
-   * found in it and where). Archived memories only with `archived: 'archived' | 'all'`.
+   * found in it and where), then those whose path, folder or session id holds the text. Archived
+   * memories only with `archived: 'archived' | 'all'`.
    */
   memories: procedure.input(searchInput).query(async ({ ctx, input }) => {
     const listed = await servicesOf(ctx.runtime).library.list({ includeArchived: input.archived !== 'active', workspace: input.workspace, includeGlobal: input.includeGlobal });
@@ -43,10 +44,16 @@ export const searchRouter = createTRPCRouter({
     }
     const found = await searchMemories(ctx.runtime.engine, input.query, SEARCH_LIMIT_MAX);
     const items = [];
+    const seen = new Set<string>();
     for (const hit of everyWordFirst(found.terms, found.hits)) {
       const m = byId.get(hit.docId);
       if (m && passesFilters(m, input)) items.push({ ...m, matched: hit.matched });
+      seen.add(hit.docId);
     }
+    // After the engine's answers, what only the names hold (a path, a folder, a session id), as the
+    // Library's own filter finds it: typing an id still finds its memory.
+    const byName = await servicesOf(ctx.runtime).library.page({ includeArchived: input.archived !== 'active', workspace: input.workspace, includeGlobal: input.includeGlobal, query: input.query, category: '', tag: '', offset: 0, limit: SEARCH_LIMIT_MAX });
+    for (const m of byName.items) if (!seen.has(m.docId) && passesFilters(m, input)) items.push({ ...m, matched: [] });
     return { terms: found.terms, total: items.length, items: items.slice(0, input.limit) };
   }),
 });
