@@ -5,6 +5,7 @@ import type { Embedder } from './embedder.ts';
 import { validateVectors } from './embedder.ts';
 import { EmbeddingFault, redact } from './embedding-fault.ts';
 import { retryAfterMs } from './http-retry.ts';
+import { fetchForEnv } from '../net/proxy-fetch.ts';
 
 export interface OpenAiEmbedderOptions {
   baseUrl: string;
@@ -59,7 +60,7 @@ export class OpenAiEmbedder implements Embedder {
     this.apiKey = opts.apiKey;
     this.requested = opts.dimensions > 0 ? opts.dimensions : 0;
     this.timeoutMs = opts.timeoutMs;
-    this.fetchImpl = opts.fetchImpl ?? fetch;
+    this.fetchImpl = opts.fetchImpl ?? fetchForEnv();
   }
 
   get dimensions(): number | null {
