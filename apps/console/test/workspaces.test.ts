@@ -2,7 +2,8 @@
 // (a second clone of the same repository) accepted or rejected, an automatic rename claim, rename,
 // merge, and bad input.
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openHarness, rejects } from './harness.ts';
@@ -123,4 +124,20 @@ test('rename and merge; bad input is typed, and mutations need the token', async
   await rejects(h.stranger({ 'x-engram-token': 'wrong' }).workspaces.rename({ id: p1.id, name: 'x' }), 'FORBIDDEN');
   await rejects(h.stranger({ origin: 'http://evil.example', 'x-engram-token': h.runtime.token }).workspaces.merge({ from: p1.id, into: 'global' }), 'FORBIDDEN');
   assert.ok(Array.isArray(await h.stranger().workspaces.list()), 'reads stay open');
+});
+
+test('register refuses the root, system folders (also through a symlink) and the home folder itself, saying why', async (t) => {
+  const h = await openHarness(t);
+  const api = h.api();
+  for (const path of ['/', '/etc', '/usr', '/var', '/proc', '/sys/kernel']) {
+    await rejects(api.workspaces.register({ path }), 'BAD_REQUEST', /^不能把系统文件夹/);
+  }
+  const link = join(h.root, 'looks-like-a-project');
+  symlinkSync('/etc', link);
+  await rejects(api.workspaces.register({ path: link }), 'BAD_REQUEST', /^不能把系统文件夹 \/etc /);
+  await rejects(api.workspaces.register({ path: homedir() }), 'BAD_REQUEST', /^不能把主目录/);
+  assert.equal((await api.workspaces.list()).filter((w) => w.kind === 'known').length, 0, 'nothing was registered');
+  // A project folder is still fine.
+  plainFolder(join(h.root, 'code', 'fine'));
+  assert.equal((await api.workspaces.register({ path: join(h.root, 'code', 'fine') })).decision.kind, 'new');
 });

@@ -5,7 +5,8 @@
 // same writer lock as the engine's: it orders them with every other write, in this process and in
 // the console's, and waiting for it is asynchronous (SQLite's busy wait would block the event loop).
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import {
   claimWorkspacePath,
@@ -32,6 +33,7 @@ import type { ConfigSource, DatabaseSource, MemoryReader, MemoryWriter, WriterLo
 import { EngramError } from '../errors.ts';
 import { decideClaim, type ClaimDecision, type KnownWorkspace } from './claim.ts';
 import { normaliseWorkspacePath, workspaceIdentity, type WorkspaceIdentity } from './identity.ts';
+import { systemFolderProblem } from './system-folders.ts';
 
 /** What the registry needs of the engine: its database, the memory list and the Meta-line writer. */
 export type WorkspaceEngine = DatabaseSource & ConfigSource & WriterLockSource & Pick<MemoryReader, 'list' | 'resolve'> & Pick<MemoryWriter, 'updateMeta'>;
@@ -81,6 +83,8 @@ export interface RewriteReport {
 
 export interface WorkspaceRegistryOptions {
   now?: () => Date;
+  /** The user's home folder (refused by register as a workspace itself); default os.homedir(). */
+  home?: string;
 }
 
 /** A known folder's fingerprint refresh is skipped rather than waited for when someone else is writing. */
@@ -91,12 +95,14 @@ const isUniqueViolation = (e: unknown): boolean => /UNIQUE constraint failed/i.t
 
 export class WorkspaceRegistry {
   private readonly now: () => Date;
+  private readonly home: string;
 
   constructor(
     private readonly engine: WorkspaceEngine,
     options: WorkspaceRegistryOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.home = options.home ?? homedir();
   }
 
   private get db() {
@@ -129,6 +135,26 @@ export class WorkspaceRegistry {
       }
       throw new EngramError('workspace-busy', `could not settle the workspace of ${identity.path}: it kept changing under us`);
     }, options.lockWaitMs);
+  }
+
+  /**
+   * The workspace of a folder a person registers by hand (the console): resolve, but the root, a
+   * system folder or the home folder itself is refused (`system-folder`, with the reason) — as
+   * written and, where the folder exists, with symlinks followed (a link to /etc is /etc).
+   */
+  async register(path: string, options: { now?: Date; lockWaitMs?: number } = {}): Promise<ResolvedWorkspace> {
+    if (typeof path !== 'string' || path.trim() === '') throw new EngramError('bad-input', 'a folder path is required');
+    let real: string | null = null;
+    try {
+      real = realpathSync(path);
+    } catch {
+      // not there (yet): the path as written is all there is to check
+    }
+    for (const candidate of real === null ? [path] : [path, real]) {
+      const problem = systemFolderProblem(candidate, this.home);
+      if (problem) throw new EngramError('system-folder', problem, { path: candidate });
+    }
+    return this.resolve(path, options);
   }
 
   private locked<T>(fn: () => Promise<T>, waitMs?: number): Promise<T> {

@@ -44,6 +44,7 @@ export const workspacesRouter = createTRPCRouter({
    */
   register: procedure.input(registerInput).mutation(({ ctx, input }) => {
     if (!isAbsolute(input.path)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'the folder must be an absolute path' });
-    return servicesOf(ctx.runtime).registry.resolve(input.path);
+    // Not the root, a system folder or the home folder itself (the reason says why).
+    return servicesOf(ctx.runtime).registry.register(input.path);
   }),
 });
