@@ -99,7 +99,7 @@ export const duplicates: RecallStage = {
         listed: false,
         explain: {
           terms,
-          ...(added ? { query: queryFacts({ distinctive: analysis.distinctive, information: analysis.information, idfAvailable: analysis.idfAvailable, minIdf: analysis.minIdf }) } : {}),
+          ...(added ? { query: queryFacts(analysis) } : {}),
         },
         ...(grouped > 0 ? { note: `${run.duplicateGroups.length} near-duplicate groups of ${grouped} candidates` } : {}),
       },
