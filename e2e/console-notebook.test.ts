@@ -5,6 +5,7 @@
 // English in the Chinese views. Screenshots of every page at both widths go to e2e/screenshots/.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -40,6 +41,9 @@ for (const width of [300, 1360]) {
     let server: RunningConsole | null = null;
     let browser: Browser | null = null;
     const height = width === 300 ? 800 : 900;
+    // A host on another site that frames the console at this width (localhost ≠ 127.0.0.1).
+    let host: Server | null = null;
+    let hostPort = 0;
 
     before(async () => {
       mkdirSync(SHOTS, { recursive: true });
@@ -47,12 +51,37 @@ for (const width of [300, 1360]) {
       mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
       seedDiary(env.ENGRAM_DIARY_DIR);
       writeFileSync(join(env.ENGRAM_DIARY_DIR, `2026-10-24-${DINNER_TITLE}.txt`), DINNER);
-      server = await startConsole(env, await freePort());
+      host = createServer((req, res) => {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(`<!doctype html><title>host</title><iframe id="f" style="width:${width}px;height:${height}px;border:0" src="${decodeURIComponent((req.url ?? '/').slice(2))}"></iframe>`);
+      });
+      await new Promise<void>((r) => host!.listen(0, '127.0.0.1', () => r()));
+      hostPort = (host.address() as { port: number }).port;
+      server = await startConsole({ ...env, ENGRAM_ALLOWED_ORIGINS: `http://localhost:${hostPort}` }, await freePort());
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     });
     after(async () => {
       await browser?.close().catch(() => {});
       await server?.stop();
+      await new Promise<void>((r) => (host ? host.close(() => r()) : r()));
+    });
+
+    test('in a cross-site frame: the host language and theme at load, and the host changing them later', async () => {
+      const context = await browser!.newContext({ viewport: { width: width + 40, height } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`http://localhost:${hostPort}/?${encodeURIComponent(`${server!.url}/?lang=zh&theme=light#agent`)}`);
+        const frame = page.frameLocator('#f');
+        await frame.getByTestId('agent-query').waitFor();
+        const inFrame = () => page.frames().find((f) => f.url().startsWith(server!.url))!;
+        assert.deepEqual(await inFrame().evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme]), ['zh-CN', 'light']);
+        await page.evaluate(() => (document.getElementById('f') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'engram:appearance', lang: 'en', theme: 'dark' }, '*'));
+        await inFrame().waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.theme === 'dark');
+        assert.equal(await frame.getByTestId('agent-run').innerText(), 'Preview');
+        await page.screenshot({ path: join(SHOTS, `frame-host-dark-en-${width}.png`) });
+      } finally {
+        await context.close();
+      }
     });
 
     const open = async (hash: string) => {

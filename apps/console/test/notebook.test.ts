@@ -99,3 +99,13 @@ test('engine errors the memory actions raise read in Chinese; a bilingual messag
   assert.match(engineText(both, 'en'), /^a memory titled "周末" already exists/);
   assert.doesNotMatch(engineText('a diary titled "x" already exists; change it with an update (command: update, or the edit tool) instead of writing a second entry', 'zh'), /update/);
 });
+
+test('a host appearance message: only its own type, only known languages and themes', async () => {
+  const { appearanceOf } = await import('../src/client/host-appearance.ts');
+  assert.deepEqual(appearanceOf({ type: 'engram:appearance', lang: 'en', theme: 'dark' }), { lang: 'en', theme: 'dark' });
+  assert.deepEqual(appearanceOf({ type: 'engram:appearance', theme: 'light', lang: 'fr' }), { theme: 'light' });
+  assert.equal(appearanceOf({ type: 'engram:appearance', lang: 'fr' }), null);
+  assert.equal(appearanceOf({ lang: 'en' }), null);
+  assert.equal(appearanceOf('engram:appearance'), null);
+  assert.equal(appearanceOf(null), null);
+});

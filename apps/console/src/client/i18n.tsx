@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { en, format, zh, type Lang, type MessageKey } from './messages.ts';
 import { enOps, zhOps, type OpsKey } from './messages-ops.ts';
 import { enNotebook, zhNotebook, type NotebookKey } from './messages-notebook.ts';
+import { onHostAppearance, THEME_CHANGED } from './host-appearance.ts';
 import { readStored, urlParam, writeStored } from './storage.ts';
 import { LANG_KEY } from './theme-boot.ts';
 
@@ -28,6 +29,18 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   }, [lang]);
+  // A host that changes its language or theme later tells the frame (client/host-appearance.ts).
+  useEffect(
+    () =>
+      onHostAppearance(({ lang: hostLang, theme }) => {
+        if (hostLang) setLangState(hostLang);
+        if (theme) {
+          document.documentElement.dataset.theme = theme;
+          window.dispatchEvent(new Event(THEME_CHANGED));
+        }
+      }),
+    [],
+  );
   const setLang = useCallback((next: Lang) => {
     writeStored(LANG_KEY, next);
     setLangState(next);

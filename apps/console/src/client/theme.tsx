@@ -3,6 +3,7 @@
 // kept in localStorage when the browser allows it (the boot script applied it before paint).
 import { useCallback, useEffect, useState } from 'react';
 
+import { THEME_CHANGED } from './host-appearance.ts';
 import { writeStored } from './storage.ts';
 import { THEME_KEY } from './theme-boot.ts';
 
@@ -11,7 +12,10 @@ export type Theme = 'light' | 'dark';
 export function useTheme(): [Theme, () => void] {
   const [theme, setTheme] = useState<Theme>('light');
   useEffect(() => {
-    setTheme(document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light');
+    const read = () => setTheme(document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light');
+    read();
+    window.addEventListener(THEME_CHANGED, read);
+    return () => window.removeEventListener(THEME_CHANGED, read);
   }, []);
   const toggle = useCallback(() => {
     setTheme((current) => {
