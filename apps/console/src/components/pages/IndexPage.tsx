@@ -2,8 +2,8 @@
 // Index: what is indexed and how (counts, tokenizer, embedding fingerprint, build time, warnings),
 // per-folder details, a full rebuild with a live progress bar, the live pick-up of files other tools
 // put in the folder (its pass's progress), and the integrity check.
-import { useMutation, useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useRebuild } from '../../client/rebuild.tsx';
 import type { MessageKey } from '../../client/messages.ts';
@@ -179,6 +179,13 @@ function LiveSyncProgress() {
     refetchInterval: (q) => (q.state.data?.running || q.state.data?.pending ? LIVE_SYNC_POLL_MS.busy : LIVE_SYNC_POLL_MS.idle),
   });
   const s = sync.data;
+  // When a pass ends the counts above are stale: read them again.
+  const queryClient = useQueryClient();
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && s && !s.running) void queryClient.invalidateQueries(trpc.index.status.pathFilter());
+    wasRunning.current = Boolean(s?.running);
+  }, [s, queryClient, trpc]);
   const p = s?.running ? s.progress : null;
   const counting = p && p.phase !== 'done' && p.total > 0;
   if (!s || (!counting && s.pending === 0)) return null;
