@@ -14,8 +14,8 @@ interface Call {
   paths: string[] | null;
 }
 
-/** A watcher on `dir` whose syncs are recorded (each takes `syncMs`, so a burst can arrive during one). */
-function recording(dir: string, options: ConstructorParameters<typeof DiaryWatcher>[2] = {}, syncMs = 0) {
+/** A watcher on `dir` whose syncs are recorded; each waits for `hold` (so a burst can arrive during one). */
+function recording(dir: string, options: ConstructorParameters<typeof DiaryWatcher>[2] = {}, hold: () => Promise<unknown> = async () => undefined) {
   const calls: Call[] = [];
   let running = 0;
   let overlapped = false;
@@ -24,15 +24,16 @@ function recording(dir: string, options: ConstructorParameters<typeof DiaryWatch
     async (trigger, paths) => {
       if (running++ > 0) overlapped = true;
       calls.push({ trigger, paths: paths && [...paths].sort() });
-      await new Promise((r) => setTimeout(r, syncMs));
+      await hold();
       running--;
     },
-    { debounceMs: 100, intervalMs: 0, ...options },
+    // A quiet time well above the pause between the tests' write batches, even on a loaded machine.
+    { debounceMs: 400, intervalMs: 0, ...options },
   ).start();
   return { watcher, calls, overlapped: () => overlapped };
 }
 
-async function settle(watcher: DiaryWatcher, quietMs = 400): Promise<void> {
+async function settle(watcher: DiaryWatcher, quietMs = 800): Promise<void> {
   // Wait until no sync runs and nothing is waiting for its burst to end.
   for (;;) {
     await new Promise((r) => setTimeout(r, quietMs));
@@ -85,12 +86,17 @@ test('more changed files than the queue holds fall back to one manifest scan (no
 
 test('events during a running sync make one more sync after it, never two at once', async () => {
   const { diaryDir } = tempDirs();
-  const { watcher, calls, overlapped } = recording(diaryDir, {}, 600);
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const { watcher, calls, overlapped } = recording(diaryDir, {}, () => held);
   try {
     const first = await writeFlood(diaryDir, 0, 50);
-    // The first sync starts after the quiet time and runs 600 ms; this burst lands inside it.
-    await new Promise((r) => setTimeout(r, 250));
+    while (calls.length === 0) await new Promise((r) => setTimeout(r, 20));
+    // The first sync is running (held); this burst lands inside it.
     const second = await writeFlood(diaryDir, 50, 300);
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(calls.length, 1, 'nothing starts while a sync runs');
+    release();
     await settle(watcher, 800);
     assert.equal(overlapped(), false);
     assert.equal(calls.length, 2, `syncs: ${JSON.stringify(calls.map((c) => c.paths?.length ?? 'scan'))}`);
