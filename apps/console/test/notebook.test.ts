@@ -109,3 +109,13 @@ test('a host appearance message: only its own type, only known languages and the
   assert.equal(appearanceOf('engram:appearance'), null);
   assert.equal(appearanceOf(null), null);
 });
+
+test('text typed after the Tag line is caught before it costs the memory its tags', async () => {
+  const { diaryProblem } = await import('../src/components/notebook/diary-check.ts');
+  const ok = '[10:00] 标题\n\n> 摘要\n\n正文。\n\nTag: 甲, 乙\n';
+  assert.equal(diaryProblem(ok), null);
+  assert.equal(diaryProblem(`${ok}Meta: pinned=1\n`), null, 'a Meta line may follow the tags');
+  assert.equal(diaryProblem('只有正文\n'), null, 'no Tag line at all is another matter (a parse warning)');
+  assert.deepEqual(diaryProblem(`${ok}\n补一句新发现。\n`), { kind: 'text-after-tags', line: 9 });
+  assert.deepEqual(diaryProblem('正文\r\n标签：甲\r\n后记\r\n'), { kind: 'text-after-tags', line: 3 }, 'CRLF and 标签 too');
+});

@@ -54,6 +54,7 @@ export const zhNotebook = {
   'search.engine': '按关键词搜索：标题、摘要、正文和标签',
   'search.matched': '命中：{words}',
   'search.filters': '筛选',
+  'edit.textAfterTags': '第 {line} 行写在了「Tag:」行后面：标签只认最后一行，这样保存会丢掉标签。请把这段移到「Tag:」行上面。',
 } as const;
 
 export type NotebookKey = keyof typeof zhNotebook;
@@ -111,4 +112,5 @@ export const enNotebook: Record<NotebookKey, string> = {
   'search.engine': 'Keyword search over title, summary, body and tags',
   'search.matched': 'Matched: {words}',
   'search.filters': 'Filters',
+  'edit.textAfterTags': 'Line {line} comes after the "Tag:" line: tags are read from the last line only, so saving this would lose them. Move that text above the "Tag:" line.',
 };

@@ -84,7 +84,7 @@ export const zh = {
   'recall.noHits': '这次不注入任何内容。',
   'recall.noHits.why': '看下面的闸门与各阶段计数，了解是在哪一步被剔光的。',
   'recall.score': '最终分',
-  'recall.fused': '融合',
+  'recall.fused': '综合分',
   'recall.lexical': '关键词',
   'recall.semantic': '语义',
   'recall.decay': '时间衰减 ×{n}',

@@ -4,13 +4,15 @@
 // nearly made it, each with one sentence saying why and its value against the threshold. Pin, unpin,
 // edit and archive right there, and preview again.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
 import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { Dialog } from '../Dialog.tsx';
+import { diaryProblem } from '../notebook/diary-check.ts';
+import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
 import { nearMissReason } from '../notebook/near-miss.ts';
 import { useArchive } from '../notebook/useArchive.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
@@ -230,8 +232,10 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
     }),
   );
   const raw = text ?? detail.data?.raw ?? '';
+  const problem = diaryProblem(raw);
+  const problemId = useId();
   const submit = () => {
-    if (detail.data) save.mutate({ id, raw, expectedHash: detail.data.contentHash });
+    if (detail.data && !problem) save.mutate({ id, raw, expectedHash: detail.data.contentHash });
   };
   return (
     <Dialog
@@ -241,7 +245,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
       actions={
         <>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button variant="primary" data-testid="agent-edit-save" disabled={!detail.data || save.isPending || text === null} onClick={submit}>
+          <Button variant="primary" data-testid="agent-edit-save" disabled={!detail.data || save.isPending || text === null || problem !== null} onClick={submit}>
             {t('common.save')}
           </Button>
         </>
@@ -253,6 +257,8 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
         aria-label={t('agent.editTitle')}
         className={`${inputClass} h-72 w-full font-mono text-xs`}
         value={raw}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? problemId : undefined}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if ((e.ctrlKey || e.metaKey) && e.key === 's') {
@@ -261,6 +267,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
           }
         }}
       />
+      <DiaryProblemNote problem={problem} id={problemId} />
     </Dialog>
   );
 }

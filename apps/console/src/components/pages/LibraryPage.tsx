@@ -24,6 +24,8 @@ import { MemoryReader } from '../library/MemoryReader.tsx';
 import { VirtualList } from '../library/VirtualList.tsx';
 import { Marked } from '../notebook/Marked.tsx';
 import { useArchive } from '../notebook/useArchive.ts';
+import { diaryProblem } from '../notebook/diary-check.ts';
+import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
 import { useEngineSearch, type ArchiveState } from '../notebook/useEngineSearch.ts';
 
 type Memory = RouterOutputs['memories']['page']['items'][number] & { matched?: { token: string; fields: string[] }[] };
@@ -419,6 +421,10 @@ function MemoryDetailView({ id }: { id: string }) {
   const d = detail.data;
   const text = draft?.text ?? d.raw;
   const dirty = isDirty(draft);
+  const problem = editing ? diaryProblem(text) : null;
+  const submit = () => {
+    if (dirty && !problem && !save.isPending) save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash });
+  };
   const stopEditing = () => {
     drafts.set(id, null);
     setEditing(false);
@@ -449,10 +455,16 @@ function MemoryDetailView({ id }: { id: string }) {
           className={`${inputClass} prose-raw max-h-[75vh] min-h-56 resize-y [field-sizing:content]`}
           value={text}
           spellCheck={false}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? `problem-${d.docId}` : undefined}
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               e.preventDefault();
               requestCancel();
+            }
+            if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+              e.preventDefault();
+              submit();
             }
           }}
           onChange={(e) => {
@@ -463,6 +475,7 @@ function MemoryDetailView({ id }: { id: string }) {
       ) : (
         <MemoryReader raw={d.raw} labels={{ tags: t('memory.read.tags'), meta: t('memory.read.meta') }} />
       )}
+      {editing ? <DiaryProblemNote problem={problem} id={`problem-${d.docId}`} /> : null}
       {conflict ? (
         <div className="flex flex-wrap items-center gap-2 rounded-md border border-danger/40 bg-danger-soft px-3 py-2 text-sm text-danger" role="alert">
           <span className="flex-1">{t('library.edit.conflict')}</span>
@@ -484,8 +497,8 @@ function MemoryDetailView({ id }: { id: string }) {
               <Button
                 variant="primary"
                 data-testid="memory-save"
-                disabled={!dirty || save.isPending}
-                onClick={() => save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash })}
+                disabled={!dirty || save.isPending || problem !== null}
+                onClick={submit}
               >
                 {t('library.edit.save')}
               </Button>

@@ -246,7 +246,7 @@ function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
               <Badge tone="accent">{h.category || '/'}</Badge>
               <span className="font-mono">{h.path}</span>
               <span>{t('recall.decay', { n: fmt(h.channels.decay, 3) })}</span>
-              <span>RRF {fmt(h.channels.fused, 4)}</span>
+              <span>{t('recall.fused')} {fmt(h.channels.fused, 4)}</span>
               {h.folded ? <span>{t('recall.folded', { n: h.folded })}</span> : null}
             </div>
             <div className="mt-2">

@@ -41,6 +41,8 @@ export function useInvalidateWorkspaceData() {
       queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
       queryClient.invalidateQueries(trpc.sessions.list.pathFilter()),
       queryClient.invalidateQueries(trpc.index.pathFilter()),
+      // The Library's word search answers from the same memories.
+      queryClient.invalidateQueries(trpc.search.pathFilter()),
     ]);
 }
 
