@@ -120,7 +120,12 @@ for (const width of [300, 1360]) {
         const editor = page.getByTestId('agent-edit-text');
         await page.waitForFunction(() => (document.querySelector('[data-testid="agent-edit-text"]') as HTMLTextAreaElement | null)?.value.includes('水煮鱼'));
         const raw = await editor.inputValue();
+        // Written after the Tag line, the words would cost the memory its tags: the field says so, saving waits.
+        await editor.fill(`${raw}${FIX}\n`);
+        assert.match(await page.getByTestId('diary-problem').innerText(), /Tag:」行后面/);
+        assert.equal(await page.getByTestId('agent-edit-save').isDisabled(), true);
         await editor.fill(raw.replace('电话订位。', `电话订位。${FIX}`));
+        await page.getByTestId('diary-problem').waitFor({ state: 'detached' });
         await editor.press('Control+s');
         await page.getByTestId('agent-edit').waitFor({ state: 'detached' });
         await page.getByTestId('agent-items-recalled').filter({ hasText: DINNER_TITLE }).waitFor({ timeout: 30_000 });
