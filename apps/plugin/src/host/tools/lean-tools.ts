@@ -109,7 +109,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
 
   const read: ToolDefinition<Record<string, unknown>, LayerValue<(typeof READ_LAYERS)[number]>> = {
     name: LEAN_READ_TOOL,
-    description: '读记忆(相关的常已自动注入,不够再查),按层取,够用就停:q 检索得摘要和 docId;id+q 定位段号;id+seg 取段,只给 id 取全文;无参数=目录(page 翻页)。',
+    description: '读记忆(相关的已自动注入),按层取,够用就停:q 检索摘要和 docId,可带过滤 tag: cat: from: to: ws: min: arch:1;id+q 定位段号;id+seg 取段,只给 id 取全文;无参数=目录(page 翻页)。',
     parameters: { type: 'object', properties: { q: { type: 'string' }, id: { type: 'string' }, seg: { type: 'array', items: { type: 'integer' } }, page: { type: 'integer' } } },
     output: {
       schema: layerSchema(READ_LAYERS),
@@ -137,7 +137,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
   const save: ToolDefinition<Record<string, unknown>, LayerValue<(typeof SAVE_LAYERS)[number]>> = {
     name: LEAN_SAVE_TOOL,
     description:
-      '写记忆:content 新篇;id+target+content 把原文 target(逐字)换成 content;id+content 取代旧篇;id+forget 归档;global 全局可见;无参数=完整守则。',
+      '写记忆:content 新篇;id+target+content 把 target(逐字)换成 content;id+content 取代旧篇;id+forget 归档;global 全局可见;无参数=完整守则。',
     parameters: { type: 'object', properties: { content: { type: 'string' }, id: { type: 'string' }, target: { type: 'string' }, forget: { type: 'boolean' }, global: { type: 'boolean' } } },
     output: {
       schema: layerSchema(SAVE_LAYERS),
@@ -169,7 +169,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
   const sync: ToolDefinition<Record<string, unknown>, LayerValue<(typeof SYNC_LAYERS)[number]>> = {
     name: LEAN_SYNC_TOOL,
     description:
-      '跨会话:无参数=别的会话新写的记忆和留言(问起别的会话时用);say 留言给 to(会话/工作区 id);wall 看墙;book 本会话私密本 notes/rules(每次注入)/minor,带 say 写,replace 整本替换。',
+      '跨会话:无参数=别的会话新写的记忆和留言;say 留言给 to(会话/工作区 id);wall 看墙;book 本会话私密本 notes/rules(每次注入)/minor,带 say 写,replace 整本换。',
     parameters: { type: 'object', properties: { say: { type: 'string' }, to: { type: 'string' }, wall: { type: 'boolean' }, book: { type: 'string' }, replace: { type: 'boolean' } } },
     output: {
       schema: layerSchema(SYNC_LAYERS),

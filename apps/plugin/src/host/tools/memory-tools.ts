@@ -6,8 +6,15 @@
 // is "not found" to every tool, reading and writing alike. A call without a session is unscoped.
 import {
   formatItemPrefix,
+  filterHits,
+  filterProblem,
   formatProvenance,
   GLOBAL_WORKSPACE,
+  isFiltering,
+  mergeFilters,
+  parseInlineFilters,
+  searchArchive,
+  type SearchFilter,
   visibleIn,
   type Engine,
   type EngineStatus,
@@ -62,6 +69,37 @@ const nonEmpty = (value: unknown, name: string): string => {
 
 const optionalText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
+interface SearchArgs {
+  query: string;
+  k?: number;
+  category?: string;
+  tag?: string;
+  tags?: string[];
+  from?: string;
+  to?: string;
+  workspace?: string;
+  minScore?: number;
+  archived?: boolean;
+}
+
+/** The filter a search's parameters ask for (the inline ones in its query are parsed apart). */
+function searchFilterOf(args: SearchArgs): SearchFilter {
+  const filter: SearchFilter = {};
+  const category = optionalText(args.category);
+  if (category) filter.category = category;
+  const tags = [...(stringList(args.tags) ?? []), ...(optionalText(args.tag) ? [args.tag!.trim()] : [])];
+  if (tags.length > 0) filter.tags = tags;
+  const from = optionalText(args.from);
+  if (from) filter.from = from;
+  const to = optionalText(args.to);
+  if (to) filter.to = to;
+  const workspace = optionalText(args.workspace);
+  if (workspace) filter.workspace = workspace;
+  if (typeof args.minScore === 'number') filter.minScore = args.minScore;
+  if (args.archived === true) filter.archived = true;
+  return filter;
+}
+
 const stringList = (value: unknown): string[] | undefined => {
   const list = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
   return list.length > 0 ? list : undefined;
@@ -84,6 +122,8 @@ export interface SearchHit {
   provenance: string;
   /** docId of the memory that replaces this one. */
   supersededBy: string | null;
+  /** Found in the archive (a search with archived: true). */
+  archived?: boolean;
 }
 
 export interface SearchValue {
@@ -114,7 +154,8 @@ export function renderSearch(value: SearchValue, hint: string): string {
   const hits = value.hits
     .map((h, i) => {
       const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
-      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
+      const archived = h.archived ? '〔已归档〕' : '';
+      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${archived}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
     })
     .join('\n\n');
   return [time, hits, hint].filter(Boolean).join('\n\n');
@@ -232,18 +273,27 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       }),
   };
 
-  const search: ToolDefinition<{ query: string; k?: number }, SearchValue> = {
+  const search: ToolDefinition<SearchArgs, SearchValue> = {
     name: 'engram_search',
     description:
       '检索长期记忆(当前工作区 + 全局;全局的记忆标 〔global〕)。相关记忆通常已自动注入对话;只在不够用、或需要换个角度查找时调用。返回按相关度排序的记忆摘要及其 docId,不返回正文;' +
       '问的是某一天(昨天、九天前、10月6日、上周三)时,返回那几天的日记,按发生时间排列。' +
+      '可按 category、tag(s)、from/to(日期)、workspace(global 或工作区 id)、minScore(0–1,相对最好的一条)过滤;archived: true 只查已归档的记忆。' +
       LAYER_ORDER,
     parameters: {
       type: 'object',
       required: ['query'],
       properties: {
-        query: { type: 'string', description: '检索内容:具体的名称、事件或关键词效果最好' },
+        query: { type: 'string', description: '检索内容:具体的名称、事件或关键词效果最好;也可写过滤 tag:x cat:x from:2026-03 to:2026-04 ws:global min:0.5 arch:1' },
         k: { type: 'integer', minimum: 1, maximum: 20, description: '最多返回几条(默认由配置决定)' },
+        category: { type: 'string', description: '只要这个分类(文件夹)的记忆' },
+        tag: { type: 'string', description: '只要带这个标签的记忆' },
+        tags: { type: 'array', items: { type: 'string' }, description: '只要同时带这些标签的记忆' },
+        from: { type: 'string', description: '日期下限 YYYY、YYYY-MM 或 YYYY-MM-DD(含)' },
+        to: { type: 'string', description: '日期上限 YYYY、YYYY-MM 或 YYYY-MM-DD(含整月/整年)' },
+        workspace: { type: 'string', description: 'global:只要全局记忆;工作区 id:只要该工作区的' },
+        minScore: { type: 'number', minimum: 0, maximum: 1, description: '相关度下限,相对最好的一条(1 = 只要最好的)' },
+        archived: { type: 'boolean', description: 'true:只查已归档的记忆(可用 engram_detail 读)' },
       },
     },
     output: {
@@ -253,16 +303,34 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     timeoutMs: 30_000,
     execute: (args, exec) =>
       guarded(async () => {
-        const query = nonEmpty(args.query, 'query');
+        const inline = parseInlineFilters(nonEmpty(args.query, 'query'));
+        const filter = mergeFilters(inline.filter, searchFilterOf(args));
+        const problem = filterProblem(filter);
+        if (problem) throw new ToolError('invalid-arguments', problem);
+        const query = inline.query || (filter.archived ? '' : nonEmpty(inline.query, 'query'));
         const k = typeof args.k === 'number' && Number.isInteger(args.k) ? Math.min(20, Math.max(1, args.k)) : undefined;
         const scope = await scopeOf(exec);
-        const result = await engine().recall(query, { ...(k !== undefined ? { k } : {}), workspace: scope.workspace });
+        const workspace = filterOf(scope);
+        if (filter.archived) {
+          const hits = await searchArchive(engine(), query, filter, k ?? engine().config.recall.kMax, workspace);
+          const bySummary = new Map((await engine().list({ workspace, includeArchived: true })).map((m) => [m.docId, m]));
+          return {
+            query,
+            time: null,
+            gated: 0,
+            hits: hits.map((h) => ({ ...h, scope: markOf(workspace, h.workspace), provenance: bySummary.has(h.docId) ? formatProvenance(bySummary.get(h.docId)!) : '', archived: true })),
+          };
+        }
+        // A filtered search asks recall for its most candidates and keeps the ones that pass.
+        const filtering = isFiltering(filter);
+        const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace });
+        const kept = filtering ? filterHits(result.hits, filter, k ?? engine().config.recall.kMax) : result.hits;
         const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m]));
         return {
           query,
           time: result.explain.time ?? null,
           gated: result.explain.gate.removed,
-          hits: result.hits.map((h) => ({
+          hits: kept.map((h) => ({
             docId: h.docId,
             date: h.date,
             title: h.title,
