@@ -50,7 +50,8 @@ export const needsSearch = (f: Pick<SearchInput, 'query' | 'from' | 'to' | 'arch
 export function useEngineSearch<P extends Pages<unknown>>(pages: P, input: SearchInput): P & { terms: string[] } {
   const trpc = useTRPC();
   const settled = useDebounced(input, DEBOUNCE_MS);
-  const on = needsSearch(settled);
+  // Into the search after the pause; out of it at once (a cleared box shows the list right away).
+  const on = needsSearch(input) && needsSearch(settled);
   const search = useQuery({
     ...trpc.search.memories.queryOptions({ ...settled, query: settled.query.trim() }, { placeholderData: keepPreviousData }),
     enabled: on,

@@ -120,7 +120,7 @@ function BlockCard({ block }: { block: Block }) {
   return (
     <section className="rounded-xl border border-line bg-panel p-3" data-testid={`agent-block-${block.kind}`} data-tokens={block.tokens}>
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-        <h3 className="text-sm font-semibold">{t(label)}</h3>
+        <h2 className="text-sm font-semibold">{t(label)}</h2>
         <Badge tone={block.tokens > 0 ? 'accent' : 'neutral'}>{t('agent.tokens', { n: block.tokens })}</Badge>
         <Badge>{t(block.placement === 'system' ? 'agent.placement.system' : 'agent.placement.message')}</Badge>
       </div>
