@@ -6,7 +6,7 @@ import { SimSession, type InboxMode, type SessionEventsApi, type TurnOptions } f
 import { HttpRoutes } from './services/http.ts';
 import { LlmService, type LlmResponder } from './services/llm.ts';
 import { SystemPromptService, type AssembleContext } from './services/system-prompt.ts';
-import { ToolsService } from './services/tools.ts';
+import { ToolsService, type PreToolDecision } from './services/tools.ts';
 import { runUserTurn, type AssembleAt } from './turn.ts';
 import { installBuiltins } from './builtins.ts';
 import type { EventEnvelope, HostError, InboxViolation, LogLine, RecordedRequest, ScriptEntry } from './types.ts';
@@ -136,7 +136,12 @@ export class SimHost {
       resolveContext: (arg) => this.assembleContextOf(arg),
     });
     this.services.set('systemPrompt', this.systemPrompt);
-    this.tools = this.options.tools ? new ToolsService((tool, plugin, error) => this.toolFailures.push({ tool, plugin, error })) : undefined;
+    this.tools = this.options.tools
+      ? new ToolsService(
+          (tool, plugin, error) => this.toolFailures.push({ tool, plugin, error }),
+          (exec) => this.bus.waterfall('tools/pre-execute', [exec], () => ({ kind: 'allow' })) as Promise<PreToolDecision>,
+        )
+      : undefined;
     if (this.tools) this.services.set('tools', this.tools);
     const http = this.options.httpService === 'none' ? undefined : new HttpRoutes((where, owner, error) => this.recordError(where, owner, error));
     this.http = http;

@@ -9,7 +9,7 @@ export { HostContractError, textOf } from './messages.ts';
 export { renderPrompt, renderContextSections, joinContextSections, SNAPSHOT_PREAMBLE } from './prompt-render.ts';
 export { prefixStability, prefixStableShare, systemPromptsIdentical, type PrefixStability, type PrefixBreak } from './requests.ts';
 export type { AssembleContext, SectionInput, ContextInput } from './services/system-prompt.ts';
-export type { ToolDefinition, ToolExec, ToolOutcome } from './services/tools.ts';
+export type { PreToolDecision, ToolDefinition, ToolExec, ToolOutcome } from './services/tools.ts';
 export type { RouteDefinition } from './services/http.ts';
 export type { LlmCall, LlmReply, LlmRequest, LlmResponder } from './services/llm.ts';
 export type { Logger, LoggerFactory } from './logger.ts';

@@ -2,7 +2,7 @@
 // speaks is decided on every turn from engine.config, so switching a mode in the console applies
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
-import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, resolveDshHome, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
 import { CompactionChannel, completeThrough, createCompactionRoutes, createCompactionTools, listenForCompactions, mainRouteOf, type LlmService } from './compaction/index.ts';
 import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResident, RotatingLog, splitPluginConfig, teeLogger } from './core/index.ts';
 import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
@@ -12,6 +12,7 @@ import { RECALL_CONTEXT_NAME, RecallChannel, WarmUp, within } from './recall/ind
 import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SECTION_NAME, ResidentChannel } from './resident/index.ts';
 import { ConsoleLink, consoleEnv, createLightViewRoutes, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
 import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToolSpecs } from './sessions/index.ts';
+import { rawLogGuard } from './sessions/raw-log-guard.ts';
 import { createLeanTools, createTools, modelTextFor, profileOf, sectionsOf, toHostTool, workspaceTextFor, type ToolDeps } from './tools/index.ts';
 import { ModelAutoInstall, type ModelInstallDeps } from './model/index.ts';
 import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection, WorkspaceScopes } from './workspace/index.ts';
@@ -301,6 +302,12 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
 
   // Message mode for both tiers, plus notices about failed diary blocks: appended to this step's
   // decision.messages, right after the messages the host claimed for the step.
+  // 004: a shell or file tool aimed at DSH's raw .zstd session logs is denied and pointed to the session tool.
+  ctx.on('tools/pre-execute', rawLogGuard({
+    dshHome: () => resolveDshHome(getEngine()?.config.sessions.dshHome, env),
+    profile,
+    onDeny: (tool, readTool) => log.info(`denied ${tool}: it aimed at a raw session log (use ${readTool})`),
+  }));
   ctx.on('agent/pre-step', async (payload: PreStepPayload, next: () => Promise<PreStepDecision>) => {
     const decision = await next();
     if (decision?.kind !== 'enter' || !Array.isArray(decision.messages)) return decision;

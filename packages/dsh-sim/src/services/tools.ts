@@ -45,6 +45,14 @@ export interface ToolOutcome {
   error?: { name: string; code: string; message: string };
 }
 
+/**
+ * The host's gate before a tool runs (packages/core/tools/src/index.ts, `PreToolDecision` and the
+ * `tools/pre-execute` waterfall in ToolRegistry.prepareExecution): allow, deny with a reason, or ask.
+ * Without an approval service `ask` is a denial; a denial is an error result `Error: <reason>` and
+ * the tool body never runs.
+ */
+export type PreToolDecision = { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason?: string };
+
 export interface CallOptions {
   callId?: string;
   agent?: unknown;
@@ -120,8 +128,14 @@ export class ToolsService implements ServiceProvider {
   private readonly tools = new Map<string, { def: ToolDefinition; owner: string }>();
   private callCounter = 0;
 
-  /** `onFailure` hears about tools whose execute threw (not bad arguments or timeouts). */
-  constructor(private readonly onFailure: (tool: string, owner: string, error: unknown) => void) {}
+  /**
+   * `onFailure` hears about tools whose execute threw (not bad arguments or timeouts); `preExecute`
+   * runs the host's `tools/pre-execute` waterfall for a call whose arguments passed their schema.
+   */
+  constructor(
+    private readonly onFailure: (tool: string, owner: string, error: unknown) => void,
+    private readonly preExecute: (exec: ToolExec) => Promise<PreToolDecision> = async () => ({ kind: 'allow' }),
+  ) {}
 
   register(def: ToolDefinition, owner = '<host>'): () => void {
     if (typeof def?.name !== 'string' || def.name.length === 0) throw new TypeError('tool needs a name');
@@ -182,6 +196,11 @@ export class ToolsService implements ServiceProvider {
     };
     let timer: NodeJS.Timeout | undefined;
     try {
+      const gate = await this.preExecute(exec);
+      if (gate.kind !== 'allow') {
+        const reason = gate.reason ?? `tool "${name}" needs an approval this host cannot ask for`;
+        return fail('denied', reason);
+      }
       const running = Promise.resolve().then(() => entry.def.execute(parsed.args, exec));
       const timeoutMs = entry.def.timeoutMs;
       const value = timeoutMs === undefined
