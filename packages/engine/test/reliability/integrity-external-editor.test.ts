@@ -43,8 +43,11 @@ function startEditor(file: string, mode: 'append' | 'rename') {
   const child = spawn(process.execPath, ['--import', 'tsx', EDITOR, file, mode, mode], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  // Decoded as a stream: a chunk boundary inside a multi-byte character must not garble a line.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => (out += d));
+  child.stderr.on('data', (d: string) => (err += d));
   const ready = new Promise<void>((resolve, reject) => {
     const poll = setInterval(() => out.includes('ready\n') && (clearInterval(poll), resolve()), 5);
     child.once('exit', (code) => (clearInterval(poll), reject(new Error(`editor exited early (${code}): ${err}`))));
