@@ -66,10 +66,10 @@ export function validateDraft(fields: readonly FieldSpec[], get: (path: string) 
   const kBase = num(get('recall.kBase'));
   const kMax = num(get('recall.kMax'));
   if (kMin !== null && kMax !== null && kMin > kMax && !errors['recall.kMin']) {
-    errors['recall.kMin'] = [`K 下界(${kMin})不能大于 K 上界(${kMax})`, `K min (${kMin}) cannot exceed K max (${kMax})`];
+    errors['recall.kMin'] = [`注入条数至少（${kMin}）不能大于至多（${kMax}）`, `Items injected: at least (${kMin}) cannot exceed at most (${kMax})`];
   }
   if (kBase !== null && kMin !== null && kMax !== null && kMin <= kMax && (kBase < kMin || kBase > kMax) && !errors['recall.kBase']) {
-    errors['recall.kBase'] = [`K 基准(${kBase})应在 K 下界与上界之间(${kMin}–${kMax})`, `K base (${kBase}) must lie between K min and K max (${kMin}–${kMax})`];
+    errors['recall.kBase'] = [`注入条数基准（${kBase}）应在至少与至多之间（${kMin}–${kMax}）`, `Items injected: base (${kBase}) must lie between at least and at most (${kMin}–${kMax})`];
   }
   return errors;
 }
