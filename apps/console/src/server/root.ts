@@ -12,6 +12,7 @@ import { workspacesRouter } from './routers/workspaces.ts';
 import { previewRouter } from './routers/preview.ts';
 import { searchRouter } from './routers/search.ts';
 import { archiveRouter } from './routers/archive.ts';
+import { compactionTrashRouter } from './routers/compaction-trash.ts';
 import { createCallerFactory, createTRPCRouter } from './trpc.ts';
 
 export const appRouter = createTRPCRouter({
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   preview: previewRouter,
   search: searchRouter,
   archive: archiveRouter,
+  compactionTrash: compactionTrashRouter,
 });
 
 export type AppRouter = typeof appRouter;
