@@ -5,9 +5,10 @@
 // test cache, like `engram model install --from DIR`), a folder that does not exist, or an install
 // step that only ends when the plugin unloads.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import type { SimHost } from '@engram/dsh-sim';
 import { installedModel, installModel, ModelInstallError } from '@engram/engine';
 import { STATUS_PATH } from '../src/host/routes/index.ts';
@@ -18,9 +19,20 @@ const cached = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
 const modelAvailable = Boolean(cached && installedModel(cached));
 if (!modelAvailable && process.env.CI) throw new Error('CI must run the real-model tests: set ENGRAM_TEST_MODEL_DATA_DIR to a data dir with the model (scripts/test-all.mjs does)');
 
+// Installs land in the user's model cache: this file gets its own, so no later test sees its model.
+const modelCache = mkdtempSync(join(tmpdir(), 'engram-plugin-model-cache-'));
+process.env.ENGRAM_MODEL_CACHE = modelCache;
+after(() => rmSync(modelCache, { recursive: true, force: true }));
+
 interface Status {
   engine: { ready: boolean; semantic?: string; semanticReason?: string | null; vectors?: number };
-  model: { state: string; reason: string | null; source: string; phase: string | null };
+  model: {
+    state: string;
+    reason: string | null;
+    source: string;
+    phase: string | null;
+    download: { doneBytes: number; totalBytes: number; bytesPerSecond: number; etaSeconds: number | null } | null;
+  };
 }
 const statusOf = async (host: SimHost): Promise<Status> => (await (await fetch(`${await host.listen()}${STATUS_PATH}`)).json()) as Status;
 /** The one-line-per-recall log (formatRecallLog), not the injection notes. */
@@ -89,6 +101,45 @@ test('an install that has not finished never holds up a turn; unloading the plug
   host.unload('engram');
   assert.equal(signal?.aborted, true, 'unloading stopped the install');
   assert.equal((await install!.done).state, 'failed');
+});
+
+test('the download is announced with its size and how to decline it; the status route shows bytes, speed and time left', async (t) => {
+  const halfway = deferred();
+  const finish = deferred();
+  let install: ModelAutoInstall | undefined;
+  const { host } = await loadPlugin(t, {
+    config: { model: { autoInstall: true } },
+    deps: {
+      onModelInstall: (i) => (install = i),
+      // Stands in for the registry: the model arrives in two steps, then this platform's runtime.
+      modelInstall: {
+        runtimeMissing: () => true,
+        runtimeBytes: async () => 20_000_000,
+        install: async (opts) => {
+          opts.onProgress?.({ phase: 'download', done: 8_000_000, total: 16_000_000 });
+          halfway.resolve();
+          await finish.promise;
+          opts.onProgress?.({ phase: 'download', done: 16_000_000, total: 16_000_000 });
+          throw new ModelInstallError('stopped here by the test', 'source');
+        },
+      },
+    },
+  });
+  await halfway.promise;
+  const announced = host.logs.find((l) => /embedding model not installed: downloading/.test(l.message))?.message ?? '';
+  assert.match(announced, /≈ 36\.3 MB/, 'model (its pinned tarball size) + runtime, announced before the download');
+  assert.match(announced, /ONNX runtime for \S+ 20\.0 MB/);
+  assert.match(announced, /model\.autoInstall to false to decline/);
+  await new Promise((ok) => setTimeout(ok, 20));
+  const { download } = (await statusOf(host)).model;
+  assert.ok(download, 'the status route has the download');
+  assert.equal(download.doneBytes, 8_000_000);
+  assert.equal(download.totalBytes, 36_338_020);
+  assert.ok(download.bytesPerSecond > 0);
+  assert.ok((download.etaSeconds ?? 0) > 0, 'time left at the current speed');
+  finish.resolve();
+  assert.equal((await install!.done).state, 'failed');
+  assert.equal(install!.status().download?.doneBytes, 16_000_000);
 });
 
 test('model.autoInstall false, or a provider other than auto: nothing is installed', async (t) => {

@@ -59,7 +59,7 @@ export * from './crosssession/index.ts';
 export * from './summaries/index.ts';
 export * from './hygiene/index.ts';
 export { installModel, installedModel, ModelInstallError, type InstallProgress, type InstallReport } from './model/install.ts';
-export { locateRuntime, installRuntime } from './model/runtime.ts';
+export { locateRuntime, installRuntime, runtimeDownloadBytes } from './model/runtime.ts';
 export { DEFAULT_MODEL } from './model/manifest.ts';
 export * from './preview/index.ts';
 export * from './search/filters.ts';

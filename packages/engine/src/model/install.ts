@@ -184,7 +184,8 @@ async function download(url: string, opts: InstallOptions, onBytes: (done: numbe
   return Buffer.concat(parts);
 }
 
-const integrityOf = (data: Buffer) => `sha512-${createHash('sha512').update(data).digest('base64')}`;
+/** The npm registry's integrity string (sha512, base64) of a tarball. */
+export const integrityOf = (data: Buffer) => `sha512-${createHash('sha512').update(data).digest('base64')}`;
 
 async function fromNpm(opts: InstallOptions, m: ModelManifest, cache: string, counted: { bytes: number }): Promise<Map<string, Buffer>> {
   const npm = opts.npm ?? systemNpm;

@@ -35,6 +35,8 @@ export interface ModelManifest {
     integrity: string;
     /** The model folder inside the tarball. */
     folder: string;
+    /** The tarball's size (announced before a download). */
+    bytes?: number;
   };
 }
 
@@ -59,6 +61,7 @@ export const DEFAULT_MODEL: ModelManifest = {
     version: '0.2.0',
     integrity: 'sha512-4zUQIpXtOGtphmUnpxxPYdGmqWEzot25WVURo73FzLywAz2nUxnoge2SzBFegrN1TsGP0ztwdcFuayBkpfF+nQ==',
     folder: 'package/models/BAAI/bge-small-zh-v1.5/',
+    bytes: 16_338_020,
   },
 };
 

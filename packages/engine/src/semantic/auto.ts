@@ -1,7 +1,7 @@
 // `embedding.provider: auto`: the installed local model when there is one, else lexical recall
 // with the reason shown. Pure apart from a cheap look at the data directory (no hashing, no runtime).
 import type { EngramConfig } from '../config/schema.ts';
-import { installedModel } from '../model/install.ts';
+import { cachedModelDir, installedModel } from '../model/install.ts';
 import { DEFAULT_MODEL } from '../model/manifest.ts';
 
 export type EmbeddingConfig = EngramConfig['embedding'];
@@ -20,7 +20,8 @@ export function effectiveEmbedding(embedding: EmbeddingConfig, dataDir: string):
   if (!found) {
     return {
       embedding: { ...embedding, provider: 'none' },
-      offReason: `no local embedding model installed under ${dataDir || '(no data directory)'}/models: lexical recall only`,
+      // The console translates this sentence by its shape (apps/console/src/client/engine-text.ts).
+      offReason: `no local embedding model installed under ${cachedModelDir()}${dataDir ? ` or ${dataDir}/models` : ''}: lexical recall only`,
     };
   }
   return {

