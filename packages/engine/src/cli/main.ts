@@ -75,7 +75,7 @@ function checkDir(flag: string, value: string | undefined): void {
   if (!statSync(value).isDirectory()) throw new UsageError(`${flag}: not a directory: ${value}`);
 }
 
-async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean } = {}): Promise<T> {
+async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean } = {}): Promise<T> {
   checkDir('--diary-dir', values['diary-dir'] as string | undefined);
   checkDir('--legacy-dir', values['legacy-dir'] as string | undefined);
   const options: Record<string, unknown> = {};
@@ -97,6 +97,8 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
     configFile: values.config as string | undefined,
     syncOnOpen: opts.syncOnOpen,
     preload: false,
+    // The model loads only if the command needs a vector (a semantic recall, `index`); a write leaves its new chunks to the process holding the index, or `engram index`.
+    model: { load: 'on-demand', embedLater: opts.embedLater ?? true },
     switchDiaryDir: values['switch-diary-dir'] === true,
   });
   try {
@@ -132,7 +134,7 @@ async function cmdIndex(args: string[]) {
         for (const s of report.skipped) out(`skipped: ${s.path}: ${s.reason}`);
       }
     },
-    { syncOnOpen: false },
+    { syncOnOpen: false, embedLater: false },
   );
 }
 

@@ -13,6 +13,7 @@ import type { WatchOptions } from '../index/watcher.ts';
 import { createJudge, judgeOff, type JudgeStatus } from '../judge/judge.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Judge } from '../recall/pipeline.ts';
+import type { ModelLoading } from '../semantic/channel.ts';
 import type { SemanticPort } from '../semantic/port.ts';
 import { createTokenizer } from '../text/tokenize.ts';
 import { usableTimeZone } from '../timeq/calendar.ts';
@@ -35,6 +36,8 @@ export interface OpenEngineOptions extends ResolveInput {
    * long-lived host pays it before the first query). The CLI opens per command and passes false.
    */
   preload?: boolean;
+  /** When the embedding model loads (default at open; one-shot commands: on demand, see semantic/channel.ts). */
+  model?: ModelLoading;
   /** Watch the diary folder and index outside changes as they happen (long-lived hosts: the console, the plugin). */
   watch?: boolean | WatchOptions;
   now?: () => Date;
@@ -138,7 +141,7 @@ export class EngineState {
     if (!this.options.semanticFactory && this.config.embedding.provider === 'none') return;
     try {
       const factory = this.options.semanticFactory ?? (await import('../semantic/factory.ts')).createSemanticPort;
-      this.semantic = await factory({ config: this.config, db: this.database });
+      this.semantic = await factory({ config: this.config, db: this.database, ...(this.options.model ? { model: this.options.model } : {}) });
     } catch (e) {
       this.log('warn', 'semantic channel unavailable, lexical only', { error: errorMessage(e) });
       this.semantic = null;

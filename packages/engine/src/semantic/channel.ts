@@ -134,6 +134,19 @@ export interface SemanticChannelOptions {
   dataDir?: string;
   /** Per document of these chunks, the lines embedded in front of each chunk (title, summary, tags). */
   contextOf?: (chunkIds: string[]) => Promise<Map<string, string>>;
+  /** When the model (and the stored vectors) load; see ModelLoading. */
+  model?: ModelLoading;
+}
+
+/**
+ * When the embedding model loads. `at-open` (long-lived hosts): when the channel opens. `on-demand`
+ * (one-shot commands): on the first search, integrity check or sync with something to embed, so a
+ * command that never needs a vector never pays for the model. `embedLater`: syncs only drop stale
+ * vectors; new chunks are embedded by whoever holds the index (the plugin, the console) or `engram index`.
+ */
+export interface ModelLoading {
+  load: 'at-open' | 'on-demand';
+  embedLater?: boolean;
 }
 
 /** Chunks sampled for the per-query cosine background. */
@@ -173,6 +186,8 @@ export class SemanticChannel {
   private background: { vectors: Float32Array[]; forSize: number } | null = null;
   /** Reference texts' vectors, for corpora too small to sample (embedded once, on demand). */
   private reference: Float32Array[] | null = null;
+  /** The on-demand model load in flight. */
+  private modelLoading: Promise<boolean> | null = null;
 
   private constructor(opts: SemanticChannelOptions) {
     this.opts = opts;
@@ -269,6 +284,34 @@ export class SemanticChannel {
       this.setState('off', 'embedding provider is none', 'Set embedding.provider to "openai" or "local" to add semantic recall; lexical recall works without it.');
       return;
     }
+    if (this.opts.model?.load === 'on-demand') {
+      // The stored vectors are judged by the settings alone (a local model's width is in its
+      // config.json); the model and the vectors load when something first needs them.
+      if (this.judgeStored()) this.setState('ready', null, null);
+      return;
+    }
+    if (!(await this.loadModel())) return;
+    this.log('info', 'semantic channel ready', {
+      provider: cfg.provider,
+      model: this.current.model,
+      dimensions: this.status().dimensions,
+      vectors: this.index?.size ?? 0,
+      advice: this.advice,
+    });
+  }
+
+  /** Loads the model and the stored vectors once; false when the channel cannot serve (state says why). */
+  private ensureModel(): Promise<boolean> {
+    if (this.embedder) return Promise.resolve(this.state === 'ready');
+    if (this.state !== 'ready' || this.closed) return Promise.resolve(false);
+    this.modelLoading ??= this.loadModel().finally(() => {
+      this.modelLoading = null;
+    });
+    return this.modelLoading;
+  }
+
+  private async loadModel(): Promise<boolean> {
+    const cfg = this.config;
     try {
       this.embedder = await this.createEmbedder();
     } catch (e) {
@@ -278,18 +321,36 @@ export class SemanticChannel {
         ? 'Point embedding.modelDir at a local model directory (config.json, tokenizer.json, onnx/model.onnx), or set embedding.provider to "none".'
         : 'Fix the embedding settings (baseUrl, model), or set embedding.provider to "none".');
       this.log('error', 'semantic channel unavailable', { provider: cfg.provider, reason: msg });
-      return;
+      return false;
     }
     this.pacer = this.embedder.remote
       ? new RequestPacer({ concurrency: cfg.concurrency, minIntervalMs: cfg.minIntervalMs })
       : new RequestPacer({ concurrency: 1, minIntervalMs: 0 });
     this.current = fingerprintOf(cfg, this.chunkParams, this.embedder.dimensions ?? 0);
+    if (!this.judgeStored()) return false;
+    // Auto dimension (0): the stored vectors say what the model returns.
+    const known = this.tableDims ?? this.stored?.dimensions ?? 0;
+    if (this.embedder instanceof OpenAiEmbedder && known > 0) this.embedder.expectDimensions(known);
+    if (!this.current.dimensions && known > 0) this.current = { ...this.current, dimensions: known };
+    if (this.tableDims && !this.index) {
+      const index = new VectorIndex(this.tableDims, { parallel: this.opts.parallelSearch !== false, initialCapacity: this.storedCount });
+      const loaded = await this.store.loadAll((row) => {
+        index.upsert(row.id, row.fingerprint, row.vector);
+      });
+      if (loaded.malformed > 0) this.log('warn', 'skipped malformed stored vectors', { count: loaded.malformed });
+      this.index = index;
+    }
+    this.setState('ready', null, null);
+    return true;
+  }
 
+  /** Whether the stored vectors can serve the current settings; sets the mismatch state when not. */
+  private judgeStored(): boolean {
     // Stored vectors without a fingerprint cannot be trusted: treat them like a model change.
     if (!this.stored && this.storedCount > 0) {
       this.setState('mismatch', `${this.storedCount} stored vectors have no recorded fingerprint`, REBUILD_ACTION);
       this.log('warn', 'semantic channel off: stored vectors without fingerprint', { vectors: this.storedCount });
-      return;
+      return false;
     }
     const cmp = compareFingerprints(this.stored, this.current);
     if (!cmp.fatal && this.stored && this.tableDims && this.current.dimensions && this.tableDims !== this.current.dimensions) {
@@ -299,29 +360,10 @@ export class SemanticChannel {
     if (cmp.fatal) {
       this.setState('mismatch', cmp.reasons.join('; '), REBUILD_ACTION);
       this.log('warn', 'semantic channel off: embedding settings changed', { reasons: cmp.reasons, stored: this.stored, current: this.current });
-      return;
+      return false;
     }
     this.advice = cmp.advise;
-    // Auto dimension (0): the stored vectors say what the model returns.
-    const known = this.tableDims ?? this.stored?.dimensions ?? 0;
-    if (this.embedder instanceof OpenAiEmbedder && known > 0) this.embedder.expectDimensions(known);
-    if (!this.current.dimensions && known > 0) this.current = { ...this.current, dimensions: known };
-    if (this.tableDims) {
-      const index = new VectorIndex(this.tableDims, { parallel: this.opts.parallelSearch !== false, initialCapacity: this.storedCount });
-      const loaded = await this.store.loadAll((row) => {
-        index.upsert(row.id, row.fingerprint, row.vector);
-      });
-      if (loaded.malformed > 0) this.log('warn', 'skipped malformed stored vectors', { count: loaded.malformed });
-      this.index = index;
-    }
-    this.setState('ready', null, null);
-    this.log('info', 'semantic channel ready', {
-      provider: cfg.provider,
-      model: this.current.model,
-      dimensions: this.status().dimensions,
-      vectors: this.index?.size ?? 0,
-      advice: this.advice,
-    });
+    return true;
   }
 
   private createEmbedder(): Promise<Embedder> {
@@ -404,7 +446,9 @@ export class SemanticChannel {
   }
 
   private async syncNow(input: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
-    const chunks = this.state === 'ready' ? await this.withContext(input) : input;
+    const embedLater = this.opts.model?.embedLater === true;
+    if (!embedLater && input.length > 0) await this.ensureModel();
+    const chunks = this.state === 'ready' && this.embedder ? await this.withContext(input) : input;
     const result: SyncResult = { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: null, aborted: false };
     const total = chunks.length;
     let done = 0;
@@ -452,7 +496,7 @@ export class SemanticChannel {
     result.removed = await this.removeIds(stale);
 
     if (!ready || !this.embedder) {
-      result.skipped = this.reason ?? `semantic channel is ${this.state}`;
+      result.skipped = this.reason ?? (embedLater && this.state === 'ready' ? 'embedded later, by the process that holds the index or `engram index`' : `semantic channel is ${this.state}`);
       return result;
     }
     const embedder = this.embedder;
@@ -568,7 +612,9 @@ export class SemanticChannel {
       this.storedCount = 0;
       this.advice = [];
       this.queryCache.clear();
-      if (!this.embedder) return; // state stays 'error' with its reason
+      // Loaded now if it was waiting for first use; a model that cannot load leaves the state 'error' with its reason.
+      if (!this.embedder && !(await this.loadModel())) return;
+      if (!this.embedder) return;
       if (this.embedder instanceof OpenAiEmbedder) {
         // The stored dimension no longer constrains the new vectors.
         const fresh = await this.createEmbedder();
@@ -607,6 +653,7 @@ export class SemanticChannel {
     const started = performance.now();
     try {
       if (this.closed) return { ran: false, skipped: 'semantic channel is closed' };
+      if (query.trim()) await this.ensureModel();
       if (this.state !== 'ready' || !this.embedder) return { ran: false, skipped: this.reason ?? `semantic channel is ${this.state}` };
       if (!query.trim()) return { ran: false, skipped: 'empty query' };
       const index = this.index;
@@ -683,6 +730,7 @@ export class SemanticChannel {
   /** Re-embeds a sample and compares with the stored vectors (cos ≥ 0.999 passes). */
   async integrityCheck(sample: { id: string; text: string }[]): Promise<IntegrityReport> {
     const report: IntegrityReport = { checked: 0, minCos: 1, ok: false, failures: [], errors: [] };
+    await this.ensureModel();
     if (this.state !== 'ready' || !this.embedder || !this.index) {
       report.errors.push(this.reason ?? (this.index ? `semantic channel is ${this.state}` : 'no vectors indexed yet'));
       report.minCos = 0;

@@ -4,7 +4,7 @@
 import { documentsByIds, type Database } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import { effectiveEmbedding, NOT_INSTALLED_ACTION } from './auto.ts';
-import type { SemanticChannel, SemanticLog } from './channel.ts';
+import type { ModelLoading, SemanticChannel, SemanticLog } from './channel.ts';
 import { docIdOfChunk } from './chunk-id.ts';
 import { embeddingContext } from './context.ts';
 import type { SemanticPort, SemanticPortStatus } from './port.ts';
@@ -22,7 +22,7 @@ export function offPort(reason: string, action: string | null, provider: string)
   };
 }
 
-export async function createSemanticPort(deps: { config: EngramConfig; db: Database; log?: SemanticLog }): Promise<SemanticPort> {
+export async function createSemanticPort(deps: { config: EngramConfig; db: Database; log?: SemanticLog; model?: ModelLoading }): Promise<SemanticPort> {
   const eff = effectiveEmbedding(deps.config.embedding, deps.config.dataDir);
   if (eff.offReason) {
     deps.log?.('info', 'semantic channel off', { reason: eff.offReason });
@@ -35,6 +35,7 @@ export async function createSemanticPort(deps: { config: EngramConfig; db: Datab
     chunk: deps.config.chunk,
     log: deps.log,
     dataDir: deps.config.dataDir,
+    ...(deps.model ? { model: deps.model } : {}),
     // Title, summary and tags go in front of each chunk's body (see semantic/context.ts).
     contextOf: eff.embedding.withMetadata
       ? async (chunkIds) => {
