@@ -86,3 +86,11 @@ test('moved between an archive’s check and its move: 记忆已被移动或归�
   await before('mkdir', '已整理', h.moveAway)(() => rejects(h.api().memories.archive({ id: h.id }), 'NOT_FOUND', MOVED));
   assert.equal(h.moved(), TEXT);
 });
+
+test('a new memory whose folder is moved away while it is being written: a typed answer, never a raw ENOENT', async (t) => {
+  const h = await setup(t);
+  await before('open', '.engram-tmp-', h.moveAway)(() =>
+    rejects(h.api().memories.create({ title: '新的一篇', content: '写入进行时它的文件夹被别的程序移走了,应当得到清楚的说明。', tags: ['并发'], folder: '工作' }), 'NOT_FOUND', /^文件夹已被移动或删除/),
+  );
+  assert.deepEqual(readdirSync(join(h.diaryDir, '别处')).filter((n) => !isTempFileName(n)), ['a.txt'], 'nothing half-written is left');
+});

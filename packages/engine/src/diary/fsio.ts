@@ -112,7 +112,18 @@ function swapConflict(path: string, outcome: Exclude<SwapOutcome, { kind: 'repla
  * Filesystems without hard links fall back to an exclusive `wx` open (still never overwrites).
  */
 export async function createFileExclusive(path: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
-  await withStorageErrors(path, () => createExclusive(path, content, options.mode ?? 0o666));
+  await withStorageErrors(path, () =>
+    createExclusive(path, content, options.mode ?? 0o666).catch((e: unknown) => {
+      if (!isGoneError(e)) throw e;
+      // Its folder was moved, renamed or deleted by another program since it was made.
+      const folder = basename(dirname(path));
+      throw new DiaryError(
+        'not-found',
+        `文件夹已被移动或删除：${folder} 在写入新记忆时已不在原处（被移动、改名或删除），这次没有写入；请重试。 / The folder was moved or deleted: ${folder} was no longer there while the new memory was being written; nothing was written — try again.`,
+        { path, moved: true },
+      );
+    }),
+  );
   await syncDir(dirname(path));
 }
 
