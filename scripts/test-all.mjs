@@ -46,7 +46,8 @@ function ensureTestModel() {
   if (res.status === 0) process.env.ENGRAM_TEST_MODEL_DATA_DIR = dir;
   else console.error('# real model: install failed, the real-model tests will skip (fail under CI)');
 }
-if (files.some((f) => f.includes('semantic/real-model'))) ensureTestModel();
+const needsModel = ['semantic/real-model', 'semantic/integrity-drift', 'plugin/test/model-install'];
+if (files.some((f) => needsModel.some((n) => f.includes(n)))) ensureTestModel();
 
 // Tests never see the user's own model cache (a model there would turn every `auto` engine semantic).
 const testModelCache = mkdtempSync(join(tmpdir(), 'engram-test-model-cache-'));

@@ -17,6 +17,11 @@ export interface Embedder {
   readonly dimensions: number | null;
   /** Remote embedders go through pacing and retries; local ones run one batch at a time. */
   readonly remote: boolean;
+  /**
+   * Weights and activations quantised to 8 bits: a text's vector then moves a little with the
+   * texts batched beside it (activations are quantised over the whole padded batch).
+   */
+  readonly quantised?: boolean;
   /** One attempt; throws EmbeddingFault. `timeoutMs` bounds the whole attempt (wall clock). */
   embed(texts: string[], opts?: EmbedOptions): Promise<Float32Array[]>;
   dispose?(): Promise<void> | void;

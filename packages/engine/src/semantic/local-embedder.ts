@@ -177,6 +177,7 @@ export function sessionOptions(threads: number, session: SessionSettings = {}): 
 export class LocalEmbedder implements Embedder {
   readonly provider = 'local' as const;
   readonly remote = false;
+  readonly quantised: boolean;
   readonly model: string;
   readonly endpoint: string;
   readonly pooling: Pooling;
@@ -200,6 +201,7 @@ export class LocalEmbedder implements Embedder {
   ) {
     this.model = opts.model;
     this.endpoint = layout.dir;
+    this.quantised = layout.dtype === 'q8' || layout.dtype === 'int8';
     const facts = modelFacts(layout.dir);
     this.pooling = poolingFor(opts.pooling ?? 'auto', layout.dir, opts.model);
     this.maxTokens = facts.maxTokens;
