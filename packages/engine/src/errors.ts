@@ -1,4 +1,4 @@
-import { displayUrl, isUnreachable } from '@engram/db';
+import { displayUrl, isUnreachable } from '@engram/db/reachability';
 
 /** A failure the caller can act on: `code` is stable for scripts, `message` is for people. */
 export class EngramError extends Error {
