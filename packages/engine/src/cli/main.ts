@@ -48,6 +48,8 @@ commands:
   import-sessions (ID… | --all) [--cwd D]
                                   import past sessions as memories of that workspace (idempotent)
   serve [--port N] [--host H]     start the console
+  mcp [--http [--port N]] [--workspace ID]
+                                  MCP server (stdio; --http: Streamable HTTP on 127.0.0.1, console token) — docs/mcp.md
   model install|status [--from DIR|URL]  the local embedding model (+ ONNX runtime) under the data dir
 
 common options:
@@ -333,6 +335,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   sessions: cmdSessions,
   'import-sessions': cmdImportSessions,
   serve: cmdServe,
+  mcp: (a) => import('../mcp/command.ts').then((m) => m.cmdMcp(a)).catch((e: Error) => Promise.reject(e.name === 'McpUsageError' ? new UsageError(e.message) : e)),
   model: (a) => import('./model.ts').then((m) => m.cmdModel(a)).catch((e: Error) => Promise.reject(e.name === 'ModelUsageError' ? new UsageError(e.message) : e)),
 };
 

@@ -1,0 +1,81 @@
+// `engram mcp [--http [--port N] [--host H]] [--workspace ID]`: one engine, served to an MCP host
+// over stdio (the host starts this command) or Streamable HTTP on loopback. stdout is the protocol
+// channel in stdio mode, so everything else goes to stderr. The server ends when its host goes away
+// (stdin closed, SIGTERM, SIGINT): the engine closes first, so no writer lock is left behind.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { errorMessage } from '../errors.ts';
+import { stderrLogger } from '../log.ts';
+
+export class McpUsageError extends Error {
+  override name = 'McpUsageError';
+}
+
+const DEFAULT_PORT = 7431;
+
+export async function cmdMcp(args: string[]): Promise<void> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        http: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        workspace: { type: 'string' },
+        'diary-dir': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        'switch-diary-dir': { type: 'boolean', default: false },
+        config: { type: 'string' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (e) {
+    throw new McpUsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new McpUsageError(`--port must be 0–65535, got "${values.port}"`);
+
+  const env = { ...process.env };
+  const options: Record<string, unknown> = {};
+  if (values['diary-dir']) (options.diaryDir = resolve(String(values['diary-dir']))), delete env.ENGRAM_DIARY_DIR;
+  if (values['data-dir']) (options.dataDir = resolve(String(values['data-dir']))), delete env.ENGRAM_DATA_DIR;
+  if (values['database-url']) (options.databaseUrl = String(values['database-url'])), delete env.ENGRAM_DATABASE_URL;
+  const { openEngine } = await import('../engine.ts');
+  // A long-lived process like the plugin: it watches the folder, so writes by the plugin, the console
+  // or the CLI on the same data dir are in its index within a second.
+  const engine = await openEngine({ options, env, configFile: values.config as string | undefined, createDiaryDir: true, watch: true, log: stderrLogger('warn'), switchDiaryDir: values['switch-diary-dir'] === true });
+  const workspace = (values.workspace as string | undefined) ?? null;
+
+  let closing: Promise<void> | null = null;
+  const shutdown = () => (closing ??= engine.closeBeforeExit().catch(() => undefined));
+  const done = new Promise<void>((ok) => {
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().then(ok));
+    if (!values.http) {
+      process.stdin.once('end', () => void shutdown().then(ok));
+      process.stdin.once('close', () => void shutdown().then(ok));
+    }
+  });
+
+  if (values.http) {
+    const { serveMcpHttp } = await import('./http.ts');
+    const http = await serveMcpHttp(engine, { host: String(values.host), port, workspace });
+    const address = http.address();
+    const bound = typeof address === 'object' && address ? address.port : port;
+    process.stderr.write(`engram mcp: Streamable HTTP on http://${values.host}:${bound}/mcp (header x-engram-token: the token in ${engine.config.dataDir}/console-token)\n`);
+    await done;
+    http.close();
+    return;
+  }
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { createEngramMcpServer } = await import('./server.ts');
+  const server = createEngramMcpServer(engine, { workspace });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void shutdown();
+  await server.connect(transport);
+  await done;
+  await server.close().catch(() => undefined);
+  process.stdin.destroy(); // the host is gone: nothing more to read, and the process may end
+}

@@ -1,0 +1,53 @@
+// `engram mcp --http`: the MCP server over Streamable HTTP on loopback. Every request passes the
+// engine's one request guard first (security/request-guard.ts): the Host rule (421: DNS rebinding),
+// then the mutation rule (403: an allowed Origin and the install token in x-engram-token) — every MCP
+// request may read memories or write one, so each one is treated as the console treats a mutation.
+// Stateless: each POST gets its own server and transport over the one engine (no session to leak).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Engine } from '../engine.ts';
+import { ensureToken } from '../security/install-token.ts';
+import { checkMutation, headerBag, normalizeOrigins, type GuardPolicy } from '../security/request-guard.ts';
+import { createEngramMcpServer } from './server.ts';
+
+export interface McpHttpOptions {
+  host: string;
+  port: number;
+  workspace: string | null;
+}
+
+/** The console's policy for this data dir: its token, allowed origins and hosts, and the bind host. */
+export function mcpGuardPolicy(engine: Engine, bindHost: string): GuardPolicy {
+  const c = engine.config.console;
+  return { token: ensureToken(engine.config.dataDir), allowedOrigins: normalizeOrigins(c.allowedOrigins), allowedHosts: [...c.allowedHosts], trustedProxy: false, bindHost };
+}
+
+const refuse = (res: ServerResponse, status: number, message: string) => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+};
+
+export async function serveMcpHttp(engine: Engine, options: McpHttpOptions): Promise<Server> {
+  const policy = mcpGuardPolicy(engine, options.host);
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const verdict = checkMutation(headerBag(req.headers), policy);
+    if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
+    if (req.method !== 'POST') return refuse(res, 405, 'POST only (stateless server) / 只接受 POST');
+    const server = createEngramMcpServer(engine, { workspace: options.workspace });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch (e) {
+      if (!res.headersSent) refuse(res, 500, e instanceof Error ? e.message : String(e));
+    }
+  });
+  await new Promise<void>((ok, fail) => {
+    http.once('error', fail);
+    http.listen(options.port, options.host, () => ok());
+  });
+  return http;
+}
