@@ -167,7 +167,7 @@ for (const width of [300, 1360]) {
         // Archive for good, find it under 已归档, restore it from there.
         const back = page.getByTestId('memory-row').filter({ hasText: DINNER_TITLE });
         // Restored under its old name it is the same memory (same id): it may still be open.
-        if ((await back.getByTestId('memory-archive').count()) === 0) await back.getByTestId('memory-row-button').click();
+        if ((await back.getByTestId('memory-row-button').getAttribute('aria-expanded')) !== 'true') await back.getByTestId('memory-row-button').click();
         await page.getByTestId('memory-archive').click();
         await page.getByTestId('memory-archive-confirm').click();
         await page.getByTestId('toast-action').waitFor();
