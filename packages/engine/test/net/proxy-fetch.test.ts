@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { configSchema } from '../../src/config/schema.ts';
 import { createJudge } from '../../src/judge/judge.ts';
 import { describeProxy, fetchForEnv, proxySettings } from '../../src/net/proxy-fetch.ts';
+import { OpenAiEmbedder } from '../../src/semantic/openai-embedder.ts';
 
 async function listen(server: Server, t: { after(fn: () => unknown): void }): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -84,4 +85,23 @@ test('proxy settings: none set means the plain fetch; upper case wins; a describ
   assert.equal(fetchForEnv({}), globalThis.fetch);
   assert.deepEqual(proxySettings({ https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:2', no_proxy: 'x' }), { httpsProxy: 'http://b:2', httpProxy: null, noProxy: 'x' });
   assert.equal(describeProxy('http://u:p@proxy.example:3128/'), 'http://proxy.example:3128');
+});
+
+test('the embedding endpoint’s default fetch is the environment’s: its calls go through the proxy too', async (t) => {
+  const p = await proxy(t);
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ index: 0, embedding: [0.6, 0.8] }] }));
+  });
+  const port = await listen(server, t);
+  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, HTTPS_PROXY: process.env.HTTPS_PROXY, NO_PROXY: process.env.NO_PROXY };
+  t.after(() => {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  });
+  process.env.HTTP_PROXY = process.env.HTTPS_PROXY = `http://127.0.0.1:${p.port}`;
+  delete process.env.NO_PROXY;
+  const embedder = new OpenAiEmbedder({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', apiKey: 'k', dimensions: 0, timeoutMs: 5000 });
+  assert.equal((await embedder.embed(['你好'])).length, 1);
+  assert.deepEqual(p.tunnels, [`127.0.0.1:${port}`], 'the call went through the proxy');
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { addDays, formatYmd, isoWeekday, localDay } from '../../src/timeq/calendar.ts';
 import { parseChineseNumber } from '../../src/timeq/numerals.ts';
 import { parseTimeExpression } from '../../src/timeq/parse.ts';
+import { assertTimeTable, type TimeTable } from './table.ts';
 
 const SHANGHAI = 'Asia/Shanghai';
 // Thursday 2026-10-15, 10:00 in Shanghai (02:00 UTC).
@@ -12,7 +13,7 @@ const range = (from: string, n: number) => Array.from({ length: n }, (_, i) => f
 const ymdOf = (s: string) => ({ y: Number(s.slice(0, 4)), m: Number(s.slice(5, 7)), d: Number(s.slice(8, 10)) });
 
 // [query, expected days (null = no time expression), expected matched text]
-const TABLE: [string, string[] | null, string?][] = [
+const TABLE: TimeTable = [
   // absolute dates
   ['2026-10-06 做了什么', ['2026-10-06'], '2026-10-06'],
   ['2026/10/06', ['2026-10-06']],
@@ -82,18 +83,7 @@ const TABLE: [string, string[] | null, string?][] = [
   ['', null],
 ];
 
-test('the time-expression table (Thursday 2026-10-15, Asia/Shanghai)', () => {
-  for (const [query, days, matched] of TABLE) {
-    const got = parseTimeExpression(query, THU, SHANGHAI);
-    if (days === null) {
-      assert.equal(got, null, `${query} → ${JSON.stringify(got)}`);
-      continue;
-    }
-    assert.ok(got, `${query} should be a time expression`);
-    assert.deepEqual(got.days, days, query);
-    if (matched !== undefined) assert.equal(got.matched, matched, query);
-  }
-});
+test('the time-expression table (Thursday 2026-10-15, Asia/Shanghai)', () => assertTimeTable(TABLE, THU, SHANGHAI));
 
 test('rest is the query without the time words', () => {
   assert.equal(parseTimeExpression('10月6日做了什么', THU, SHANGHAI)?.rest, '做了什么');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addDays, formatYmd, localDay, type Ymd } from '../../src/timeq/calendar.ts';
 import { parseTimeExpression } from '../../src/timeq/parse.ts';
+import { assertTimeTable, type TimeTable } from './table.ts';
 
 const SHANGHAI = 'Asia/Shanghai';
 // Thursday 2026-10-15, 10:00 in Shanghai (02:00 UTC): the same day in both zones.
@@ -16,7 +17,7 @@ function span(from: string, to: string): string[] {
   return out;
 }
 
-const TABLE: [string, string[] | null, string?][] = [
+const TABLE: TimeTable = [
   // months
   ['上个月做了什么', span('2026-09-01', '2026-09-30'), '上个月'],
   ['上月的会议', span('2026-09-01', '2026-09-30'), '上月'],
@@ -62,18 +63,7 @@ const TABLE: [string, string[] | null, string?][] = [
   ['最近在忙什么', null],
 ];
 
-test('months, years, recent days, parts of a day and ranges (Thursday 2026-10-15, Asia/Shanghai)', () => {
-  for (const [query, days, matched] of TABLE) {
-    const got = parseTimeExpression(query, THU, SHANGHAI);
-    if (days === null) {
-      assert.equal(got, null, `${query} → ${JSON.stringify(got)}`);
-      continue;
-    }
-    assert.ok(got, `${query} should be a time expression`);
-    assert.deepEqual(got.days, days, query);
-    if (matched !== undefined) assert.equal(got.matched, matched, query);
-  }
-});
+test('months, years, recent days, parts of a day and ranges (Thursday 2026-10-15, Asia/Shanghai)', () => assertTimeTable(TABLE, THU, SHANGHAI));
 
 test('the part of the day and the range connector leave the rest clean', () => {
   assert.equal(parseTimeExpression('前天晚上聊了什么', THU, SHANGHAI)?.rest, '聊了什么');

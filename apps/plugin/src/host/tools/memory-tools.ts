@@ -69,17 +69,11 @@ const nonEmpty = (value: unknown, name: string): string => {
 
 const optionalText = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-interface SearchArgs {
+/** engram_search's arguments: the query, how many, and the filters (`tag` adds one tag to `tags`). */
+interface SearchArgs extends SearchFilter {
   query: string;
   k?: number;
-  category?: string;
   tag?: string;
-  tags?: string[];
-  from?: string;
-  to?: string;
-  workspace?: string;
-  minScore?: number;
-  archived?: boolean;
 }
 
 /** The filter a search's parameters ask for (the inline ones in its query are parsed apart). */
