@@ -138,6 +138,11 @@ export interface SemanticChannelOptions {
   contextOf?: (chunkIds: string[]) => Promise<Map<string, string>>;
   /** When the model (and the stored vectors) load; see ModelLoading. */
   model?: ModelLoading;
+  /**
+   * The model is Engram's choice (`embedding.provider: auto`), not the user's: when the stored
+   * vectors came from another model, back them up and embed again instead of asking for a rebuild.
+   */
+  rebuildOnModelChange?: boolean;
 }
 
 /**
@@ -335,7 +340,18 @@ export class SemanticChannel {
       ? new RequestPacer({ concurrency: cfg.concurrency, minIntervalMs: cfg.minIntervalMs })
       : new RequestPacer({ concurrency: 1, minIntervalMs: 0 });
     this.current = fingerprintOf(cfg, this.chunkParams, this.embedder.dimensions ?? 0);
-    if (!this.judgeStored()) return false;
+    if (!this.judgeStored()) {
+      if (!this.opts.rebuildOnModelChange || this.state !== 'mismatch') return false;
+      this.log('info', 'embedding model changed: backing up the old vectors and embedding again', { reasons: this.reason, stored: this.stored, current: this.current });
+      try {
+        await this.resetNow();
+      } catch (e) {
+        // Read-only data, say: the vectors stay as they are and the mismatch stands with its reason.
+        this.log('warn', 'could not set the old vectors aside', { reason: this.safe((e as Error).message) });
+        return false;
+      }
+      return this.status().state === 'ready';
+    }
     // Auto dimension (0): the stored vectors say what the model returns.
     const known = this.tableDims ?? this.stored?.dimensions ?? 0;
     if (this.embedder instanceof OpenAiEmbedder && known > 0) this.embedder.expectDimensions(known);
@@ -609,29 +625,32 @@ export class SemanticChannel {
 
   /** Moves the current vectors aside (backup table, newest 2 kept) and starts empty with the current fingerprint. */
   resetForRebuild(): Promise<void> {
-    return this.exclusive(async () => {
-      if (this.config.provider === 'none') return; // nothing to rebuild into: keep the vectors for later
-      const backup = await this.store.backupAndClear(2);
-      if (backup) this.log('info', 'old vectors backed up', { table: backup, fingerprint: this.stored });
-      this.index?.close();
-      this.index = null;
-      this.tableDims = null;
-      this.stored = null;
-      this.storedCount = 0;
-      this.advice = [];
-      this.queryCache.clear();
-      // Loaded now if it was waiting for first use; a model that cannot load leaves the state 'error' with its reason.
-      if (!this.embedder && !(await this.loadModel())) return;
-      if (!this.embedder) return;
-      if (this.embedder instanceof OpenAiEmbedder) {
-        // The stored dimension no longer constrains the new vectors.
-        const fresh = await this.createEmbedder();
-        this.embedder = fresh;
-      }
-      this.current = fingerprintOf(this.config, this.chunkParams, this.embedder.dimensions ?? 0);
-      if (this.current.dimensions > 0) await this.ensureTable(this.current.dimensions);
-      this.setState('ready', null, null);
-    });
+    return this.exclusive(() => this.resetNow());
+  }
+
+  /** resetForRebuild without the write queue (for a caller already in it, or opening). */
+  private async resetNow(): Promise<void> {
+    if (this.config.provider === 'none') return; // nothing to rebuild into: keep the vectors for later
+    const backup = await this.store.backupAndClear(2);
+    if (backup) this.log('info', 'old vectors backed up', { table: backup, fingerprint: this.stored });
+    this.index?.close();
+    this.index = null;
+    this.tableDims = null;
+    this.stored = null;
+    this.storedCount = 0;
+    this.advice = [];
+    this.queryCache.clear();
+    // Loaded now if it was waiting for first use; a model that cannot load leaves the state 'error' with its reason.
+    if (!this.embedder && !(await this.loadModel())) return;
+    if (!this.embedder) return;
+    if (this.embedder instanceof OpenAiEmbedder) {
+      // The stored dimension no longer constrains the new vectors.
+      const fresh = await this.createEmbedder();
+      this.embedder = fresh;
+    }
+    this.current = fingerprintOf(this.config, this.chunkParams, this.embedder.dimensions ?? 0);
+    if (this.current.dimensions > 0) await this.ensureTable(this.current.dimensions);
+    this.setState('ready', null, null);
   }
 
   // ---------------------------------------------------------------- reads

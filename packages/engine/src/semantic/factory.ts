@@ -36,6 +36,8 @@ export async function createSemanticPort(deps: { config: EngramConfig; db: Datab
     log: deps.log,
     dataDir: deps.config.dataDir,
     ...(deps.model ? { model: deps.model } : {}),
+    // `auto` runs Engram's pinned model: when it changes, the vectors are made again without asking.
+    rebuildOnModelChange: deps.config.embedding.provider === 'auto',
     // Title, summary and tags go in front of each chunk's body (see semantic/context.ts).
     contextOf: eff.embedding.withMetadata
       ? async (chunkIds) => {
