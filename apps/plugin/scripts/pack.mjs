@@ -116,7 +116,8 @@ if (existsSync(docs)) cpSync(docs, join(out, 'README.md'));
 const pkg = {
   name: source.name,
   version: source.version,
-  description: 'Engram: long-term diary memory for DSH agents (resident memories, recall, memory tools, console tab).',
+  // `dsh plugin --profile web list --long` (pnpm list) prints this line under the package.
+  description: 'Engram 长期记忆:常驻记忆、按问题自动召回、记忆工具和记忆面板 / long-term diary memory for DSH agents',
   license: source.license ?? 'UNLICENSED',
   main: './lib/host.mjs',
   exports: { '.': './lib/host.mjs', './client': './lib/client.js', './package.json': './package.json' },

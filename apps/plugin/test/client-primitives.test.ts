@@ -28,7 +28,7 @@ function headerTree(modules: Record<string, unknown>) {
   return mini.render(() => (header.component as (p: unknown) => unknown)({ sessionId: 'session-1' }));
 }
 
-test('the header button is the host Button (toolbar, small) where the loader offers the primitives', () => {
+test('the header button is the host Button (small; plain while the drawer is closed) where the loader offers the primitives', () => {
   function Button() {
     return null;
   }
@@ -36,7 +36,7 @@ test('the header button is the host Button (toolbar, small) where the loader off
   const open = findAll(tree, byData('open-console'));
   assert.equal(open.length, 1);
   assert.equal(open[0]!.type, Button, 'rendered through the host Button');
-  assert.equal(open[0]!.props.variant, 'toolbar');
+  assert.equal(open[0]!.props.variant, 'ghost', 'closed: the plain variant (the filled toolbar capsule reads as pressed)');
   assert.equal(open[0]!.props.size, 'sm');
   assert.equal(typeof open[0]!.props.onClick, 'function');
 });

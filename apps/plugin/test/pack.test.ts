@@ -38,6 +38,14 @@ test('package.json: entries, dsh fields, runtime dependencies only', () => {
   assert.ok(!('@engram/engine' in pkg.dependencies), 'the engine is bundled, not a dependency');
 });
 
+test('package.json describes the plugin Chinese-first: `dsh plugin --profile web list --long` prints it (the command is pnpm list)', () => {
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  assert.equal(typeof pkg.description, 'string');
+  assert.match(pkg.description, /^(Engram )?[\u4e00-\u9fff]/, 'the reader is Chinese-first (after the product name)');
+  assert.match(pkg.description, /Engram/);
+  assert.doesNotMatch(pkg.description, /\n/, 'one line in the listing');
+});
+
 test('cordis.patch.yml inserts the row under the package name; migrations are next to lib/', () => {
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
   const patch = readFileSync(join(bundle, 'cordis.patch.yml'), 'utf8');
@@ -93,7 +101,8 @@ function loadClient(config: Record<string, unknown>, protocol = 'http:', withTab
   const loaded = loadClientBundle(readFileSync(join(bundle, 'lib/client.js'), 'utf8'), {
     id: pkg.name,
     modules: { react: mini.React },
-    globals: { fetch, location: { protocol }, setTimeout },
+    // Timers fire at once: the start button's wait for the console takes no wall time here.
+    globals: { fetch, location: { protocol }, setTimeout: (fn: () => void) => setImmediate(fn) },
     ...(withTabs ? { services: { sidebarRightTabs: { register: (tab: Record<string, unknown>) => (tabs.push(tab), () => {}) } }, slots: { ...HOST_SLOTS, 'sidebar.right.pane.tab': 'keyed' as const } } : {}),
   });
   assert.equal(loaded.status, 'active');
@@ -141,7 +150,8 @@ test('on an https page the console goes through the host proxy; a stopped consol
   const post = requests.find((r) => r.init?.method === 'POST')!;
   assert.equal(post.url, '/engram/console-start');
   assert.equal(post.init!.headers!['x-engram-token'], CONFIG.token);
-  assert.match(textOf(findAll(mini.render(pane), byData('note'))[0]), /已启动/);
+  // This stub console never comes up: after its wait the pane says so (the light view stays).
+  assert.match(textOf(findAll(mini.render(pane), byData('note'))[0]), /没有回应/);
 });
 
 test('without sidebarRightTabs the body goes into a settings section (a list slot entry with an id)', async () => {

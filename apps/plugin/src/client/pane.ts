@@ -1,6 +1,7 @@
 // The tab body: the console in an iframe, a line saying which source is used (with a switch), and a
 // start button when the console is not running. React comes from the host through the module
 // loader's `require`, never bundled.
+import { drawerPlacement, reserveBeside } from './drawer.ts';
 import { describeFailure, readJsonAnswer } from './failure.ts';
 import { chipLabel, withoutNoteBlocks, type NoteChip } from './note-chip.ts';
 import { chooseSource, describeSource, iframeSrc, type ClientConfig, type ConsoleSource } from './source.ts';
@@ -56,6 +57,35 @@ function configOnce(): Promise<ClientConfig> {
   return sharedConfig;
 }
 
+/** How often, and how many times, a started console is asked whether it answers (about 30 s in all). */
+const START_POLL_MS = 1500;
+const START_POLLS = 20;
+
+/** Whether the console answers within START_POLLS reads of the client config (it reports reachability). */
+async function waitForConsole(): Promise<boolean> {
+  for (let i = 0; i < START_POLLS; i++) {
+    await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
+    try {
+      if ((await loadConfig()).reachable) return true;
+    } catch {
+      // The host did not answer this time: ask again.
+    }
+  }
+  return false;
+}
+
+/** 「。详见日志 <file>」 with the plugin's log file, asked from the host's logs route ('' when it cannot say). */
+async function logHint(config: ClientConfig): Promise<string> {
+  try {
+    const path = config.logsPath ?? '/engram/logs';
+    const res = await fetch(`${path}?lines=1`, { credentials: 'same-origin' });
+    const body = await readJsonAnswer<{ file?: string | null }>(path, res);
+    return body.file ? `。详见日志 ${body.file}` : '';
+  } catch {
+    return '';
+  }
+}
+
 const bar = { display: 'flex', gap: '8px', alignItems: 'center', padding: '6px 10px', fontSize: '12px', borderBottom: '1px solid rgba(128,128,128,.25)' };
 const button = { fontSize: '12px', padding: '2px 8px', cursor: 'pointer' };
 
@@ -67,6 +97,7 @@ export function ConsolePane(): unknown {
   const [preferred, setPreferred] = React.useState<ConsoleSource | null>(null);
   const [note, setNote] = React.useState<string | null>(null);
   const [reloads, setReloads] = React.useState(0);
+  const [loadedSrc, setLoadedSrc] = React.useState('');
 
   React.useEffect(() => {
     let live = true;
@@ -80,7 +111,7 @@ export function ConsolePane(): unknown {
   }, [reloads]);
 
   if (error) return h('div', { style: { padding: '12px' }, 'data-engram': 'error' }, `Engram 控制台不可用:读取 ${CLIENT_CONFIG_PATH} 失败,${error}`);
-  if (!config) return h('div', { style: { padding: '12px' }, 'data-engram': 'loading' }, '正在读取 Engram 控制台地址…');
+  if (!config) return h('div', { style: { padding: '12px' }, 'data-engram': 'loading' }, '正在载入 Engram 记忆…');
 
   const source = chooseSource(pageProtocol(), config.consoleUrl, preferred);
   const other: ConsoleSource = source === 'direct' ? 'proxy' : 'direct';
@@ -89,13 +120,21 @@ export function ConsolePane(): unknown {
     try {
       const res = await fetch(config.startPath, { method: 'POST', credentials: 'same-origin', headers: { [config.tokenHeader]: config.token } });
       const body = await readJsonAnswer<{ ok: boolean; message?: string }>(config.startPath, res, true);
-      setNote(body.ok ? '控制台已启动,正在连接…' : `无法启动:${body.message ?? `宿主回答 HTTP ${res.status}`}`);
-      if (body.ok) setTimeout(() => setReloads((n) => n + 1), 1500);
+      if (!body.ok) {
+        setNote(`控制台没能启动(${body.message ?? `宿主回答 HTTP ${res.status}`})${await logHint(config)}`);
+        return;
+      }
+      setNote('控制台已启动,正在连接…(第一次启动要先构建,可能要几分钟)');
+      if (await waitForConsole()) {
+        setNote(null);
+        setReloads((n) => n + 1);
+      } else setNote(`控制台启动后一直没有回应(进程可能已退出,或仍在构建);先用着简易视图${await logHint(config)}`);
     } catch (e) {
       console.warn('engram: console start', e);
-      setNote(`无法启动:${describeFailure(e)}`);
+      setNote(`控制台没能启动:${describeFailure(e)}${await logHint(config)}`);
     }
   };
+  const src = iframeSrc(source, config);
 
   return h(
     'div',
@@ -105,22 +144,23 @@ export function ConsolePane(): unknown {
       { style: bar },
       h('span', { 'data-engram': 'source' }, `控制台:${describeSource(source, config)}`),
       h('button', { style: button, onClick: () => setPreferred(other), 'data-engram': 'switch' }, other === 'proxy' ? '改为经宿主代理' : '改为直连'),
-      config.reachable ? null : h('button', { style: button, onClick: start, 'data-engram': 'start' }, '启动控制台'),
+      config.reachable || config.startable === false ? null : h('button', { style: button, onClick: start, 'data-engram': 'start' }, '启动控制台'),
+      loadedSrc === src ? null : h('span', { style: { opacity: 0.7 }, 'data-engram': 'frame-loading' }, '正在打开…'),
       note ? h('span', { 'data-engram': 'note' }, note) : null,
     ),
-    h('iframe', { src: iframeSrc(source, config), title: 'Engram 控制台', style: { flex: '1 1 auto', border: '0', width: '100%' }, 'data-engram': 'frame' }),
+    h('iframe', { src, title: 'Engram 控制台', onLoad: () => setLoadedSrc(src), style: { flex: '1 1 auto', border: '0', width: '100%' }, 'data-engram': 'frame' }),
   );
 }
 
 const iconButton = { fontSize: '12px', padding: '0 6px', cursor: 'pointer', background: 'transparent', border: '0', opacity: 0.75 };
-const drawer = {
-  position: 'fixed', top: '0', right: '0', bottom: '0', width: 'min(70vw, max(300px, 45vw))', zIndex: 1000,
-  display: 'flex', flexDirection: 'column', background: 'var(--background, #fff)', boxShadow: '-4px 0 16px rgba(0,0,0,.2)',
-};
+const drawerLook = { position: 'fixed', top: '0', right: '0', bottom: '0', zIndex: 1000, display: 'flex', flexDirection: 'column', background: 'var(--dsw-alias-bg-base, var(--background, #fff))' };
+const viewportWidth = (): number => (globalThis as { innerWidth?: number }).innerWidth ?? 1280;
+const hostPage = (): Parameters<typeof reserveBeside>[0] | null => (globalThis as { document?: Parameters<typeof reserveBeside>[0] }).document ?? null;
 
 /**
  * The session-header entry. Where the host has the right-sidebar tab, it opens it; elsewhere it
- * opens the console in a drawer over the page (the host owns no width for it then).
+ * opens the console in the plugin's drawer (drawer.ts: beside the conversation where the host would
+ * put a panel there, over it only in narrow windows). The button reads as pressed only while open.
  */
 export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => unknown {
   return function EngramHeaderButton(): unknown {
@@ -128,22 +168,41 @@ export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => u
     const HostButton = hostButton();
     const h = React.createElement;
     const [open, setOpen] = React.useState(false);
+    const [viewport, setViewport] = React.useState(viewportWidth());
+    const placement = drawerPlacement(viewport);
+    React.useEffect(() => {
+      if (!open) return undefined;
+      const onResize = () => setViewport(viewportWidth());
+      const win = globalThis as { addEventListener?: (t: string, f: () => void) => void; removeEventListener?: (t: string, f: () => void) => void };
+      win.addEventListener?.('resize', onResize);
+      return () => win.removeEventListener?.('resize', onResize);
+    }, [open]);
+    // Beside the messages the host page gives up the drawer's width; closed, it gets it back.
+    React.useEffect(() => {
+      const page = hostPage();
+      if (!open || placement.mode !== 'beside' || !page) return undefined;
+      return reserveBeside(page, placement.width);
+    }, [open, placement.mode, placement.width]);
     const onClick = () => {
       const tab = openTab();
-      if (tab) tab();
-      else setOpen((v) => !v);
+      if (tab) return tab();
+      setViewport(viewportWidth()); // the window may have changed while the drawer was closed
+      setOpen((v) => !v);
     };
+    const common = { onClick, title: 'Engram 记忆控制台', 'aria-pressed': open, 'data-engram': 'open-console' };
+    const look = { ...drawerLook, width: `${placement.width}px`, ...(placement.mode === 'beside' ? { borderLeft: '1px solid var(--dsw-alias-border-l2, rgba(128,128,128,.3))' } : { boxShadow: '-4px 0 16px rgba(0,0,0,.2)' }) };
     return h(
       'span',
       { 'data-engram': 'header' },
-      // The host's own toolbar button where it has one, so the entry reads like its neighbours.
+      // The host's own toolbar button where it has one, so the entry reads like its neighbours:
+      // 'ghost' (plain) while closed, the filled 'toolbar' capsule while the drawer is open.
       HostButton
-        ? h(HostButton, { variant: 'toolbar', size: 'sm', onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆')
-        : h('button', { style: button, onClick, title: 'Engram 控制台 / console', 'data-engram': 'open-console' }, '记忆'),
+        ? h(HostButton, { ...common, variant: open ? 'toolbar' : 'ghost', size: 'sm' }, '记忆')
+        : h('button', { ...common, style: { ...button, fontWeight: open ? 600 : 400 } }, '记忆'),
       open
         ? h(
             'div',
-            { style: drawer, 'data-engram': 'drawer' },
+            { style: look, 'data-engram': 'drawer', 'data-placement': placement.mode },
             h('div', { style: bar }, h('span', null, 'Engram 记忆'), h('button', { style: { ...button, marginLeft: 'auto' }, onClick: () => setOpen(false), 'data-engram': 'close' }, '关闭')),
             h(ConsolePane, null),
           )

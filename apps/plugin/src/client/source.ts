@@ -12,6 +12,8 @@ export interface ClientConfig {
   startPath: string;
   /** POST here for "look again" across compaction (older hosts' plugins did not send it). */
   recheckPath?: string;
+  /** GET here for the plugin's log file name and last lines. */
+  logsPath?: string;
   tokenHeader: string;
   token: string;
   reachable: boolean;
