@@ -120,7 +120,10 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
       ? memories.filter((m) => best.has(m.meta.docId)).sort((a, b) => (a.meta.date !== b.meta.date ? byWhen(a, b) : best.get(b.meta.docId)!.score - best.get(a.meta.docId)!.score || byWhen(a, b)))
       : memories;
   const k = options.k !== undefined ? Math.max(1, Math.floor(options.k)) : Math.max(cfg.kMin, cfg.kMax);
-  const top = chosen.slice(0, k);
+  // More memories than fit: without topic words the latest ones are kept (「最近几天」, 「这个月」 ask
+  // what has happened up to now), still shown in the order they happened; with topic words the
+  // order is by day then match, and the first k stay.
+  const top = distinctive.size === 0 && chosen.length > k ? chosen.slice(chosen.length - k) : chosen.slice(0, k);
   const chunkOf = (m: DayMemory) => best.get(m.meta.docId)?.chunkId ?? m.firstChunkId;
   const texts = await deps.chunkTexts(top.map(chunkOf).filter((id): id is string => id !== null));
   const weights = queryWeights(tokens, languageIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
@@ -184,7 +187,10 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
       note: `k=${k}, maxChars=${cfg.maxChars}`,
       explain: {
         judge: null,
-        k: { chosen: k, reason: options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days` },
+        k: {
+          chosen: k,
+          reason: `${options.k !== undefined ? `explicit k=${options.k}` : `time channel: up to kMax ${k} memories of those days`}${distinctive.size === 0 && chosen.length > k ? `, the latest ${k} of ${chosen.length}` : ''}`,
+        },
         maxChars: { limit: cfg.maxChars, used: budget.used, truncatedItems: budget.truncated },
       },
     },

@@ -197,3 +197,12 @@ test('a part of the day, a month and a range reach the memories of those days', 
   const recent = await engine.recall('最近几天做了什么');
   assert.deepEqual(recent.hits.map((h) => h.title), ['数据库备份演练'], 'the last seven days hold only the 14th');
 });
+
+test('a span with more memories than fit keeps the latest ones, shown in the order they happened', async (t) => {
+  const engine = await openShanghai(t, { recall: { kMin: 1, kBase: 2, kMax: 2 } });
+  const month = await engine.recall('这个月做了什么');
+  assert.equal(month.explain.time?.applied, true);
+  assert.equal(month.explain.time?.memories, 5, 'five diary entries in October up to the 15th');
+  assert.deepEqual(month.hits.map((h) => h.date), ['2026-10-06', '2026-10-14'], 'the two latest, oldest first');
+  assert.equal(month.hits[1]!.title, '数据库备份演练');
+});
