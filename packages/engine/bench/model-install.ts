@@ -8,10 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { installModel } from '../src/model/install.ts';
 import { installRuntime, RUNTIME_TARBALLS } from '../src/model/runtime.ts';
 import { ONNXRUNTIME_NODE_PIN } from '../src/model/runtime-pin.ts';
+import { sessionOptions } from '../src/semantic/local-embedder.ts';
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
@@ -51,25 +52,26 @@ async function main(): Promise<void> {
     console.log(`| total now | ${mb(model.downloadedBytes + runtime.downloadedBytes)} | ${mb(Number(stored))} | |`);
     console.log(`| runtime before (npm install, every platform: tarball sizes) | ${mb(beforeBytes)} | | |`);
 
-    // Memory: a fresh process loads the model from this cache with this runtime (not the workspace's).
+    // Memory: a fresh plain-node process (no TypeScript loader, as the compiled CLI and the plugin
+    // bundle run) imports the runtime from this cache and loads the model with Engram's session options.
     const probe = `
-      const { loadRuntime } = await import(${JSON.stringify(new URL('../src/model/runtime.ts', import.meta.url).pathname)});
-      const { LocalEmbedder } = await import(${JSON.stringify(new URL('../src/semantic/local-embedder.ts', import.meta.url).pathname)});
+      import { createRequire } from 'node:module';
       const rss = () => process.memoryUsage().rss;
-      globalThis.gc?.();
       const r0 = rss();
-      const runtime = await loadRuntime(null, { workspace: false });
+      const t = await import(createRequire(${JSON.stringify(join(runtime.dir, 'package.json'))}).resolve('@huggingface/transformers'));
       const r1 = rss();
-      const e = await LocalEmbedder.load(${JSON.stringify(model.dir)}, { model: 'bge-small-zh-v1.5', runtime });
+      t.env.allowRemoteModels = false;
+      t.env.localModelPath = ${JSON.stringify(`${dirname(model.dir)}/`)};
+      const tok = await t.AutoTokenizer.from_pretrained(${JSON.stringify(basename(model.dir))}, { local_files_only: true });
+      const m = await t.AutoModel.from_pretrained(${JSON.stringify(basename(model.dir))}, { dtype: 'q8', local_files_only: true, device: 'cpu', session_options: ${JSON.stringify(sessionOptions(0))} });
       const r2 = rss();
-      await e.embed(['东京节点改用八四四三端口，防火墙规则已经更新。'.repeat(12)]);
+      await m(tok('东京节点改用八四四三端口，防火墙规则已经更新。'.repeat(12), { truncation: true }));
       const r3 = rss();
-      await e.dispose();
+      await m.dispose();
       globalThis.gc?.();
-      await new Promise((ok) => setTimeout(ok, 200));
-      const r4 = rss();
-      console.log(JSON.stringify({ r0, r1, r2, r3, r4 }));`;
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8', env: { ...process.env, ENGRAM_MODEL_CACHE: cache } });
+      await new Promise((ok) => setTimeout(ok, 300));
+      console.log(JSON.stringify({ r0, r1, r2, r3, r4: rss() }));`;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', probe], { encoding: 'utf8' });
     const m = JSON.parse(out.trim().split('\n').pop() as string) as Record<string, number>;
     console.log('\n| process RSS | MB |');
     console.log('|---|---|');
