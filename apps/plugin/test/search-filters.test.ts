@@ -70,7 +70,9 @@ test('each filter keeps only the memories that pass it, and finds those the unfi
 
   const global = (await search(tools, { query: '快照', workspace: 'global' })).hits;
   assert.equal(global.length, all.length, 'every memory of this corpus is global');
-  assert.equal((await search(tools, { query: '快照', workspace: 'ws-elsewhere' })).hits.length, 0);
+  const elsewhere = await search(tools, { query: '快照', workspace: 'ws-elsewhere' });
+  assert.equal(elsewhere.hits.length, 0);
+  assert.match(elsewhere.text, new RegExp(`过滤条件排除了 ${all.length} 条`), 'an empty filtered answer says the filters left them out');
 });
 
 test('the archive is searched behind a flag, and an archived memory can be read', async (t) => {

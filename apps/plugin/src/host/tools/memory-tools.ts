@@ -125,6 +125,8 @@ export interface SearchValue {
   hits: SearchHit[];
   /** Candidates the relevance gates removed (0 hits with gated > 0 = nothing relevant enough). */
   gated: number;
+  /** Hits the search's filters left out (category, tag, dates, workspace, minScore). */
+  filtered?: number;
   /** Set when the query named days (昨天, 九天前, 10月6日…): what the time channel made of it. */
   time?: TimeExplanation | null;
 }
@@ -142,7 +144,12 @@ const pinMark = (pinned: boolean): string => (pinned ? '〔置顶〕' : '');
 export function renderSearch(value: SearchValue, hint: string): string {
   const time = timeLine(value.time);
   if (value.hits.length === 0) {
-    const none = value.gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。` : '没有找到相关记忆。';
+    const none =
+      (value.filtered ?? 0) > 0
+        ? `没有符合过滤条件的记忆(过滤条件排除了 ${value.filtered} 条相关记忆)。`
+        : value.gated > 0
+          ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。`
+          : '没有找到相关记忆。';
     return time ? `${time}\n${none}` : none;
   }
   const hits = value.hits
@@ -318,12 +325,14 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         // A filtered search asks recall for its most candidates and keeps the ones that pass.
         const filtering = isFiltering(filter);
         const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace });
-        const kept = filtering ? filterHits(result.hits, filter, k ?? engine().config.recall.kMax) : result.hits;
+        const passing = filtering ? filterHits(result.hits, filter, Infinity) : result.hits;
+        const kept = filtering ? passing.slice(0, k ?? engine().config.recall.kMax) : passing;
         const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m]));
         return {
           query,
           time: result.explain.time ?? null,
           gated: result.explain.gate.removed,
+          filtered: result.hits.length - passing.length,
           hits: kept.map((h) => ({
             docId: h.docId,
             date: h.date,
