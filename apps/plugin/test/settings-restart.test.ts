@@ -61,3 +61,10 @@ for (const [path, change, applied, base] of PROBES) {
     assert.equal(flag(path), !live, live ? `${path} applies live but is marked restart-required` : `${path} applies only at start but is not marked restart-required`);
   });
 }
+
+test('every setting marked "needs restart" is one a running plugin was shown not to apply', () => {
+  const probedStartOnly = new Set(['runtime.order', 'inject.order', 'tools.profile', 'tools.disabled']);
+  const marked = ALL_FIELDS.filter((f) => f.restart === true).map((f) => f.path);
+  for (const path of marked) assert.ok(PROBES.some(([p]) => p === path), `${path} is marked restart-required without a probe here`);
+  assert.deepEqual(new Set(marked), probedStartOnly);
+});
