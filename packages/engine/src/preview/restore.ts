@@ -13,7 +13,11 @@ export interface RestoreResult {
   to: string;
 }
 
-export async function restoreMemory(engine: Pick<Engine, 'resolve' | 'read' | 'config' | 'index'>, idOrPath: string): Promise<RestoreResult> {
+export async function restoreMemory(engine: Pick<Engine, 'read' | 'config' | 'index' | 'database' | 'indexOwner'>, idOrPath: string): Promise<RestoreResult> {
+  // Refused before the file moves where a write would be refused (runtime/state.ts exclusive): a
+  // moved file whose index cannot follow would look lost until another process caught up.
+  if (engine.database.readOnly) throw new EngramError('read-only-data', engine.database.readOnly.reason);
+  if (engine.indexOwner) throw new EngramError('index-owned-elsewhere', `the shared database is indexed by ${engine.indexOwner}: restore it there / 索引归属另一台机器,请在那里恢复`);
   const d = await engine.read(idOrPath);
   if (!d) throw new EngramError('not-found', `no memory with id or path "${idOrPath}"`);
   if (d.readOnly) throw new EngramError('read-only', `"${d.title}" is in the read-only legacy corpus`);
