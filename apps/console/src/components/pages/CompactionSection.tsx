@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import { Badge, Card, ErrorNote, Muted } from '../ui.tsx';
+import { CompactionTrashActions } from '../compaction/TrashActions.tsx';
 
 const clip = (text: string, max: number) => (Array.from(text).length > max ? `${Array.from(text).slice(0, max - 1).join('')}…` : text);
 
@@ -93,6 +94,7 @@ function SessionDetail({ scope }: { scope: { workspace: string; sessionId: strin
       ) : null}
       <section>
         <h4 className="font-semibold">{pick(['回收站', 'Trash'])}</h4>
+        <CompactionTrashActions scope={scope} blocks={d.blocks.length} trashed={d.trashed.length} />
         {d.trashed.length === 0 ? (
           <Muted>{pick(['空', 'Empty'])}</Muted>
         ) : (
