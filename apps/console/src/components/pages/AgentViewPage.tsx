@@ -17,7 +17,7 @@ import { nearMissReason } from '../notebook/near-miss.ts';
 import { useArchive } from '../notebook/useArchive.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
-import { useInvalidateWorkspaceData, useWorkspaces } from '../workspace/common.tsx';
+import { ScopeSelect, useInvalidateWorkspaceData } from '../workspace/common.tsx';
 
 type Preview = RouterOutputs['preview']['run'];
 type Block = Preview['blocks'][number];
@@ -35,7 +35,6 @@ export function AgentViewPage() {
   const trpc = useTRPC();
   const [query, setQuery] = useState('');
   const { workspace: chosen } = useWorkspaceChoice();
-  const { workspaces, labelOf } = useWorkspaces();
   const [scope, setScope] = useState<string | null>(null);
   const workspace = scope ?? chosen;
   const [submitted, setSubmitted] = useState<Submitted | null>(null);
@@ -66,17 +65,7 @@ export function AgentViewPage() {
             {t('agent.query')}
             <input data-testid="agent-query" className={inputClass} value={query} placeholder={t('agent.queryPh')} onChange={(e) => setQuery(e.target.value)} />
           </label>
-          <label className="flex min-w-0 flex-[1_1_8rem] flex-col gap-1 text-xs text-muted">
-            {t('agent.scope')}
-            <select data-testid="agent-workspace" className={inputClass} value={workspace} onChange={(e) => setScope(e.target.value)}>
-              <option value={ALL_WORKSPACES}>{t('ws.all')}</option>
-              {workspaces.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {labelOf(w)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ScopeSelect testId="agent-workspace" value={workspace} onChange={setScope} />
           <Button type="submit" variant="primary" data-testid="agent-run" disabled={!query.trim() || preview.isFetching}>
             {preview.isFetching ? '…' : t('agent.run')}
           </Button>

@@ -10,7 +10,7 @@ import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
 import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
-import { ScopeBadge, useWorkspaces } from '../workspace/common.tsx';
+import { ScopeBadge, ScopeSelect } from '../workspace/common.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
 import { groupRemovals, measuredOf, QUERY_GATES, reasonText } from '../recall/gates.ts';
@@ -31,7 +31,6 @@ export function RecallPage() {
   const [k, setK] = useState('');
   const [only, setOnly] = useState<'' | 'lexical' | 'semantic'>('');
   const { workspace: chosen } = useWorkspaceChoice();
-  const { workspaces, labelOf } = useWorkspaces();
   // The Library's workspace is the default; a choice made here stays for this page.
   const [scope, setScope] = useState<string | null>(null);
   const workspace = scope ?? chosen;
@@ -83,17 +82,7 @@ export function RecallPage() {
                 <option value="semantic">{t('recall.channel.semantic')}</option>
               </select>
             </label>
-            <label className="flex min-w-0 flex-[1_1_8rem] flex-col gap-1 text-xs text-muted">
-              {t('ws.switcher')}
-              <select data-testid="recall-workspace" className={inputClass} value={workspace} onChange={(e) => setScope(e.target.value)}>
-                <option value={ALL_WORKSPACES}>{t('ws.all')}</option>
-                {workspaces.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {labelOf(w)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ScopeSelect testId="recall-workspace" value={workspace} onChange={setScope} />
             <Button type="submit" variant="primary" data-testid="recall-run" disabled={!query.trim() || recall.isFetching}>
               {recall.isFetching ? '…' : t('recall.run')}
             </Button>

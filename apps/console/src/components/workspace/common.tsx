@@ -46,6 +46,25 @@ export function useInvalidateWorkspaceData() {
     ]);
 }
 
+/** A labelled choice of the workspace a query runs as (All, or one workspace): the recall and preview forms. */
+export function ScopeSelect({ value, onChange, testId }: { value: string; onChange: (workspace: string) => void; testId: string }) {
+  const { t } = useI18n();
+  const { workspaces, labelOf } = useWorkspaces();
+  return (
+    <label className="flex min-w-0 flex-[1_1_8rem] flex-col gap-1 text-xs text-muted">
+      {t('ws.switcher')}
+      <select data-testid={testId} className={inputClass} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value={ALL_WORKSPACES}>{t('ws.all')}</option>
+        {workspaces.map((w) => (
+          <option key={w.id} value={w.id}>
+            {labelOf(w)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** All / global / each workspace with its memory count; a choice that no longer exists falls back to All. */
 export function WorkspaceSwitcher({ testId = 'workspace-switcher' }: { testId?: string }) {
   const { t } = useI18n();
