@@ -5,12 +5,12 @@
 // test cache, like `engram model install --from DIR`), a folder that does not exist, or an install
 // step that only ends when the plugin unloads.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { SimHost } from '@engram/dsh-sim';
-import { installedModel, installModel, ModelInstallError } from '@engram/engine';
+import { DEFAULT_MODEL, installedModel, installModel, ModelInstallError } from '@engram/engine';
 import { STATUS_PATH } from '../src/host/routes/index.ts';
 import type { ModelAutoInstall } from '../src/host/model/index.ts';
 import { loadPlugin, recallMessages } from './helpers.ts';
@@ -140,6 +140,38 @@ test('the download is announced with its size and how to decline it; the status 
   finish.resolve();
   assert.equal((await install!.done).state, 'failed');
   assert.equal(install!.status().download?.doneBytes, 16_000_000);
+});
+
+test('the model already in the shared cache but no ONNX runtime: only the runtime is downloaded, and announced as such', async (t) => {
+  // The model as `engram model install --runtime no` leaves it in the user's cache (sizes are what is checked without hashing).
+  const dir = join(modelCache, ...DEFAULT_MODEL.id.split('/'));
+  for (const f of DEFAULT_MODEL.files) {
+    mkdirSync(join(dir, f.path, '..'), { recursive: true });
+    writeFileSync(join(dir, f.path), Buffer.alloc(f.bytes));
+  }
+  writeFileSync(join(dir, 'engram-model.json'), JSON.stringify({ ...DEFAULT_MODEL, source: 'test', installedAt: '' }));
+  t.after(() => rmSync(join(modelCache, DEFAULT_MODEL.id.split('/')[0] as string), { recursive: true, force: true }));
+  let runtimeInstalls = 0;
+  let install: ModelAutoInstall | undefined;
+  const { host } = await loadPlugin(t, {
+    config: { model: { autoInstall: true } },
+    deps: {
+      onModelInstall: (i) => (install = i),
+      modelInstall: {
+        runtimeMissing: () => true,
+        runtimeBytes: async () => 20_000_000,
+        installRuntime: async () => {
+          runtimeInstalls++;
+          throw new Error('stopped here by the test');
+        },
+      },
+    },
+  });
+  assert.equal(install?.status().state, 'running', `not skipped: ${install?.status().reason}`);
+  await install!.done;
+  assert.equal(runtimeInstalls, 1);
+  const announced = host.logs.find((l) => /downloading/.test(l.message))?.message ?? '';
+  assert.match(announced, /≈ 20\.0 MB \(ONNX runtime/, announced);
 });
 
 test('model.autoInstall false, or a provider other than auto: nothing is installed', async (t) => {

