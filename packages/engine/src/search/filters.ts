@@ -65,18 +65,19 @@ const INLINE = /(?:^|\s)(cat|tag|ws|from|to|min|arch):(\S+)/gu;
 
 /**
  * Filters written into the query the way a search box takes them ("部署 tag:东京 from:2026-09
- * min:0.5 arch:1"): the model's one query string carries them without a parameter per filter.
+ * min:0.5 arch:1"): the model's one query string carries them without a parameter per filter. A
+ * `key:value` whose value cannot be that filter (from:server, min:high) stays in the query as words.
  */
 export function parseInlineFilters(query: string): { query: string; filter: SearchFilter } {
   const filter: SearchFilter = {};
-  const rest = query.replace(INLINE, (_all, key: string, value: string) => {
+  const rest = query.replace(INLINE, (all: string, key: string, value: string) => {
     if (key === 'cat') filter.category = value;
     else if (key === 'tag') filter.tags = [...(filter.tags ?? []), value];
     else if (key === 'ws') filter.workspace = value;
-    else if (key === 'from') filter.from = value;
-    else if (key === 'to') filter.to = value;
-    else if (key === 'min') filter.minScore = Number(value);
-    else filter.archived = value !== '0' && value !== 'false';
+    else if ((key === 'from' || key === 'to') && DATE_BOUND.test(value)) filter[key] = value;
+    else if (key === 'min' && Number(value) >= 0 && Number(value) <= 1) filter.minScore = Number(value);
+    else if (key === 'arch' && /^(1|0|true|false)$/.test(value)) filter.archived = value === '1' || value === 'true';
+    else return all;
     return ' ';
   });
   return { query: rest.replace(/\s+/g, ' ').trim(), filter };
