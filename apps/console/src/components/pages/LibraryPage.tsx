@@ -329,7 +329,8 @@ function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory; words
           </span>
           {m.tags[0] ? <span className="hidden max-w-[5.5rem] shrink-0 truncate text-xs text-muted @max-rail:inline">#{m.tags[0]}</span> : null}
         </div>
-        <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted @max-rail:hidden">
+        {/* The badges (scope, pin, lock, tags…) show in the 300 px sidebar once the memory is opened. */}
+        <div className={`flex flex-wrap items-center gap-1.5 text-xs text-muted ${open ? '@max-rail:mt-1' : '@max-rail:hidden'}`}>
           {hasDraft ? (
             <span data-testid="memory-draft-badge">
               <Badge tone="warn">✎ {t('memory.draft')}</Badge>
