@@ -1,3 +1,4 @@
+/// <reference path="./vendor.d.ts" />
 // Terms of one Latin/digit word (English, and the English words, code and numbers inside Chinese
 // text). The same function runs at index and at query time, so a note's "Meetings" and a question's
 // "meeting" meet on one term:
