@@ -38,12 +38,16 @@ async function rejects(p: Promise<unknown>, code: TRPCError['code']): Promise<TR
   assert.fail(`expected ${code}`);
 }
 
+// Twenty different days that share the word 日常 (not copies of one note: near-duplicates count
+// once for rarity, and one fact noted twenty times is rightly recalled).
+const ERRANDS = ['去邮局寄了包裹给外婆', '修好了阳台漏水的水龙头', '在公园跑步遇见老同学', '给猫咪剪了指甲还洗了澡', '去银行办理了信用卡挂失', '整理书架捐出二十本旧书', '学做红烧肉结果烧糊了锅', '陪女儿练习钢琴考级曲目', '洗车时发现后胎扎了钉子', '参加社区垃圾分类讲座', '换了卧室窗帘和床单被罩', '帮邻居搬运一台旧冰箱', '在菜市场买到新鲜的螃蟹', '给阳台的绿萝换盆施肥', '排队两小时办好护照续签', '看牙医补了两颗蛀牙', '把电脑系统重装了一遍', '去花鸟市场买了两条金鱼', '给父母视频通话聊家常', '清理冰箱里过期的调料'];
+
 function seed(n: number) {
   for (let i = 0; i < n; i++) {
     mkdirSync(join(env.ENGRAM_DIARY_DIR, '杂记'), { recursive: true });
     writeFileSync(
       join(env.ENGRAM_DIARY_DIR, '杂记', `2026-09-${String(i + 1).padStart(2, '0')}-note-${i}.txt`),
-      `[10:0${i % 10}] 普通的一天 ${i}\n\n> 记录第 ${i} 天。\n\n今天做了一些日常的事情,编号 ${i},天气${i % 2 ? '晴' : '雨'}。\n\nTag: 日常, 编号${i}\n`,
+      `[10:0${i % 10}] 普通的一天 ${i}\n\n> 记录第 ${i} 天。\n\n今天做了一些日常的事情,编号 ${i},天气${i % 2 ? '晴' : '雨'}。${ERRANDS[i % ERRANDS.length]},前后忙了大半天才弄完。\n\nTag: 日常, 编号${i}\n`,
     );
   }
 }
