@@ -236,7 +236,8 @@ function StatusView({ status: s }: { status: Status }) {
           <dt className="text-muted">{t('index.tokenizer.configured')}</dt>
           <dd>{s.tokenizer.configured}</dd>
           <dt className="text-muted">{t('index.tokenizer.builtWith')}</dt>
-          <dd>{s.tokenizer.builtWith ?? '–'}</dd>
+          {/* The index key names the tokenizer and its terms version (jieba+terms2): an identifier, shown as one. */}
+          <dd className="font-mono text-xs">{s.tokenizer.builtWith ?? '–'}</dd>
           <dt className="text-muted">{t('index.chunkParams')}</dt>
           <dd>
             {s.chunkParams.size} / {s.chunkParams.overlap}
@@ -255,13 +256,13 @@ function StatusView({ status: s }: { status: Status }) {
           {s.semantic.reason ? (
             <>
               <dt className="text-muted">{t('index.embedding.state')}</dt>
-              <dd>{engineText(s.semantic.reason, lang)}</dd>
+              <dd className="min-w-0 [overflow-wrap:anywhere]">{engineText(s.semantic.reason, lang)}</dd>
             </>
           ) : null}
           {s.semantic.action ? (
             <>
               <dt className="text-muted">→</dt>
-              <dd className="font-medium">{withTicks(engineText(s.semantic.action, lang))}</dd>
+              <dd className="min-w-0 font-medium [overflow-wrap:anywhere]">{withTicks(engineText(s.semantic.action, lang))}</dd>
             </>
           ) : null}
         </dl>
