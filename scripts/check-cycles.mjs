@@ -217,13 +217,16 @@ function canonicalCycle(cycle) {
 // Layering rules checked with the cycles (#18): files that only the listed importers may import.
 // The engine facade wires the domain services; a domain module importing it back would tie every
 // domain to all the others again (and make the next split a cycle), so domains take small
-// interfaces (packages/engine/src/memories/ports.ts) instead. The CLI is an adapter over the facade,
-// like the console and the plugin (which import it through @engram/engine, outside this folder).
+// interfaces (packages/engine/src/memories/ports.ts) instead. The adapters over the facade — the
+// CLI, the MCP server, and the features composed of facade calls that the console, the plugin and the
+// MCP server share (preview/: what the agent will see; search/: search filters) — may import it:
+// the facade never imports them (the cycle check proves it), so they add no back-reference.
+const ADAPTERS = ['cli/', 'mcp/', 'preview/', 'search/'];
 export const FACADE_RULES = [
   {
     target: 'packages/engine/src/engine.ts',
-    allowed: ['packages/engine/src/index.ts', 'packages/engine/src/api.ts', 'packages/engine/src/cli/'],
-    why: 'only index.ts/api.ts (and the CLI adapter) import the engine facade; a domain module takes an interface from memories/ports.ts',
+    allowed: ['packages/engine/src/index.ts', 'packages/engine/src/api.ts', ...ADAPTERS.map((a) => `packages/engine/src/${a}`)],
+    why: 'only index.ts/api.ts and the adapters over the facade (cli/, mcp/, preview/, search/) import the engine facade; a domain module takes an interface from memories/ports.ts',
   },
 ];
 
