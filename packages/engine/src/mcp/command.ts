@@ -49,19 +49,30 @@ export async function cmdMcp(args: string[]): Promise<void> {
   const engine = await openEngine({ options, env, configFile: values.config as string | undefined, createDiaryDir: true, watch: true, log: stderrLogger('warn'), switchDiaryDir: values['switch-diary-dir'] === true });
   const workspace = (values.workspace as string | undefined) ?? null;
 
+  // Calls in progress finish before the engine closes: a write the host started is saved (file and
+  // index) and its lock released, even when the host is already gone.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (call: Promise<unknown>) => {
+    inFlight.add(call);
+    void call.catch(() => undefined).finally(() => inFlight.delete(call));
+  };
   let closing: Promise<void> | null = null;
-  const shutdown = () => (closing ??= engine.closeBeforeExit().catch(() => undefined));
+  const shutdown = () => (closing ??= Promise.allSettled([...inFlight]).then(() => engine.closeBeforeExit()).catch(() => undefined));
   const done = new Promise<void>((ok) => {
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown().then(ok));
     if (!values.http) {
       process.stdin.once('end', () => void shutdown().then(ok));
       process.stdin.once('close', () => void shutdown().then(ok));
+      // The CLI's EPIPE handler (bin/engram.js) exits at once, right for a one-shot command whose work
+      // is done; a server whose host died while it answered may be inside a write: shut down instead.
+      process.stdout.removeAllListeners('error');
+      process.stdout.on('error', () => void shutdown().then(ok));
     }
   });
 
   if (values.http) {
     const { serveMcpHttp } = await import('./http.ts');
-    const http = await serveMcpHttp(engine, { host: String(values.host), port, workspace });
+    const http = await serveMcpHttp(engine, { host: String(values.host), port, workspace, track });
     const address = http.address();
     const bound = typeof address === 'object' && address ? address.port : port;
     process.stderr.write(`engram mcp: Streamable HTTP on http://${values.host}:${bound}/mcp (header x-engram-token: the token in ${engine.config.dataDir}/console-token)\n`);
@@ -71,7 +82,7 @@ export async function cmdMcp(args: string[]): Promise<void> {
   }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { createEngramMcpServer } = await import('./server.ts');
-  const server = createEngramMcpServer(engine, { workspace });
+  const server = createEngramMcpServer(engine, { workspace, track });
   const transport = new StdioServerTransport();
   transport.onclose = () => void shutdown();
   await server.connect(transport);

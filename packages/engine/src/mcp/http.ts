@@ -14,6 +14,7 @@ export interface McpHttpOptions {
   host: string;
   port: number;
   workspace: string | null;
+  track?: (call: Promise<unknown>) => void;
 }
 
 /** The console's policy for this data dir: its token, allowed origins and hosts, and the bind host. */
@@ -32,7 +33,7 @@ export async function serveMcpHttp(engine: Engine, options: McpHttpOptions): Pro
     const verdict = checkMutation(headerBag(req.headers), policy);
     if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
     if (req.method !== 'POST') return refuse(res, 405, 'POST only (stateless server) / 只接受 POST');
-    const server = createEngramMcpServer(engine, { workspace: options.workspace });
+    const server = createEngramMcpServer(engine, { workspace: options.workspace, ...(options.track ? { track: options.track } : {}) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();

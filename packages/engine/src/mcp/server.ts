@@ -39,7 +39,14 @@ export function toolInputSchema(shape: z.ZodRawShape): { type: 'object'; [key: s
   return { ...(clean(schema) as Record<string, unknown>), type: 'object' };
 }
 
-export function createEngramMcpServer(engine: Engine, options: { workspace?: string | null; env?: NodeJS.ProcessEnv } = {}): McpServer {
+export interface EngramMcpOptions {
+  workspace?: string | null;
+  env?: NodeJS.ProcessEnv;
+  /** Told of every tool call in progress, so a server shutting down lets a started write finish first. */
+  track?: (call: Promise<unknown>) => void;
+}
+
+export function createEngramMcpServer(engine: Engine, options: EngramMcpOptions = {}): McpServer {
   const ctx: McpToolContext = { engine, workspace: options.workspace ?? null, env: options.env ?? process.env };
   const server = new McpServer({ name: 'engram', version: enginePackage.version }, { instructions: SERVER_INSTRUCTIONS });
 
@@ -47,7 +54,9 @@ export function createEngramMcpServer(engine: Engine, options: { workspace?: str
   for (const tool of tools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
       try {
-        const answer = await tool.run(args);
+        const running = tool.run(args);
+        options.track?.(running);
+        const answer = await running;
         return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
       } catch (e) {
         return failure(e);

@@ -134,9 +134,12 @@ test('every tool, resource and the prompt over stdio; bad arguments get a clear 
     const wrongType = await client.callTool({ name: 'read', arguments: { id: 5 } });
     assert.ok(isError(wrongType));
     assert.match(textOf(wrongType), /id/);
-    const badDate = await client.callTool({ name: 'search', arguments: { q: '端口 from:yesterday' } });
-    assert.ok(isError(badDate));
-    assert.match(textOf(badDate), /\[invalid-arguments\].*from/);
+    const badRange = await client.callTool({ name: 'search', arguments: { q: '端口 from:2026-05 to:2026-03' } });
+    assert.ok(isError(badRange), textOf(badRange));
+    assert.match(textOf(badRange), /\[invalid-arguments\].*from/);
+    const onlyFilters = await client.callTool({ name: 'search', arguments: { q: 'tag:8443' } });
+    assert.ok(isError(onlyFilters), textOf(onlyFilters));
+    assert.match(textOf(onlyFilters), /\[invalid-arguments\]/);
     const nothing = await client.callTool({ name: 'write', arguments: {} });
     assert.ok(isError(nothing));
     assert.match(textOf(nothing), /content/);
@@ -173,29 +176,34 @@ test('recall through MCP returns the hits of engram recall --json for the same q
   }
 });
 
-test('a killed MCP host leaves no writer lock behind, and the data dir stays writable', { timeout: 120_000 }, async () => {
-  const d = tempDirs();
-  const worker = spawn(process.execPath, [join(engineDir, 'test/mcp/workers/writing-client.mjs'), bin, d.diaryDir, d.dataDir], { cwd: repoRoot, env: baseEnv(d), stdio: ['ignore', 'pipe', 'inherit'] });
-  let serverPid = 0;
-  let writes = 0;
-  for await (const line of createInterface({ input: worker.stdout! })) {
-    if (line.startsWith('pid ')) serverPid = Number(line.slice(4));
-    if (line.startsWith('wrote ')) writes++;
-    if (writes === 3) break; // killed while it keeps writing
-  }
-  assert.ok(serverPid > 0);
-  worker.kill('SIGKILL');
-  // The server notices its host is gone (stdin closed), closes the engine and exits.
-  while (processAlive(serverPid)) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(existsSync(join(d.dataDir, 'engram.lock')), false, 'the writer lock is still there');
-  const engine = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d), writerLock: { waitMs: 0 } });
-  try {
-    const r = await engine.write({ content: '[12:00] 主机被杀之后数据目录还能写\n> 写锁已随 MCP 服务进程退出而释放,新的写入不必等待。' });
-    assert.ok((await engine.list()).some((m) => m.docId === r.docId));
-  } finally {
-    engine.close();
-  }
-});
+for (const mode of ['idle', 'busy'] as const) {
+  test(`a killed MCP host (${mode === 'idle' ? 'between calls' : 'while it writes'}) leaves no writer lock behind, and the data dir stays writable`, { timeout: 120_000 }, async () => {
+    const d = tempDirs();
+    const worker = spawn(process.execPath, [join(engineDir, 'test/mcp/workers/writing-client.mjs'), bin, d.diaryDir, d.dataDir, mode], { cwd: repoRoot, env: baseEnv(d), stdio: ['ignore', 'pipe', 'inherit'] });
+    let serverPid = 0;
+    let writes = 0;
+    for await (const line of createInterface({ input: worker.stdout! })) {
+      if (line.startsWith('pid ')) serverPid = Number(line.slice(4));
+      if (line.startsWith('wrote ')) writes++;
+      if (mode === 'idle' ? line === 'idle' : writes === 3) break; // busy: killed while it keeps writing
+    }
+    assert.ok(serverPid > 0 && writes === 3);
+    worker.kill('SIGKILL');
+    // The server notices its host is gone (stdin closed, or a write to it fails), lets a started
+    // write finish, closes the engine and exits.
+    while (processAlive(serverPid)) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(existsSync(join(d.dataDir, 'engram.lock')), false, 'the writer lock is still there');
+    const engine = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d), writerLock: { waitMs: 0 } });
+    try {
+      const r = await engine.write({ content: '[12:00] 主机被杀之后数据目录还能写\n> 写锁已随 MCP 服务进程退出而释放,新的写入不必等待。' });
+      const listed = await engine.list();
+      assert.ok(listed.some((m) => m.docId === r.docId));
+      assert.ok(listed.length >= writes + 1, 'an acknowledged write is missing');
+    } finally {
+      engine.close();
+    }
+  });
+}
 
 test('the MCP server and another engine write to one data dir at once: nothing is lost', { timeout: 180_000 }, async () => {
   const d = tempDirs();
@@ -282,4 +290,40 @@ test('engram mcp --http: the console guard (Host, token) in front of Streamable 
     await new Promise((r) => server.once('exit', r));
   }
   assert.equal(existsSync(join(d.dataDir, 'engram.lock')), false);
+});
+
+test('--workspace scopes the server like a plugin session: its memories and global ones; another workspace\'s is not found', async () => {
+  const d = tempDirs();
+  const engine = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d) });
+  const mine = await engine.write({ content: '[08:00] 阿尔法项目的构建命令\n> 阿尔法项目用 make release 构建,产物在 out 目录。', meta: { workspace: 'ws-alpha001' } });
+  const theirs = await engine.write({ content: '[08:10] 贝塔项目的构建命令\n> 贝塔项目用 cargo build 构建,产物在 target 目录。', meta: { workspace: 'ws-beta0002' } });
+  const shared = await engine.write({ content: '[08:20] 所有项目的构建习惯\n> 所有项目构建前先跑一遍单元测试,失败就不构建。' });
+  engine.close();
+  const { client } = await connect(d, {}, ['--workspace', 'ws-alpha001']);
+  try {
+    const found = await client.callTool({ name: 'search', arguments: { q: '项目 构建' } });
+    const ids = (found.structuredContent as { hits: { docId: string }[] }).hits.map((h) => h.docId);
+    assert.ok(ids.includes(mine.docId) && ids.includes(shared.docId), textOf(found));
+    assert.ok(!ids.includes(theirs.docId), 'another workspace\'s memory was found');
+    const recall = await client.callTool({ name: 'recall', arguments: { message: '贝塔项目怎么构建' } });
+    assert.ok(!(recall.structuredContent as { hits: { docId: string }[] }).hits.some((h) => h.docId === theirs.docId));
+    for (const call of [
+      { name: 'read', arguments: { id: theirs.docId } },
+      { name: 'write', arguments: { id: theirs.docId, forget: true } },
+    ]) {
+      const r = await client.callTool(call);
+      assert.ok(isError(r), `${call.name} reached another workspace's memory`);
+      assert.match(textOf(r), /\[not-found\]/);
+    }
+    await assert.rejects(client.readResource({ uri: `engram://memory/${theirs.docId}` }));
+    const wrote = await client.callTool({ name: 'write', arguments: { content: '[09:00] 阿尔法项目的发布渠道\n> 阿尔法项目的发布包上传到内部制品库,不发公网。' } });
+    const after = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d), syncOnOpen: false });
+    try {
+      assert.equal((await after.resolve((wrote.structuredContent as { docId: string }).docId))?.workspace, 'ws-alpha001');
+    } finally {
+      after.close();
+    }
+  } finally {
+    await client.close();
+  }
 });
