@@ -108,6 +108,15 @@ export const configSchema = z.object({
        * out. Fitted on CMRC (docs/benchmarks.md); 0 = off.
        */
       minSpecificity: d(num(0, 2), 1.05),
+      /**
+       * The coverage and specificity bars for an English query: those above were fitted on Chinese
+       * questions, and long English questions (16 words on average in the English set) explain less of
+       * themselves through any one note. Chosen on the English set's tuning half (docs/benchmarks.md).
+       */
+      english: section({
+          minCoverage: d(num(0, 1), 0.1),
+          minSpecificity: d(num(0, 2), 0.75),
+        }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),
       /** Time channel: a query naming days (昨天, 九天前, 10月6日, 上周三) gets those days' diary entries. */

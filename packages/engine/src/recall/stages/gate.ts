@@ -3,6 +3,7 @@
 // candidate faces the gates of recall/stages.ts (distinctive term, coverage, specificity, semantic
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
+import { detectLanguage } from '../../text/language.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, type QueryGateVerdict } from '../stages.ts';
 import type { GateRemoval, SilenceExplanation } from '../types.ts';
@@ -36,10 +37,13 @@ export const gate: RecallStage = {
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
+      // An English query meets the English bars (recall.english); every other query the configured ones.
+      const english = detectLanguage(run.query).language === 'en';
+      const bars = english ? { ...cfg, minCoverage: cfg.english.minCoverage, minSpecificity: cfg.english.minSpecificity } : cfg;
       ({ kept, removals, queryGate } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
-        cfg,
+        cfg: bars,
         titleOf: run.titleOf,
         hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true,
         maxIdf: run.maxIdf,
