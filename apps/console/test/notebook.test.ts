@@ -23,8 +23,10 @@ test('without missing words the gate speaks: common words, a small share, the qu
   assert.equal(nearMissReason(miss('distinctive-term', 'matched only 的 是 (none distinctive)'), 'zh').sentence, '对上的只有“的”“是”，太常见，不足以说明相关');
   assert.match(nearMissReason(miss('specificity', 'specificity 0.80 < 1.05 (coverage 40%, rarest matched word 公司 (IDF 1.20))'), 'zh').sentence, /太常见，不足以说明相关/);
   assert.equal(nearMissReason(miss('coverage', 'explains 21% of the query (< 30%)'), 'zh').sentence, '只对上了问题的一小部分');
-  // A query-level gate explains every candidate at once, even one that lacks words.
-  assert.match(nearMissReason(miss('hybrid', 'query gate: q 0.05 < 0.12 (maxP 0.2)', ['x']), 'zh').sentence, /整个问题/);
+  // A query-level gate explains every candidate at once; the words a memory lacks are still named,
+  // since they are what a person can fix.
+  assert.match(nearMissReason(miss('hybrid', 'query gate: q 0.05 < 0.12 (maxP 0.2)', ['x']), 'zh').sentence, /^问题里的“x”在这条记忆里没有出现，整个问题/);
+  assert.match(nearMissReason(miss('hybrid', 'query gate: q 0.05 < 0.12 (maxP 0.2)'), 'zh').sentence, /^整个问题/);
   assert.match(nearMissReason(miss('vague-query', 'the query carries too little information (0.5 < 2)', ['x']), 'zh').sentence, /太笼统/);
   assert.match(nearMissReason(miss('something-new', 'whatever'), 'zh').sentence, /相关性检查/);
 });

@@ -28,14 +28,17 @@ function sentenceOf(miss: NearMissLike, lang: Lang): string {
   const zh = lang === 'zh';
   const queryGate = miss.gate === 'hybrid' && miss.detail.startsWith('query gate');
   if (QUERY_LEVEL.has(miss.gate)) return zh ? '问题太笼统，没有能说明主题的词' : 'The question is too vague: no word in it says what it is about';
-  if (queryGate) return zh ? '整个问题看起来不像记忆能回答的，所以一条都没有注入' : 'The question as a whole does not look like one the memories answer, so nothing was injected';
   if (miss.missing.length > 0) {
+    // What the memory lacks is what a person can fix, also when the whole question was silenced.
     const named = miss.missing.slice(0, NAMED);
     const more = miss.missing.length > NAMED;
-    return zh
+    const lacks = zh
       ? `问题里的${quoteZh(named)}${more ? '等词' : ''}在这条记忆里没有出现`
       : `${quoteEn(named)}${more ? ' and more' : ''} from the question ${named.length === 1 && !more ? 'does' : 'do'} not appear in this memory`;
+    if (!queryGate) return lacks;
+    return zh ? `${lacks}，整个问题因此看起来不像记忆能回答的` : `${lacks}, so the question as a whole does not look like one the memories answer`;
   }
+  if (queryGate) return zh ? '整个问题看起来不像记忆能回答的，所以一条都没有注入' : 'The question as a whole does not look like one the memories answer, so nothing was injected';
   const only = miss.detail.match(/^matched only (.*) \(none distinctive\)$/);
   switch (miss.gate) {
     case 'distinctive-term':
