@@ -116,7 +116,8 @@ if (existsSync(docs)) cpSync(docs, join(out, 'README.md'));
 const pkg = {
   name: source.name,
   version: source.version,
-  // `dsh plugin --profile web list --long` (pnpm list) prints this line under the package.
+  // `pnpm list --long` prints this line under the package (`dsh plugin list` is pnpm list; in the
+  // host's hoisted profile pnpm 11.7.0 cannot find any package's details: docs/real-host.md).
   description: 'Engram 长期记忆:常驻记忆、按问题自动召回、记忆工具和记忆面板 / long-term diary memory for DSH agents',
   license: source.license ?? 'UNLICENSED',
   main: './lib/host.mjs',

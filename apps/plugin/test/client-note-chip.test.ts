@@ -29,6 +29,9 @@ function NativeAssistant(props: { node: { data: { blocks: { type: string; text?:
   return { type: 'div', props: { 'data-engram-test': 'native', children: [props.node.data.blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n')] } };
 }
 
+/** The host registers its renderer with a locale namespace (register-node-renderers.ts: `locale: NS`). */
+const NATIVE_OPTIONS = { name: 'conversation.chat.node', key: 'assistant-step', locale: 'conversation' };
+
 function loadClient() {
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string> };
   const code = readFileSync(join(bundle, pkg.exports['./client']!), 'utf8');
@@ -37,7 +40,7 @@ function loadClient() {
     id: pkg.name,
     modules: { react: mini.React },
     globals: { fetch: async () => ({ ok: true, status: 200, json: async () => ({}) }), location: { protocol: 'http:' }, setTimeout, console },
-    hostEntries: [{ options: { name: 'conversation.chat.node', key: 'assistant-step' }, component: NativeAssistant }],
+    hostEntries: [{ options: NATIVE_OPTIONS, component: NativeAssistant }],
   });
   return { loaded, mini };
 }
@@ -67,6 +70,15 @@ test('a note block in an answer renders as a 「已记下 · 标题」 chip that
   await (findAll(tree, byData('note-chip-button'))[0]!.props.onClick as () => void)();
   const opened = await settle(mini, winner.component, { node, sessionId: 's-1' });
   assert.match(textOf(findAll(opened, byData('note-chip-body'))[0]), /sing-box 改用 8443/);
+});
+
+test('the shadow is registered with the native renderer\'s options (its locale), so the host composes the same props (t) the native one needs', () => {
+  // Seen in the real 0.1.1-rc.2 web UI: registered without `locale`, the shadow got no `t`, handed that
+  // on, and the host's AssistantMarkdown crashed ("t is not a function"): the raw note markup showed.
+  const { loaded } = loadClient();
+  const winner = loaded.slots.winner('conversation.chat.node', 'assistant-step')! as { options: Record<string, unknown>; component: unknown };
+  assert.notEqual(winner.component, NativeAssistant);
+  assert.equal(winner.options.locale, NATIVE_OPTIONS.locale);
 });
 
 test('an answer without a note renders exactly as the host does; a block still streaming reads 正在记下…', async () => {

@@ -38,7 +38,7 @@ test('package.json: entries, dsh fields, runtime dependencies only', () => {
   assert.ok(!('@engram/engine' in pkg.dependencies), 'the engine is bundled, not a dependency');
 });
 
-test('package.json describes the plugin Chinese-first: `dsh plugin --profile web list --long` prints it (the command is pnpm list)', () => {
+test('package.json describes the plugin Chinese-first (pnpm list --long prints it; the host reads no other description)', () => {
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
   assert.equal(typeof pkg.description, 'string');
   assert.match(pkg.description, /^(Engram )?[\u4e00-\u9fff]/, 'the reader is Chinese-first (after the product name)');

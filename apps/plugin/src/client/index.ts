@@ -35,7 +35,24 @@ interface SlotsService {
   register(options: { name: string; key?: string; id?: string; order?: number; label?: string; priority?: number }, component: unknown): Dispose;
   inject(slot: string, callback: () => Dispose): Dispose;
   /** The host's raw registrations of a slot (ui-slots SlotCore.entries); absent on hosts without it. */
-  entries?(slot: string): readonly { options: { key?: string; priority?: number }; component: unknown }[];
+  entries?(slot: string): readonly SlotEntry[];
+}
+
+/** A stored registration: ui-slots keeps locale / inject / store beside `options`, the simulator inside it. */
+interface SlotEntry {
+  options: { key?: string; priority?: number; [option: string]: unknown };
+  component: unknown;
+  [field: string]: unknown;
+}
+
+/** What decides the props the host composes for an entry: its locale namespace, injections and store. */
+function registrationProps(entry: SlotEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of ['locale', 'inject', 'store']) {
+    const value = entry[field] ?? entry.options[field];
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
 }
 
 interface ClientContext {
@@ -110,7 +127,10 @@ export function apply(ctx: ClientContext): void {
   slots.inject(CHAT_NODE, () => {
     const native = slots.entries?.(CHAT_NODE).find((e) => e.options.key === ASSISTANT_KEY && (e.options.priority ?? 0) === 0);
     if (!native) return undefined;
-    return slots.register({ name: CHAT_NODE, key: ASSISTANT_KEY, priority: NOTE_CHIP_PRIORITY }, AssistantWithNoteChips(native.component));
+    // With the native entry's `locale` (and injections, store): the host composes a component's
+    // props (`t`, …) from its registration, and the native renderer gets what this one got. Without
+    // them the host's AssistantMarkdown crashed ("t is not a function", real 0.1.1-rc.2).
+    return slots.register({ ...registrationProps(native), name: CHAT_NODE, key: ASSISTANT_KEY, priority: NOTE_CHIP_PRIORITY }, AssistantWithNoteChips(native.component));
   });
   // "Look again" across compaction, under each finished answer of the current session.
   slots.inject('conversation.chat.assistant-actions', () =>
