@@ -78,9 +78,10 @@ export interface DuplicateGroup {
 /**
  * Groups `items` into near-duplicate groups (single link: a copy that dropped one sentence and another
  * that dropped a different one are one group through the original). Only groups of two or more are
- * returned, each in input order; an item in no group is unique.
+ * returned, each in input order; an item in no group is unique. Items of different `layer`s (a
+ * workspace's memory and a global one) are never grouped: each layer keeps its own note.
  */
-export function nearDuplicateGroups(items: { id: string; text: string }[], opts: { minContainment?: number; minLengthRatio?: number } = {}): DuplicateGroup[] {
+export function nearDuplicateGroups(items: { id: string; text: string; layer?: string }[], opts: { minContainment?: number; minLengthRatio?: number } = {}): DuplicateGroup[] {
   const sets = items.map((x) => shingles(x.text));
   const parent = items.map((_, i) => i);
   const root = (i: number): number => {
@@ -92,7 +93,7 @@ export function nearDuplicateGroups(items: { id: string; text: string }[], opts:
   };
   for (let i = 0; i < items.length; i++)
     for (let j = i + 1; j < items.length; j++) {
-      if (root(i) === root(j)) continue;
+      if (root(i) === root(j) || items[i]!.layer !== items[j]!.layer) continue;
       if (nearDuplicate(sets[i]!, sets[j]!, opts.minContainment, opts.minLengthRatio)) parent[Math.max(root(i), root(j))] = Math.min(root(i), root(j));
     }
   const byRoot = new Map<number, string[]>();

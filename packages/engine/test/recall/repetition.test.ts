@@ -123,3 +123,9 @@ test('a fact noted many times among other notes is recalled once, with how often
     engine.close();
   }
 });
+
+test('near-duplicates of different layers (a workspace and global) are never grouped', () => {
+  const text = '部署脚本失败时先执行 rollback.sh,再清理 releases 目录里最新的一份,最后重启 supervisor。';
+  assert.equal(nearDuplicateGroups([{ id: 'a', text, layer: 'ws-a' }, { id: 'b', text, layer: 'global' }]).length, 0);
+  assert.deepEqual(nearDuplicateGroups([{ id: 'a', text, layer: 'ws-a' }, { id: 'b', text, layer: 'ws-a' }]).map((g) => g.members), [['a', 'b']]);
+});
