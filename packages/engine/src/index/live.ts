@@ -29,6 +29,9 @@ const RELOAD_SLICE = 250;
 type IndexRow = Awaited<ReturnType<typeof indexRowsOfDocuments>>[number];
 
 /** The live chunks' documents, read through to the current lexical index. */
+/** Decoded stored rows kept per loaded snapshot (a recall touches a few dozen). */
+const ROW_CACHE_MAX = 2_000;
+
 export interface ChunkDocs extends Iterable<[string, string]> {
   readonly size: number;
   get(chunkId: string): string | undefined;
@@ -185,16 +188,29 @@ export class LiveIndex {
     return this.stored ? this.stored.rows.decoded : this.decodedBeforeMaterialize;
   }
   private decodedBeforeMaterialize = 0;
+  private rowCache = new Map<string, DocumentRow>();
+  private rowCacheOf: unknown = null;
 
   /** One document row, without decoding the others. */
   doc(id: string): DocumentRow | undefined {
     if (!this.stored) return this.rowMap.get(id);
     const { rows, over } = this.stored;
     if (over.has(id)) return over.get(id) ?? undefined;
+    // A recall reads the same few rows in several stages (decay, gate titles, the answer): each is
+    // decoded once per loaded snapshot. Bounded, and dropped whenever the stored rows change.
+    if (this.rowCacheOf !== rows) {
+      this.rowCacheOf = rows;
+      this.rowCache.clear();
+    }
+    const cached = this.rowCache.get(id);
+    if (cached) return cached;
     const i = rows.indexOf(id);
     if (i === undefined) return undefined;
     try {
-      return rows.row(i);
+      const row = rows.row(i);
+      if (this.rowCache.size >= ROW_CACHE_MAX) this.rowCache.clear();
+      this.rowCache.set(id, row);
+      return row;
     } catch (e) {
       // Left out this once; the next use reloads from the database (the damaged snapshot is gone).
       this.storedRowsDamaged(e);
@@ -243,15 +259,21 @@ export class LiveIndex {
    * decoding rows: the snapshot's title table, then the rows changed since it was written.
    */
   titleTaken(titleKey: string, visible: (workspace: string) => boolean): boolean {
+    return this.titleHolder(titleKey, visible) !== null;
+  }
+
+  /** The id of a live memory titled `titleKey` in a workspace `visible` accepts, found without listing rows. */
+  titleHolder(titleKey: string, visible: (workspace: string) => boolean): string | null {
     const live = (d: DocumentRow) => !d.archived && visible(d.workspace) && normaliseTitle(d.title) === titleKey;
     if (!this.stored) {
-      for (const d of this.rowMap.values()) if (live(d)) return true;
-      return false;
+      for (const d of this.rowMap.values()) if (live(d)) return d.id;
+      return null;
     }
     const { rows, over } = this.stored;
-    if (rows.liveWithTitle(titleKey, visible).some((i) => !over.has(rows.idAt(i)))) return true;
-    for (const d of over.values()) if (d && live(d)) return true;
-    return false;
+    const stored = rows.liveWithTitle(titleKey, visible).map((i) => rows.idAt(i)).find((id) => !over.has(id));
+    if (stored !== undefined) return stored;
+    for (const d of over.values()) if (d && live(d)) return d.id;
+    return null;
   }
 
   private materialize(): void {

@@ -76,7 +76,7 @@ export class MemoryWriterService implements MemoryWriter {
         return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
       }
       const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys }).catch((e: unknown) => {
-        throw titleTakenError(e, visible, s.live.docs.values());
+        throw titleTakenError(e, (key) => s.live.titleHolder(key, (workspace) => visibleIn(scope, workspace)));
       });
       await this.reindexPaths([created.path]);
       const docId = docIdFor('diary', created.path);
@@ -251,12 +251,12 @@ export class MemoryWriterService implements MemoryWriter {
  * A taken title names the memory that holds it (message and `details.docId`), so a caller can offer
  * to change that memory instead; each adapter says how (the CLI: `engram edit ID`).
  */
-function titleTakenError(e: unknown, visible: (id: string) => DocumentRow | undefined, docs: Iterable<DocumentRow>): unknown {
+function titleTakenError(e: unknown, holderOf: (titleKey: string) => string | null): unknown {
   if (!isDiaryError(e, 'title-exists')) return e;
   const title = String(e.details?.title ?? '');
-  const key = normaliseTitle(title);
-  let holder: DocumentRow | undefined;
-  for (const d of docs) if (normaliseTitle(d.title) === key && visible(d.id)) { holder = d; break; }
+  // Looked up in the title table, not found by listing every row (a one-shot write decodes few).
+  const holderId = holderOf(normaliseTitle(title));
+  const holder = holderId === null ? undefined : { id: holderId };
   const id = holder ? ` (${holder.id})` : '';
   return new DiaryError(
     'title-exists',

@@ -251,7 +251,9 @@ test('a one-shot recall or write decodes only the rows it touches, not every sto
 
 test('a one-shot write checks titles per workspace and sees what is superseded from the snapshot, changed rows included', async () => {
   const dirs = tempDirs();
-  seedMore(dirs.diaryDir, 20);
+  // Sixty rows: a write's hygiene check reads the rows of its dozen best candidates, so with a store
+  // barely larger than that "decoded fewer than 20" could not tell touched rows from every row.
+  seedMore(dirs.diaryDir, 60);
   let engine = await openTestEngine(dirs);
   const a = await engine.write({ title: '仅限工作区的笔记', content: '东京节点的证书在工作区 w1 里续期。', meta: { workspace: 'w1' } });
   const old = await engine.write({ title: '旧的端口说明', content: '端口 443 转发到 8443,旧的说法。' });

@@ -93,8 +93,9 @@ test(`${runs(1_000)} recalls against endpoints failing a third of the time: ever
       tally.semanticSkipped++;
       const reason = (result.explain.semantic.skipped ?? '').replace(/\d+/g, 'N').slice(0, 60);
       skipReasons.set(reason, (skipReasons.get(reason) ?? 0) + 1);
-      // The lexical channel alone answers: the diary with those words is found.
-      assert.ok(result.hits.some((h) => h.title === title), `“${query}” lost its lexical answer while the semantic channel was down (${result.explain.semantic.skipped})`);
+      // The lexical channel alone answers: the diary with those words is found (the seed repeats each
+      // topic as 「title 第N篇」 copies, which now show once as near-duplicates: any copy is the answer).
+      assert.ok(result.hits.some((h) => h.title === title || h.title.startsWith(`${title} 第`)), `“${query}” lost its lexical answer while the semantic channel was down (${result.explain.semantic.skipped})`);
       tally.lexicalAnswers++;
     }
     if (result.explain.judge?.applied) tally.judgeApplied++;
