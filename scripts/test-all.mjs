@@ -2,8 +2,8 @@
 // Runs every test file in the repository with node's test runner (unit, integration and browser
 // end-to-end alike) and ends with one plain `N passed, N failed` line that CI reads.
 import { spawn, spawnSync } from 'node:child_process';
-import { homedir, tmpdir } from 'node:os';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -49,13 +49,12 @@ function ensureTestModel() {
 const needsModel = ['semantic/real-model', 'semantic/integrity-drift', 'plugin/test/model-install'];
 if (files.some((f) => needsModel.some((n) => f.includes(n)))) ensureTestModel();
 
-// Tests never see the user's own model cache (a model there would turn every `auto` engine semantic).
-const testModelCache = mkdtempSync(join(tmpdir(), 'engram-test-model-cache-'));
-
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
+// Tests never see the user's own model cache (a model there would turn every `auto` engine
+// semantic), nor one another's: scripts/test-isolation.mjs gives each test file's process its own.
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/test-isolation.mjs', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, FORCE_COLOR: '0', ENGRAM_MODEL_CACHE: testModelCache },
+  env: { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE_MODEL_CACHE: '1' },
 });
 let passed = 0;
 let failed = 0;
@@ -77,7 +76,6 @@ child.stdout.on('data', (chunk) => {
   }
 });
 child.on('close', (code) => {
-  rmSync(testModelCache, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 && failed === 0 ? 0 : 1);
 });
