@@ -2,8 +2,8 @@
 // progress, then the provider switched to the model and the existing chunks embedded. From a local
 // folder only (the real model's test cache); never the network. Errors carry the install's code.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { manifestKey, DEFAULT_MODEL } from '../../../packages/engine/src/model/manifest.ts';
@@ -13,6 +13,16 @@ import { openHarness, type Harness } from './harness.ts';
 const cacheDir = process.env.ENGRAM_TEST_MODEL_DATA_DIR ?? join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), manifestKey());
 const modelFolder = join(cacheDir, 'models', ...DEFAULT_MODEL.id.split('/'));
 const noModel = existsSync(join(modelFolder, 'config.json')) ? false : `no cached model at ${modelFolder} (node scripts/test-all.mjs installs it)`;
+
+/** The model cache is per user, shared by every data dir: each test here is a user with an empty one. */
+function freshModelCache(t: { after(fn: () => unknown): void }): void {
+  const previous = process.env.ENGRAM_MODEL_CACHE;
+  process.env.ENGRAM_MODEL_CACHE = mkdtempSync(join(tmpdir(), 'engram-model-jobs-cache-'));
+  t.after(() => {
+    if (previous === undefined) delete process.env.ENGRAM_MODEL_CACHE;
+    else process.env.ENGRAM_MODEL_CACHE = previous;
+  });
+}
 
 async function finish(h: Harness, from: string) {
   const started = await h.api().model.install({ from });
@@ -25,6 +35,7 @@ async function finish(h: Harness, from: string) {
 }
 
 test('install from a folder: phases in order, provider switched from none to the model, chunks embedded', { skip: noModel }, async (t) => {
+  freshModelCache(t);
   const h = await openHarness(t);
   await h.engine.saveSettings({ embedding: { provider: 'none' } });
   await h.api().memories.create({ title: '潮汐表', content: '潮汐每天涨落两次,大潮在朔望前后。' });
@@ -43,6 +54,7 @@ test('install from a folder: phases in order, provider switched from none to the
 });
 
 test('failures are reported with their code: no model in the folder, a file that fails its hash', { skip: noModel }, async (t) => {
+  freshModelCache(t);
   const h = await openHarness(t);
   const empty = join(h.root, 'empty');
   mkdirSync(empty);
@@ -61,6 +73,7 @@ test('failures are reported with their code: no model in the folder, a file that
 });
 
 test('one job at a time: a second start answers the running job', { skip: noModel }, async (t) => {
+  freshModelCache(t);
   const h = await openHarness(t);
   const jobs = servicesOf(h.runtime).model;
   const first = jobs.start({ from: modelFolder });

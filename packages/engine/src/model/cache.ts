@@ -20,7 +20,8 @@ export function modelCacheRoot(input: CacheLocationInput = {}): string {
   if (configured) return resolve(configured);
   const fromEnv = env.ENGRAM_MODEL_CACHE?.trim();
   if (fromEnv) return resolve(fromEnv);
-  const home = input.home ?? homedir();
+  // The environment the engine was given decides, HOME included (as for every other path it resolves).
+  const home = input.home ?? (env.HOME?.trim() || homedir());
   const platform = input.platform ?? process.platform;
   const base = platform === 'win32' ? env.LOCALAPPDATA?.trim() || join(home, 'AppData', 'Local') : env.XDG_CACHE_HOME?.trim() || join(home, '.cache');
   return join(base, 'engram', 'models');
