@@ -61,11 +61,14 @@ export const duplicates: RecallStage = {
     if (ids.length > 1) {
       const texts = await deps.chunkTexts(ids);
       for (const [id, text] of texts) run.texts.set(id, text);
+      // Layers (a workspace, global) are looked up only for grouped candidates: a row read per
+      // candidate would decode most of a one-shot process's stored rows.
       const layerOf = (id: string) => {
         const docId = deps.docOfChunk(id);
         return docId === undefined ? undefined : deps.doc(docId)?.workspace;
       };
-      run.duplicateGroups = nearDuplicateGroups(ids.flatMap((id) => (texts.has(id) ? [{ id, text: texts.get(id) as string, layer: layerOf(id) }] : []))).map((g) => g.members);
+      const grouped = nearDuplicateGroups(ids.flatMap((id) => (texts.has(id) ? [{ id, text: texts.get(id) as string }] : [])));
+      run.duplicateGroups = grouped.flatMap((g) => nearDuplicateGroups(g.members.map((id) => ({ id, text: texts.get(id) as string, layer: layerOf(id) }))).map((sub) => sub.members));
     }
     const matchedBy = new Map(run.lexicalHits.map((h) => [h.chunkId, new Set(h.matched.map((m) => m.token))]));
     const holds = (id: string, token: string) => matchedBy.get(id)?.has(token) ?? false;
