@@ -70,13 +70,37 @@ export interface BriefResult {
 type Candidate = Omit<BriefMemory, 'sessionId'> & { sessionId: string | null };
 
 /**
- * Memories by sessions other than `me` changed in (sinceMs, nowMs], grouped per session; sessions
- * with the newest change first, each with its newest `perSession` memories.
+ * A file's mtime comes from the kernel's coarse clock (a tick of a few ms; 2 s on FAT), so a memory
+ * written just after a brief can carry an mtime before that brief's `now` and would never be reported.
+ * The window therefore reaches back this far before the cursor, and the cursor remembers which
+ * memories of that stretch the last brief already saw, so nothing is reported twice either.
+ */
+export const MTIME_SLACK_MS = 2_000;
+
+const seenKey = (m: { docId: string; mtimeMs: number }) => `${m.docId}@${m.mtimeMs}`;
+
+/** A stored cursor: the brief's `now`, then `#` and the memories of the slack stretch it saw. */
+export function parseCursor(value: string | null): { ms: number; seen: Set<string> } {
+  if (value === null) return { ms: Number.NaN, seen: new Set() };
+  const at = value.indexOf('#');
+  const ms = Date.parse(at < 0 ? value : value.slice(0, at));
+  return { ms, seen: new Set(at < 0 ? [] : value.slice(at + 1).split(',').filter(Boolean)) };
+}
+
+export function formatCursor(nowMs: number, memories: readonly { docId: string; mtimeMs: number }[]): string {
+  const seen = memories.filter((m) => m.mtimeMs > nowMs - MTIME_SLACK_MS && m.mtimeMs <= nowMs).map(seenKey);
+  return `${new Date(nowMs).toISOString()}${seen.length > 0 ? `#${seen.join(',')}` : ''}`;
+}
+
+/**
+ * Memories by sessions other than `me` changed in (sinceMs, nowMs] — or in the slack stretch before
+ * sinceMs and not in `seen` — grouped per session; sessions with the newest change first, each with
+ * its newest `perSession` memories.
  */
 export function groupOtherSessions(
   memories: readonly Candidate[],
   me: string,
-  window: { sinceMs: number; nowMs: number },
+  window: { sinceMs: number; nowMs: number; seen?: ReadonlySet<string> },
   limits: { perSession?: number; maxSessions?: number } = {},
 ): { groups: BriefGroup[]; memories: number; sessionsOmitted: number } {
   const perSession = limits.perSession ?? BRIEF_PER_SESSION;
@@ -85,7 +109,9 @@ export function groupOtherSessions(
   let count = 0;
   for (const m of memories) {
     if (!m.sessionId || m.sessionId === me) continue;
-    if (!(m.mtimeMs > window.sinceMs && m.mtimeMs <= window.nowMs)) continue;
+    if (m.mtimeMs > window.nowMs) continue;
+    const late = m.mtimeMs > window.sinceMs - MTIME_SLACK_MS && m.mtimeMs <= window.sinceMs && window.seen !== undefined && !window.seen.has(seenKey(m));
+    if (!(m.mtimeMs > window.sinceMs || late)) continue;
     const list = bySession.get(m.sessionId) ?? [];
     list.push({ docId: m.docId, title: m.title, date: m.date, time: m.time, summary: m.summary, workspace: m.workspace, sessionId: m.sessionId, mtimeMs: m.mtimeMs });
     bySession.set(m.sessionId, list);

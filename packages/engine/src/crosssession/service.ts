@@ -10,7 +10,7 @@ import { EngramError } from '../errors.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { RuleEntry } from '../compaction/rules-book.ts';
 import type { SessionScope } from '../compaction/types.ts';
-import { BRIEF_WALL_ITEMS, groupOtherSessions, renderBrief, type BriefResult, type WallItem } from './brief.ts';
+import { BRIEF_WALL_ITEMS, formatCursor, groupOtherSessions, parseCursor, renderBrief, type BriefResult, type WallItem } from './brief.ts';
 import { isNotebookBook, NotebookFiles, type NotebookBook, type NotebookWriteMode, type NotebookWriteResult, type WritableBook } from './notebook.ts';
 import { renderMinorBook } from './notebook-render.ts';
 import { shortSession } from './provenance.ts';
@@ -114,13 +114,13 @@ export class CrossSession {
     const ws = workspaceOrGlobal(workspace);
     const now = options.now ?? this.clock();
     const lookbackHours = this.config.briefLookbackHours;
-    const cursor = await getSyncCursor(this.db, me);
-    const cursorMs = cursor === null ? Number.NaN : Date.parse(cursor);
+    const cursor = parseCursor(await getSyncCursor(this.db, me));
+    const cursorMs = cursor.ms;
     const firstSync = !Number.isFinite(cursorMs);
     const sinceMs = firstSync ? now.getTime() - lookbackHours * 3_600_000 : cursorMs;
 
     const memories = await this.deps.engine.list({ workspace: ws });
-    const grouped = groupOtherSessions(memories, me, { sinceMs, nowMs: now.getTime() });
+    const grouped = groupOtherSessions(memories, me, { sinceMs, nowMs: now.getTime(), ...(firstSync ? {} : { seen: cursor.seen }) });
     const wall = this.config.wall
       ? (await this.wallRows({ sessionId: me, workspace: ws, limit: BRIEF_WALL_ITEMS * 4, includeOwn: false }))
           .filter((row) => row.fromSession !== me)
@@ -130,7 +130,7 @@ export class CrossSession {
 
     const cursorAdvanced = !this.readOnly;
     // A clock that went backwards must not move the cursor back (that would report things twice).
-    if (cursorAdvanced && (firstSync || now.getTime() > cursorMs)) await setSyncCursor(this.db, me, now.toISOString());
+    if (cursorAdvanced && (firstSync || now.getTime() > cursorMs)) await setSyncCursor(this.db, me, formatCursor(now.getTime(), memories));
 
     const result = {
       sessionId: me,
