@@ -47,7 +47,7 @@ export function overviewLines(sources: readonly OverviewSource[]): { topic: stri
 
 export function renderOverview(lines: readonly { topic: string; conclusion: string }[]): string {
   if (lines.length === 0) return '';
-  return [`<${OVERVIEW_TAG}>`, OVERVIEW_HEAD, ...lines.map((l) => neutraliseDelimiters(`- ${l.topic} — ${l.conclusion}`)), `</${OVERVIEW_TAG}>`].join('\n');
+  return [`<${OVERVIEW_TAG}>`, OVERVIEW_HEAD, neutraliseDelimiters(lines.map((l) => `- ${l.topic} — ${l.conclusion}`).join('\n')), `</${OVERVIEW_TAG}>`].join('\n');
 }
 
 /**

@@ -102,7 +102,9 @@ export function excerptAround(body: string, matched: readonly string[], maxChars
 
 export function renderHistory(header: string, items: readonly { text: string }[]): string {
   if (items.length === 0) return '';
-  return [`<${HISTORY_TAG}>`, header.trim(), ...items.map((i) => neutraliseDelimiters(i.text)), `</${HISTORY_TAG}>`].filter((l) => l !== '').join('\n');
+  // Neutralised as a whole: pieces can form a tag only once joined (security/delimiters.ts).
+  const body = neutraliseDelimiters([header.trim(), ...items.map((i) => i.text)].filter((l) => l !== '').join('\n'));
+  return [`<${HISTORY_TAG}>`, body, `</${HISTORY_TAG}>`].filter((l) => l !== '').join('\n');
 }
 
 export function selectForInjection(candidates: readonly Candidate[], shown: Shown, tokenSetOf: (text: string) => ReadonlySet<string>, options: SelectOptions): Selection {

@@ -53,14 +53,14 @@ export function renderRecallBlock(items: RenderItem[], cfg: InjectConfig, attrs:
   const attrText = Object.entries(attrs)
     .map(([k, v]) => ` ${k.replace(/[^a-zA-Z0-9_-]/g, '')}="${v.replace(/["<>&]/g, '')}"`)
     .join('');
-  const lines = [`<${tag}${attrText}>`];
-  if (cfg.header) lines.push(cfg.header);
-  if (cfg.disclaimer) lines.push(cfg.disclaimer);
-  // A memory's own words cannot close this block or open another (security/delimiters.ts).
+  const body: string[] = [];
+  if (cfg.header) body.push(cfg.header);
+  if (cfg.disclaimer) body.push(cfg.disclaimer);
   items.forEach((item, i) => {
-    const safe = { date: neutraliseDelimiters(item.date, [tag]), title: neutraliseDelimiters(item.title, [tag]) };
-    lines.push('', formatItemPrefix(cfg.itemPrefix, i + 1, safe), neutraliseDelimiters(item.text.trim(), [tag]));
+    body.push('', formatItemPrefix(cfg.itemPrefix, i + 1, item), item.text.trim());
   });
-  lines.push(`</${tag}>`);
-  return lines.join('\n');
+  // A memory's own words cannot close this block or open another (security/delimiters.ts). The
+  // body is neutralised as a whole: a title ending in "<" and a text starting with the tag's name
+  // make a tag only once they are joined.
+  return [`<${tag}${attrText}>`, neutraliseDelimiters(body.join('\n'), [tag]), `</${tag}>`].join('\n');
 }
