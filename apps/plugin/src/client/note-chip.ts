@@ -5,6 +5,11 @@
 // renders a copy of the message node (packages/client/ui-conversation/src/client/chat/
 // AssistantNodeView.tsx in the host renders `node.data.blocks`; the plugin shadows that keyed
 // renderer at a lower priority and hands the native one the cleaned copy).
+//
+// The host's blocks are AssistantBlocks, tagged `kind: 'text'` (packages/client/runtime/src/client/
+// sessions/conversation.ts:44, built in ui-conversation/src/client/conversation-nodes/assistant.ts:
+// 88-96 and by toAssistantBlocks); a core ContentBlock says `type: 'text'`. Both are read: a shadow
+// that looked only at `type` left every answer untouched in the real 0.1.1-rc.2 UI.
 
 const START = '<<<DailyNoteStart>>>';
 const END = '<<<DailyNoteEnd>>>';
@@ -72,10 +77,14 @@ export function splitNoteBlocks(text: string): { text: string; notes: NoteChip[]
 }
 
 interface Block {
+  kind?: string;
   type?: string;
   text?: string;
   [key: string]: unknown;
 }
+
+/** A text block in the host's shape (`kind`) or the core's (`type`). */
+const isText = (b: Block | undefined): b is Block & { text: string } => (b?.kind === 'text' || (b?.kind === undefined && b?.type === 'text')) && typeof b.text === 'string';
 
 interface AssistantNode {
   data?: { blocks?: Block[]; [key: string]: unknown };
@@ -85,10 +94,10 @@ interface AssistantNode {
 /** A copy of the node with its text blocks cleaned, and the chips; the node itself when it has no note. */
 export function withoutNoteBlocks<N extends AssistantNode>(node: N): { node: N; notes: NoteChip[] } {
   const blocks = node?.data?.blocks;
-  if (!Array.isArray(blocks) || !blocks.some((b) => b?.type === 'text' && typeof b.text === 'string' && b.text.includes(START))) return { node, notes: [] };
+  if (!Array.isArray(blocks) || !blocks.some((b) => isText(b) && b.text.includes(START))) return { node, notes: [] };
   const notes: NoteChip[] = [];
   const cleaned = blocks.map((b) => {
-    if (b?.type !== 'text' || typeof b.text !== 'string') return b;
+    if (!isText(b)) return b;
     const split = splitNoteBlocks(b.text);
     notes.push(...split.notes);
     return split.text === b.text ? b : { ...b, text: split.text };
