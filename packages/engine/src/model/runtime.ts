@@ -34,7 +34,9 @@ export interface RuntimeLocation {
 
 function resolveFrom(base: string): string | null {
   try {
-    return createRequire(base).resolve(RUNTIME_PACKAGE.name);
+    // Resolved by Node against a folder chosen at run time (workspace, model cache, data dir): a
+    // bundler must leave it alone (the console's build warned "Can't resolve <dynamic>" on every start).
+    return createRequire(base).resolve(/* webpackIgnore: true */ RUNTIME_PACKAGE.name);
   } catch {
     return null;
   }
@@ -68,7 +70,10 @@ export function loadRuntime(dataDir: string | null, opts: { workspace?: boolean 
       );
     }
     try {
-      return loc.where === 'workspace' ? ((await import('@huggingface/transformers')) as Transformers) : ((await import(pathToFileURL(loc.path).href)) as Transformers);
+      if (loc.where === 'workspace') return (await import('@huggingface/transformers')) as Transformers;
+      // A runtime in the model cache is a file chosen at run time: Node's own import loads it, the
+      // console's bundler must keep the expression as it is.
+      return (await import(/* webpackIgnore: true */ pathToFileURL(loc.path).href)) as Transformers;
     } catch (e) {
       throw new Error(`the ONNX runtime at ${loc.path} could not be loaded: ${(e as Error).message}`);
     }
