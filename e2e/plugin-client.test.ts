@@ -84,11 +84,11 @@ const HARNESS = String.raw`
       },
     });
   }
-  // The web UI's seeds (packages/client/web/src/seed.ts): react and the host's UI atoms, here a
-  // Button that marks itself so the test can tell it from a plain one.
+  // The web UI's seeds (packages/client/web/src/seed.ts): react, react-dom and the host's UI atoms,
+  // here a Button that marks itself so the test can tell it from a plain one.
   const PrimitiveButton = ({ variant, size, icon, className, children, ...rest }) =>
     window.React.createElement('button', { type: 'button', 'data-host-button': variant ?? 'ghost', 'data-size': size ?? 'md', ...rest }, children);
-  const seeds = { react: window.React, '@deepseek-ai/dsh-client-ui-primitives': { Button: PrimitiveButton } };
+  const seeds = { react: window.React, 'react-dom': window.ReactDOM, '@deepseek-ai/dsh-client-ui-primitives': { Button: PrimitiveButton } };
   state.boot = (id) => {
     try {
       const registration = state.registrations.find((r) => r.id === id || r.id === id + '/client');
@@ -126,10 +126,20 @@ const HARNESS = String.raw`
         h('header', { 'data-host': 'session-header', style: { display: 'flex', gap: '8px', alignItems: 'center', borderBottom: '1px solid #ccc', padding: '6px 0' } },
           h('strong', null, '会话 ' + window.__SESSION_ID__),
           h('span', { style: { marginLeft: 'auto', display: 'flex', gap: '6px' } }, header.map((e) => h(e.component, { key: e.options.id, sessionId: window.__SESSION_ID__ })))),
+        // Each answer and its turn tail in the host's DOM and CSS (ui-conversation 0.1.1-rc.2):
+        // TurnTailNodeView.tsx:36 is a flex column (TurnTailNodeView.module.css .root, gap 16px) holding
+        // the IconActions row (MessageIconActions.tsx:111, .actions: flex, centred, gap 10px, height
+        // 28px; .actions in TurnTailNodeView.module.css: margin-left -6px): copy (28 px), the plugins'
+        // actions in the slot's display:contents anchor (scoped-slots.tsx:676), branch, the clock.
         answers.map((m) => h('article', { key: m.id, 'data-host': 'answer', 'data-message': m.id, style: { margin: '12px 0' } },
-          h('p', null, m.text),
-          h('div', { 'data-host': 'assistant-actions', style: { display: 'flex', gap: '4px' } },
-            actions.map((e) => h(e.component, { key: e.options.id, messageId: m.id, sessionId: window.__SESSION_ID__ })))))),
+          h('p', { 'data-host': 'answer-text' }, m.text),
+          h('div', { 'data-turn-tail': '1', 'data-time-hover-root': '', style: { display: 'flex', flexDirection: 'column', gap: '16px' } },
+            h('div', { 'data-host': 'assistant-actions', style: { display: 'flex', alignItems: 'center', gap: '10px', height: '28px', marginLeft: '-6px' } },
+              h('button', { type: 'button', 'data-host': 'copy', style: { width: '28px', height: '28px', padding: '6px', border: 'none', borderRadius: '28px' } }, '⧉'),
+              h('div', { 'data-slot': 'conversation.chat.assistant-actions', style: { display: 'contents' } },
+                actions.map((e) => h(e.component, { key: e.options.id, messageId: m.id, sessionId: window.__SESSION_ID__ }))),
+              h('button', { type: 'button', 'data-host': 'branch', style: { width: '28px', height: '28px', padding: '6px', border: 'none', borderRadius: '28px' } }, '⑂'),
+              h('span', { 'data-host': 'clock', style: { paddingLeft: '12px', fontSize: '14px', lineHeight: '24px', whiteSpace: 'nowrap' } }, '10:20')))))),
       h('aside', { 'data-host': 'settings', style: { width: '480px', height: '560px', display: 'flex', flexDirection: 'column', border: '1px solid #ccc' } },
         sections.map((e) => h('section', { key: e.options.id, 'data-host': 'settings-section', 'data-id': e.options.id, style: { flex: '1 1 auto', display: 'flex', flexDirection: 'column' } },
           h('h3', { style: { margin: '6px' } }, label(e.options.label) ?? e.options.id),
@@ -191,9 +201,9 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
     assert.equal(packed.status, 0, `pack:plugin failed:\n${packed.stdout}\n${packed.stderr}`);
     pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
     const clientCode = readFileSync(join(bundle, pkg.exports['./client']!), 'utf8');
-    // The host's React, as the module loader's 'react' seed (and react-dom for the owners).
+    // The host's React and react-dom, as the module loader's seeds (and react-dom/client for the owners).
     const react = await build({
-      stdin: { contents: "import * as React from 'react'; import * as ReactDOMClient from 'react-dom/client'; window.React = React; window.ReactDOMClient = ReactDOMClient;", resolveDir: root, loader: 'js' },
+      stdin: { contents: "import * as React from 'react'; import * as ReactDOM from 'react-dom'; import * as ReactDOMClient from 'react-dom/client'; window.React = React; window.ReactDOM = ReactDOM; window.ReactDOMClient = ReactDOMClient;", resolveDir: root, loader: 'js' },
       bundle: true,
       write: false,
       format: 'iife',
@@ -240,7 +250,7 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
           return res.end('<html><body>Bad Gateway</body></html>');
         }
         if (modes.recheck === 'unknown-session') return json(404, { ok: false, error: 'unknown-session' });
-        json(200, { ok: true, query: '咖啡', result: { found: true, blocks: [{ title: '早先关于咖啡的讨论' }] } });
+        json(200, { ok: true, query: '咖啡', result: { found: true, blocks: [{ title: '早先关于咖啡的讨论' }] }, excerpt: '## 早先关于咖啡的讨论(对话原文)\n\n用户:我喜欢什么咖啡?\n助手:你喜欢手冲,浅烘。\n用户:记得少放糖。' });
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('not found');
@@ -332,8 +342,8 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
 
   test('"look again" under an answer POSTs this session to /engram/compaction/recheck and shows what it found', async () => {
     recorded.length = 0;
-    const second = page.locator('[data-message="msg-2"] [data-host="assistant-actions"]');
-    await second.locator('[data-engram="recheck-button"]').click();
+    const second = page.locator('[data-message="msg-2"]');
+    await second.locator('[data-host="assistant-actions"] [data-engram="recheck-button"]').click();
     const note = second.locator('[data-engram="recheck-note"]');
     await note.filter({ hasText: '找到' }).waitFor();
     const posts = recorded.filter((r) => r.method === 'POST' && r.url === '/engram/compaction/recheck');
@@ -344,6 +354,38 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
     assert.match(await note.innerText(), /找到 1 段/, 'the count the route reported');
     assert.equal(await page.locator('[data-message="msg-1"] [data-engram="recheck-note"]').count(), 0, 'only the clicked answer reports');
     await page.screenshot({ path: join(ARTIFACTS, 'look-again.png') });
+  });
+
+  test('what look-again found sits under the host\'s action row, never over it or over the answer; the next answer moves down', async () => {
+    // Seen in the real 0.1.1-rc.2 UI: the note and the passages were drawn inside the 28 px row and
+    // spilled over the answer above it (e2e/real-host/13-look-again-after-tool-turn.png).
+    const answer = page.locator('[data-message="msg-2"]');
+    const row = answer.locator('[data-host="assistant-actions"]');
+    await row.locator('[data-engram="recheck-button"]').click();
+    const note = answer.locator('[data-engram="recheck-note"]');
+    await note.filter({ hasText: '找到' }).waitFor();
+    await answer.locator('[data-engram="recheck-open"]').click();
+    await answer.locator('[data-engram="recheck-excerpt"]').waitFor();
+    const rowBox = (await row.boundingBox())!;
+    const text = (await answer.locator('[data-host="answer-text"]').boundingBox())!;
+    assert.equal(Math.round(rowBox.height), 28, 'the row keeps its height');
+    const copy = (await row.locator('[data-host="copy"]').boundingBox())!;
+    const branch = (await row.locator('[data-host="branch"]').boundingBox())!;
+    assert.ok(copy.y >= rowBox.y - 0.5 && branch.y >= rowBox.y - 0.5, 'the host\'s buttons stay in their row');
+    for (const tag of ['recheck-note', 'recheck-dismiss', 'recheck-open', 'recheck-excerpt']) {
+      for (const el of await answer.locator(`[data-engram="${tag}"]`).all()) {
+        const box = (await el.boundingBox())!;
+        assert.ok(box.y >= rowBox.y + rowBox.height - 0.5, `${tag} (top ${box.y}) starts under the action row (bottom ${rowBox.y + rowBox.height})`);
+        assert.ok(box.y >= text.y + text.height, `${tag} is not over the answer`);
+      }
+    }
+    const panel = (await answer.locator('[data-engram="recheck-panel"]').boundingBox())!;
+    const answerBox = (await answer.boundingBox())!;
+    assert.ok(panel.y + panel.height <= answerBox.y + answerBox.height + 0.5, 'the panel is inside the answer\'s box: what follows moves down');
+    await page.screenshot({ path: join(ARTIFACTS, 'look-again-under-row.png') });
+    await answer.locator('[data-engram="recheck-dismiss"]').click();
+    await note.waitFor({ state: 'detached' });
+    assert.equal(await answer.locator('[data-engram="recheck-panel"]').count(), 0, 'folded away, no empty box (the column\'s gap) is left');
   });
 
   test('refusals and broken answers of the route are shown in Chinese', async () => {

@@ -40,6 +40,18 @@ export function hostButton(): unknown {
   }
 }
 
+/** react-dom's createPortal where the loader offers it (a platform seed in the web UI), else null. */
+function hostCreatePortal(): ((child: unknown, container: unknown) => unknown) | null {
+  try {
+    const id: string = 'react-dom';
+    const mod = require(id) as { createPortal?: unknown; default?: { createPortal?: unknown } } | undefined;
+    const create = mod?.createPortal ?? mod?.default?.createPortal;
+    return typeof create === 'function' ? (create as (child: unknown, container: unknown) => unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
 const pageProtocol = (): string | undefined => (globalThis as { location?: { protocol?: string } }).location?.protocol;
 
 async function loadConfig(): Promise<ClientConfig> {
@@ -262,10 +274,46 @@ const excerptBox = {
   border: '1px solid rgba(128,128,128,.3)', borderRadius: '6px', background: 'rgba(128,128,128,.06)',
 };
 
+/** The button reads like the host's row actions (MessageIconActions.module.css .action: 28 px tall, round, tertiary label). */
+const rowButton = {
+  display: 'inline-flex', alignItems: 'center', height: '28px', padding: '0 8px', border: 'none', borderRadius: '28px', background: 'transparent',
+  color: 'var(--dsw-alias-label-tertiary, inherit)', fontSize: '13px', whiteSpace: 'nowrap', cursor: 'pointer',
+};
+const panelLook = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: '8px', rowGap: '2px', fontSize: '12px', lineHeight: '20px', color: 'var(--dsw-alias-label-secondary, inherit)' };
+
+interface DomNode {
+  closest?(selector: string): DomNode | null;
+  parentElement?: DomNode | null;
+  after?(node: unknown): void;
+  remove?(): void;
+  ownerDocument?: { createElement(tag: string): DomNode & { setAttribute(name: string, value: string): void; style: Record<string, string> } } | null;
+}
+
+/**
+ * Where what look-again found goes: a box of its own right after the host's action row. The row is a
+ * flex line of fixed height (MessageIconActions.module.css .actions: height 28px, align-items center;
+ * TurnTailNodeView.tsx:36-50), so a note or passages inside it were drawn over the answer above; the
+ * row's parent is the turn tail's flex column (TurnTailNodeView.module.css .root, gap 16px), where a
+ * box after the row is a line of its own and pushes what follows down. The slot's anchor
+ * (`[data-slot]`, display: contents, ui-renderer scoped-slots.tsx:676) finds the row. Made only while
+ * there is something to show: an empty box would still take the column's gap.
+ */
+function panelAfterRow(anchor: DomNode): DomNode | null {
+  const row = anchor.closest?.('[data-slot="conversation.chat.assistant-actions"]')?.parentElement ?? anchor.parentElement ?? null;
+  const doc = anchor.ownerDocument;
+  if (!row || typeof row.after !== 'function' || !doc) return null;
+  const box = doc.createElement('div');
+  box.setAttribute('data-engram', 'recheck-panel');
+  box.style.minWidth = '0';
+  row.after(box);
+  return box;
+}
+
 /**
  * "Look again" under an assistant answer of a compacted session (nothing on other sessions):
  * searches the session's compacted history for its last question again. What is found goes into the
  * session's next step; the line offers 打开原文 (the found passages verbatim) and 知道了 (fold the line).
+ * The button sits in the host's action row; the note and the passages in a box under it (panelAfterRow).
  */
 export function RecheckAction(props: { sessionId?: string; messageId?: string }): unknown {
   const React = hostReact();
@@ -275,6 +323,9 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
   const [excerpt, setExcerpt] = React.useState<string>('');
   const [open, setOpen] = React.useState(false);
   const [busy, setBusy] = React.useState(false);
+  const [anchor, setAnchor] = React.useState<DomNode | null>(null);
+  const [panel, setPanel] = React.useState<DomNode | null>(null);
+  const createPortal = hostCreatePortal();
   React.useEffect(() => {
     let live = true;
     if (props.sessionId) void lookAgainAvailable(props.sessionId, props.messageId).then((yes) => live && setShown(yes));
@@ -282,6 +333,16 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
       live = false;
     };
   }, [props.sessionId, props.messageId]);
+  const hasPanel = note !== null;
+  React.useEffect(() => {
+    if (!hasPanel || !anchor || !createPortal) return undefined;
+    const box = panelAfterRow(anchor);
+    setPanel(box);
+    return () => {
+      box?.remove?.();
+      setPanel(null);
+    };
+  }, [hasPanel, anchor, createPortal !== null]);
   if (!props.sessionId || shown !== true) return null;
   const dismiss = () => {
     setNote(null);
@@ -315,14 +376,23 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
       setBusy(false);
     }
   };
+  const found = note === null
+    ? null
+    : h(
+        'div',
+        { style: panelLook },
+        h('span', { 'data-engram': 'recheck-note' }, note),
+        excerpt !== '' ? h('button', { style: iconButton, onClick: () => setOpen((v) => !v), 'data-engram': 'recheck-open' }, open ? '收起原文' : '打开原文') : null,
+        !busy ? h('button', { style: iconButton, onClick: dismiss, 'data-engram': 'recheck-dismiss' }, '知道了') : null,
+        open && excerpt !== '' ? h('pre', { style: { ...excerptBox, flexBasis: '100%' }, 'data-engram': 'recheck-excerpt' }, excerpt) : null,
+      );
+  // In the page: under the row through a portal. Without a DOM or react-dom (tests): in place.
+  const placed = found === null ? null : createPortal && anchor ? (panel ? createPortal(found, panel) : null) : found;
   return h(
     'span',
-    { 'data-engram': 'recheck' },
-    h('button', { style: iconButton, onClick: run, disabled: busy, title: '再查一次:在压缩前的历史里重新找 / look again in compacted history', 'data-engram': 'recheck-button' }, '↻ 再查'),
-    note ? h('span', { style: { fontSize: '12px', opacity: 0.75 }, 'data-engram': 'recheck-note' }, note) : null,
-    note && excerpt !== '' ? h('button', { style: iconButton, onClick: () => setOpen((v) => !v), 'data-engram': 'recheck-open' }, open ? '收起原文' : '打开原文') : null,
-    note && !busy ? h('button', { style: iconButton, onClick: dismiss, 'data-engram': 'recheck-dismiss' }, '知道了') : null,
-    open && excerpt !== '' ? h('pre', { style: excerptBox, 'data-engram': 'recheck-excerpt' }, excerpt) : null,
+    { 'data-engram': 'recheck', ref: setAnchor, style: { display: 'inline-flex', alignItems: 'center' } },
+    h('button', { style: rowButton, onClick: run, disabled: busy, title: '再查一次:在压缩前的历史里重新找', 'data-engram': 'recheck-button' }, '↻ 再查'),
+    placed,
   );
 }
 
