@@ -110,7 +110,7 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
   });
 
   test('Library: same-day memories newest first, overview facets filter, "1 chunk", an API error without the empty state', async () => {
-    const page = await open('/?lang=en');
+    const page = await open('/?lang=en#library');
     let step = 'rows';
     try {
       await page.getByTestId('memory-row').first().waitFor();
@@ -154,7 +154,7 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
       await p2.route(/\/api\/trpc\/[^?]*memories\.page/, (route) =>
         route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify([{ error: { message: 'boom', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }]) }),
       );
-      await p2.goto(`${server!.url}/?lang=zh`);
+      await p2.goto(`${server!.url}/?lang=zh#library`);
       await p2.getByTestId('shell').waitFor();
       await p2.getByTestId('panel-memories').getByTestId('error-note').waitFor({ timeout: 20_000 });
       await p2.waitForTimeout(300);

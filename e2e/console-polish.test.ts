@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { openAdvancedSettings } from './settings.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
@@ -42,7 +43,8 @@ describe('console polish (#16) in Chromium', { skip: haveChromium ? false : `no 
   const open = async (width: number, query = '') => {
     const context = await browser!.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${server!.url}/${query}`);
+    // The Library is where these checks begin (people start on 「我的 agent 会看到什么」).
+    await page.goto(`${server!.url}/${query}#library`);
     await page.getByTestId('memory-row').first().waitFor();
     return { context, page };
   };
@@ -248,6 +250,8 @@ async function everyView(page: Page, each: (view: string) => Promise<void> = asy
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('setting-recall.kMin').waitFor();
   await visit('settings');
+  await openAdvancedSettings(page);
+  await visit('settings/advanced');
   return seen;
 }
 

@@ -14,6 +14,7 @@ import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
 import { seedBulkDiary } from './bulk.ts';
 import { englishWords, halfWidthPunctuation, ZH_ALLOWED } from './zh-text.ts';
+import { openAdvancedSettings } from './settings.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
@@ -117,7 +118,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
     const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(server!.url);
+      await page.goto(`${server!.url}/#library`);
       const row = page.getByTestId('memory-row').filter({ hasText: '接口限流方案' });
       await row.waitFor();
       const toggle = row.locator('button').first();
@@ -164,7 +165,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
       const context = await browser!.newContext({ viewport: { width: 300, height: 800 } });
       const page = await context.newPage();
       try {
-        await page.goto(`${server!.url}/?lang=${lang}`);
+        await page.goto(`${server!.url}/?lang=${lang}#library`);
         await page.getByTestId('memory-row').first().waitFor();
         for (const id of ['toggle-lang', 'toggle-theme', 'nav-settings', 'nav-library', 'nav-agent']) {
           const box = (await page.getByTestId(id).boundingBox())!;
@@ -219,7 +220,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
     const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/?lang=zh`);
+      await page.goto(`${server!.url}/?lang=zh#library`);
       await page.getByTestId('memory-row').first().locator('button').first().click();
       await page.getByTestId('memory-reader').waitFor();
       const found = new Map<string, string>();
@@ -336,7 +337,7 @@ describe('at 2,000 memories, with no host origin in the environment', { skip: ha
     const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(server!.url);
+      await page.goto(`${server!.url}/#library`);
       await page.getByTestId('memory-row').first().waitFor();
       assert.match(await page.getByTestId('library-count').innerText(), /2000/);
       const rendered = await page.getByTestId('memory-row').count();
@@ -372,6 +373,7 @@ describe('at 2,000 memories, with no host origin in the environment', { skip: ha
       const kMin = page.getByTestId('setting-recall.kMin');
       await kMin.waitFor();
       assert.equal(await page.locator('[data-invalid="true"]').count(), 0, 'a fresh settings page has no errors');
+      await openAdvancedSettings(page);
       await kMin.fill('9');
       await page.getByTestId('setting-recall.kMax').fill('3');
       await page.getByTestId('setting-console.allowedOrigins').fill('127.0.0.1:7860');

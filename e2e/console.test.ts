@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { openAdvancedSettings } from './settings.ts';
 
 const execFileP = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,7 +55,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
   /** Loads the console and waits until the library shows rows; records the time as cold or warm. */
   const load = async (page: Page, how: 'goto' | 'reload' = 'goto') => {
     const started = Date.now();
-    if (how === 'goto') await page.goto(server!.url);
+    if (how === 'goto') await page.goto(`${server!.url}/#library`);
     else await page.reload();
     await page.getByTestId('memory-row').first().waitFor({ state: 'attached' });
     const ms = Date.now() - started;
@@ -160,6 +161,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
         // Change a setting; the draft survives a page switch; save.
         const setting = SETTINGS[width];
         await page.getByTestId('nav-settings').click();
+        await openAdvancedSettings(page);
         const control = page.getByTestId(`setting-${setting.path}`);
         await control.fill(setting.value);
         await page.getByTestId('nav-library').click();
@@ -174,6 +176,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
         await restart();
         await load(page, 'reload');
         await page.getByTestId('nav-settings').click();
+        await openAdvancedSettings(page);
         for (const w of WIDTHS.filter((x) => x <= width)) {
           const s = SETTINGS[w];
           assert.equal(await page.getByTestId(`setting-${s.path}`).inputValue(), s.value, `${s.path} kept after restart`);

@@ -91,7 +91,7 @@ test('the console through the plugin proxy in Chromium: assets, a query and a mu
   page.on('response', (r) => responses.push(r));
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
 
-  await page.goto(`${base}${BASE_PATH}`);
+  await page.goto(`${base}${BASE_PATH}#library`);
   // The Library lists the seeded memory: its rows come from a tRPC query, after hydration.
   const seededRow = page.getByTestId('memory-row').filter({ hasText: SEEDED.title });
   await seededRow.waitFor({ timeout: 60_000 });

@@ -70,7 +70,7 @@ describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM)
         assert.ok(scrollWidth <= width + 1, `no horizontal page scroll at ${width} on ${where} (${scrollWidth})`);
       };
       try {
-        await page.goto(server!.url);
+        await page.goto(`${server!.url}/#library`);
         await page.getByTestId('memory-row').first().waitFor({ state: 'attached' });
 
         // Register the two project folders in the Workspaces tab.

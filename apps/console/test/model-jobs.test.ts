@@ -84,3 +84,13 @@ test('one job at a time: a second start answers the running job', { skip: noMode
   assert.equal(h.engine.config.embedding.provider, 'auto', 'auto stays auto');
   assert.equal(done.result?.semantic, 'ready', 'and its channel re-opened onto the model');
 });
+
+test('the status names what an install costs before it starts: the download and the size on disk', async (t) => {
+  freshModelCache(t);
+  const h = await openHarness(t);
+  const status = await h.api().model.status();
+  assert.equal(status.installed, false);
+  assert.equal(status.sizes.download, DEFAULT_MODEL.npm.bytes);
+  assert.equal(status.sizes.disk, DEFAULT_MODEL.files.reduce((n, f) => n + f.bytes, 0));
+  assert.ok(status.sizes.disk > status.sizes.download, 'the files unpack larger than the download');
+});

@@ -5,6 +5,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { en, format, zh, type Lang, type MessageKey } from './messages.ts';
 import { enOps, zhOps, type OpsKey } from './messages-ops.ts';
 import { enNotebook, zhNotebook, type NotebookKey } from './messages-notebook.ts';
+import { enSettings, zhSettings, type SettingsKey } from './messages-settings.ts';
+import { enEditor, zhEditor, type EditorKey } from './messages-editor.ts';
 import { onHostAppearance, THEME_CHANGED } from './host-appearance.ts';
 import { readStored, urlParam, writeStored } from './storage.ts';
 import { LANG_KEY } from './theme-boot.ts';
@@ -12,7 +14,7 @@ import { LANG_KEY } from './theme-boot.ts';
 interface I18n {
   lang: Lang;
   setLang: (lang: Lang) => void;
-  t: (key: MessageKey | OpsKey | NotebookKey, vars?: Record<string, string | number>) => string;
+  t: (key: MessageKey | OpsKey | NotebookKey | SettingsKey | EditorKey, vars?: Record<string, string | number>) => string;
   /** Picks the right half of an inline [zh, en] pair (settings labels live next to their fields). */
   pick: (pair: readonly [string, string]) => string;
 }
@@ -46,7 +48,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLangState(next);
   }, []);
   const value = useMemo<I18n>(() => {
-    const table: Record<MessageKey | OpsKey | NotebookKey, string> = lang === 'zh' ? { ...zh, ...zhOps, ...zhNotebook } : { ...en, ...enOps, ...enNotebook };
+    const table: Record<MessageKey | OpsKey | NotebookKey | SettingsKey | EditorKey, string> = lang === 'zh' ? { ...zh, ...zhOps, ...zhNotebook, ...zhSettings, ...zhEditor } : { ...en, ...enOps, ...enNotebook, ...enSettings, ...enEditor };
     return {
       lang,
       setLang,

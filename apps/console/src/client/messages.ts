@@ -154,7 +154,7 @@ export const zh = {
 
   'settings.eyebrow': '设置',
   'settings.title': '配置',
-  'settings.desc': '部署配置（配置文件 / 环境变量）之上的覆盖层。保存只记录与部署配置不同的部分；环境变量锁定的项不能在这里改。',
+  'settings.desc': '按你想做的事分组：记忆从哪里来、每一轮给 agent 看多少、用什么模型找。保存只记下和部署配置不同的部分；环境变量锁定的项不能在这里改。',
   'settings.save': '保存设置',
   'settings.saving': '保存中…',
   'settings.saved': '设置已保存',
@@ -397,7 +397,7 @@ export const en: Record<MessageKey, string> = {
 
   'settings.eyebrow': 'Settings',
   'settings.title': 'Configuration',
-  'settings.desc': 'An overlay over the deploy base (config file / env). Saving records only what differs from the deploy base; values locked by env cannot be changed here.',
+  'settings.desc': 'Grouped by what you want to do: where memories come from, how much the agent is shown on a turn, which model finds them. Saving records only what differs from the deploy base; values locked by env cannot be changed here.',
   'settings.save': 'Save settings',
   'settings.saving': 'Saving…',
   'settings.saved': 'Settings saved',

@@ -28,7 +28,8 @@ const isPageId = (s: string): s is PageId => PAGES.some((p) => p.id === s);
 export function AppShell() {
   const { t, lang, setLang } = useI18n();
   const [theme, toggleTheme] = useTheme();
-  const [active, setActive] = useState<PageId>('library');
+  // 「我的 agent 会看到什么」 is where people start; the other pages are a click (or a #hash) away.
+  const [active, setActive] = useState<PageId>('agent');
 
   useEffect(() => {
     const fromHash = () => {

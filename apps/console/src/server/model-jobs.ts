@@ -43,6 +43,8 @@ export interface ModelStatus {
   runtime: string;
   /** The configured embedding provider (auto uses the model once installed). */
   provider: string;
+  /** What an install costs, for the card before it starts: the download from the registry and the model's files on disk. */
+  sizes: { download: number; disk: number };
   job: ModelJob | null;
 }
 
@@ -90,6 +92,7 @@ export class ModelJobs {
       dir: found?.dir ?? null,
       runtime: locateRuntime(this.dataDir).where,
       provider: this.engine.config.embedding.provider,
+      sizes: { download: DEFAULT_MODEL.npm.bytes ?? 0, disk: DEFAULT_MODEL.files.reduce((n, f) => n + f.bytes, 0) },
       job: this.job && { ...this.job, phases: [...this.job.phases] },
     };
   }

@@ -1,6 +1,8 @@
 'use client';
-// Settings: a draft of every option (sections A–J), saved as a patch of the changed paths. The engine
-// merges it over the deploy base; a change of embedding fingerprint asks for confirmation first.
+// Settings: the model card on top, then the options by what a person wants (记忆来源, 召回, 模型) and
+// every other option under 高级 (folded; engine sections A–…, with raw config paths). One draft of
+// every option, saved as a patch of the changed paths. The engine merges it over the deploy base; a
+// change of embedding fingerprint asks for confirmation first.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { engineText } from '../../client/engine-text.ts';
@@ -10,7 +12,8 @@ import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import { buildPatch, changedPaths, getAt, setAt } from '../settings/draft.ts';
 import { Field, withCode } from '../settings/fields.tsx';
-import { ALL_FIELDS, SECTIONS, type Pair, type SectionSpec } from '../settings/spec.ts';
+import { ALL_FIELDS, type FieldSpec, type Pair, type SectionSpec } from '../settings/spec.ts';
+import { ADVANCED_SECTIONS, GROUPS, groupOf, type GroupSpec } from '../settings/groups.ts';
 import { validateDraft, type FieldErrors } from '../settings/validate.ts';
 import { Dialog } from '../Dialog.tsx';
 import { NotePreviewTool, TemplateButtons, TestEmbeddingTool } from '../settings/tools.tsx';
@@ -19,8 +22,9 @@ import { Badge, Banner, Button, Card, ErrorNote, PageHeader } from '../ui.tsx';
 
 const EDITABLE_PATHS = ALL_FIELDS.filter((f) => f.kind !== 'readonly').map((f) => f.path);
 
-/** Sections are lettered in the order they are shown (A, B, C …), whatever order the spec grew in. */
-const sectionLetter = (id: string) => String.fromCharCode(65 + Math.max(0, SECTIONS.findIndex((s) => s.id === id)));
+/** Advanced sections are lettered in the order they are shown (A, B, C …), whatever order the spec grew in. */
+const sectionLetter = (id: string) => String.fromCharCode(65 + Math.max(0, ADVANCED_SECTIONS.findIndex((s) => s.id === id)));
+const ADVANCED_COUNT = GROUPS.find((g) => g.id === 'advanced')!.fields.length;
 
 /** Does a field match the settings search (label in either language, path, help)? */
 function fieldMatches(f: (typeof ALL_FIELDS)[number], needle: string): boolean {
@@ -53,6 +57,20 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   const [showErrors, setShowErrors] = useState(false);
   const [search, setSearch] = useState('');
   const needle = search.trim().toLowerCase();
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  /** A field to put the cursor in once it is on screen (it may sit in the folded 高级 part). */
+  const [focusPath, setFocusPath] = useState<string | null>(null);
+  useEffect(() => {
+    if (!focusPath) return;
+    document.getElementById(`setting-${focusPath}`)?.focus();
+    setFocusPath(null);
+  }, [focusPath]);
+  const focusField = (path: string) => {
+    if (groupOf(path) === 'advanced') setAdvancedOpen(true);
+    setFocusPath(path);
+  };
+  // A search that finds something under 高级 shows it without a click.
+  const advancedShown = advancedOpen || (needle !== '' && ADVANCED_SECTIONS.some((s) => s.fields.some((f) => fieldMatches(f, needle))));
 
   useEffect(() => {
     if (original && draft === null) setDraft(original);
@@ -72,8 +90,8 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
     if (Object.keys(localErrors).length > 0) {
       // Nothing is sent while a field is wrong: show where, and put the cursor there.
       setShowErrors(true);
-      const first = ALL_FIELDS.find((f) => localErrors[f.path]);
-      if (first) document.getElementById(`setting-${first.path}`)?.focus();
+      const first = GROUPS.flatMap((g) => g.fields).find((f) => localErrors[f.path]);
+      if (first) focusField(first.path);
       return false;
     }
     try {
@@ -101,7 +119,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
       if (onField) {
         setServerErrors({ [onField.path]: onField.message });
         setShowErrors(true);
-        document.getElementById(`setting-${onField.path}`)?.focus();
+        focusField(onField.path);
       } else toast.error(e);
       return false;
     }
@@ -122,6 +140,18 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
     await rebuild.start();
   };
 
+  const fieldProps: FieldsProps = {
+    get,
+    locked,
+    dirty,
+    errors,
+    showErrors,
+    onChange: (path, v) => {
+      setServerErrors((e) => (e[path] ? {} : e));
+      setDraft((d: unknown) => setAt(d, path, v));
+    },
+  };
+
   if (settings.error) return <ErrorNote error={settings.error} onRetry={() => settings.refetch()} retryLabel={t('common.retry')} />;
 
   return (
@@ -132,6 +162,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           {restartNote.length > 0 ? (
             <Banner tone="accent" title={t('settings.restart', { paths: restartNote.join(', ') })} testId="settings-restart-note" />
           ) : null}
+          <ModelInstallTool provider={draft ? get('embedding.provider') : undefined} onDone={onModelInstalled} />
           <input
             type="search"
             data-testid="settings-search"
@@ -143,24 +174,30 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           />
           {!draft ? <div className="text-sm text-muted">{t('common.loading')}</div> : null}
           {draft
-            ? SECTIONS.filter((section) => !needle || section.fields.some((f) => fieldMatches(f, needle))).map((section) => (
-                <SectionCard
-                  needle={needle}
-                  key={section.id}
-                  section={section}
-                  get={get}
-                  locked={locked}
-                  dirty={dirty}
-                  errors={errors}
-                  showErrors={showErrors}
-                  onModelInstalled={onModelInstalled}
-                  onChange={(path, v) => {
-                    setServerErrors((e) => (e[path] ? {} : e));
-                    setDraft((d: unknown) => setAt(d, path, v));
-                  }}
-                />
+            ? GROUPS.filter((g) => g.id !== 'advanced' && (!needle || g.fields.some((f) => fieldMatches(f, needle)))).map((group) => (
+                <GroupCard key={group.id} group={group} needle={needle} {...fieldProps} />
               ))
             : null}
+          {draft ? (
+            <section id="settings-group-advanced" className="scroll-mt-4 flex flex-col gap-3" data-testid="settings-group-advanced" data-open={advancedShown}>
+              <header className="flex flex-wrap items-center gap-x-3 gap-y-1 px-1">
+                <div className="min-w-0 flex-1">
+                  <h2 className="text-sm font-semibold">{t('settings.group.advanced')}</h2>
+                  <p className="text-xs text-muted" data-testid="settings-group-explain">{t('settings.group.advanced.explain')}</p>
+                </div>
+                <Button data-testid="settings-advanced-toggle" aria-expanded={advancedShown} aria-controls="settings-advanced-body" onClick={() => setAdvancedOpen(!advancedShown)}>
+                  {advancedShown ? t('settings.advanced.hide') : t('settings.advanced.show', { n: ADVANCED_COUNT })}
+                </Button>
+              </header>
+              {advancedShown ? (
+                <div id="settings-advanced-body" className="flex flex-col gap-3">
+                  {ADVANCED_SECTIONS.filter((section) => !needle || section.fields.some((f) => fieldMatches(f, needle))).map((section) => (
+                    <SectionCard needle={needle} key={section.id} section={section} {...fieldProps} />
+                  ))}
+                </div>
+              ) : null}
+            </section>
+          ) : null}
           <div className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center gap-2 rounded-xl border border-line bg-panel/95 px-3 py-2 shadow-lg backdrop-blur">
             <span className="flex-1 text-sm text-muted" data-testid="settings-dirty">
               {dirty.length ? t('settings.dirty', { n: dirty.length }) : t('settings.clean')}
@@ -180,13 +217,29 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
         </div>
         <aside className="page-aside">
           <Card>
-            <nav className="flex flex-col gap-0.5 text-sm">
-              {SECTIONS.map((s) => (
-                <a key={s.id} href={`#settings-${s.id}`} className="rounded px-2 py-1 text-muted hover:bg-sunken hover:text-fg" onClick={(e) => { e.preventDefault(); document.getElementById(`settings-${s.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }); }}>
-                  <span className="mr-2 font-mono text-xs">{sectionLetter(s.id)}</span>
-                  {pick(s.title)}
+            <nav className="flex flex-col gap-0.5 text-sm" data-testid="settings-nav">
+              {GROUPS.map((g) => (
+                <a
+                  key={g.id}
+                  href={`#settings-group-${g.id}`}
+                  className="rounded px-2 py-1 font-medium text-fg hover:bg-sunken"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    if (g.id === 'advanced') setAdvancedOpen(true);
+                    document.getElementById(`settings-group-${g.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+                  }}
+                >
+                  {t(g.title)}
                 </a>
               ))}
+              {advancedShown
+                ? ADVANCED_SECTIONS.map((s) => (
+                    <a key={s.id} href={`#settings-${s.id}`} className="rounded py-1 pr-2 pl-4 text-muted hover:bg-sunken hover:text-fg" onClick={(e) => { e.preventDefault(); document.getElementById(`settings-${s.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }); }}>
+                      <span className="mr-2 font-mono text-xs">{sectionLetter(s.id)}</span>
+                      {pick(s.title)}
+                    </a>
+                  ))
+                : null}
             </nav>
           </Card>
           <Card title={t('settings.aside.title')}>
@@ -246,20 +299,7 @@ function DiaryMoveDialog({ path, busy, onConfirm, onCancel }: { path: string; bu
   );
 }
 
-function SectionCard({
-  section,
-  get,
-  locked,
-  dirty,
-  errors,
-  showErrors,
-  onChange,
-  needle,
-  onModelInstalled,
-}: {
-  needle: string;
-  onModelInstalled: () => void;
-  section: SectionSpec;
+interface FieldsProps {
   get: (path: string) => unknown;
   locked: Set<string>;
   dirty: string[];
@@ -267,9 +307,52 @@ function SectionCard({
   /** Every error shows once a save was tried; before that only on fields the user changed. */
   showErrors: boolean;
   onChange: (path: string, value: unknown) => void;
-}) {
+}
+
+/** The controls of a group or section: the ones whose condition holds and that match the search. */
+function FieldGrid({ fields, needle, showPaths, get, locked, dirty, errors, showErrors, onChange }: FieldsProps & { fields: FieldSpec[]; needle: string; showPaths: boolean }) {
+  if (!fields.length) return null;
+  return (
+    <div className="grid grid-cols-1 gap-x-5 gap-y-3.5 @rail:grid-cols-2">
+      {fields
+        .filter((f) => (!f.showIf || f.showIf(get)) && fieldMatches(f, needle))
+        .map((f) => (
+          <Field
+            key={f.path}
+            spec={f}
+            value={get(f.path)}
+            locked={locked.has(f.path)}
+            showPath={showPaths}
+            onChange={(v) => onChange(f.path, v)}
+            error={showErrors || dirty.includes(f.path) ? errors[f.path] : undefined}
+            extra={f.kind === 'template' ? <TemplateButtons disabled={locked.has(f.path)} onFill={(text) => onChange(f.path, text)} onClear={() => onChange(f.path, '')} /> : undefined}
+          />
+        ))}
+    </div>
+  );
+}
+
+/** A person-facing group: its name, one line on what it is for, its controls (no raw config paths). */
+function GroupCard({ group, needle, ...props }: FieldsProps & { group: GroupSpec; needle: string }) {
+  const { t } = useI18n();
+  const changed = group.fields.filter((f) => props.dirty.includes(f.path)).length;
+  return (
+    <div id={`settings-group-${group.id}`} className="scroll-mt-4" data-testid={`settings-group-${group.id}`}>
+      <Card title={t(group.title)} actions={changed ? <Badge tone="accent">● {changed}</Badge> : undefined}>
+        <p className="mb-3 text-xs text-muted" data-testid="settings-group-explain">
+          {t(group.explain)}
+        </p>
+        <FieldGrid fields={group.fields} needle={needle} showPaths={group.showPaths} {...props} />
+        {group.id === 'model' ? <TestEmbeddingTool embedding={props.get('embedding')} /> : null}
+      </Card>
+    </div>
+  );
+}
+
+/** An engine section under 高级: lettered, with the raw config path beside each label. */
+function SectionCard({ section, needle, ...props }: FieldsProps & { section: SectionSpec; needle: string }) {
   const { pick, lang } = useI18n();
-  const changed = section.fields.filter((f) => dirty.includes(f.path)).length;
+  const changed = section.fields.filter((f) => props.dirty.includes(f.path)).length;
   return (
     <div id={`settings-${section.id}`} className="scroll-mt-4" data-testid={`settings-section-${section.id}`}>
       <Card
@@ -282,29 +365,7 @@ function SectionCard({
         actions={changed ? <Badge tone="accent">● {changed}</Badge> : undefined}
       >
         {section.description ? <p className="mb-3 text-xs text-muted">{withCode(pick(section.description), lang)}</p> : null}
-        {section.fields.length ? (
-          <div className="grid grid-cols-1 gap-x-5 gap-y-3.5 @rail:grid-cols-2">
-            {section.fields
-              .filter((f) => (!f.showIf || f.showIf(get)) && fieldMatches(f, needle))
-              .map((f) => (
-                <Field
-                  key={f.path}
-                  spec={f}
-                  value={get(f.path)}
-                  locked={locked.has(f.path)}
-                  onChange={(v) => onChange(f.path, v)}
-                  error={showErrors || dirty.includes(f.path) ? errors[f.path] : undefined}
-                  extra={f.kind === 'template' ? <TemplateButtons disabled={locked.has(f.path)} onFill={(text) => onChange(f.path, text)} onClear={() => onChange(f.path, '')} /> : undefined}
-                />
-              ))}
-          </div>
-        ) : null}
-        {section.tool === 'test-embedding' ? (
-          <>
-            <ModelInstallTool provider={get('embedding.provider')} onDone={onModelInstalled} />
-            <TestEmbeddingTool embedding={get('embedding')} />
-          </>
-        ) : null}
+        <FieldGrid fields={section.fields} needle={needle} showPaths {...props} />
         {section.tool === 'note-preview' ? <NotePreviewTool /> : null}
       </Card>
     </div>

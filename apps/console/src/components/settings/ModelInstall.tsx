@@ -1,5 +1,5 @@
 'use client';
-// Settings → embedding: install the pinned local model as a server job and follow it (phase in
+// Settings, at the top of the page: install the pinned local model as a server job and follow it (phase in
 // Chinese, bytes or files, a progress bar), then the provider uses it. The page polls the job; a
 // reload finds the running job again because the server keeps it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,8 @@ import { useI18n } from '../../client/i18n.tsx';
 import type { OpsKey } from '../../client/messages-ops.ts';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterOutputs } from '../../client/types.ts';
-import { Badge, Button, ErrorNote, inputClass } from '../ui.tsx';
+import { formatBytes } from '../../client/messages-settings.ts';
+import { Badge, Button, Card, ErrorNote, inputClass } from '../ui.tsx';
 
 type Job = NonNullable<RouterOutputs['model']['status']['job']>;
 
@@ -74,16 +75,31 @@ export function ModelInstallTool({ provider, onDone }: { provider: unknown; /** 
   const explicit = provider === 'openai' || provider === 'local';
 
   return (
-    <div className="mt-4 flex flex-col gap-2 border-t border-line pt-3" data-testid="model-install">
-      <div className="flex flex-wrap items-center gap-2 text-sm">
-        <span className="font-medium">{t('model.title')}</span>
-        {status.data ? (
-          <span data-testid="model-installed" data-installed={status.data.installed}>
-            <Badge tone={status.data.installed ? 'ok' : 'neutral'}>{status.data.installed ? t('model.installed') : t('model.notInstalled')}</Badge>
-          </span>
-        ) : null}
-        {status.data ? <code className="text-xs text-muted">{status.data.model}</code> : null}
-      </div>
+    <Card
+      testId="model-install"
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          {t('model.title')}
+          {status.data ? (
+            <span data-testid="model-installed" data-installed={status.data.installed}>
+              <Badge tone={status.data.installed ? 'ok' : 'neutral'}>{status.data.installed ? t('model.installed') : t('model.notInstalled')}</Badge>
+            </span>
+          ) : null}
+        </span>
+      }
+    >
+      <div className="flex flex-col gap-2">
+      {status.data ? (
+        <p className="text-sm" data-testid="model-state">
+          {t(status.data.installed ? 'settings.model.on' : 'settings.model.off')}
+        </p>
+      ) : null}
+      {status.data ? (
+        <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted" data-testid="model-size">
+          <code>{status.data.model}</code>
+          <span>{t('settings.model.size', { download: formatBytes(status.data.sizes.download), disk: formatBytes(status.data.sizes.disk) })}</span>
+        </p>
+      ) : null}
       <p className="text-xs text-muted">{t('model.desc')}</p>
       {explicit ? <p className="text-xs text-warn">{t('model.provider.kept', { provider: String(provider) })}</p> : null}
       <div className="flex flex-wrap items-center gap-2">
@@ -134,6 +150,7 @@ export function ModelInstallTool({ provider, onDone }: { provider: unknown; /** 
           ) : null}
         </div>
       ) : null}
-    </div>
+      </div>
+    </Card>
   );
 }

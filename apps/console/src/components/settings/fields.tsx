@@ -17,13 +17,15 @@ export interface FieldProps {
   extra?: React.ReactNode;
   /** What is wrong with the current value, shown under the field and tied to the control. */
   error?: Pair;
+  /** Show the raw config path beside the label (only under 高级: elsewhere it is jargon). */
+  showPath?: boolean;
 }
 
 const MASK_RE = /^•+$/;
 
 const wide = (kind: FieldSpec['kind']) => ['textarea', 'lines', 'memories', 'aliases', 'template'].includes(kind);
 
-export function Field({ spec, value, onChange, locked, extra, error }: FieldProps) {
+export function Field({ spec, value, onChange, locked, extra, error, showPath = false }: FieldProps) {
   const { t, pick, lang } = useI18n();
   const id = `setting-${spec.path}`;
   const hint = rangeHint(spec);
@@ -34,7 +36,7 @@ export function Field({ spec, value, onChange, locked, extra, error }: FieldProp
         <label htmlFor={id} className="text-sm font-medium">
           {withCode(pick(spec.label), lang)}
         </label>
-        <code className="text-[11px] text-muted">{spec.path}</code>
+        {showPath ? <code className="text-[11px] text-muted" data-testid="setting-path">{spec.path}</code> : null}
         {locked ? <Badge tone="warn">{t('settings.locked')}</Badge> : null}
         {spec.restart ? <Badge>{t('settings.restartBadge')}</Badge> : null}
       </div>
