@@ -34,6 +34,9 @@ export function ensureBuild(log: (s: string) => void, variant: { dist?: string; 
     timeout: variant.timeoutMs ?? 600_000,
   });
   if (res.status !== 0) throw new Error(`next build failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
+  // `npm start` shows a build's warnings to the person starting (apps/console/scripts/build-console.mjs):
+  // a clean checkout's build has none.
+  if (/\bwarning\b/i.test(res.stdout + res.stderr)) throw new Error(`next build warned:\n${res.stdout}\n${res.stderr}`);
   return Date.now() - started;
 }
 
@@ -95,7 +98,7 @@ export async function startConsole(env: Record<string, string>, port: number): P
   await new Promise<void>((resolve, reject) => {
     const deadline = setTimeout(() => reject(new Error(`console did not become ready:\n${out}`)), 60_000);
     const check = () => {
-      if (/Ready in|✓ Ready/.test(out)) {
+      if (/console ready|Ready in|✓ Ready/.test(out)) {
         clearTimeout(deadline);
         child.stdout!.off('data', check);
         resolve();

@@ -1,0 +1,76 @@
+// `npm start`'s own output (scripts/start-info.mjs, scripts/build-console.mjs): one block in place of
+// Next's banner, and a build that says what it does instead of printing its route table.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildWithProgress, BUILD_NOTE } from '../scripts/build-console.mjs';
+import { consoleUrl, isNextBanner, isNextReady, modelLine, startBlock, type StartModel } from '../scripts/start-info.mjs';
+
+const installed: StartModel = { provider: 'auto', id: 'BAAI/bge-small-zh-v1.5', installed: true, runtime: 'workspace' };
+
+test('the block names the address, both folders, the model and how to stop', () => {
+  const lines = startBlock({ host: '127.0.0.1', port: '3000', diaryDir: '/d/diaries', dataDir: '/d/data', model: installed });
+  assert.equal(lines.length, 6);
+  assert.match(lines[1]!, /http:\/\/127\.0\.0\.1:3000$/);
+  assert.match(lines[2]!, /\/d\/diaries$/);
+  assert.match(lines[3]!, /\/d\/data$/);
+  assert.match(lines[4]!, /已安装：语义 \+ 关键词召回/);
+  assert.match(lines[5]!, /Ctrl\+C/);
+});
+
+test('a wildcard bind is opened through the loopback address and says it listens everywhere', () => {
+  assert.deepEqual(consoleUrl('0.0.0.0', 8080), { url: 'http://127.0.0.1:8080', wildcard: true });
+  assert.deepEqual(consoleUrl('::1', 3000), { url: 'http://[::1]:3000', wildcard: false });
+  assert.match(startBlock({ host: '0.0.0.0', port: 8080, diaryDir: 'd', dataDir: 'e', model: installed })[1]!, /监听所有网卡 0\.0\.0\.0/);
+});
+
+test('the model line says what recall uses and, when something is missing, the command that adds it', () => {
+  assert.match(modelLine({ ...installed, installed: false }), /未安装：只用关键词召回；安装：npx engram model install/);
+  assert.match(modelLine({ ...installed, runtime: 'missing' }), /--runtime yes/);
+  assert.match(modelLine({ ...installed, provider: 'none' }), /只用关键词召回/);
+  assert.match(modelLine({ ...installed, provider: 'openai', endpoint: 'https://emb.example' }), /https:\/\/emb\.example/);
+  assert.match(modelLine({ ...installed, provider: 'local', modelDir: '/m' }), /本地模型 \/m/);
+});
+
+test("Next's banner is held back; its other lines (errors, the engine's warnings) pass", () => {
+  for (const line of ['▲ Next.js 16.4.6', '- Local:         http://127.0.0.1:3000', '- Network:       http://127.0.0.1:3000', '✓ Ready in 84ms', '✓ Running next.config.ts took 31ms']) {
+    assert.equal(isNextBanner(line, false), true, line);
+  }
+  assert.equal(isNextBanner('', false), true);
+  assert.equal(isNextBanner('', true), false, 'after the block a blank line belongs to whatever prints it');
+  assert.equal(isNextBanner('[engram-console] WARNING tokenizer: …', true), false);
+  assert.equal(isNextBanner('Error: listen EADDRINUSE: address already in use 127.0.0.1:3000', false), false);
+  assert.equal(isNextReady('✓ Ready in 84ms'), true);
+  assert.equal(isNextReady('✓ Running next.config.ts took 31ms'), false);
+});
+
+function sink(isTTY = false) {
+  let text = '';
+  return { out: { isTTY, write: (s: string) => ((text += s), true) }, text: () => text };
+}
+
+test("a build that succeeds shows the progress note and its time, not Next's output", async () => {
+  const s = sink();
+  const r = await buildWithProgress({ command: process.execPath, args: ['-e', 'console.log("Route (app) ┌ ƒ /")'], out: s.out });
+  assert.equal(r.code, 0);
+  assert.ok(s.text().startsWith(BUILD_NOTE), s.text());
+  assert.match(s.text(), /控制台已构建，用时 \d+ s/);
+  assert.doesNotMatch(s.text(), /Route \(app\)/);
+});
+
+test('on a terminal the note counts the seconds in place', async () => {
+  const s = sink(true);
+  await buildWithProgress({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 400)'], out: s.out, tickMs: 20 });
+  assert.match(s.text(), /\r.*… \d+ s/);
+  assert.equal(s.text().split('\n').length, 3, 'one progress line (rewritten), one result line');
+});
+
+test('a failed build shows everything it said; a build that warns shows its warning', async () => {
+  const failed = sink();
+  const r = await buildWithProgress({ command: process.execPath, args: ['-e', 'console.error("Type error: x"); process.exit(3)'], out: failed.out });
+  assert.equal(r.code, 3);
+  assert.match(failed.text(), /构建失败（退出码 3）[\s\S]*Type error: x/);
+
+  const warned = sink();
+  await buildWithProgress({ command: process.execPath, args: ['-e', 'console.log("Turbopack build encountered 1 warning:\\nModule not found")'], out: warned.out });
+  assert.match(warned.text(), /报告了警告[\s\S]*Module not found/);
+});
