@@ -115,18 +115,25 @@ for (const width of [300, 1360]) {
         assert.deepEqual(english, [], english.join('\n'));
         await page.screenshot({ path: join(SHOTS, `agent-near-miss-${width}.png`), fullPage: true });
 
-        // Fix the memory right there: the editor opens on its text, Ctrl+S saves, the preview runs again.
+        // Fix the memory right there: the editor opens on its fields, Ctrl+S saves, the preview runs again.
         await miss.getByTestId('near-miss-edit').click();
-        const editor = page.getByTestId('agent-edit-text');
-        await page.waitForFunction(() => (document.querySelector('[data-testid="agent-edit-text"]') as HTMLTextAreaElement | null)?.value.includes('水煮鱼'));
-        const raw = await editor.inputValue();
-        // Written after the Tag line, the words would cost the memory its tags: the field says so, saving waits.
-        await editor.fill(`${raw}${FIX}\n`);
-        assert.match(await page.getByTestId('diary-problem').innerText(), /Tag:」行后面/);
+        const dialog = page.getByTestId('agent-edit');
+        const body = dialog.getByTestId('memory-editor');
+        await page.waitForFunction(() => (document.querySelector('[data-testid="agent-edit"] [data-testid="memory-editor"]') as HTMLTextAreaElement | null)?.value.includes('水煮鱼'));
+        assert.equal(await dialog.getByTestId('edit-title').inputValue(), DINNER_TITLE);
+        assert.equal(await dialog.getByTestId('edit-tags').inputValue(), '聚餐，川菜馆');
+        assert.doesNotMatch(await body.inputValue(), /Tag:|\[19:40\]/, 'the body holds neither the anchor nor the Tag line');
+        const text = await body.inputValue();
+        // An emptied title is refused on the title field, in Chinese; saving waits.
+        const title = dialog.getByTestId('edit-title');
+        await title.fill('');
+        assert.match(await dialog.getByTestId('edit-problem-title').innerText(), /标题不能为空/);
+        assert.ok((await title.getAttribute('aria-describedby'))?.includes(await dialog.getByTestId('edit-problem-title').getAttribute('id') ?? '-'), 'the problem is tied to the title field');
         assert.equal(await page.getByTestId('agent-edit-save').isDisabled(), true);
-        await editor.fill(raw.replace('电话订位。', `电话订位。${FIX}`));
-        await page.getByTestId('diary-problem').waitFor({ state: 'detached' });
-        await editor.press('Control+s');
+        await title.fill(DINNER_TITLE);
+        await dialog.getByTestId('edit-problem-title').waitFor({ state: 'detached' });
+        await body.fill(text.replace('电话订位。', `电话订位。${FIX}`));
+        await body.press('Control+s');
         await page.getByTestId('agent-edit').waitFor({ state: 'detached' });
         await page.getByTestId('agent-items-recalled').filter({ hasText: DINNER_TITLE }).waitFor({ timeout: 30_000 });
         assert.ok(Number(await page.getByTestId('agent-block-recalled').getAttribute('data-tokens')) > 0);

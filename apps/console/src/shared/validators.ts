@@ -78,6 +78,15 @@ export const saveTextInput = z.object({
   expectedHash: z.string().min(1).max(128),
 });
 
+/** A save from the structured editor: the fields as typed, and the hash of the text they were read from. */
+export const saveFieldsInput = z.object({
+  id: memoryId,
+  expectedHash: z.string().min(1).max(128),
+  title: z.string().max(2_000),
+  tags: z.array(z.string().max(500)).max(200),
+  body: z.string().max(500_000),
+});
+
 export const editInput = z.object({
   id: memoryId,
   target: z.string().min(1).max(100_000),

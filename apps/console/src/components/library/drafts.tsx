@@ -3,9 +3,14 @@
 // page never throws a draft away. Only an explicit, confirmed "discard" or a save does. While any
 // draft is unsaved the browser asks before the tab is closed or reloaded.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { sameFields, type EditorFields } from '../notebook/fields-check.ts';
 
 export interface MemoryDraft {
+  /** The whole text (the text editor, for files the fields editor does not write). */
   text: string;
+  /** The fields editor's draft, and the fields the file held when editing began. */
+  fields?: EditorFields;
+  baseFields?: EditorFields;
   /** The file's hash when editing began: a save sends it so a concurrent change is a CONFLICT. */
   baseHash: string;
   /** The text the draft started from, to tell an edited draft from an untouched one. */
@@ -21,7 +26,8 @@ interface Drafts {
 
 const Context = createContext<Drafts | null>(null);
 
-export const isDirty = (d: MemoryDraft | undefined): boolean => d !== undefined && d.text !== d.baseText;
+export const isDirty = (d: MemoryDraft | undefined): boolean =>
+  d !== undefined && (d.fields && d.baseFields ? !sameFields(d.fields, d.baseFields) : d.text !== d.baseText);
 
 export function DraftsProvider({ children }: { children: ReactNode }) {
   const [drafts, setDrafts] = useState<ReadonlyMap<string, MemoryDraft>>(new Map());

@@ -3,8 +3,8 @@
 // typed after the Tag line turns that line into body text and the memory silently loses its tags.
 
 /** The Tag line as the parser recognises it (`Tag: a, b` / `Tags：a、b` / `标签: a；b`). */
-const TAG_LINE = /^\s*(?:tags?|标签)\s*[:：]/i;
-const META_LINE = /^\s*meta\s*[:：]/i;
+export const TAG_LINE = /^\s*(?:tags?|标签)\s*[:：]/i;
+export const META_LINE = /^\s*(?:meta|元数据)\s*[:：]/i;
 
 export type DiaryProblem = { kind: 'text-after-tags'; line: number };
 

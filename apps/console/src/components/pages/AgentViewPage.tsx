@@ -13,6 +13,9 @@ import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { Dialog } from '../Dialog.tsx';
 import { diaryProblem } from '../notebook/diary-check.ts';
 import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
+import { FieldsEditor } from '../library/FieldsEditor.tsx';
+import { fieldProblems, sameFields, tagList, type EditorFields, type FieldProblems } from '../notebook/fields-check.ts';
+import type { EditorKey } from '../../client/messages-editor.ts';
 import { nearMissReason } from '../notebook/near-miss.ts';
 import { useArchive } from '../notebook/useArchive.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
@@ -209,22 +212,37 @@ function NearMissRow({ miss, onChanged }: { miss: NearMiss; onChanged: () => voi
 }
 
 function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => Promise<void> }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const trpc = useTRPC();
   const toast = useToast();
   const detail = useQuery(trpc.memories.read.queryOptions({ id }, { staleTime: 0 }));
+  const fieldsQ = useQuery(trpc.memories.fields.queryOptions({ id }, { staleTime: Infinity }));
   const [text, setText] = useState<string | null>(null);
-  const save = useMutation(
-    trpc.memories.save.mutationOptions({
-      onSuccess: () => onSaved(),
-      onError: (e) => toast.error(describeError(e).code === 'CONFLICT' ? new Error(t('library.edit.conflict')) : e),
+  const [fields, setFields] = useState<EditorFields | null>(null);
+  const [serverProblems, setServerProblems] = useState<FieldProblems>({});
+  const idBase = useId();
+  const onError = (e: unknown) => toast.error(describeError(e).code === 'CONFLICT' ? new Error(t('library.edit.conflict')) : e);
+  const save = useMutation(trpc.memories.save.mutationOptions({ onSuccess: () => onSaved(), onError }));
+  const saveFields = useMutation(
+    trpc.memories.saveFields.mutationOptions({
+      onSuccess: (res) => (res.ok ? onSaved() : setServerProblems({ [res.problem.field]: `edit.problem.${res.problem.code}` as EditorKey })),
+      onError,
     }),
   );
+  const structured = fieldsQ.data?.editable === true;
+  const base: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body } : null;
+  const value = fields ?? base;
+  const problems: FieldProblems = structured && value && base ? { ...fieldProblems(value, base), ...serverProblems } : {};
+  // The text editor stays for files the fields editor does not write (.md).
   const raw = text ?? detail.data?.raw ?? '';
-  const problem = diaryProblem(raw);
+  const problem = structured ? null : diaryProblem(raw);
   const problemId = useId();
+  const changed = structured ? fields !== null && base !== null && !sameFields(fields, base) : text !== null;
+  const blocked = structured ? Object.keys(problems).length > 0 : problem !== null;
   const submit = () => {
-    if (detail.data && !problem) save.mutate({ id, raw, expectedHash: detail.data.contentHash });
+    if (!changed || blocked || save.isPending || saveFields.isPending) return;
+    if (structured && value && fieldsQ.data) saveFields.mutate({ id, expectedHash: fieldsQ.data.contentHash, title: value.title, tags: tagList(value.tags), body: value.body });
+    else if (!structured && detail.data) save.mutate({ id, raw, expectedHash: detail.data.contentHash });
   };
   return (
     <Dialog
@@ -234,29 +252,49 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
       actions={
         <>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button variant="primary" data-testid="agent-edit-save" disabled={!detail.data || save.isPending || text === null || problem !== null} onClick={submit}>
+          <Button variant="primary" data-testid="agent-edit-save" disabled={!fieldsQ.data || !detail.data || save.isPending || saveFields.isPending || !changed || blocked} onClick={submit}>
             {t('common.save')}
           </Button>
         </>
       }
     >
       {detail.error ? <ErrorNote error={detail.error} /> : null}
-      <textarea
-        data-testid="agent-edit-text"
-        aria-label={t('agent.editTitle')}
-        className={`${inputClass} h-72 w-full font-mono text-xs`}
-        value={raw}
-        aria-invalid={problem !== null}
-        aria-describedby={problem ? problemId : undefined}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key === 's') {
-            e.preventDefault();
-            submit();
-          }
-        }}
-      />
-      <DiaryProblemNote problem={problem} id={problemId} />
+      {fieldsQ.error ? <ErrorNote error={fieldsQ.error} /> : null}
+      {!fieldsQ.data ? <p className="text-sm text-muted">{t('common.loading')}</p> : null}
+      {structured && value ? (
+        <FieldsEditor
+          value={value}
+          onChange={(next) => {
+            setServerProblems({});
+            setFields(next);
+          }}
+          problems={problems}
+          onSave={submit}
+          onCancel={onClose}
+          name={detail.data?.title ?? value.title}
+          idBase={idBase}
+          bodyClass="h-56"
+        />
+      ) : fieldsQ.data ? (
+        <>
+          <textarea
+            data-testid="agent-edit-text"
+            aria-label={t('agent.editTitle')}
+            className={`${inputClass} h-72 w-full font-mono text-xs`}
+            value={raw}
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? problemId : undefined}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+                e.preventDefault();
+                submit();
+              }
+            }}
+          />
+          <DiaryProblemNote problem={problem} id={problemId} />
+        </>
+      ) : null}
     </Dialog>
   );
 }

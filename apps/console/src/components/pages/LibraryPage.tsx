@@ -3,7 +3,7 @@
 // by workspace; a row opens in place to its full text, which can be edited and saved (the engine
 // re-indexes that document), pinned, locked, moved, its summary regenerated, or archived. Beside the
 // memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
-import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
@@ -26,6 +26,9 @@ import { Marked } from '../notebook/Marked.tsx';
 import { useArchive } from '../notebook/useArchive.ts';
 import { diaryProblem } from '../notebook/diary-check.ts';
 import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
+import { FieldsEditor } from '../library/FieldsEditor.tsx';
+import { fieldProblems, tagList, type EditorFields, type FieldProblems } from '../notebook/fields-check.ts';
+import type { EditorKey } from '../../client/messages-editor.ts';
 import { useEngineSearch, type ArchiveState } from '../notebook/useEngineSearch.ts';
 
 type Memory = RouterOutputs['memories']['page']['items'][number] & { matched?: { token: string; fields: string[] }[] };
@@ -393,6 +396,10 @@ function MemoryDetailView({ id }: { id: string }) {
   const [confirmArchive, setConfirmArchive] = useState(false);
   const [conflict, setConflict] = useState(false);
   const editor = useRef<HTMLTextAreaElement>(null);
+  // The fields editor for the diary's .txt files; the text editor for the rest (.md).
+  const fieldsQ = useQuery(trpc.memories.fields.queryOptions({ id }, { staleTime: 0, enabled: editing }));
+  const queryClient = useQueryClient();
+  const [serverProblems, setServerProblems] = useState<FieldProblems>({});
 
   const invalidateAll = useInvalidateWorkspaceData();
   const invalidate = () => invalidateAll();
@@ -411,20 +418,54 @@ function MemoryDetailView({ id }: { id: string }) {
       },
     }),
   );
+  const saveFields = useMutation(
+    trpc.memories.saveFields.mutationOptions({
+      onSuccess: async (res) => {
+        if (!res.ok) {
+          setServerProblems({ [res.problem.field]: `edit.problem.${res.problem.code}` as EditorKey });
+          return;
+        }
+        // The saved text shows at once; the lists catch up after.
+        queryClient.setQueryData(trpc.memories.read.queryKey({ id }), res.memory);
+        toast.ok(t('library.edit.saved'));
+        drafts.set(id, null);
+        setEditing(false);
+        await invalidate();
+      },
+      onError: (e) => {
+        if (describeError(e).code === 'CONFLICT') setConflict(true);
+        else toast.error(e);
+      },
+    }),
+  );
   const { archiveOne, restoreOne, busy: archiving } = useArchive();
 
+  const structured = editing && fieldsQ.data?.editable === true;
   useEffect(() => {
-    if (editing) editor.current?.focus();
-  }, [editing]);
+    if (editing && (structured || fieldsQ.data)) editor.current?.focus();
+  }, [editing, structured, fieldsQ.data]);
 
   if (detail.isLoading) return <div className="px-4 pb-3 text-sm text-muted">{t('common.loading')}</div>;
   if (detail.error || !detail.data) return <div className="px-4 pb-3">{detail.error ? <ErrorNote error={detail.error} /> : null}</div>;
   const d = detail.data;
   const text = draft?.text ?? d.raw;
   const dirty = isDirty(draft);
-  const problem = editing ? diaryProblem(text) : null;
+  const baseFields: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body } : null;
+  const fields = draft?.fields ?? baseFields;
+  const problems: FieldProblems = structured && fields ? { ...fieldProblems(fields, draft?.baseFields ?? baseFields!), ...serverProblems } : {};
+  const problem = editing && !structured ? diaryProblem(text) : null;
+  const blocked = structured ? Object.keys(problems).length > 0 : problem !== null;
+  const pending = save.isPending || saveFields.isPending;
   const submit = () => {
-    if (dirty && !problem && !save.isPending) save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash });
+    if (!dirty || blocked || pending) return;
+    if (structured && fields && draft) saveFields.mutate({ id: d.docId, expectedHash: draft.baseHash, title: fields.title, tags: tagList(fields.tags), body: fields.body });
+    else if (!structured) save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash });
+  };
+  const setFields = (next: EditorFields) => {
+    if (!fieldsQ.data || !baseFields) return;
+    setServerProblems({});
+    setConflict(false);
+    drafts.set(id, { text: draft?.text ?? d.raw, baseText: draft?.baseText ?? d.raw, baseHash: draft?.baseHash ?? fieldsQ.data.contentHash, fields: next, baseFields: draft?.baseFields ?? baseFields });
   };
   const stopEditing = () => {
     drafts.set(id, null);
@@ -448,7 +489,21 @@ function MemoryDetailView({ id }: { id: string }) {
           ))}
         </ul>
       ) : null}
-      {editing && !d.readOnly ? (
+      {editing && !d.readOnly && !fieldsQ.data ? (
+        <div className="text-sm text-muted">{fieldsQ.error ? <ErrorNote error={fieldsQ.error} /> : t('common.loading')}</div>
+      ) : structured && fields ? (
+        <FieldsEditor
+          value={fields}
+          onChange={setFields}
+          problems={problems}
+          onSave={submit}
+          onCancel={requestCancel}
+          name={d.title || d.path}
+          idBase={`edit-${d.docId}`}
+          bodyRef={editor}
+          bodyClass="max-h-[75vh] min-h-56 [field-sizing:content]"
+        />
+      ) : editing && !d.readOnly ? (
         <textarea
           ref={editor}
           data-testid="memory-editor"
@@ -498,7 +553,7 @@ function MemoryDetailView({ id }: { id: string }) {
               <Button
                 variant="primary"
                 data-testid="memory-save"
-                disabled={!dirty || save.isPending || problem !== null}
+                disabled={!dirty || pending || blocked}
                 onClick={submit}
               >
                 {t('library.edit.save')}

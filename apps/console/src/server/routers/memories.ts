@@ -10,8 +10,10 @@ import {
   memoryId,
   moveInput,
   pinInput,
+  saveFieldsInput,
   saveTextInput,
 } from '../../shared/validators.ts';
+import { memoryFields, saveMemoryFields } from '../memory-fields.ts';
 import type { ConsoleRuntime } from '../engine.ts';
 import { servicesOf } from '../services.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
@@ -52,6 +54,12 @@ export const memoriesRouter = createTRPCRouter({
 
   /** Whole-file save from the editor; re-indexes that document. CONFLICT when the file changed meanwhile. */
   save: procedure.input(saveTextInput).mutation(({ ctx, input }) => ctx.runtime.engine.saveText(input.id, input.raw, input.expectedHash)),
+
+  /** A memory as the structured editor's fields (title, tags, body), read with the engine's rules. */
+  fields: procedure.input(z.object({ id: memoryId })).query(({ ctx, input }) => memoryFields(ctx.runtime.engine, input.id)),
+
+  /** Saves fields by splicing only the changed ones into the file; a field the engine would read otherwise comes back as a problem. */
+  saveFields: procedure.input(saveFieldsInput).mutation(({ ctx, input }) => saveMemoryFields(ctx.runtime.engine, input)),
 
   /** Anchored replace of one passage. */
   edit: procedure.input(editInput).mutation(({ ctx, input }) => ctx.runtime.engine.edit(input.id, input.target, input.replacement)),

@@ -1,0 +1,35 @@
+// The structured editor's checks while typing (pure): what would make the engine read the fields
+// otherwise than as typed, tied to the field it concerns. The server reads the saved text back with
+// the engine's own rules and refuses anything these miss (memories.saveFields), so these only have
+// to be quick and right for the common cases.
+import type { EditorKey } from '../../client/messages-editor.ts';
+import { META_LINE, TAG_LINE } from './diary-check.ts';
+
+export interface EditorFields {
+  title: string;
+  /** As typed: separated by , ， 、 ; ； */
+  tags: string;
+  body: string;
+}
+
+export type FieldName = 'title' | 'tags' | 'body';
+export type FieldProblems = Partial<Record<FieldName, EditorKey>>;
+
+/** The tag list of the tags field (the engine splits on the same marks and cleans each tag again). */
+export const tagList = (tags: string): string[] => [...new Set(tags.split(/[,，、;；]/).map((t) => t.trim()).filter(Boolean))];
+
+export const sameFields = (a: EditorFields, b: EditorFields): boolean =>
+  a.title.trim() === b.title.trim() && tagList(a.tags).join('\n') === tagList(b.tags).join('\n') && a.body.replace(/\s+$/, '') === b.body.replace(/\s+$/, '');
+
+/** Problems of `f`; `base` is what the file held (a memory without a title may stay without one). */
+export function fieldProblems(f: EditorFields, base: EditorFields): FieldProblems {
+  const out: FieldProblems = {};
+  const title = f.title.trim();
+  if (title === '' && base.title.trim() !== '') out.title = 'edit.problem.title-empty';
+  else if (/^>/.test(title) || TAG_LINE.test(title)) out.title = 'edit.problem.title-reads-as-other';
+  const lastLine = f.body.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').at(-1) ?? '';
+  // With tags, the Tag line comes after the body and these lines stay body text.
+  if (tagList(f.tags).length === 0 && META_LINE.test(lastLine)) out.body = 'edit.problem.body-reads-as-meta';
+  else if (tagList(f.tags).length === 0 && TAG_LINE.test(lastLine)) out.body = 'edit.problem.body-reads-as-tags';
+  return out;
+}

@@ -1,0 +1,155 @@
+// A .txt diary memory as the three fields the editor shows — title, tags, body — and back. The file
+// stays the source of truth: the fields are read with the engine's own rules (parseDiaryParts,
+// isTagLine, isMetaLine), and a save splices only the lines of the fields that changed into the
+// file's text, so everything else keeps its bytes (BOM, CRLF, an anchor written 【09：30】, a
+// `Tags：a、b` line, the Meta line). Unchanged fields give back the text byte for byte. Pure.
+import { isMetaLine, isTagLine, parseDiaryParts, splitTags, withLayoutOf } from '@engram/engine';
+
+export interface DiaryFields {
+  title: string;
+  tags: string[];
+  /** Everything between the title line and the Tag line: the `> summary` paragraph and the text. */
+  body: string;
+}
+
+/** Which field a save cannot keep, and why (the editor shows it under that field, in the reader's language). */
+export type FieldProblem = { field: 'title' | 'body'; code: 'title-empty' | 'title-reads-as-other' | 'body-reads-as-tags' | 'not-kept' };
+
+interface Layout {
+  bom: string;
+  lines: string[];
+  titleIdx: number;
+  /** The anchor and spacing before the title on its line (`[09:30] `), kept as written. */
+  titlePrefix: string;
+  tagIdx: number;
+  /** Body lines [bodyStart, bodyEnd), blank lines around them excluded. */
+  bodyStart: number;
+  bodyEnd: number;
+  fields: DiaryFields;
+}
+
+const blank = (s: string | undefined) => s === undefined || s.trim() === '';
+
+function layoutOf(raw: string): Layout {
+  const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  const lines = raw.slice(bom.length).replace(/\r\n?/g, '\n').split('\n');
+  const parts = parseDiaryParts(raw);
+  let first = 0;
+  while (first < lines.length && blank(lines[first])) first++;
+  let last = lines.length - 1;
+  while (last >= 0 && blank(lines[last])) last--;
+  // The engine reads an optional Meta line last, the Tag line before it, the title line first.
+  let tail = last + 1;
+  if (last > first && isMetaLine(lines[last]!)) {
+    tail = last;
+    last--;
+    while (last >= first && blank(lines[last])) last--;
+  }
+  const tagIdx = parts.tags !== null && last >= first && isTagLine(lines[last]!) ? last : -1;
+  const titleIdx = parts.lineTitle !== null ? first : -1;
+  let titlePrefix = '';
+  if (titleIdx >= 0) {
+    const line = lines[titleIdx]!.trimEnd();
+    const title = parts.lineTitle!;
+    titlePrefix = parts.anchored ? (title === '' ? `${line} ` : line.slice(0, line.length - title.length)) : (/^\s*/.exec(line)?.[0] ?? '');
+  }
+  let bodyStart = titleIdx >= 0 ? titleIdx + 1 : first;
+  let bodyEnd = tagIdx >= 0 ? tagIdx : Math.min(tail, last + 1);
+  while (bodyStart < bodyEnd && blank(lines[bodyStart])) bodyStart++;
+  while (bodyEnd > bodyStart && blank(lines[bodyEnd - 1])) bodyEnd--;
+  return {
+    bom,
+    lines,
+    titleIdx,
+    titlePrefix,
+    tagIdx,
+    bodyStart,
+    bodyEnd,
+    fields: { title: parts.lineTitle ?? '', tags: parts.tags ?? [], body: lines.slice(bodyStart, bodyEnd).join('\n') },
+  };
+}
+
+/** Is this memory's file one the fields editor can write (the .txt layout; .md keeps the text editor)? */
+export const fieldsEditable = (path: string): boolean => !path.toLowerCase().endsWith('.md');
+
+/** The fields of a diary text, as the engine reads it. */
+export function diaryFields(raw: string): DiaryFields {
+  return layoutOf(raw).fields;
+}
+
+/** The body as the editor hands it back: LF only, blank lines around it dropped (the layout puts them). */
+function tidyBody(body: string): string[] {
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  let a = 0;
+  let b = lines.length;
+  while (a < b && blank(lines[a])) a++;
+  while (b > a && blank(lines[b - 1])) b--;
+  return lines.slice(a, b);
+}
+
+/** Titles are single lines: runs of whitespace read as one space. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * `raw` with the fields put in: the title on its line after the anchor, the tags on the Tag line
+ * (its key and separator as written), the body between them. Returns `raw` itself when nothing
+ * changed; otherwise the new text with the file's BOM and line endings, or the field the engine
+ * would not read back as it was typed.
+ */
+export function withDiaryFields(raw: string, next: DiaryFields): { text: string } | { problem: FieldProblem } {
+  const l = layoutOf(raw);
+  const title = oneLine(next.title);
+  const tags = splitTags(next.tags.join(','));
+  const body = tidyBody(next.body);
+  if (title === '' && l.fields.title !== '') return { problem: { field: 'title', code: 'title-empty' } };
+  const titleChanged = title !== oneLine(l.fields.title);
+  const tagsChanged = !sameList(tags, l.fields.tags);
+  const bodyChanged = body.join('\n') !== l.fields.body;
+  if (!titleChanged && !tagsChanged && !bodyChanged) return { text: raw };
+
+  const lines = [...l.lines];
+  // From the end, so earlier indices stay valid: tags, then body, then title.
+  if (tagsChanged) {
+    if (l.tagIdx >= 0 && tags.length > 0) {
+      const line = lines[l.tagIdx]!;
+      const key = /^[^:：]*[:：]\s*/.exec(line)?.[0] ?? 'Tag: ';
+      const sep = /[,，、;；]/.exec(line.slice(key.length))?.[0] ?? ',';
+      lines[l.tagIdx] = key + tags.join(sep === ',' || sep === ';' ? `${sep} ` : sep);
+    } else if (l.tagIdx >= 0) {
+      // No tags left: the Tag line goes, with the blank line that set it apart.
+      const from = blank(lines[l.tagIdx - 1]) ? l.tagIdx - 1 : l.tagIdx;
+      lines.splice(from, l.tagIdx + 1 - from);
+    } else {
+      const at = l.bodyEnd > l.bodyStart ? l.bodyEnd : l.titleIdx >= 0 ? l.titleIdx + 1 : l.bodyStart;
+      lines.splice(at, 0, '', `Tag: ${tags.join(', ')}`);
+    }
+  }
+  if (bodyChanged) {
+    if (l.bodyEnd > l.bodyStart) {
+      if (body.length > 0) lines.splice(l.bodyStart, l.bodyEnd - l.bodyStart, ...body);
+      else {
+        // The body is emptied: its lines go, and one of the two blank lines that framed it.
+        const extra = blank(lines[l.bodyStart - 1]) && blank(lines[l.bodyEnd]) && l.bodyEnd < lines.length ? 1 : 0;
+        lines.splice(l.bodyStart, l.bodyEnd - l.bodyStart + extra);
+      }
+    } else if (body.length > 0) {
+      const at = l.titleIdx >= 0 ? l.titleIdx + 1 : l.bodyStart;
+      const after = blank(lines[at]) || at >= lines.length ? [] : [''];
+      lines.splice(at, 0, ...(at > 0 ? [''] : []), ...body, ...after);
+    }
+  }
+  if (titleChanged) {
+    if (l.titleIdx >= 0) lines[l.titleIdx] = l.titlePrefix + title;
+    else lines.splice(l.bodyStart, 0, title, '');
+  }
+  const text = withLayoutOf(raw, l.bom + lines.join('\n'));
+
+  // Read back with the engine's rules: what was typed must be what the engine will read.
+  const back = layoutOf(text).fields;
+  if (oneLine(back.title) !== title) return { problem: { field: 'title', code: title === '' ? 'title-empty' : 'title-reads-as-other' } };
+  if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags' } };
+  if (back.body !== body.join('\n')) return { problem: { field: 'body', code: 'not-kept' } };
+  return { text };
+}

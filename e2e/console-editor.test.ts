@@ -1,0 +1,109 @@
+// Issue 28, the structured editor, in Chromium against the production build: a memory is edited as
+// title, tags and body; the file stays the source of truth (a CRLF file with a BOM and a `Tags：a、b`
+// line keeps every byte it had, and a change touches only its own lines); Ctrl+S saves; 预览 renders
+// the `##` sections; a problem is told in Chinese under the field it concerns.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { seedDiary } from './fixtures.ts';
+import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const haveChromium = existsSync(CHROMIUM);
+const SHOTS = join(repoRoot, 'e2e/screenshots');
+
+const TITLE = '机房巡检清单';
+const FILE = `2026-11-02-${TITLE}.txt`;
+/** Written on Windows: BOM, CRLF, a full-width anchor and a `Tags：` line with 、 between the tags. */
+const RAW = `\ufeff【09：30】 ${TITLE}\r\n\r\n> 每周一上午巡检二号机房。\r\n\r\n## 步骤\r\n先看空调出风温度，再看 UPS 电池。\r\n\r\nTags：巡检、机房\r\n`;
+
+for (const width of [300, 1360]) {
+  describe(`the structured editor at ${width} px`, { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
+    const root = mkdtempSync(join(tmpdir(), 'engram-e2e-editor-'));
+    const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+    const file = join(env.ENGRAM_DIARY_DIR, FILE);
+    let server: RunningConsole | null = null;
+    let browser: Browser | null = null;
+
+    before(async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      ensureBuild((s) => console.log(`# ${s}`));
+      mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
+      seedDiary(env.ENGRAM_DIARY_DIR);
+      writeFileSync(file, RAW);
+      server = await startConsole(env, await freePort());
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    });
+    after(async () => {
+      await browser?.close().catch(() => {});
+      await server?.stop();
+    });
+
+    test('fields from the file; nothing changed writes nothing; a new section is previewed, saved with Ctrl+S, and only its lines change', async () => {
+      const context = await browser!.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        await page.goto(`${server!.url}/?lang=zh#library`);
+        await page.getByTestId('library-search').fill(TITLE);
+        const row = page.getByTestId('memory-row').filter({ hasText: TITLE });
+        await row.waitFor();
+        await row.locator('button').first().click();
+        await row.getByTestId('memory-edit').click();
+        const title = row.getByTestId('edit-title');
+        await title.waitFor();
+        assert.equal(await title.inputValue(), TITLE, 'the title without its anchor');
+        assert.equal(await row.getByTestId('edit-tags').inputValue(), '巡检，机房');
+        const body = row.getByTestId('memory-editor');
+        assert.equal(await body.inputValue(), '> 每周一上午巡检二号机房。\n\n## 步骤\n先看空调出风温度，再看 UPS 电池。');
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'memory-editor', 'the cursor is in the body');
+
+        // Nothing changed: saving is not offered, and Ctrl+S writes nothing.
+        assert.equal(await row.getByTestId('memory-save').isDisabled(), true);
+        await body.press('Control+s');
+        await page.waitForTimeout(300);
+        assert.equal(readFileSync(file, 'utf8'), RAW, 'the file is untouched');
+
+        // A problem is told under its field, in Chinese, and blocks the save.
+        await row.getByTestId('edit-tags').fill('');
+        await body.fill(`${await body.inputValue()}\n\nTag: 其实是正文`);
+        const problem = row.getByTestId('edit-problem-body');
+        assert.match(await problem.innerText(), /没有标签时，正文最后一行不能以“Tag:”或“标签：”开头/);
+        assert.ok((await body.getAttribute('aria-describedby'))?.includes((await problem.getAttribute('id'))!), 'tied to the body field');
+        assert.equal(await body.getAttribute('aria-invalid'), 'true');
+        assert.equal(await row.getByTestId('memory-save').isDisabled(), true);
+        await row.getByTestId('edit-tags').fill('巡检、机房');
+        await problem.waitFor({ state: 'detached' });
+
+        // A new section and a new tag; the preview renders the sections as headings.
+        await body.fill('> 每周一上午巡检二号机房。\n\n## 步骤\n先看空调出风温度，再看 UPS 电池。\n\n## 异常\n- 温度高于 27 度时打电话给值班。');
+        await row.getByTestId('edit-tags').fill('巡检、机房、值班');
+        await row.getByTestId('edit-tab-preview').click();
+        const preview = row.getByTestId('edit-preview');
+        assert.deepEqual(await preview.locator('h3').allInnerTexts(), ['步骤', '异常']);
+        assert.match(await preview.locator('blockquote').innerText(), /每周一上午/);
+        assert.deepEqual(await preview.getByTestId('edit-preview-tags').locator('span').allInnerTexts(), ['#巡检', '#机房', '#值班']);
+        if (width === 1360) await page.screenshot({ path: join(SHOTS, `editor-preview-${width}.png`) });
+        await row.getByTestId('edit-tab-write').click();
+        await page.screenshot({ path: join(SHOTS, `editor-fields-${width}.png`) });
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(sideways <= width + 1, `no sideways scroll at ${width} px (${sideways})`);
+        await row.getByTestId('edit-title').press('Control+s');
+        await row.getByTestId('memory-reader').waitFor();
+
+        // On disk: the BOM, CRLF on every line, the anchor and the Tags key as written; only the new lines are new.
+        const after = readFileSync(file, 'utf8');
+        assert.equal(after, `\ufeff【09：30】 ${TITLE}\r\n\r\n> 每周一上午巡检二号机房。\r\n\r\n## 步骤\r\n先看空调出风温度，再看 UPS 电池。\r\n\r\n## 异常\r\n- 温度高于 27 度时打电话给值班。\r\n\r\nTags：巡检、机房、值班\r\n`);
+        await row.getByTestId('memory-reader').filter({ hasText: '27 度' }).waitFor();
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}
