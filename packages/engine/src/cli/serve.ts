@@ -1,4 +1,5 @@
-// `engram serve`: runs the console (apps/console) in production mode, building it first if needed.
+// `engram serve`: runs the console (apps/console) in production mode through its start script, which
+// builds it first if needed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -40,13 +41,12 @@ export async function serveConsole(opts: ServeOptions): Promise<void> {
   if (!existsSync(join(consoleDir, 'package.json'))) throw new EngramError('console-missing', `console app not found at ${consoleDir}`);
   const env = consoleEnv(opts);
   await checkOpens(env);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const run = (script: string) =>
-    new Promise<void>((ok, fail) => {
-      const child = spawn(npm, ['run', script], { cwd: consoleDir, env, stdio: 'inherit' });
-      child.on('error', (e) => fail(new EngramError('console-failed', `could not run npm run ${script}: ${errorMessage(e)}`)));
-      child.on('exit', (code) => (code === 0 ? ok() : fail(new EngramError('console-failed', `console ${script} exited with ${code}`))));
-    });
-  if (!existsSync(join(consoleDir, '.next', 'BUILD_ID'))) await run('build');
-  await run('start');
+  // The console's start script builds when the build is missing or stale (with a progress line) and
+  // prints the start block; run directly, without npm's own lines around it.
+  await new Promise<void>((ok, fail) => {
+    const child = spawn(process.execPath, [join(consoleDir, 'scripts/start.mjs')], { cwd: consoleDir, env, stdio: 'inherit' });
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+    child.on('error', (e) => fail(new EngramError('console-failed', `could not start the console: ${errorMessage(e)}`)));
+    child.on('exit', (code) => (code === 0 ? ok() : fail(new EngramError('console-failed', `the console exited with ${code}`))));
+  });
 }
