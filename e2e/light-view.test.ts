@@ -63,5 +63,23 @@ test('the light view in Chromium at 300 px: list, search, open, back, under its 
   await page.screenshot({ path: join(shots, 'light-view-300-memory.png') });
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#list').isVisible(), true, 'Esc goes back to the list');
+
+  // The host's theme goes with the frame (?theme=, kept through the dead console's redirect) and a
+  // later switch comes as the console's appearance message from the parent page.
+  const background = (frame: { evaluate: typeof page.evaluate }) => frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.goto(`${base}/engram/console/?lang=zh&theme=dark`, { waitUntil: 'load' });
+  assert.match(page.url(), /\/engram\/view\?from=console&lang=zh&theme=dark$/);
+  assert.equal(await background(page), 'rgb(13, 17, 23)', 'dark as the host asked');
+  await page.goto(`${base}/engram/view?theme=light`, { waitUntil: 'load' });
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+  // A parent page on the host's origin (frame-ancestors 'self'), as the DSH page is.
+  await page.route(`${base}/host-page`, (route) => route.fulfill({ contentType: 'text/html', body: `<iframe src="${base}/engram/view?theme=light" style="width:300px;height:600px;border:0"></iframe>` }));
+  await page.goto(`${base}/host-page`, { waitUntil: 'load' });
+  const framed = (await (await page.locator('iframe').elementHandle())!.contentFrame())!;
+  await framed.waitForURL(/\/engram\/view/);
+  await framed.waitForLoadState('load');
+  await page.evaluate(() => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'engram:appearance', lang: 'zh', theme: 'dark' }, '*'));
+  await framed.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'dark');
+  assert.equal(await background(framed), 'rgb(13, 17, 23)', 'follows the host to dark without a reload');
   assert.deepEqual(problems, [], 'no CSP violation or page error');
 });

@@ -214,7 +214,10 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
 
     const c = await listen((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><meta charset="utf-8"><title>console stub</title><body style="font:14px sans-serif"><h1 data-stub="console">Engram 控制台(测试替身)</h1></body>');
+      // Records what the console would apply: its URL's lang/theme, and the host's appearance messages
+      // (the console listens for them from its parent: apps/console/src/client/host-appearance.ts).
+      res.end('<!doctype html><meta charset="utf-8"><title>console stub</title><body style="font:14px sans-serif"><h1 data-stub="console">Engram 控制台(测试替身)</h1>' +
+        '<script>window.__messages = []; addEventListener("message", function (e) { if (e.source === parent) window.__messages.push(e.data); });</script></body>');
     });
     consoleStub = c.server;
     consoleUrl = `http://127.0.0.1:${c.port}`;
@@ -229,7 +232,9 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
       };
       if (url === '/') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<!doctype html><meta charset="utf-8"><title>host harness</title><body style="margin:0"><div id="root"></div>
+        // The host keeps its language on <html lang> and its theme on <html style="color-scheme"> and
+        // <body data-ds-dark-theme> (locale/src/client/index.ts:131, ui-layout theme-presenter.ts:39-42).
+        res.end(`<!doctype html><html lang="zh-CN" style="color-scheme: light"><meta charset="utf-8"><title>host harness</title><body style="margin:0"><div id="root"></div>
 <script>window.__SLOT_KINDS__ = ${JSON.stringify(HOST_SLOTS)}; window.__SESSION_ID__ = ${JSON.stringify(SESSION_ID)};</script>
 <script src="/react.js"></script><script src="/harness.js"></script>
 <script src="/plugins/${pkg.name}/client.js"></script>
@@ -296,17 +301,42 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
   test('the settings section frames the console at its configured URL', async () => {
     const frame = page.locator('[data-host="settings-section"] iframe[data-engram="frame"]');
     await frame.waitFor();
-    assert.equal(await frame.getAttribute('src'), `${consoleUrl}/`);
+    assert.equal(await frame.getAttribute('src'), `${consoleUrl}/?lang=zh&theme=light`, "the host's language and theme go with the frame");
     assert.match(await page.locator('[data-host="settings-section"] [data-engram="source"]').innerText(), new RegExp(`直连 ${consoleUrl}`));
     await page.frameLocator('[data-host="settings-section"] iframe').locator('[data-stub="console"]').waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'settings-section.png') });
+  });
+
+  test('the framed console follows the host when it switches language and theme, without reloading', async () => {
+    const frameEl = page.locator('[data-host="settings-section"] iframe[data-engram="frame"]');
+    const src = await frameEl.getAttribute('src');
+    const frame = (await (await frameEl.elementHandle())!.contentFrame())!;
+    await frame.waitForFunction(() => Array.isArray((window as unknown as { __messages?: unknown[] }).__messages));
+    await frame.evaluate(() => ((window as unknown as { __messages: unknown[] }).__messages.length = 0));
+    // What the host does on a switch to English and the dark theme (syncDocumentLanguage, ThemePresenter.apply).
+    await page.evaluate(() => {
+      document.documentElement.lang = 'en';
+      document.documentElement.style.colorScheme = 'dark';
+      document.body.setAttribute('data-ds-dark-theme', '');
+    });
+    await frame.waitForFunction(() => (window as unknown as { __messages: unknown[] }).__messages.length > 0);
+    const messages = await frame.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
+    assert.deepEqual(messages.at(-1), { type: 'engram:appearance', lang: 'en', theme: 'dark' });
+    assert.equal(await frameEl.getAttribute('src'), src, 'the console is not reloaded');
+    await page.evaluate(() => {
+      document.documentElement.lang = 'zh-CN';
+      document.documentElement.style.colorScheme = 'light';
+      document.body.removeAttribute('data-ds-dark-theme');
+    });
+    await frame.waitForFunction(() => JSON.stringify((window as unknown as { __messages: unknown[] }).__messages.at(-1)).includes('light'));
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages.at(-1)), { type: 'engram:appearance', lang: 'zh', theme: 'light' });
   });
 
   test('the header button opens the console in a drawer at the same URL, and closes it', async () => {
     await page.locator('[data-host="session-header"] [data-engram="open-console"]').click();
     const drawer = page.locator('[data-engram="drawer"]');
     await drawer.waitFor();
-    assert.equal(await drawer.locator('iframe').getAttribute('src'), `${consoleUrl}/`);
+    assert.equal(await drawer.locator('iframe').getAttribute('src'), `${consoleUrl}/?lang=zh&theme=light`);
     await page.frameLocator('[data-engram="drawer"] iframe').locator('[data-stub="console"]').waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'header-drawer.png') });
     const button = page.locator('[data-engram="open-console"]');

@@ -1,6 +1,7 @@
 // The tab body: the console in an iframe, a line saying which source is used (with a switch), and a
 // start button when the console is not running. React comes from the host through the module
 // loader's `require`, never bundled.
+import { appearanceMessage, readAppearance, watchAppearance, withAppearance, type Appearance, type DocumentLike } from './appearance.ts';
 import { drawerPlacement, reserveBeside } from './drawer.ts';
 import { describeFailure, readJsonAnswer } from './failure.ts';
 import { chipLabel, withoutNoteBlocks, type NoteChip } from './note-chip.ts';
@@ -101,6 +102,25 @@ async function logHint(config: ClientConfig): Promise<string> {
 const bar = { display: 'flex', gap: '8px', alignItems: 'center', padding: '6px 10px', fontSize: '12px', borderBottom: '1px solid rgba(128,128,128,.25)' };
 const button = { fontSize: '12px', padding: '2px 8px', cursor: 'pointer' };
 
+const hostDocument = (): DocumentLike | null => (globalThis as { document?: DocumentLike }).document ?? null;
+
+interface FrameLike {
+  contentWindow?: { postMessage(message: unknown, targetOrigin: string): void } | null;
+}
+
+/**
+ * Tells the framed console the host's language and theme (appearance.ts). Any origin may receive it:
+ * it is cosmetic, and the frame may have moved on (the light view hands over to the full console).
+ */
+function tellFrame(frame: FrameLike | null, appearance: Appearance): void {
+  if (!appearance.lang && !appearance.theme) return;
+  try {
+    frame?.contentWindow?.postMessage(appearanceMessage(appearance), '*');
+  } catch (e) {
+    console.warn('engram: telling the console the host appearance', e);
+  }
+}
+
 export function ConsolePane(): unknown {
   const React = hostReact();
   const h = React.createElement;
@@ -110,6 +130,13 @@ export function ConsolePane(): unknown {
   const [note, setNote] = React.useState<string | null>(null);
   const [reloads, setReloads] = React.useState(0);
   const [loadedSrc, setLoadedSrc] = React.useState('');
+  // The host's language and theme: in the frame's URL when it opens, by message when they change
+  // (a new URL would reload the console and lose what the person was doing there).
+  const [appearance, setAppearance] = React.useState<Appearance>(readAppearance(hostDocument()));
+  const [opened, setOpened] = React.useState<{ base: string; src: string } | null>(null);
+  const [frame, setFrame] = React.useState<FrameLike | null>(null);
+  React.useEffect(() => watchAppearance(hostDocument(), setAppearance), []);
+  React.useEffect(() => tellFrame(frame, appearance), [frame, appearance.lang, appearance.theme]);
 
   React.useEffect(() => {
     let live = true;
@@ -146,7 +173,9 @@ export function ConsolePane(): unknown {
       setNote(`控制台没能启动:${describeFailure(e)}${await logHint(config)}`);
     }
   };
-  const src = iframeSrc(source, config);
+  const base = iframeSrc(source, config);
+  const src = opened?.base === base ? opened.src : withAppearance(base, appearance);
+  if (opened?.src !== src) setOpened({ base, src });
 
   return h(
     'div',
@@ -160,7 +189,15 @@ export function ConsolePane(): unknown {
       loadedSrc === src ? null : h('span', { style: { opacity: 0.7 }, 'data-engram': 'frame-loading' }, '正在打开…'),
       note ? h('span', { 'data-engram': 'note' }, note) : null,
     ),
-    h('iframe', { src, title: 'Engram 控制台', onLoad: () => setLoadedSrc(src), style: { flex: '1 1 auto', border: '0', width: '100%' }, 'data-engram': 'frame' }),
+    h('iframe', {
+      src,
+      title: 'Engram 控制台',
+      ref: setFrame,
+      // A change that came while the page loaded is not in its URL: say it again once it is there.
+      onLoad: () => (setLoadedSrc(src), tellFrame(frame, appearance)),
+      style: { flex: '1 1 auto', border: '0', width: '100%' },
+      'data-engram': 'frame',
+    }),
   );
 }
 

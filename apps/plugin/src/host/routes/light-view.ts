@@ -12,6 +12,20 @@ import { checkHost, checkSameSite, headerBag, type Engine, type GuardPolicy } fr
 import type { RouteDefinition } from '../core/host-types.ts';
 
 export const VIEW_PATH = '/engram/view';
+
+/**
+ * Where a page navigation to the dead console lands: the light view, with the host's `lang` and
+ * `theme` from the frame's URL kept (only the values the console knows).
+ */
+export function viewRedirect(requestUrl: string | undefined): string {
+  const asked = new URL(requestUrl ?? '/', 'http://h').searchParams;
+  const out = new URLSearchParams({ from: 'console' });
+  const lang = asked.get('lang');
+  const theme = asked.get('theme');
+  if (lang === 'zh' || lang === 'en') out.set('lang', lang);
+  if (theme === 'light' || theme === 'dark') out.set('theme', theme);
+  return `${VIEW_PATH}?${out.toString()}`;
+}
 const API_PATH = `${VIEW_PATH}/api`;
 const PAGE_SIZE = 50;
 
@@ -126,6 +140,8 @@ export function renderViewPage(nonce: string): string {
 <style nonce="${nonce}">
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0969da}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#4493f8}}
+:root[data-theme=light]{color-scheme:light;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa;--accent:#0969da}
+:root[data-theme=dark]{color-scheme:dark;--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--line:#30363d;--soft:#161b22;--accent:#4493f8}
 *{box-sizing:border-box}body{margin:0;font:13px/1.5 system-ui,"PingFang SC","Microsoft YaHei","WenQuanYi Micro Hei",sans-serif;color:var(--fg);background:var(--bg)}
 header{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);padding:8px}
 .row{display:flex;gap:6px;align-items:center}input{flex:1;min-width:0;padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
@@ -146,6 +162,12 @@ li button:hover,li button:focus{background:var(--soft);outline:none}.t{font-weig
 (function(){
 var base=location.pathname.replace(/\\/+$/,'');var api=base+'/api';
 var $=function(id){return document.getElementById(id)};
+/* The host's theme: ?theme= when the frame opens, then {type:'engram:appearance',theme} from the parent (the console's protocol). */
+function theme(t){if(t==='light'||t==='dark')document.documentElement.setAttribute('data-theme',t)}
+var asked=new URLSearchParams(location.search);theme(asked.get('theme'));
+addEventListener('message',function(e){if(e.source!==parent||parent===window||!e.data||e.data.type!=='engram:appearance')return;theme(e.data.theme);
+if(e.data.lang==='zh'||e.data.lang==='en')asked.set('lang',e.data.lang);if(e.data.theme==='light'||e.data.theme==='dark')asked.set('theme',e.data.theme)});
+function carried(){var o=new URLSearchParams();['lang','theme'].forEach(function(k){if(asked.get(k))o.set(k,asked.get(k))});var q=o.toString();return q?'?'+q:''}
 function get(path){return fetch(path,{credentials:'same-origin'}).then(function(r){return r.json().then(function(b){if(!r.ok)throw new Error(b&&b.error||('HTTP '+r.status));return b})})}
 function item(m){var li=document.createElement('li');var b=document.createElement('button');b.type='button';
 var t=document.createElement('div');t.className='t';t.textContent=(m.pinned?'📌 ':'')+m.title;
@@ -163,7 +185,7 @@ document.addEventListener('keydown',function(e){if(e.key==='/'&&document.activeE
 get('/engram/client-config').then(function(c){if(c.startable){$('start-wrap').hidden=false;$('start').addEventListener('click',function(){$('status').textContent='正在启动完整控制台…';
 var h={};h[c.tokenHeader]=c.token;fetch(c.startPath,{method:'POST',credentials:'same-origin',headers:h}).then(function(r){return r.json()}).then(function(b){
 if(!b.ok){$('status').textContent='无法启动:'+(b.message||'原因未知');return}$('status').textContent='完整控制台启动中,稍候会自动切换…';
-var tries=0;var poll=setInterval(function(){get('/engram/client-config').then(function(c2){if(c2.reachable){clearInterval(poll);location.href=location.protocol==='https:'?c2.proxyPath:c2.consoleUrl.replace(/\\/+$/,'')+'/'}else if(++tries>60){clearInterval(poll);$('status').textContent='完整控制台没有按时启动,详见插件日志'}})},1000)})})}}).catch(function(){});
+var tries=0;var poll=setInterval(function(){get('/engram/client-config').then(function(c2){if(c2.reachable){clearInterval(poll);location.href=(location.protocol==='https:'?c2.proxyPath:c2.consoleUrl.replace(/\\/+$/,'')+'/')+carried()}else if(++tries>60){clearInterval(poll);$('status').textContent='完整控制台没有按时启动,详见插件日志'}})},1000)})})}}).catch(function(){});
 load('');
 })();
 </script></body></html>`;

@@ -11,7 +11,7 @@
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkHost, checkMutation, checkSameSite, forwardedHeaders, headerBag, PROXY_HEADER, type GuardPolicy, type GuardVerdict, type HeaderBag } from '@engram/engine';
-import { VIEW_PATH } from './light-view.ts';
+import { VIEW_PATH, viewRedirect } from './light-view.ts';
 import { consoleTarget } from './proxy-target.ts';
 import type { RouteDefinition } from '../core/host-types.ts';
 import type { ConsoleLink } from './console-link.ts';
@@ -197,7 +197,7 @@ function proxyToConsole(req: IncomingMessage, res: ServerResponse, consoleUrl: s
     upstream.on('error', (error) => {
       // A page navigation while the console is down lands on the plugin's light view instead of an error.
       if (!res.headersSent && req.method === 'GET' && /text\/html/.test(header(req, 'accept') ?? '')) {
-        res.writeHead(302, { location: `${VIEW_PATH}?from=console`, 'cache-control': 'no-store' }).end();
+        res.writeHead(302, { location: viewRedirect(req.url), 'cache-control': 'no-store' }).end();
       } else if (!res.headersSent) sendJson(res, 502, { error: `完整控制台没有在运行 / console not reachable at ${consoleUrl}: ${error.message}`, startPath: CONSOLE_START_PATH, viewPath: VIEW_PATH });
       else res.end();
       resolve();
