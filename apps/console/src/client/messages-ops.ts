@@ -1,4 +1,4 @@
-// UI strings of the operations added in session 4: the plugin's log on the Index page, installing
+// UI strings of the console's operations: the plugin's log on the Index page, installing
 // the embedding model from Settings, and confirming a move of the diary root. Looked up by i18n.tsx
 // beside messages.ts (same keys in both languages; the type enforces it).
 
