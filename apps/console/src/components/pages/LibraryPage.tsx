@@ -4,7 +4,7 @@
 // re-indexes that document), pinned, locked, moved, its summary regenerated, or archived. Beside the
 // memories: the workspaces (identity, claims, rename, merge), the import of past sessions, the wall.
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
@@ -31,6 +31,12 @@ import { fieldProblems, tagList, type EditorFields, type FieldProblems } from '.
 import type { EditorKey } from '../../client/messages-editor.ts';
 import { useEngineSearch, type ArchiveState } from '../notebook/useEngineSearch.ts';
 
+// A keystroke in the search box re-renders the Library: the other tabs' panels and the overview do
+// not depend on the typed text, so they skip that render (docs/benchmarks.md, "Console").
+const Workspaces = memo(WorkspacesPanel);
+const Import = memo(ImportPanel);
+const Wall = memo(WallPanel);
+
 type Memory = RouterOutputs['memories']['page']['items'][number] & { matched?: { token: string; fields: string[] }[] };
 type LibraryTab = 'memories' | 'workspaces' | 'import' | 'wall';
 
@@ -48,6 +54,10 @@ export function LibraryPage() {
   // Words, dates or the archive go to the engine's search; the plain list stays paged and windowed.
   const library = useEngineSearch(pages, { ...scope, ...filters, archived });
   const pending = useQuery(trpc.workspaces.claims.queryOptions({ status: 'pending' }));
+  const pickFilter = useCallback((f: Partial<Filters>) => {
+    setTab('memories');
+    setFilters((cur) => ({ ...cur, ...f }));
+  }, []);
   const pendingCount = pending.data?.length ?? 0;
 
   return (
@@ -101,24 +111,17 @@ export function LibraryPage() {
             />
           </div>
           <div hidden={tab !== 'workspaces'} data-testid="panel-workspaces">
-            <WorkspacesPanel />
+            <Workspaces />
           </div>
           <div hidden={tab !== 'import'} data-testid="panel-import">
-            <ImportPanel />
+            <Import />
           </div>
           <div hidden={tab !== 'wall'} data-testid="panel-wall">
-            <WallPanel />
+            <Wall />
           </div>
         </div>
         <aside className="page-aside">
-          <CorpusOverview
-            categories={library.categories}
-            tagCounts={library.tags}
-            onPick={(f) => {
-              setTab('memories');
-              setFilters((cur) => ({ ...cur, ...f }));
-            }}
-          />
+          <CorpusOverview categories={library.categories} tagCounts={library.tags} onPick={pickFilter} />
         </aside>
       </div>
     </DraftsProvider>
@@ -747,7 +750,7 @@ function MemoryMeta({ memory: d }: { memory: Detail }) {
   );
 }
 
-function CorpusOverview({
+const CorpusOverview = memo(function CorpusOverview({
   categories: byCategory,
   tagCounts,
   onPick,
@@ -807,8 +810,7 @@ function CorpusOverview({
       ) : null}
     </Card>
   );
-}
-
+});
 
 const TYPING = 'input, textarea, select, [contenteditable="true"]';
 
