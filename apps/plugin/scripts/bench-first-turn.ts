@@ -1,22 +1,44 @@
-// What Engram adds to the first turn after a host start, through the simulated host: for several
-// fresh starts (a new host, the plugin loaded on the coding-session memories), the time of the
-// first turn right after the load and of a second turn once warm, with the plugin as it ships
-// (recallWaitMs 100: the step waits at most that long for its recall, the model and word tables
-// loading in the background) and, as the baseline measured in the same run, with every step
-// waiting for its recall (recallWaitMs 60000: what the plugin did before). The model does nothing
-// in the simulator: a turn's own cost is the host's, Engram's is what differs.
+// What Engram adds to the first turn after a host start, through the simulated host. Each start is
+// a fresh process (as a host start is: nothing the engine caches in memory, such as the word
+// tables, carries over), a new host and a new data dir over the coding-session memories; it times
+// loading the plugin, the first turn right after the load, and a second turn once warm. Modes, in
+// the same run and interleaved start by start:
+//   off      — the host without Engram: the baseline every other row is compared with;
+//   shipped  — the plugin as it ships (recallWaitMs 100: a step waits at most that long for its
+//              recall, the index, word tables and model open in the background);
+//   blocking — every step waits for its recall (recallWaitMs 60000: what the plugin did before);
+// each with no embedding model (a HOME without one: lexical) and, when this machine's model cache
+// has one, with it (semantic once the warm-up has loaded it; the row says what the warm-up reported).
+// The model of the conversation does nothing in the simulator: a turn's own cost is the host's,
+// Engram's is what differs.
 // Run: node --import tsx apps/plugin/scripts/bench-first-turn.ts [starts]   (prints a markdown table)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../src/host/apply.ts';
 import type { WarmUp } from '../src/host/recall/warm-up.ts';
 import { CODING_MEMORIES } from './coding-session.ts';
 
-const STARTS = Number(process.argv[2] ?? 5);
+type Mode = 'off' | 'shipped' | 'blocking';
+type Model = 'none' | 'cached';
+interface Timing {
+  load: number;
+  first: number;
+  warm: number;
+  /** CPU time of the process (user + system, all threads) during the load and the first turn. */
+  loadCpu: number;
+  firstCpu: number;
+  /** What the warm-up said about the model: 'semantic', 'lexical', or '' (off). */
+  recall: string;
+}
 
-async function oneStart(recallWaitMs: number): Promise<{ load: number; first: number; warm: number }> {
+const WAIT: Record<Exclude<Mode, 'off'>, number> = { shipped: 100, blocking: 60_000 };
+
+/** One host start in this process: the plugin loaded (unless off), a first turn, a warm turn. */
+async function oneStart(mode: Mode): Promise<Timing> {
   const root = mkdtempSync(join(tmpdir(), 'engram-bench-first-'));
   const diaryDir = join(root, 'diaries');
   mkdirSync(diaryDir, { recursive: true });
@@ -24,35 +46,80 @@ async function oneStart(recallWaitMs: number): Promise<{ load: number; first: nu
   const host = createHost({});
   let warmUp: WarmUp | undefined;
   try {
+    const cpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    let c = cpuMs();
     let t = performance.now();
-    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') }, onWarmUp: (w) => (warmUp = w) }), { diaryDir, dataDir: join(root, 'data'), model: { autoInstall: false }, recallWaitMs });
+    if (mode !== 'off') {
+      // The model cache is looked up under HOME: the process's own (startInChild gives a 'none' start
+      // an empty one; some engine paths read the process's HOME, not the env handed to the plugin).
+      const plugin = createHostPlugin({ env: { DSH_HOME: join(root, 'dsh'), HOME: homedir(), ENGRAM_MODEL_AUTO_INSTALL: '0' }, onWarmUp: (w) => (warmUp = w) });
+      await host.load(plugin, { diaryDir, dataDir: join(root, 'data'), model: { autoInstall: false }, recallWaitMs: WAIT[mode] });
+    }
     const load = performance.now() - t;
+    const loadCpu = cpuMs() - c;
     const session = host.createSession({ cwd: join(root, 'work') });
+    c = cpuMs();
     t = performance.now();
     await session.userTurn('ledger-api 本地数据库端口是多少?', [{ text: 'ok' }]);
     const first = performance.now() - t;
+    const firstCpu = cpuMs() - c;
     await warmUp?.done;
     t = performance.now();
     await session.userTurn('迁移用什么工具生成?', [{ text: 'ok' }]);
     const warm = performance.now() - t;
-    return { load, first, warm };
+    const said = host.logs.find((l) => l.message.startsWith('warm-up:'))?.message ?? '';
+    return { load, first, warm, loadCpu, firstCpu, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
   } finally {
     await host.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const rows: string[] = [];
-for (const [label, wait] of [['waits for every recall (before)', 60_000], ['as shipped: waits ≤ 100 ms', 100]] as const) {
-  const runs: { load: number; first: number; warm: number }[] = [];
-  // Alternating would share caches between modes; each start is a fresh host and data dir either way.
-  for (let i = 0; i < STARTS; i++) runs.push(await oneStart(wait));
-  const first = median(runs.map((r) => r.first));
-  const warm = median(runs.map((r) => r.warm));
-  rows.push(`| ${label} | ${STARTS} | ${median(runs.map((r) => r.load)).toFixed(0)} | ${first.toFixed(0)} | ${warm.toFixed(0)} | ${(first - warm).toFixed(0)} |`);
+/** Runs one start in a fresh Node process and reads its timing. */
+function startInChild(mode: Mode, model: Model): Timing {
+  const emptyHome = model === 'none' ? mkdtempSync(join(tmpdir(), 'engram-bench-home-')) : null;
+  const env: NodeJS.ProcessEnv = { ...process.env, ENGRAM_MODEL_AUTO_INSTALL: '0' };
+  delete env.ENGRAM_MODEL_CACHE;
+  delete env.XDG_CACHE_HOME;
+  if (emptyHome) env.HOME = emptyHome;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--one', mode], { encoding: 'utf8', env });
+  if (emptyHome) rmSync(emptyHome, { recursive: true, force: true });
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (run.status !== 0 || !line.startsWith('{')) throw new Error(`a ${mode} start failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line) as Timing;
 }
-console.log(`\n### First turn after a start (simulated host, ${CODING_MEMORIES.length} memories, lexical: no model in the simulator)\n`);
-console.log('| plugin | starts | load ms (median) | first turn ms | warm turn ms | first-turn added ms |');
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const row of rows) console.log(row);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+if (process.argv[2] === '--one') {
+  console.log(JSON.stringify(await oneStart(process.argv[3] as Mode)));
+} else {
+  const starts = Number(process.argv[2] ?? 5);
+  const cached = existsSync(join(homedir(), '.cache', 'engram', 'models'));
+  const rows: { mode: Mode; model: Model }[] = [
+    { mode: 'off', model: 'none' },
+    { mode: 'shipped', model: 'none' },
+    { mode: 'blocking', model: 'none' },
+    ...(cached ? ([{ mode: 'shipped', model: 'cached' }, { mode: 'blocking', model: 'cached' }] as const) : []),
+  ];
+  const runs = rows.map(() => [] as Timing[]);
+  for (let i = 0; i < starts; i++) rows.forEach((row, k) => runs[k]!.push(startInChild(row.mode, row.model)));
+  const med = (k: number, key: 'load' | 'first' | 'warm' | 'loadCpu' | 'firstCpu') => median(runs[k]!.map((r) => r[key]));
+  const offFirst = med(0, 'first');
+  const label: Record<Mode, string> = { off: 'off (host alone: baseline)', shipped: 'on, as shipped (waits ≤ 100 ms)', blocking: 'on, waiting for every recall (before)' };
+  const recallOf = (k: number) => {
+    const said = [...new Set(runs[k]!.map((r) => r.recall))];
+    return rows[k]!.mode === 'off' ? '—' : said.join(' / ');
+  };
+  console.log(`\n### First turn after a host start (simulated host, ${CODING_MEMORIES.length} memories; each start a fresh process)\n`);
+  console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | warm turn ms | first turn added vs off, ms | first turn ÷ off |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
+  rows.forEach((row, k) => {
+    const first = med(k, 'first');
+    console.log(`| ${label[row.mode]} | ${row.mode === 'off' ? '—' : row.model === 'cached' ? 'yes' : 'no'} | ${recallOf(k)} | ${starts} | ${med(k, 'load').toFixed(0)} (${med(k, 'loadCpu').toFixed(0)}) | ${first.toFixed(0)} (${med(k, 'firstCpu').toFixed(0)}) | ${med(k, 'warm').toFixed(0)} | ${(first - offFirst).toFixed(0)} | ${(first / offFirst).toFixed(1)}× |`);
+  });
+  console.log(`\nMedians over the starts; CPU: the process's user + system time, all threads. "load" is the plugin's load into the host (0 when off): the engine opens (index, watch) before apply returns. Load average at the end: ${loadavg()[0]!.toFixed(1)}.`);
+}
