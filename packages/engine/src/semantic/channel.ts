@@ -2,174 +2,58 @@
 // and in an in-memory index, answers nearest-neighbour queries, and guards against mixing vector
 // spaces. It is an enhancement: every fault degrades to "no semantic results" with a reason, and
 // nothing here throws into the recall path or stops an index build.
+import { createHash } from 'node:crypto';
 import type { Client } from '@libsql/client';
 import { tableExists, VECTOR_META_TABLE } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
+import { BACKGROUND_TEXTS } from './background-texts.ts';
 import { runBatches, type BatchResult } from './batch-runner.ts';
-import type { Embedder } from './embedder.ts';
-import { EmbeddingFault, redact } from './embedding-fault.ts';
-import {
-  compareFingerprints,
-  fingerprintOf,
-  localModelName,
-  type EmbeddingFingerprint,
-  type FingerprintComparison,
-} from './fingerprint.ts';
-import { LocalEmbedder, modelFacts } from './local-embedder.ts';
+import type {
+  CosineBackground,
+  IntegrityReport,
+  SemanticChannelOptions,
+  SemanticLog,
+  SemanticSearchResult,
+  SemanticStatus,
+  SyncChunk,
+  SyncOptions,
+  SyncResult,
+} from './channel-types.ts';
 import { docIdOfChunk } from './chunk-id.ts';
 import { embeddedText } from './context.ts';
-import { createHash } from 'node:crypto';
-import { BACKGROUND_TEXTS } from './background-texts.ts';
-import { effectiveEmbedding } from './auto.ts';
+import { backgroundStats, drawSample, sampleIsCurrent, SMALL_CORPUS, type BackgroundSample } from './cosine-background.ts';
+import type { Embedder } from './embedder.ts';
+import { createEmbedder } from './embedder-factory.ts';
+import { EmbeddingFault, redact } from './embedding-fault.ts';
+import { compareFingerprints, fingerprintOf, type EmbeddingFingerprint, type FingerprintComparison } from './fingerprint.ts';
+import { compareWithStored, INTEGRITY_MIN_COS } from './integrity.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { RequestPacer } from './pacer.ts';
-import { cosine, normalise, VectorIndex } from './vector-index.ts';
+import { batchesOf, chunkCount, planReuse, staleIds, type ReusePlan } from './sync-plan.ts';
+import { VectorIndex } from './vector-index.ts';
 import { VectorStore, type StoredVector } from './vector-store.ts';
 
 export type { EmbeddingFingerprint, FingerprintComparison } from './fingerprint.ts';
+export { createEmbedder, INTEGRITY_MIN_COS };
 
-export interface SemanticStatus {
-  state: 'off' | 'ready' | 'mismatch' | 'error';
-  /** Why the channel is not ready (null when ready). */
-  reason: string | null;
-  /** What the user can do about it. */
-  action: string | null;
-  provider: EngramConfig['embedding']['provider'];
-  /** What the current configuration produces. */
-  fingerprint: EmbeddingFingerprint | null;
-  /** What the stored vectors were built with. */
-  storedFingerprint: EmbeddingFingerprint | null;
-  vectors: number;
-  dimensions: number;
-  lastError: string | null;
-  /** Batches given up since the channel opened. */
-  degradedBatches: number;
-  /** Non-fatal differences (chunk parameters) that make a rebuild worthwhile. */
-  advice: string[];
-}
-
-export interface SyncChunk {
-  id: string;
-  text: string;
-  /** Hash of the text: a stored vector is reused while it is unchanged. */
-  fingerprint: string;
-}
-
-export interface SyncOptions {
-  mode: 'full' | 'incremental';
-  /** Chunk ids whose vectors go (incremental). */
-  removedIds?: string[];
-  /** Documents deleted: every vector of their chunks goes (incremental). */
-  removedDocIds?: string[];
-  /** Documents re-chunked: their vectors not among `chunks` go (incremental). */
-  changedDocIds?: string[];
-  onProgress?: (done: number, total: number) => void;
-  signal?: AbortSignal;
-}
-
+export type {
+  SemanticStatus,
+  SyncChunk,
+  SyncOptions,
+  DegradedBatch,
+  SyncResult,
+  SemanticHit,
+  CosineBackground,
+  SemanticSearchResult,
+  IntegrityReport,
+  SemanticLog,
+  SemanticChannelOptions,
+  ModelLoading,
+} from './channel-types.ts';
 export { docIdOfChunk };
-
-export interface DegradedBatch {
-  index: number;
-  /** Chunks left without a vector by this batch. */
-  size: number;
-  reason: string;
-}
-
-export interface SyncResult {
-  embedded: number;
-  reused: number;
-  removed: number;
-  degradedBatches: DegradedBatch[];
-  /** Set when nothing was embedded because the channel is not ready (off / error / mismatch). */
-  skipped: string | null;
-  /** The signal fired before every batch was handled. */
-  aborted: boolean;
-}
-
-export interface SemanticHit {
-  chunkId: string;
-  /** Cosine similarity. */
-  score: number;
-  /** 1-based. */
-  rank: number;
-}
-
-/** The query's cosine against a fixed sample of the corpus: what an unrelated chunk scores for this query and model. */
-export interface CosineBackground {
-  mean: number;
-  std: number;
-  n: number;
-}
-
-export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number; background?: CosineBackground; model?: string } | { ran: false; skipped: string };
-
-export interface IntegrityReport {
-  /** Sample chunks re-embedded and compared (chunks without a stored vector are skipped). */
-  checked: number;
-  minCos: number;
-  ok: boolean;
-  failures: { id: string; cos: number }[];
-  /** Why some or all of the sample could not be checked. */
-  errors: string[];
-  /** The floor a sample had to reach (INTEGRITY_MIN_COS for this embedder). */
-  threshold?: number;
-}
-
-export type SemanticLog = (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
-
-export interface SemanticChannelOptions {
-  client: Client;
-  embedding: EngramConfig['embedding'];
-  chunk: { size: number; overlap: number };
-  log?: SemanticLog;
-  fetchImpl?: typeof fetch;
-  /** Wall-clock limit of a query embedding (default min(embedding.timeoutMs, 5000)). */
-  queryTimeoutMs?: number;
-  /** First retry wait when the server gives none (default 500 ms, doubling). */
-  backoffBaseMs?: number;
-  /** A Retry-After longer than this gives the batch up instead of stalling (default 120 s). */
-  maxRetryWaitMs?: number;
-  /** Share big scans with a helper thread (default true). */
-  parallelSearch?: boolean;
-  /** Data directory: where a local model's runtime may be installed. */
-  dataDir?: string;
-  /** Per document of these chunks, the lines embedded in front of each chunk (title, summary, tags). */
-  contextOf?: (chunkIds: string[]) => Promise<Map<string, string>>;
-  /** When the model (and the stored vectors) load; see ModelLoading. */
-  model?: ModelLoading;
-  /**
-   * The model is Engram's choice (`embedding.provider: auto`), not the user's: when the stored
-   * vectors came from another model, back them up and embed again instead of asking for a rebuild.
-   */
-  rebuildOnModelChange?: boolean;
-}
-
-/**
- * When the embedding model loads. `at-open` (long-lived hosts): when the channel opens. `on-demand`
- * (one-shot commands): on the first search, integrity check or sync with something to embed, so a
- * command that never needs a vector never pays for the model. `embedLater`: syncs only drop stale
- * vectors; new chunks are embedded by whoever holds the index (the plugin, the console) or `engram index`.
- */
-export interface ModelLoading {
-  load: 'at-open' | 'on-demand';
-  embedLater?: boolean;
-}
-
-/** Chunks sampled for the per-query cosine background. */
-const BACKGROUND_SAMPLE = 256;
-/** Below this many chunks the corpus sample is topped up with reference texts. */
-const SMALL_CORPUS = 64;
 
 export const REBUILD_ACTION =
   'Rebuild the index to re-embed every chunk with the current embedding settings (the old vectors are backed up first). Until then recall is lexical only.';
-/**
- * The integrity check's floor: a re-embedded sample must be this close to its stored vector. An
- * 8-bit model's vectors move with their batch-mates (measured down to cosine 0.9917 on CMRC texts,
- * packages/engine/bench/integrity-drift.ts), while another model setting (≤ 0.91) or a vector stored
- * under the wrong chunk (≤ 0.93) are far below; a full-precision model repeats itself to 0.999+.
- */
-export const INTEGRITY_MIN_COS = { exact: 0.999, quantised: 0.98 } as const;
 const QUERY_CACHE_SIZE = 64;
 
 type State = SemanticStatus['state'];
@@ -196,7 +80,7 @@ export class SemanticChannel {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly queryCache = new Map<string, Float32Array>();
   private closed = false;
-  private background: { vectors: Float32Array[]; forSize: number } | null = null;
+  private background: BackgroundSample | null = null;
   /** Reference texts' vectors, for corpora too small to sample (embedded once, on demand). */
   private reference: Float32Array[] | null = null;
   /** The on-demand model load in flight. */
@@ -482,41 +366,12 @@ export class SemanticChannel {
     };
 
     // Removals apply in every state: they keep the durable table tidy for when the channel returns.
-    const listed = new Set(chunks.map((c) => c.id));
-    const stale: string[] = [...(opts.removedIds ?? [])];
-    const byDoc = new Set([...(opts.removedDocIds ?? []), ...(opts.changedDocIds ?? [])]);
-    if (opts.mode === 'full' || byDoc.size > 0) {
-      const present = this.index ? this.index.idList() : (await this.store.listIds()).map((r) => r.id);
-      for (const id of present) {
-        if (listed.has(id)) continue;
-        if (opts.mode === 'full' || byDoc.has(docIdOfChunk(id))) stale.push(id);
-      }
-    }
+    const stale = await staleIds(chunks, opts, async () => (this.index ? this.index.idList() : (await this.store.listIds()).map((r) => r.id)));
     const ready = this.state === 'ready' && this.embedder !== null;
 
-    // Reuse: same id and fingerprint, or the same text already embedded under another id (a moved
-    // document). Donor vectors are copied out before stale rows are removed.
-    const copies: StoredVector[] = [];
-    const groups = new Map<string, SyncChunk[]>();
-    if (ready) {
-      const byFingerprint = new Map<string, string>();
-      if (this.index) for (const id of this.index.idList()) byFingerprint.set(this.index.fingerprintOf(id) as string, id);
-      for (const c of chunks) {
-        if (this.index?.fingerprintOf(c.id) === c.fingerprint) {
-          result.reused++;
-          continue;
-        }
-        const donor = byFingerprint.get(c.fingerprint);
-        const vector = donor !== undefined ? this.index?.vectorOf(donor) : undefined;
-        if (vector) {
-          copies.push({ id: c.id, fingerprint: c.fingerprint, vector });
-          continue;
-        }
-        const group = groups.get(c.fingerprint);
-        if (group) group.push(c);
-        else groups.set(c.fingerprint, [c]);
-      }
-    }
+    // Donor vectors are copied out before stale rows are removed.
+    const plan: ReusePlan = ready ? planReuse(chunks, this.index) : { reused: 0, copies: [], groups: new Map() };
+    result.reused = plan.reused;
     result.removed = await this.removeIds(stale);
 
     if (!ready || !this.embedder) {
@@ -525,22 +380,17 @@ export class SemanticChannel {
     }
     const embedder = this.embedder;
     progress(result.reused);
-    if (copies.length > 0) {
+    if (plan.copies.length > 0) {
       try {
-        await this.writeVectors(copies);
-        result.reused += copies.length;
+        await this.writeVectors(plan.copies);
+        result.reused += plan.copies.length;
       } catch (e) {
-        result.degradedBatches.push({ index: -1, size: copies.length, reason: this.safe(`saving reused vectors failed: ${(e as Error).message}`) });
+        result.degradedBatches.push({ index: -1, size: plan.copies.length, reason: this.safe(`saving reused vectors failed: ${(e as Error).message}`) });
       }
-      progress(copies.length);
+      progress(plan.copies.length);
     }
 
-    // Similar lengths together: a batch is padded to its longest text.
-    const unique = [...groups.values()].sort((a, b) => (b[0] as SyncChunk).text.length - (a[0] as SyncChunk).text.length);
-    const batchSize = Math.max(1, this.config.batchSize);
-    const batches: SyncChunk[][][] = [];
-    for (let i = 0; i < unique.length; i += batchSize) batches.push(unique.slice(i, i + batchSize));
-    const chunkCount = (b: SyncChunk[][]) => b.reduce((n, g) => n + g.length, 0);
+    const batches = batchesOf(plan.groups, this.config.batchSize);
 
     const degrade = (index: number, size: number, reason: string) => {
       const safeReason = this.safe(reason);
@@ -707,11 +557,7 @@ export class SemanticChannel {
     }
   }
 
-  /**
-   * The query's cosine distribution over a fixed, evenly spread sample of stored chunks. Nearly all
-   * of them are unrelated to any one query, so this is what "unrelated" scores for this model,
-   * corpus and query: the gates measure a hit's cosine against it instead of against a constant.
-   */
+  /** The query's cosine background (cosine-background.ts); a small corpus is topped up with reference texts, embedded once. */
   private async backgroundFor(query: Float32Array, index: VectorIndex, signal?: AbortSignal): Promise<CosineBackground | undefined> {
     if (index.size < SMALL_CORPUS && !this.reference && this.embedder) {
       try {
@@ -727,83 +573,31 @@ export class SemanticChannel {
 
   private backgroundOf(query: Float32Array, index: VectorIndex): CosineBackground | undefined {
     const size = index.size;
-    if (!this.background || Math.abs(this.background.forSize - size) > (size < SMALL_CORPUS ? 0 : Math.max(16, size * 0.2))) {
-      const ids = index.idList().sort();
-      const step = Math.max(1, Math.floor(ids.length / BACKGROUND_SAMPLE));
-      const vectors: Float32Array[] = [];
-      for (let i = 0; i < ids.length && vectors.length < BACKGROUND_SAMPLE; i += step) {
-        const v = index.vectorOf(ids[i] as string);
-        if (v) vectors.push(Float32Array.from(v));
-      }
-      this.background = { vectors, forSize: size };
-    }
-    const q = Float32Array.from(query);
-    if (!normalise(q)) return undefined;
-    let sum = 0;
-    let sq = 0;
-    const vectors = size < SMALL_CORPUS && this.reference ? [...this.background.vectors, ...this.reference] : this.background.vectors;
-    if (vectors.length < 8) return undefined;
-    for (const v of vectors) {
-      const c = cosine(q, v);
-      sum += c;
-      sq += c * c;
-    }
-    const n = vectors.length;
-    const mean = sum / n;
-    const std = Math.sqrt(Math.max(1e-8, sq / n - mean * mean));
-    return { mean, std, n };
+    if (!sampleIsCurrent(this.background, size)) this.background = drawSample(index);
+    const sample = this.background as BackgroundSample;
+    return backgroundStats(query, size < SMALL_CORPUS && this.reference ? [...sample.vectors, ...this.reference] : sample.vectors);
   }
 
   /** Re-embeds a sample and compares with the stored vectors (cos ≥ INTEGRITY_MIN_COS for this embedder passes). */
   async integrityCheck(sample: { id: string; text: string }[]): Promise<IntegrityReport> {
-    const report: IntegrityReport = { checked: 0, minCos: 1, ok: false, failures: [], errors: [] };
     await this.ensureModel();
     if (this.state !== 'ready' || !this.embedder || !this.index) {
-      report.errors.push(this.reason ?? (this.index ? `semantic channel is ${this.state}` : 'no vectors indexed yet'));
-      report.minCos = 0;
-      return report;
+      return { checked: 0, minCos: 0, ok: false, failures: [], errors: [this.reason ?? (this.index ? `semantic channel is ${this.state}` : 'no vectors indexed yet')] };
     }
     const index = this.index;
     const embedder = this.embedder;
-    const threshold = embedder.quantised ? INTEGRITY_MIN_COS.quantised : INTEGRITY_MIN_COS.exact;
-    report.threshold = threshold;
-    const items = await this.withContext(sample.filter((s) => index.has(s.id)));
-    const batchSize = Math.max(1, this.config.batchSize);
-    const batches: { id: string; text: string }[][] = [];
-    for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize));
-    try {
-      await runBatches(
-        batches.map((b) => b.map((s) => s.text)),
-        (texts, signal) => embedder.embed(texts, { signal }),
-        {
-          pacer: this.pacer,
-          maxRetries: embedder.remote ? this.config.maxRetries : 0,
-          maxWaitMs: this.opts.maxRetryWaitMs,
-          backoffBaseMs: this.opts.backoffBaseMs,
-          onResult: (r) => {
-            const batch = batches[r.index] as { id: string; text: string }[];
-            if (!r.vectors) {
-              report.errors.push(this.safe(r.error ?? 'unknown error'));
-              return;
-            }
-            batch.forEach((s, i) => {
-              const stored = index.vectorOf(s.id);
-              const fresh = Float32Array.from(r.vectors?.[i] as Float32Array);
-              if (!stored) return;
-              const cos = fresh.length === stored.length && normalise(fresh) ? cosine(stored, fresh) : 0;
-              report.checked++;
-              report.minCos = Math.min(report.minCos, cos);
-              if (cos < threshold) report.failures.push({ id: s.id, cos });
-            });
-          },
-        },
-      );
-    } catch (e) {
-      report.errors.push(this.safe(e instanceof Error ? e.message : String(e)));
-    }
-    if (report.checked === 0) report.minCos = 0;
-    report.ok = report.checked > 0 && report.failures.length === 0 && report.errors.length === 0;
-    if (!report.ok) this.log('warn', 'integrity check failed', { checked: report.checked, minCos: report.minCos, threshold, failures: report.failures.length, errors: report.errors });
+    const report = await compareWithStored({
+      items: await this.withContext(sample.filter((s) => index.has(s.id))),
+      index,
+      embedder,
+      pacer: this.pacer,
+      batchSize: this.config.batchSize,
+      maxRetries: embedder.remote ? this.config.maxRetries : 0,
+      maxWaitMs: this.opts.maxRetryWaitMs,
+      backoffBaseMs: this.opts.backoffBaseMs,
+      safe: (message) => this.safe(message),
+    });
+    if (!report.ok) this.log('warn', 'integrity check failed', { checked: report.checked, minCos: report.minCos, threshold: report.threshold, failures: report.failures.length, errors: report.errors });
     return report;
   }
 
@@ -813,45 +607,4 @@ export class SemanticChannel {
     this.index?.close();
     void this.embedder?.dispose?.();
   }
-}
-
-/** Builds the embedder a configuration names (also used by the console's "test connection"). */
-export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch, env: { dataDir?: string } = {}): Promise<Embedder> {
-  if (cfg.provider === 'auto') {
-    const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
-    if (eff.offReason) throw new EmbeddingFault('unavailable', eff.offReason);
-    cfg = eff.embedding;
-  }
-  if (cfg.provider === 'none') throw new EmbeddingFault('unavailable', 'embedding provider is none');
-  if (cfg.provider === 'openai') {
-    if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
-    if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
-    try {
-      new URL(cfg.baseUrl.trim());
-    } catch {
-      throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
-    }
-    return new OpenAiEmbedder({
-      baseUrl: cfg.baseUrl,
-      model: cfg.model,
-      apiKey: cfg.apiKey,
-      dimensions: cfg.dimensions,
-      timeoutMs: cfg.timeoutMs,
-      fetchImpl,
-    });
-  }
-  const instruction = cfg.queryInstruction === 'model' ? modelFacts(cfg.modelDir).queryInstruction : cfg.queryInstruction;
-  const local = await LocalEmbedder.load(cfg.modelDir, {
-    model: localModelName(cfg),
-    dataDir: env.dataDir ?? null,
-    pooling: cfg.pooling,
-    queryInstruction: instruction,
-    threads: cfg.threads,
-    batchTokens: cfg.batchTokens,
-  });
-  if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
-    await local.dispose();
-    throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
-  }
-  return local;
 }

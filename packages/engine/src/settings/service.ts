@@ -106,7 +106,7 @@ export class SettingsService {
     if (cfg.provider === 'none') return { ok: false, message: 'embedding provider is none' };
     const t0 = performance.now();
     try {
-      const { createEmbedder } = await import('../semantic/channel.ts');
+      const { createEmbedder } = await import('../semantic/embedder-factory.ts');
       const embedder = await createEmbedder(cfg, undefined, { dataDir: s.config.dataDir });
       try {
         const [v] = await embedder.embed(['连接测试 connection test'], { timeoutMs: Math.min(cfg.timeoutMs, 15_000) });

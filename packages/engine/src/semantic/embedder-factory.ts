@@ -1,0 +1,50 @@
+// Builds the embedder a configuration names: the pinned local model for `auto`, an OpenAI-compatible
+// endpoint, or a local ONNX model directory. Every refusal is an EmbeddingFault with its reason.
+import type { EngramConfig } from '../config/schema.ts';
+import { effectiveEmbedding } from './auto.ts';
+import type { Embedder } from './embedder.ts';
+import { EmbeddingFault } from './embedding-fault.ts';
+import { localModelName } from './fingerprint.ts';
+import { LocalEmbedder, modelFacts } from './local-embedder.ts';
+import { OpenAiEmbedder } from './openai-embedder.ts';
+
+/** Builds the embedder a configuration names (also used by the console's "test connection"). */
+export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch, env: { dataDir?: string } = {}): Promise<Embedder> {
+  if (cfg.provider === 'auto') {
+    const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
+    if (eff.offReason) throw new EmbeddingFault('unavailable', eff.offReason);
+    cfg = eff.embedding;
+  }
+  if (cfg.provider === 'none') throw new EmbeddingFault('unavailable', 'embedding provider is none');
+  if (cfg.provider === 'openai') {
+    if (!cfg.baseUrl.trim()) throw new EmbeddingFault('unavailable', 'embedding.baseUrl is empty (an OpenAI-compatible URL ending in /v1)');
+    if (!cfg.model.trim()) throw new EmbeddingFault('unavailable', 'embedding.model is empty');
+    try {
+      new URL(cfg.baseUrl.trim());
+    } catch {
+      throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
+    }
+    return new OpenAiEmbedder({
+      baseUrl: cfg.baseUrl,
+      model: cfg.model,
+      apiKey: cfg.apiKey,
+      dimensions: cfg.dimensions,
+      timeoutMs: cfg.timeoutMs,
+      fetchImpl,
+    });
+  }
+  const instruction = cfg.queryInstruction === 'model' ? modelFacts(cfg.modelDir).queryInstruction : cfg.queryInstruction;
+  const local = await LocalEmbedder.load(cfg.modelDir, {
+    model: localModelName(cfg),
+    dataDir: env.dataDir ?? null,
+    pooling: cfg.pooling,
+    queryInstruction: instruction,
+    threads: cfg.threads,
+    batchTokens: cfg.batchTokens,
+  });
+  if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
+    await local.dispose();
+    throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
+  }
+  return local;
+}
