@@ -21,6 +21,13 @@ before(() => {
 type Reply = { status: number; text: string } | Error;
 const CONFIG = { consoleUrl: 'http://127.0.0.1:3000', proxyPath: '/engram/console/', startPath: '/engram/console-start', recheckPath: '/engram/compaction/recheck', tokenHeader: 'x-engram-token', token: 't'.repeat(40), reachable: true };
 
+/**
+ * What the client logged for the developer (console.warn with the error). These tests fail routes on
+ * purpose: the lines are kept here and asserted, not printed with their stacks into the test output.
+ */
+const warned: string[] = [];
+const quietConsole = { ...console, warn: (...args: unknown[]) => void warned.push(args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ')) };
+
 /** A packed client whose fetch answers `config` for the client config and `recheck` for the route. */
 function loadWith(config: Reply, recheck: Reply) {
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string> };
@@ -31,7 +38,7 @@ function loadWith(config: Reply, recheck: Reply) {
     if (reply instanceof Error) throw reply;
     return { ok: reply.status < 400, status: reply.status, json: async () => JSON.parse(reply.text), text: async () => reply.text };
   };
-  const loaded = loadClientBundle(code, { id: pkg.name, modules: { react: mini.React }, globals: { fetch, location: { protocol: 'http:' }, setTimeout, console } });
+  const loaded = loadClientBundle(code, { id: pkg.name, modules: { react: mini.React }, globals: { fetch, location: { protocol: 'http:' }, setTimeout, console: quietConsole } });
   return { loaded, mini };
 }
 
@@ -53,9 +60,12 @@ async function recheckNote(config: Reply, recheck: Reply): Promise<string> {
 const okConfig: Reply = { status: 200, text: JSON.stringify(CONFIG) };
 
 test('"look again": a non-JSON answer (a proxy\'s 502 page) is reported in Chinese with its status', async () => {
+  warned.length = 0;
   const note = await recheckNote(okConfig, { status: 502, text: '<html><body>Bad Gateway</body></html>' });
   assertChinese(note, 'non-JSON 502');
   assert.match(note, /502/);
+  // The developer's console keeps the route and the status the person sees in Chinese.
+  assert.ok(warned.some((w) => /^engram: look again RouteError: .*compaction\/recheck: HTTP 502/.test(w)), warned.join('\n'));
 });
 
 test('"look again": a guard refusal (JSON without a known error) names the status in Chinese', async () => {
