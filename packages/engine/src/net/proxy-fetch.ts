@@ -33,6 +33,25 @@ export function describeProxy(url: string): string {
   }
 }
 
+/**
+ * Runs `make` with one warning code silenced. undici's constructor warns that its proxy agent is
+ * "experimental": a note on the API for us (the version is pinned), not something the person whose
+ * CLI or console printed it can act on. Every other warning still reaches process.emitWarning.
+ */
+function withoutWarning<T>(code: string, make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const options = rest[0];
+    if (typeof options === 'object' && options !== null && (options as { code?: unknown }).code === code) return;
+    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
 /** `fetch` for calls to model endpoints: through the environment's proxy when one is set. */
 export function fetchForEnv(env: Env = process.env): typeof fetch {
   const settings = proxySettings(env);
@@ -40,11 +59,13 @@ export function fetchForEnv(env: Env = process.env): typeof fetch {
   let ready: Promise<(input: string | URL | Request, init?: RequestInit) => Promise<Response>> | null = null;
   const load = () =>
     (ready ??= import('undici').then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
-      const dispatcher = new EnvHttpProxyAgent({
-        ...(settings.httpProxy ? { httpProxy: settings.httpProxy } : {}),
-        ...(settings.httpsProxy ? { httpsProxy: settings.httpsProxy } : {}),
-        ...(settings.noProxy ? { noProxy: settings.noProxy } : {}),
-      });
+      const dispatcher = withoutWarning('UNDICI-EHPA', () =>
+        new EnvHttpProxyAgent({
+          ...(settings.httpProxy ? { httpProxy: settings.httpProxy } : {}),
+          ...(settings.httpsProxy ? { httpsProxy: settings.httpsProxy } : {}),
+          ...(settings.noProxy ? { noProxy: settings.noProxy } : {}),
+        }),
+      );
       return (input, init) => undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }) as unknown as Promise<Response>;
     }));
   return (async (input: string | URL | Request, init?: RequestInit) => (await load())(input, init)) as typeof fetch;

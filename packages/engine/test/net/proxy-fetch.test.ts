@@ -2,9 +2,11 @@
 // NO_PROXY names the endpoint, and the judge reports its health (ready / failing with why, last
 // latency, the proxy without its credentials) for `engram status` and the console.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { configSchema } from '../../src/config/schema.ts';
 import { createJudge } from '../../src/judge/judge.ts';
 import { describeProxy, fetchForEnv, proxySettings } from '../../src/net/proxy-fetch.ts';
@@ -104,4 +106,16 @@ test('the embedding endpoint’s default fetch is the environment’s: its calls
   const embedder = new OpenAiEmbedder({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', apiKey: 'k', dimensions: 0, timeoutMs: 5000 });
   assert.equal((await embedder.embed(['你好'])).length, 1);
   assert.deepEqual(p.tunnels, [`127.0.0.1:${port}`], 'the call went through the proxy');
+});
+
+test('a proxied call prints no warning a user cannot act on (undici calls its proxy agent experimental)', () => {
+  // A process of its own: undici warns once per process, and this file's other tests load it first.
+  const module = fileURLToPath(new URL('../../src/net/proxy-fetch.ts', import.meta.url));
+  const code = `const { fetchForEnv } = await import(${JSON.stringify(module)});
+    await fetchForEnv({ HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' })('http://127.0.0.1:9/').catch(() => undefined);
+    process.emitWarning('a warning of our own still shows');`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /EnvHttpProxyAgent|UNDICI-EHPA/);
+  assert.match(r.stderr, /a warning of our own still shows/, 'only that one warning is dropped');
 });
