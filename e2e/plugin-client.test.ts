@@ -288,6 +288,25 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
     assert.deepEqual([...(state.exportKeys ?? [])].sort(), ['apply', 'inject', 'name']);
   }
 
+  /**
+   * A host dialog opened while the drawer is open (设置 from the rail) is on top of it: the host's
+   * Modal overlay is fixed at z-index 1000 inside #root (ui-primitives Modal.module.css:5; seen in the
+   * real 0.1.1-rc.2 UI, where the drawer hid the right half of the settings dialog).
+   */
+  async function hostModalCovers(where: string): Promise<void> {
+    const covered = await page.evaluate(() => {
+      const overlay = document.createElement('div');
+      overlay.setAttribute('data-host', 'modal-overlay');
+      overlay.style.cssText = 'position:fixed;inset:0;z-index:1000;background:rgba(0,0,0,.4)';
+      document.getElementById('root')!.prepend(overlay);
+      const box = document.querySelector('[data-engram="drawer"]')!.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      overlay.remove();
+      return hit === overlay;
+    });
+    assert.ok(covered, `a host dialog covers the drawer (${where})`);
+  }
+
   test('loads through the module loader and offers the header button, the per-answer action and the settings section', async () => {
     await load();
     assert.equal(await page.locator('[data-host="session-header"] [data-engram="open-console"]').count(), 1);
@@ -349,6 +368,7 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
       const box = (await message.boundingBox())!;
       assert.ok(box.x + box.width <= drawerBox.x + 0.5, `a message (right edge ${box.x + box.width}) is not under the drawer (left edge ${drawerBox.x})`);
     }
+    await hostModalCovers('beside');
     await drawer.locator('[data-engram="close"]').click();
     await drawer.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => document.getElementById('root')!.style.marginRight), '', 'the page gets its width back');
@@ -362,6 +382,7 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
       const drawer = page.locator('[data-engram="drawer"]');
       await drawer.waitFor();
       assert.equal(await drawer.getAttribute('data-placement'), 'over');
+      await hostModalCovers('over');
       await page.screenshot({ path: join(ARTIFACTS, 'header-drawer-narrow.png') });
       await drawer.locator('[data-engram="close"]').click();
       await drawer.waitFor({ state: 'detached' });

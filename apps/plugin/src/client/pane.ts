@@ -202,7 +202,15 @@ export function ConsolePane(): unknown {
 }
 
 const iconButton = { fontSize: '12px', padding: '0 6px', cursor: 'pointer', background: 'transparent', border: '0', opacity: 0.75 };
-const drawerLook = { position: 'fixed', top: '0', right: '0', bottom: '0', zIndex: 1000, display: 'flex', flexDirection: 'column', background: 'var(--dsw-alias-bg-base, var(--background, #fff))' };
+const drawerLook = { position: 'fixed', top: '0', right: '0', bottom: '0', display: 'flex', flexDirection: 'column', background: 'var(--dsw-alias-bg-base, var(--background, #fff))' };
+/**
+ * Where the drawer sits among the host's layers (ui-primitives, 0.1.1-rc.2): the page's own layers
+ * go up to 20 (AppFrame.module.css), tooltips, menus and hover cards are at 100, the Modal overlay at
+ * 1000 (Modal.module.css:5), menus' popups and toasts at 1100. Beside the conversation the drawer is
+ * a column of the page: under all of them. Over it, above the page but still under the host's
+ * dialogs: a dialog opened from the host (设置) is never half hidden behind the drawer.
+ */
+const DRAWER_LAYER = { beside: 90, over: 999 } as const;
 const viewportWidth = (): number => (globalThis as { innerWidth?: number }).innerWidth ?? 1280;
 const hostPage = (): Parameters<typeof reserveBeside>[0] | null => (globalThis as { document?: Parameters<typeof reserveBeside>[0] }).document ?? null;
 
@@ -239,7 +247,7 @@ export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => u
       setOpen((v) => !v);
     };
     const common = { onClick, title: 'Engram 记忆控制台', 'aria-pressed': open, 'data-engram': 'open-console' };
-    const look = { ...drawerLook, width: `${placement.width}px`, ...(placement.mode === 'beside' ? { borderLeft: '1px solid var(--dsw-alias-border-l2, rgba(128,128,128,.3))' } : { boxShadow: '-4px 0 16px rgba(0,0,0,.2)' }) };
+    const look = { ...drawerLook, zIndex: DRAWER_LAYER[placement.mode], width: `${placement.width}px`, ...(placement.mode === 'beside' ? { borderLeft: '1px solid var(--dsw-alias-border-l2, rgba(128,128,128,.3))' } : { boxShadow: '-4px 0 16px rgba(0,0,0,.2)' }) };
     return h(
       'span',
       { 'data-engram': 'header' },
