@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Runs every test file in the repository with node's test runner (unit, integration and browser
 // end-to-end alike) and ends with one plain `N passed, N failed` line that CI reads.
+// `--quick` (`npm run test:quick`): the engine's own tests only, one file per core — no browser, no
+// console build, no real model, and not the stress that `npm test` runs (NOT_QUICK).
+// Arguments that are not flags keep only the files whose path contains one of them.
 import { spawn, spawnSync } from 'node:child_process';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const roots = ['packages', 'apps', 'e2e', 'scripts'];
 const skip = new Set(['node_modules', '.next', 'dist', 'artifacts']);
-const only = process.argv.slice(2);
+const quick = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -26,6 +30,11 @@ let files = roots.flatMap((r) => {
   try { return walk(join(root, r), []); } catch { return []; }
 }).sort();
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
+const needsModel = ['semantic/real-model', 'semantic/integrity-drift', 'plugin/test/model-install'];
+// The reliability suite (process kills, fault floods, fuzzing) and the engine's slowest property,
+// flood and process tests: each over 10 s on two cores, together most of the engine's test time.
+const NOT_QUICK = ['packages/engine/test/reliability/', 'mcp/mcp.test', 'text/jieba-words', 'cli/compiled', 'lexical/reference', 'recall/background-idf', 'index/flood.test', 'sessions/fuzz', ...needsModel];
+if (quick) files = files.filter((f) => f.startsWith('packages/engine/test/') && !NOT_QUICK.some((n) => f.includes(n)));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -46,12 +55,11 @@ function ensureTestModel() {
   if (res.status === 0) process.env.ENGRAM_TEST_MODEL_DATA_DIR = dir;
   else console.error('# real model: install failed, the real-model tests will skip (fail under CI)');
 }
-const needsModel = ['semantic/real-model', 'semantic/integrity-drift', 'plugin/test/model-install'];
 if (files.some((f) => needsModel.some((n) => f.includes(n)))) ensureTestModel();
 
 // Tests never see the user's own model cache (a model there would turn every `auto` engine
 // semantic), nor one another's: scripts/test-isolation.mjs gives each test file's process its own.
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/test-isolation.mjs', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/test-isolation.mjs', '--test', '--test-reporter=spec', `--test-concurrency=${quick ? availableParallelism() : 1}`, ...files], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE_MODEL_CACHE: '1' },
