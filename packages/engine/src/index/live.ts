@@ -1,20 +1,21 @@
 // The in-memory side of the index: a BM25 index and document metadata, loaded from libSQL and kept
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
-// each of them when another one wrote, and `refresh` reloads only what changed.
-import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, filePathOfUrl, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+// each of them when another one wrote, and `refresh` reloads only what changed. The snapshot's
+// bookkeeping is snapshot-meta.ts, getting the lexical index at load snapshot-load.ts.
+import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
+import { normaliseTitle } from '../diary/parse.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { Deferred, JsonList, JsonStrings, readLexicalSnapshot, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
-import { normaliseTitle } from '../diary/parse.ts';
+import { chunkDocsOf, type ChunkDocs } from './chunk-docs.ts';
+import { catchUpStoredRows, patchSnapshot, rebuildLexical } from './snapshot-load.ts';
+import { changedDocuments, documentVersion, holdsOnlyLive, snapshotMetaOf, snapshotPathOf, versionSections, type LoadSource, type SnapshotMeta } from './snapshot-meta.ts';
 import { rowSections, StoredRowDamaged, StoredRows } from './stored-rows.ts';
 
-/** Documents whose index rows are read per query while loading (the db package's batch size). */
-const LOAD_PAGE_DOCS = 200;
-
-/** Above this share of changed documents a snapshot is not worth patching: the index is rebuilt. */
-const SNAPSHOT_PATCH_LIMIT = 0.25;
+export type { ChunkDocs } from './chunk-docs.ts';
+export { changedDocuments, documentVersion, saveBuiltSnapshot, snapshotPathOf, type LoadSource, type SnapshotMeta } from './snapshot-meta.ts';
 
 /** Documents patched into a loaded snapshot before it is saved again (at least; or 0.5 % of them). */
 const SNAPSHOT_SAVE_AFTER = 16;
@@ -28,133 +29,8 @@ const RELOAD_SLICE = 250;
 /** A chunk's index row as the database gives it. */
 type IndexRow = Awaited<ReturnType<typeof indexRowsOfDocuments>>[number];
 
-/** The live chunks' documents, read through to the current lexical index. */
 /** Decoded stored rows kept per loaded snapshot (a recall touches a few dozen). */
 const ROW_CACHE_MAX = 2_000;
-
-export interface ChunkDocs extends Iterable<[string, string]> {
-  readonly size: number;
-  get(chunkId: string): string | undefined;
-  has(chunkId: string): boolean;
-  keys(): IterableIterator<string>;
-}
-
-function chunkDocsOf(index: () => LexicalIndex): ChunkDocs {
-  return {
-    get size() {
-      return index().size;
-    },
-    get: (chunkId) => index().docOfChunk(chunkId),
-    has: (chunkId) => index().docOfChunk(chunkId) !== undefined,
-    *keys() {
-      for (const [chunkId] of index().liveChunks()) yield chunkId;
-    },
-    [Symbol.iterator]: () => index().liveChunks(),
-  };
-}
-
-/** What a lexical snapshot was built from: the generation and each document's version. */
-export interface SnapshotMeta {
-  generation: number;
-  /** docId → documentVersion() of the rows the index holds. */
-  versions: Record<string, string>;
-}
-
-type VersionedDoc = { id: string; contentHash: string; indexedAt: string; archived: boolean };
-
-/** A document's indexed version: a re-index, an edit or an archive changes it. */
-export const documentVersion = (d: { contentHash: string; indexedAt: string; archived: boolean }) => `${d.contentHash}|${d.indexedAt}|${d.archived ? 1 : 0}`;
-
-/**
- * The versions ride in two deferred sections, not in the header: at 50,000 documents they are
- * 4 MB of JSON, which as one header string sat on the peak of a full build, and an open at the same
- * generation or a few writes behind never reads them.
- */
-function versionSections(docs: readonly VersionedDoc[]): [string, SnapshotPart][] {
-  return [
-    ['versions.ids', new Deferred(new JsonStrings(docs.length, (i) => docs[i]!.id))],
-    ['versions.values', new Deferred(new JsonStrings(docs.length, (i) => documentVersion(docs[i]!)))],
-  ];
-}
-
-/**
- * The header's generation with the version sections, or null when they are missing or do not pair
- * up. The id → version record is built on first use: an open at the same generation, or a few
- * writes behind (the change log), never looks at it.
- */
-function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSection>): (SnapshotMeta & { count: number }) | null {
-  const { generation, count } = (header ?? {}) as { generation?: unknown; count?: unknown };
-  const ids = extra.get('versions.ids');
-  const values = extra.get('versions.values');
-  if (typeof generation !== 'number' || typeof count !== 'number' || !(ids instanceof JsonList) || !(values instanceof JsonList)) return null;
-  let versions: Record<string, string> | null = null;
-  return {
-    generation,
-    count,
-    get versions() {
-      if (versions) return versions;
-      let keys: string[], list: string[];
-      try {
-        [keys, list] = [ids.list(), values.list()];
-      } catch {
-        return (versions = {}); // a damaged section: every document then reads as changed, and the load rebuilds
-      }
-      versions = {};
-      if (keys.length !== count || list.length !== count) return versions; // every document then reads as changed
-      for (let i = 0; i < keys.length; i++) versions[keys[i]!] = list[i]!;
-      return versions;
-    },
-  };
-}
-
-/**
- * Whether the index holds only live documents of `docs`: checked before a snapshot is written, so
- * an index that disagrees with its rows (a faulty build) is never saved for others to trust.
- */
-function holdsOnlyLive(index: LexicalIndex, docs: readonly VersionedDoc[]): boolean {
-  const live = new Set(docs.filter((d) => !d.archived).map((d) => d.id));
-  for (const docId of index.liveDocIds()) if (!live.has(docId)) return false;
-  return true;
-}
-
-/**
- * The documents of `current` whose version differs from the held one (or that are not held), then
- * the held ones `current` no longer has: what a load or a refresh must read again.
- */
-export function changedDocuments(current: Iterable<{ id: string; contentHash: string; indexedAt: string; archived: boolean }>, heldVersion: (id: string) => string | undefined, heldIds: Iterable<string>): string[] {
-  const seen = new Set<string>();
-  const changed: string[] = [];
-  for (const d of current) {
-    seen.add(d.id);
-    if (heldVersion(d.id) !== documentVersion(d)) changed.push(d.id);
-  }
-  for (const id of heldIds) if (!seen.has(id)) changed.push(id);
-  return changed;
-}
-
-/** How the last load got its lexical index (tests and benchmarks read it). */
-export type LoadSource = { kind: 'rebuilt'; reason: string } | { kind: 'snapshot'; patched: number };
-
-/** The lexical snapshot of a database: next to an embedded database file; none for a remote or in-memory one. */
-export function snapshotPathOf(databaseUrl: string): string | null {
-  const file = filePathOfUrl(databaseUrl);
-  return file === null ? null : `${file}.lexical`;
-}
-
-/**
- * Saves a lexical index built by a full index pass as the snapshot, so the load that follows the
- * pass maps it instead of reading every row back (best effort, like every snapshot write).
- */
-export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number): void {
-  const path = snapshotPathOf(databaseUrl);
-  if (path === null) return;
-  if (!holdsOnlyLive(lexical, docs)) return;
-  try {
-    writeLexicalSnapshot(path, lexical, options, { generation, count: docs.length }, versionSections(docs));
-  } catch {
-    // The load after the pass rebuilds instead.
-  }
-}
 
 export class LiveIndex {
   lexical: LexicalIndex;
@@ -405,7 +281,10 @@ export class LiveIndex {
     const read = !file ? null : !file.ok ? file : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
     const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
-    const withRows = read?.ok && storedRows ? await this.fromStoredRows(db, generation, read.index, read.meta, storedRows) : null;
+    const caught = read?.ok && storedRows ? await catchUpStoredRows(db, generation, read.index, read.meta, storedRows) : null;
+    const withRows = caught && 'index' in caught ? caught : null;
+    if (caught && 'reason' in caught) this.lastLoad = { kind: 'rebuilt', reason: caught.reason };
+    if (withRows) this.lastRows = withRows.rows;
     this.supersededCache = null;
     this.rowMap.clear();
     this.stored?.close();
@@ -420,8 +299,10 @@ export class LiveIndex {
     } else {
       const docs = await listDocuments(db, { includeArchived: true });
       const byId = new Map(docs.map((d) => [d.id, d]));
-      const fromSnapshot = read?.ok && !storedRows ? await this.patchedSnapshot(db, read.index, read.meta, docs, byId) : null;
-      this.lexical = fromSnapshot?.index ?? (await this.rebuild(db, docs, byId));
+      const patchedRead = read?.ok && !storedRows ? await patchSnapshot(db, read.index, read.meta, docs, byId) : null;
+      const fromSnapshot = patchedRead && 'index' in patchedRead ? patchedRead : null;
+      if (patchedRead && 'reason' in patchedRead) this.lastLoad = { kind: 'rebuilt', reason: patchedRead.reason };
+      this.lexical = fromSnapshot?.index ?? (await rebuildLexical(db, this.options, docs, byId));
       for (const d of docs) this.rowMap.set(d.id, d);
       patched = fromSnapshot ? fromSnapshot.patched : null;
       this.lastRows = 'listed';
@@ -436,95 +317,6 @@ export class LiveIndex {
     // it has no rows yet (a full pass saves only the index).
     const count = withRows ? storedRows!.size : this.rowMap.size;
     if (snapshotPath !== null && (patched === null || !withRows || patched > Math.max(SNAPSHOT_SAVE_AFTER, count * 0.005))) this.saveSnapshot(snapshotPath, [...this.docs.values()], generation);
-  }
-
-  /**
-   * The snapshot's index and rows brought up to date: at the same generation as is; after other
-   * writes, the documents whose version moved (or that are new or gone) are read again and patched
-   * in. Null when the snapshot is unusable or too much changed (the caller lists and rebuilds).
-   */
-  private async fromStoredRows(db: EngramDb, generation: number, index: LexicalIndex, meta: SnapshotMeta & { count: number }, rows: StoredRows) {
-    if (meta.count !== rows.size) {
-      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: the versions do not match the rows' };
-      return null;
-    }
-    let changed: string[] = [];
-    // A few writes behind: the change log names the documents (no listing at all).
-    const logged = meta.generation === generation ? [] : await documentsChangedSince(db, meta.generation, generation);
-    if (logged && logged.length <= Math.max(8, rows.size * SNAPSHOT_PATCH_LIMIT)) {
-      changed = logged;
-      this.lastRows = changed.length === 0 ? 'snapshot' : 'log';
-    } else {
-      this.lastRows = 'versions';
-      const now = await documentVersions(db);
-      const versions = meta.versions;
-      changed = changedDocuments(now, (id) => versions[id], Object.keys(versions));
-      if (changed.length > Math.max(8, now.length * SNAPSHOT_PATCH_LIMIT)) {
-        this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${now.length} documents changed since the snapshot` };
-        return null;
-      }
-    }
-    const fresh = new Map((await documentsByIds(db, changed)).map((d) => [d.id, d]));
-    const over = new Map<string, DocumentRow | null>(changed.map((id) => [id, fresh.get(id) ?? null]));
-    for (const id of changed) index.removeDocument(id);
-    for (const r of await indexRowsOfDocuments(db, changed.filter((id) => fresh.get(id)?.archived === false))) index.add(lexicalEntry(r, fresh.get(r.docId)!));
-    return { index, over, patched: changed.length };
-  }
-
-  /**
-   * The index must hold exactly the live documents the versions say: a snapshot whose chunks
-   * disagree with its own versions (written by a faulty build) is not patched, it is rebuilt.
-   */
-  private consistent(index: LexicalIndex, versions: Record<string, string>): boolean {
-    for (const docId of index.liveDocIds())
-      if (!(docId in versions) || versions[docId]!.endsWith('|1')) {
-        this.lastLoad = { kind: 'rebuilt', reason: 'unusable: chunks of a document the snapshot does not list as live' };
-        return false;
-      }
-    return true;
-  }
-
-  /** Builds the lexical index from every live document's rows. */
-  private async rebuild(db: EngramDb, docs: DocumentRow[], byId: Map<string, DocumentRow>): Promise<LexicalIndex> {
-    // Built aside and swapped in at the end, so a recall running meanwhile sees the old index
-    // rather than half of the new one. Rows are read a page of documents at a time: every chunk's
-    // token string at once would set the heap's high-water mark, which V8 keeps long after.
-    const lexical = new LexicalIndex(this.options);
-    const ids = docs.filter((d) => !d.archived).map((d) => d.id).sort();
-    for (let i = 0; i < ids.length; i += LOAD_PAGE_DOCS) {
-      for (const r of await indexRowsOfDocuments(db, ids.slice(i, i + LOAD_PAGE_DOCS))) {
-        const d = byId.get(r.docId);
-        if (d) lexical.add(lexicalEntry(r, d));
-      }
-    }
-    lexical.finishBulkAdd();
-    return lexical;
-  }
-
-  /**
-   * The snapshot, brought up to date with `docs`: documents whose version differs (or that are new
-   * or gone) are dropped and re-added from their rows. Null when there is no usable snapshot or
-   * too much changed.
-   */
-  private async patchedSnapshot(db: EngramDb, index: LexicalIndex, meta: SnapshotMeta, docs: DocumentRow[], byId: Map<string, DocumentRow>) {
-    const versions = meta?.versions;
-    if (typeof versions !== 'object' || versions === null || typeof meta.generation !== 'number') {
-      this.lastLoad = { kind: 'rebuilt', reason: 'unusable: no document versions' };
-      return null;
-    }
-    const changed = changedDocuments(docs, (id) => versions[id], Object.keys(versions));
-    if (changed.length > Math.max(8, docs.length * SNAPSHOT_PATCH_LIMIT)) {
-      this.lastLoad = { kind: 'rebuilt', reason: `${changed.length} of ${docs.length} documents changed since the snapshot` };
-      return null;
-    }
-    if (!this.consistent(index, versions)) return null;
-    for (const id of changed) index.removeDocument(id);
-    const live = changed.filter((id) => byId.get(id)?.archived === false);
-    for (const r of await indexRowsOfDocuments(db, live)) {
-      const d = byId.get(r.docId);
-      if (d) index.add(lexicalEntry(r, d));
-    }
-    return { index, patched: changed.length };
   }
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
