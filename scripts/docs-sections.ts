@@ -44,7 +44,7 @@ function gateTable(): string {
   const query = FITTED_QUERY_GATE ? FITTED_QUERY_GATE.threshold : null;
   const rows: [string, string, string][] = [
     ['no distinctive query term', 'the query', `no query token of length ≥ ${n('recall.minTokenLen')} with IDF ≥ min(${n('recall.minTokenIdf')}, half the corpus ceiling) → inject nothing`],
-    ['vague query', 'the query', `the query's words carry < ${n('recall.minQueryInformation')} of general-language information (jieba's IDF table) → inject nothing`],
+    ['vague query', 'the query', `the query's words carry < ${n('recall.minQueryInformation')} of general-language information (jieba's IDF table; an English query < ${n('recall.english.minQueryInformation')}, the English table) → inject nothing`],
     ['distinctive term', 'hits with lexical matches', 'must match at least one distinctive token'],
     ['coverage', 'hits with lexical matches', `the matched words must carry ≥ ${Math.round(n('recall.minCoverage') * 100)} % of the query's weight, weights from general-language IDF (a name the corpus never saw weighs a lot, 公司 little)`],
     ['specificity', 'hits with lexical matches', `${SPECIFICITY_COVERAGE_WEIGHT} × coverage + (IDF of the rarest matched word ÷ the corpus's highest possible IDF) ≥ ${n('recall.minSpecificity')}: a hit that matched only words many chunks share is out (fitted on CMRC, corpus-size independent)`],
@@ -53,7 +53,7 @@ function gateTable(): string {
       `the query, when the semantic channel ran with the model the gate was fitted on (\`recall.hybridGate.queryGate\` \`${String(d.get('recall.hybridGate.queryGate'))}\`: bge-small-zh) and its distinctive words are mostly Chinese`,
       query === null
         ? 'off'
-        : `a fitted logistic over what the candidates show together (best p, best p among those the rules let through, top cosine z, top-1 − top-2 margin, best coverage, best rarity, share the rules let through, whether one candidate leads both channels) below ${query} → inject nothing, every candidate removed with the features in the reason`,
+        : `a fitted logistic over what the candidates show together (best p, best p among those the rules let through, top cosine z, top-1 − top-2 margin, best coverage, best rarity, share the rules let through, whether one candidate leads both channels) below ${query}${FITTED_QUERY_GATE?.largeStore ? ` in a store of up to ${FITTED_QUERY_GATE.smallStore} chunks, falling with log(chunks) to ${FITTED_QUERY_GATE.largeStore.threshold} at ${FITTED_QUERY_GATE.largeStore.chunks.toLocaleString('en')} chunks and beyond` : ''} → inject nothing, every candidate removed with the features in the reason`,
     ],
     [
       'hybrid: candidate gate',

@@ -113,6 +113,7 @@ async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: s
           const s = out.get(mode)![half];
           s.chatter++;
           if (r.hits.length === 0) s.chatterNothing++;
+          else if (process.env.ENGLISH_WHY === '1') console.error(`english: ${half} chatter recalled (${mode}): ${line} → ${r.hits[0]?.title} [${r.hits[0]?.matched.map((m) => m.token).join(' ')}] coverage ${r.hits[0]?.coverage.toFixed(2)}`);
         }
       }
     }

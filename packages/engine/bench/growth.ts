@@ -14,6 +14,8 @@
 //   GROWTH_HALF=0|1          ask only one half's questions (tuning runs)
 //   GROWTH_EVERY=N           every Nth asked / out-of-corpus question (a quicker, coarser run)
 //   GROWTH_SWEEP=0.2,0.3     also print the engine's figures as if the query gate's bar were each value
+//   GROWTH_KEEP=<dir>        keep each store and its index there, and reuse them on the next run
+//   GROWTH_DUMP=<file>       write each store's per-question records to <file>.<store>.json
 //   GROWTH_WHY=1             also print, per store, which rule silenced the answerable questions that got nothing
 //   ENGRAM_EVAL_OPTIONS      JSON merged into the engine options
 // Ablation switches read by the recall code (evaluation only): ENGRAM_EVAL_AGREEMENT=0 (no agreement
@@ -21,7 +23,7 @@
 // ENGRAM_EVAL_ASKING_WORDS=weigh, ENGRAM_EVAL_BOUNDARY_PAIRS=keep|function|all,
 // ENGRAM_EVAL_RARITY_SHARE=0 (no language-table floor on gate rarity), ENGRAM_EVAL_UNKNOWN_RARE=1.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openEngine } from '../src/engine.ts';
@@ -131,13 +133,17 @@ function wantsModel(store: string, mode: string): boolean {
 }
 
 async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: string | null, opts: { every: number; half: 0 | 1 | null; extra: Record<string, unknown> }): Promise<GrowthRow> {
-  const work = mkdtempSync(join(tmpdir(), 'engram-growth-'));
+  // GROWTH_KEEP=<dir>: the store and its index stay there and are reused by the next run (an index
+  // with vectors of 20,000 notes takes minutes to build; the questions take seconds).
+  const kept = process.env.GROWTH_KEEP ? join(process.env.GROWTH_KEEP, `${set.language}-${spec.name.replace(/[^\w]+/g, '_')}-${model ? 'model' : 'lexical'}`) : null;
+  const reuse = kept !== null && existsSync(join(kept, 'data'));
+  const work = kept ?? mkdtempSync(join(tmpdir(), 'engram-growth-'));
   const diaryDir = join(work, 'diaries');
   const groupOfPath = new Map<string, string>();
   for (let i = 0; i < 20; i++) mkdirSync(join(diaryDir, `f${i}`), { recursive: true });
   store.notes.forEach((n, i) => {
     const path = fileOf(n, i);
-    writeFileSync(join(diaryDir, path), `[09:00] ${n.title}\n\n${n.text}\n`);
+    if (!reuse) writeFileSync(join(diaryDir, path), `[09:00] ${n.title}\n\n${n.text}\n`);
     groupOfPath.set(path, n.group ?? n.id);
   });
   const embedding = model ? { provider: 'local', modelDir: modelDirOf(model) } : { provider: 'none' };
@@ -149,7 +155,7 @@ async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: 
   });
   try {
     const t0 = performance.now();
-    await engine.index({ full: true });
+    await engine.index({ full: !reuse });
     const indexSeconds = (performance.now() - t0) / 1000;
     if (model && engine.semantic?.status().state !== 'ready') throw new Error(`semantic channel not ready: ${engine.semantic?.status().reason}`);
     const askedQs = new Set(store.asked.map((a) => a.q));
@@ -165,13 +171,14 @@ async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: 
     };
     const { records, ms } = await ask(store, set.chatter, answer, opts);
     const halves = figures(records);
+    if (process.env.GROWTH_DUMP) writeFileSync(`${process.env.GROWTH_DUMP}.${spec.name.replace(/[^\w]+/g, '_')}.json`, JSON.stringify(records));
     const sweep = (process.env.GROWTH_SWEEP ?? '').split(',').filter(Boolean).map(Number);
     for (const t of sweep) console.error(formatRows([{ set: set.name, store: spec.name, notes: store.notes.length, system: `query gate at ${t}`, halves: figures(records, t), msPerQuery: ms, indexSeconds: 0 }]).split('\n').slice(2).join('\n'));
     if (why.size > 0) console.error(`growth: ${spec.name}: answerable questions silenced by: ${[...why].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`).join('; ')}`);
     return { set: set.name, store: spec.name, notes: store.notes.length, system: `engram ${model ? 'hybrid (model)' : 'lexical'}`, halves, msPerQuery: ms, indexSeconds };
   } finally {
     engine.close();
-    rmSync(work, { recursive: true, force: true });
+    if (!kept) rmSync(work, { recursive: true, force: true });
   }
 }
 

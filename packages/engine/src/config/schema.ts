@@ -116,6 +116,12 @@ export const configSchema = z.object({
       english: section({
           minCoverage: d(num(0, 1), 0.1),
           minSpecificity: d(num(0, 2), 0.75),
+          /**
+           * An English query must carry at least this much information (minQueryInformation): small talk
+           * has one common word (weird 6.5, slow 6.7, broken 6.9); 7 is the tuning half's highest bar that
+           * silences no more answerable questions.
+           */
+          minQueryInformation: d(num(0, 100), 7),
         }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),
@@ -138,7 +144,12 @@ export const configSchema = z.object({
 
   timeDecay: section({
       enabled: d(z.boolean(), true),
-      halfLifeDays: d(num(1, 36500), 180),
+      /**
+       * A year: at equal relevance a note a year old counts half as much as today's (never below
+       * `floor`). 180 days ranked a month-old note 11 % lower than last week's and cost R@5 0.005 in a
+       * store of 20,000 notes written over four weeks (docs/benchmarks.md, growth).
+       */
+      halfLifeDays: d(num(1, 36500), 365),
       floor: d(num(0, 1), 0.55),
     }),
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { NewChunkRow, NewDocumentRow } from '@engram/db';
 import type { LexicalEntry } from '../lexical/bm25.ts';
 import { chunkText } from '../text/chunk.ts';
+import { cjkGrams } from '../text/grams.ts';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 
 export const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex');
@@ -71,15 +72,21 @@ export interface DocFields {
   tagTokens: string;
 }
 
+/** A field's terms in the lexical index: its words, then their character grams (text/grams.ts). */
+const fieldTerms = (joined: string): string[] => {
+  const words = splitTokens(joined);
+  return [...words, ...cjkGrams(words)];
+};
+
 export function lexicalEntry(chunk: { chunkId: string; docId: string; tokens: string }, doc: DocFields): LexicalEntry {
   return {
     chunkId: chunk.chunkId,
     docId: chunk.docId,
     fields: {
-      title: splitTokens(doc.titleTokens),
-      summary: splitTokens(doc.summaryTokens),
-      tags: splitTokens(doc.tagTokens),
-      body: splitTokens(chunk.tokens),
+      title: fieldTerms(doc.titleTokens),
+      summary: fieldTerms(doc.summaryTokens),
+      tags: fieldTerms(doc.tagTokens),
+      body: fieldTerms(chunk.tokens),
     },
   };
 }

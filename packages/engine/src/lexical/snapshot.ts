@@ -31,8 +31,12 @@ import { bufferWithRoom } from './room.ts';
 const MAGIC = Buffer.from('ENGLEX03', 'latin1');
 const HASH_BYTES = 4;
 const PREFIX = MAGIC.length + HASH_BYTES + 4;
-/** 3: deferred sections, per-section reads; versions in sections; title keys and vocabulary as packed hash tables. */
-export const SNAPSHOT_FORMAT = 3;
+/**
+ * 3: deferred sections, per-section reads; versions in sections; title keys and vocabulary as packed
+ * hash tables. 4: the index holds character grams beside the words (text/grams.ts), so a format 3
+ * snapshot is rebuilt rather than searched without them.
+ */
+export const SNAPSHOT_FORMAT = 4;
 
 type ArrayKind = 'u8' | 'i32' | 'f64' | 'json';
 interface Section {

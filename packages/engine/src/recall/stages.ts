@@ -11,6 +11,7 @@ import {
   QUERY_FEATURES,
   evidenceOf,
   queryEvidence,
+  queryGateThreshold,
   queryProbability,
   type Evidence,
   type QueryGate,
@@ -261,6 +262,8 @@ export interface GateContext {
   hasVector?: (chunkId: string) => boolean;
   /** The query-level gate (hybrid recall only); absent = the fitted default, null = off. */
   queryGate?: QueryGate | null;
+  /** Chunks in the store (the query gate's bar falls as the store grows: hybrid-gate.ts queryGateThreshold). */
+  chunkCount?: number;
 }
 
 /**
@@ -322,15 +325,16 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // the gate silenced most answerable questions (docs/benchmarks.md, English check), so it judges
   // only queries whose distinctive words are mostly Chinese.
   if (!mostlyCjk(ctx.distinctive)) return null;
+  const threshold = queryGateThreshold(gate, ctx.chunkCount ?? 0);
   // Both channels putting the same memory first is the strongest sign a question is answered: the
   // query-level statistics (fitted on how the candidates look together) do not overrule it.
-  if (AGREEMENT_OVERRIDES && channelsAgree(candidates, ctx)) return { silence: null, verdict: { p: null, threshold: gate.threshold, overriddenBy: 'channels agree' } };
+  if (AGREEMENT_OVERRIDES && channelsAgree(candidates, ctx)) return { silence: null, verdict: { p: null, threshold, overriddenBy: 'channels agree' } };
   const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0 })));
   const p = queryProbability(q, gate.weights);
-  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold: gate.threshold };
-  if (p >= gate.threshold) return { silence: null, verdict };
+  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold };
+  if (p >= threshold) return { silence: null, verdict };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
-  return { silence: `query gate: q ${p.toFixed(2)} < ${gate.threshold} (${f})`, verdict };
+  return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
 }
 
 // Evaluation switch (bench/growth.ts ablations): ENGRAM_EVAL_AGREEMENT=0 turns the override off.
@@ -367,7 +371,12 @@ function ruleVerdict(c: Candidate, ctx: GateContext): { gate: GateRemoval['gate'
       return { gate: 'semantic-min', detail: `cosine ${c.semantic.score.toFixed(3)} < ${ctx.cfg.minSemantic}` };
     }
   }
-  if (c.matched.length === 0) return c.evidence ? { gate: 'hybrid', detail: 'no lexical match' } : null;
+  if (c.matched.length === 0) {
+    if (c.evidence) return { gate: 'hybrid', detail: 'no lexical match' };
+    // Found by the words' characters only (text/grams.ts): grams rank, they do not vouch.
+    if (c.lexical !== null) return { gate: 'distinctive-term', detail: 'matched characters of the query, no word of it' };
+    return null;
+  }
   if (!c.matched.some((m) => ctx.distinctive.has(m.token))) {
     return { gate: 'distinctive-term', detail: `matched only ${c.matched.map((m) => m.token).join(' ')} (none distinctive)` };
   }

@@ -10,11 +10,12 @@ import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.t
 
 const NOTES: Record<string, string> = {
   '2026-10-25-standup.txt': diary('09:00', 'Weekly standup moved', 'The weekly meetings moved to Friday afternoons.', 'We scheduled the standup meetings for Fridays at 3 pm; the design team joins remotely.', ['meetings']),
+  '2026-10-26-museums.txt': diary('12:00', 'Weird museums of NYC', 'A list of weird museums to visit.', 'The weird museums list: the mmuseumm in an elevator shaft, the city reliquary.', ['museums']),
   '2026-10-27-bike.txt': diary('18:00', 'Bike repair', 'Replaced the rear derailleur cable.', 'The rear derailleur cable was frayed; replaced it and adjusted the gears.', ['bike']),
 };
 const LONG_QUESTION = 'before I book the conference rooms and order lunch for the offsite tomorrow, remind me what we decided about the standup';
 
-async function engineWith(english: { minCoverage: number; minSpecificity: number }): Promise<Engine> {
+async function engineWith(english: { minCoverage: number; minSpecificity: number; minQueryInformation?: number }): Promise<Engine> {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
   for (const [path, text] of Object.entries(NOTES)) writeFileSync(join(dirs.diaryDir, path), text);
@@ -41,5 +42,17 @@ describe('English gate bars', () => {
     assert.equal((await shut.recall('when is the weekly standup meeting')).hits.length, 0, 'English query: English bars');
     const zh = await shut.recall('东京节点的 443 端口后来怎么处理的');
     assert.ok(zh.hits.length > 0, 'a Chinese query keeps the configured bars');
+  });
+
+  it('English small talk with one common word is silenced by the English information bar, a rare word is not', async () => {
+    const bars = { minCoverage: 0.1, minSpecificity: 0.75 };
+    const low = await engineWith({ ...bars, minQueryInformation: 6 });
+    const high = await engineWith({ ...bars, minQueryInformation: 7 });
+    open.push(low, high);
+    assert.ok((await low.recall("that's weird")).hits.length > 0, 'under a low bar the common word reaches the museums note');
+    const silenced = await high.recall("that's weird");
+    assert.equal(silenced.hits.length, 0);
+    assert.equal(silenced.explain.gate.silencedBy?.rule, 'vague-query');
+    assert.equal((await high.recall('derailleur cable')).hits[0]?.path, '2026-10-27-bike.txt');
   });
 });

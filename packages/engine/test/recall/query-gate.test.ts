@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryEvidence, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
+import { queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
 import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/stages.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
@@ -69,4 +69,25 @@ test('the fitted query gate applies to the model it was fitted on; auto leaves o
   assert.equal(queryGateFor(undefined, 'auto'), null);
   assert.equal(queryGateFor('text-embedding-3-small', 'on'), FITTED_QUERY_GATE);
   assert.equal(queryGateFor('bge-small-zh-v1.5', 'off'), null);
+});
+
+test('the query gate\'s bar falls with the store\'s size, between the small and the large store', () => {
+  const gate = { weights: [0], threshold: 0.3, smallStore: 600, largeStore: { chunks: 5000, threshold: 0.1 } };
+  assert.equal(queryGateThreshold(gate, 100), 0.3);
+  assert.equal(queryGateThreshold(gate, 600), 0.3);
+  const mid = queryGateThreshold(gate, 2000);
+  assert.ok(mid < 0.3 && mid > 0.1, String(mid));
+  assert.ok(queryGateThreshold(gate, 3000) < mid);
+  assert.equal(queryGateThreshold(gate, 5000), 0.1);
+  assert.equal(queryGateThreshold(gate, 50_000), 0.1);
+  assert.equal(queryGateThreshold({ weights: [0], threshold: 0.3 }, 50_000), 0.3, 'a gate without a large-store bar keeps its one bar');
+  // The same weak query: silenced in a small store, answered in a large one.
+  const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
+  const weak = [cand('a', ev({ p: 0.35 })), cand('b', ev({ p: 0.2 }))];
+  const small = applyGates(weak, { ...ctx({ ...gate, weights }), chunkCount: 500 });
+  const large = applyGates(weak, { ...ctx({ ...gate, weights }), chunkCount: 20_000 });
+  assert.equal(small.kept.length, 0);
+  assert.equal(small.queryGate?.threshold, 0.3);
+  assert.equal(large.kept.length, 2);
+  assert.equal(large.queryGate?.threshold, 0.1);
 });

@@ -113,7 +113,9 @@ test('time decay halves at the half-life, never drops below the floor, ignores t
   const now = new Date('2026-11-29T00:00:00');
   const td = cfg.timeDecay;
   assert.equal(decayFactor('2026-11-29', now, td), 1);
-  assert.ok(Math.abs(decayFactor('2026-06-02', now, { ...td, floor: 0 }) - 0.5) < 0.01);
+  const halfLifeAgo = new Date(now.getTime() - td.halfLifeDays * 86_400_000).toISOString().slice(0, 10);
+  assert.ok(Math.abs(decayFactor(halfLifeAgo, now, { ...td, floor: 0 }) - 0.5) < 0.01);
+  assert.ok(Math.abs(decayFactor('2026-06-02', now, { ...td, halfLifeDays: 180, floor: 0 }) - 0.5) < 0.01);
   assert.equal(decayFactor('2010-01-01', now, td), td.floor);
   assert.equal(decayFactor('2027-01-01', now, td), 1);
   assert.equal(decayFactor('2010-01-01', now, { ...td, enabled: false }), 1);

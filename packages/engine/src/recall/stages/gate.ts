@@ -24,8 +24,11 @@ export const gate: RecallStage = {
   run(fused, run) {
     const { deps, cfg } = run;
     const { distinctive, information } = run.analysis;
+    // An English query meets the English bars (recall.english); every other query the configured ones.
+    const english = detectLanguage(run.query).language === 'en';
+    const bars = english ? { ...cfg, ...cfg.english } : cfg;
     const noDistinctive = distinctive.size === 0;
-    const tooVague = !noDistinctive && cfg.minQueryInformation > 0 && information < cfg.minQueryInformation;
+    const tooVague = !noDistinctive && bars.minQueryInformation > 0 && information < bars.minQueryInformation;
     let kept: typeof fused;
     let removals: GateRemoval[];
     let queryGate: QueryGateVerdict | undefined;
@@ -33,13 +36,10 @@ export const gate: RecallStage = {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
         ? 'the query has no distinctive term, so nothing is injected'
-        : `the query carries too little information (${information.toFixed(1)} < ${cfg.minQueryInformation}), so nothing is injected`;
+        : `the query carries too little information (${information.toFixed(1)} < ${bars.minQueryInformation}), so nothing is injected`;
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
-      // An English query meets the English bars (recall.english); every other query the configured ones.
-      const english = detectLanguage(run.query).language === 'en';
-      const bars = english ? { ...cfg, minCoverage: cfg.english.minCoverage, minSpecificity: cfg.english.minSpecificity } : cfg;
       ({ kept, removals, queryGate } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
@@ -50,6 +50,7 @@ export const gate: RecallStage = {
         hybridThreshold: cfg.hybridGate.threshold,
         hybridVeto: cfg.hybridGate.veto,
         queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
+        chunkCount: deps.lexical.size,
       }));
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;

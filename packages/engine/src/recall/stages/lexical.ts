@@ -1,5 +1,6 @@
 // Stage 2 — lexical: BM25F over title / summary / tags / body, limited to the recall's workspace +
 // global (over-fetching when scoped, so other workspaces cannot crowd ours out).
+import { cjkGrams, isGram } from '../../text/grams.ts';
 import { SCOPED_OVERFETCH, type RecallStage } from '../run.ts';
 
 export const lexical: RecallStage = {
@@ -8,7 +9,11 @@ export const lexical: RecallStage = {
     const { deps, cfg, options } = run;
     const tokens = run.analysis.tokens;
     const scoped = run.scope.workspace !== null;
-    const all = options.only === 'semantic' || tokens.length === 0 ? [] : deps.lexical.search(tokens.map((x) => x.token), scoped ? cfg.lexicalLimit * SCOPED_OVERFETCH : cfg.lexicalLimit);
+    // The words and their character grams rank together (text/grams.ts); the gates read the words only.
+    const words = tokens.map((x) => x.token);
+    const terms = [...words, ...cjkGrams(tokens.filter((x) => !x.fromAlias).map((x) => x.token))];
+    const found = options.only === 'semantic' || tokens.length === 0 ? [] : deps.lexical.search(terms, scoped ? cfg.lexicalLimit * SCOPED_OVERFETCH : cfg.lexicalLimit);
+    const all = found.map((h) => ({ ...h, matched: h.matched.filter((m) => !isGram(m.token)) }));
     run.lexicalHits = scoped ? all.filter((h) => run.inScope(h.docId)).slice(0, cfg.lexicalLimit) : all;
     return {
       candidates,
