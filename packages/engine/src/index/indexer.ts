@@ -50,6 +50,13 @@ export interface IndexRunContext {
 export interface IndexRunResult extends Omit<IndexReport, 'documents' | 'chunks'> {
   /** Documents whose rows changed (added, updated or removed): the in-memory index reloads these. */
   changedDocIds: string[];
+  /**
+   * The documents of the files the manifest check found differing from the in-memory index's view
+   * (ctx.indexedFiles) whose rows this pass left as they were: docId → the stored content hash, null
+   * when there is no row. Where the in-memory index holds something else, it missed a write (a writer
+   * killed before announcing it): IndexService reloads those and announces them.
+   */
+  checkedUnchanged: Map<string, string | null>;
   resident: { text: string; critical: boolean }[];
 }
 
@@ -71,11 +78,14 @@ export async function runIndex(
     manifest !== undefined && (manifest.chunkSize !== config.chunk.size || manifest.chunkOverlap !== config.chunk.overlap);
   const redoAll = mode === 'full' || tokenizerChanged || chunkChanged;
   let fastUnchanged = 0;
+  let checkedAgainstLive: string[] = [];
   if (!only && !redoAll && manifest !== undefined) {
-    const changed = await changedDiaryPaths(ctx.db, config, (await ctx.indexedFiles?.()) ?? null);
+    const liveView = (await ctx.indexedFiles?.()) ?? null;
+    const changed = await changedDiaryPaths(ctx.db, config, liveView);
     if (changed) {
       fastUnchanged = changed.indexed - changed.paths.length;
       only = changed.paths;
+      if (liveView) checkedAgainstLive = changed.paths;
       progress({ phase: 'scan', done: 0, total: 0, message: `${changed.paths.length} changed` });
     }
   }
@@ -173,6 +183,13 @@ export async function runIndex(
     }
   }
 
+  const checkedUnchanged = new Map<string, string | null>();
+  const changedSet = new Set(changedDocIds);
+  for (const path of checkedAgainstLive) {
+    const id = docIdFor('diary', path);
+    if (!changedSet.has(id)) checkedUnchanged.set(id, existing.get(`diary:${path}`)?.contentHash ?? null);
+  }
+
   progress({ phase: 'done', done: 1, total: 1 });
   return {
     mode,
@@ -186,6 +203,7 @@ export async function runIndex(
     semantic,
     ms: Math.round(performance.now() - t0),
     changedDocIds,
+    checkedUnchanged,
     resident: scan.resident,
   };
 }

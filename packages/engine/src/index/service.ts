@@ -1,7 +1,7 @@
 // The index domain (#18, the console's index router): full and incremental runs (files → rows →
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
-import { chunkTextsByIds, corpusCounts, isUnreachable } from '@engram/db';
+import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable } from '@engram/db';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
@@ -73,9 +73,9 @@ export class IndexService {
       // 50,000-document build ~120 MB of peak memory and every row listed again.
       if (opts.full && s.options.preload === false) s.live.invalidate();
       else if (opts.full) await s.live.load(s.db);
-      else await s.live.reloadDocuments(s.db, result.changedDocIds);
+      else await s.live.reloadDocuments(s.db, [...result.changedDocIds, ...(await this.missedWrites(result.checkedUnchanged))]);
       s.live.generation = -1; // re-read the counter on the next recall
-      const { changedDocIds: _c, resident: _r, ...report } = result;
+      const { changedDocIds: _c, checkedUnchanged: _u, resident: _r, ...report } = result;
       const { documents, chunks } = await corpusCounts(s.db);
       return { ...report, documents, chunks };
     }, opts.lockWaitMs).catch((e: unknown) => {
@@ -98,6 +98,22 @@ export class IndexService {
     } catch {
       return null; // the table is listed instead
     }
+  }
+
+  /**
+   * Documents the database holds otherwise than the in-memory index, though this pass found their
+   * files as stored: a writer killed after storing rows and before bumping the generation left every
+   * process that loaded the snapshot without them. They are announced again (a generation with their
+   * ids), so other processes reload them too, and returned for this one to reload.
+   */
+  private async missedWrites(checked: Map<string, string | null>): Promise<string[]> {
+    const s = this.s;
+    const missed = [...checked].filter(([id, hash]) => (s.live.doc(id)?.contentHash ?? null) !== hash).map(([id]) => id);
+    if (missed.length > 0) {
+      s.log('warn', 'the index had missed stored documents (a writer stopped before announcing them): reloaded', { documents: missed.length });
+      await bumpGeneration(s.db, missed);
+    }
+    return missed;
   }
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */
