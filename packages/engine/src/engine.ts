@@ -27,7 +27,7 @@ import { backgroundIdfTable } from './recall/background-idf.ts';
 import { EngineState, type OpenEngineOptions } from './runtime/state.ts';
 import type { MemoryLocate, MemorySegments } from './segments/api.ts';
 import type { SemanticPort } from './semantic/port.ts';
-import { ensureDiaryDir, loadOverlay } from './settings/load.ts';
+import { ensureDiaryDir, loadOverlay, refuseMissingDiaryDir } from './settings/load.ts';
 import { SettingsService } from './settings/service.ts';
 import { StatusService } from './status/service.ts';
 import type { SetSummaryResult, SummaryQueue, SummaryWriteSource } from './summaries/queue.ts';
@@ -50,6 +50,7 @@ export async function openEngine(options: OpenEngineOptions & { switchDiaryDir?:
   const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined, recoverCorrupt: true });
   try {
     const { overlay, config, notes } = await loadOverlay(db, resolved, env);
+    refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
     // A shared database follows its owner's folder instead (below): other machines only read it.
     if (!isSharedDatabaseUrl(db.url))
       await checkDiaryFolder(db.db, config.diaryDir, { switchOnPurpose: options.switchDiaryDir === true || env.ENGRAM_SWITCH_DIARY_DIR === '1', writable: !db.readOnly });

@@ -68,8 +68,16 @@ function backupOverlay(dataDir: string, text: string): string {
 
 /** A missing diary folder is made, unless it was named explicitly and the caller (the CLI) refuses to create it. */
 export function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: boolean): void {
+  refuseMissingDiaryDir(config, resolved, create);
+  if (!existsSync(config.diaryDir)) mkdirSync(config.diaryDir, { recursive: true });
+}
+
+/**
+ * Throws `diary-dir-missing` for a folder that is missing and may not be created: before the data
+ * dir checks and remembers the folder, so a typo in its name is never remembered as the index's folder.
+ */
+export function refuseMissingDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: boolean): void {
   if (existsSync(config.diaryDir)) return;
   const explicit = resolved.lockedByEnv.includes('diaryDir') || config.diaryDir !== join(config.dataDir, 'diaries');
   if (explicit && !create) throw new EngramError('diary-dir-missing', `diary directory does not exist: ${config.diaryDir}`);
-  mkdirSync(config.diaryDir, { recursive: true });
 }

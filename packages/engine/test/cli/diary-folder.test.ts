@@ -162,3 +162,16 @@ test('serve refuses another diary folder in the terminal before it starts the co
   assert.match(r.stderr, /^engram serve: [\u4e00-\u9fff].*--switch-diary-dir/s);
   assert.equal(r.stdout, '', 'nothing was started');
 });
+
+test('a diary folder that does not exist is refused without the data dir remembering it', () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const data = ['--data-dir', dirs.dataDir];
+  // A typo in the folder's name (given by ENGRAM_DIARY_DIR: the flag is checked before any open).
+  const r = spawnSync(process.execPath, [bin, 'status', ...data], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root, ENGRAM_DIARY_DIR: `${dirs.diaryDir}-typo` }, timeout: 60_000 });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /does not exist.*diary-dir-missing/s);
+  // The right folder next: taken as the data dir's first folder, not refused as another one.
+  const right = engram(['index', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
+  assert.equal(right.code, 0, right.stderr);
+});
