@@ -7,6 +7,7 @@
 //   node --import tsx packages/engine/bench/english-eval.ts
 //   ENGLISH_MODEL=none …          lexical only (no model)
 //   ENGRAM_EVAL_OPTIONS='{"recall":{…}}' …   engine options merged in (for experiments)
+//   ENGLISH_WHY=1 …               also print each small-talk line that recalled something, with its first hit
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -11,7 +11,8 @@ import { blockKey, itemKey, normaliseMaxMessages, shownRecall, type ItemIdentity
 import { errorText, formatRecallLog } from '../core/log.ts';
 import { pluginMessage } from '../sessions/messages.ts';
 import { escapePromptVariables } from '../core/texts.ts';
-import { sessionEvents, visibleOwnMessages, type PersonMessage } from '../sessions/view.ts';
+import { personMessageBefore, sessionEvents, visibleOwnMessages, type PersonMessage } from '../sessions/view.ts';
+import { followUpQuery, isFollowUp } from './follow-up.ts';
 
 /** The schema's default item prefix: blocks written with it can be parsed back after a config change. */
 export const DEFAULT_ITEM_PREFIX = '[{n}] {date} · {title}';
@@ -117,7 +118,17 @@ export class RecallChannel {
     try {
       const workspace = this.deps.workspace ? await this.deps.workspace(session) : null;
       lexical = this.deps.lexicalReason?.() ?? null;
-      result = await engine.recall(trigger.query, lexical ? { workspace, only: 'lexical' } : { workspace });
+      const options = lexical ? { workspace, only: 'lexical' as const } : { workspace };
+      result = await engine.recall(trigger.query, options);
+      // A follow-up silenced for saying too little is asked again with the person's previous message.
+      const silenced = result.explain.gate.silencedBy?.rule;
+      if (result.hits.length === 0 && trigger.kind !== 'phase-change' && (silenced === 'no-distinctive-query' || silenced === 'vague-query') && isFollowUp(trigger.query)) {
+        const previous = personMessageBefore(sessionEvents(session), trigger.userKey);
+        if (previous) {
+          result = await engine.recall(followUpQuery(previous.text, trigger.query), options);
+          this.deps.log.info(`recall ${trigger.kind} session=${session.header.id}: a follow-up (${silenced}), asked again with the previous message`);
+        }
+      }
     } catch (error) {
       this.deps.log.warn(`recall ${trigger.kind} session=${session.header.id} user=${trigger.userKey ?? '-'} failed: ${errorText(error)}`);
       return;

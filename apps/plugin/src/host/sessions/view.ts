@@ -92,6 +92,23 @@ export function lastPersonMessage(messages: readonly unknown[]): PersonMessage |
 }
 
 /** The person's newest recorded message in the session's events. */
+/** The person's message before the one with `key` (the newest recorded one when `key` is not recorded yet). */
+export function personMessageBefore(events: readonly HostEvent[], key: string | undefined): PersonMessage | null {
+  let skipping = key !== undefined && events.some((e) => e.type === 'user/message' && personMessageOf(e.data)?.key === key);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event?.type !== 'user/message') continue;
+    const person = personMessageOf(event.data);
+    if (!person) continue;
+    if (skipping) {
+      if (person.key === key) skipping = false;
+      continue;
+    }
+    if (person.text !== '') return person;
+  }
+  return null;
+}
+
 export function lastRecordedPersonMessage(events: readonly HostEvent[]): PersonMessage | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];

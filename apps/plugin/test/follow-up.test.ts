@@ -1,0 +1,37 @@
+// A follow-up names its subject only through the previous message (「那它现在多重？」 after a question
+// about the cat): alone the gates silence it; the plugin asks again with the previous message.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isFollowUp } from '../src/host/recall/follow-up.ts';
+import { loadPlugin, recallMessages } from './helpers.ts';
+
+test('a short message that points back is a follow-up; a message that names its subject is not', () => {
+  for (const t of ['那它现在多重？', '他后来怎么样了', 'what about it?', '这个呢']) assert.ok(isFollowUp(t), t);
+  for (const t of ['猫咪体检的结果', '周报怎么写?', '', '那'.repeat(60)]) assert.ok(!isFollowUp(t), t);
+});
+
+test('a follow-up silenced alone is recalled with the previous message, and the log says so', async (t) => {
+  const { host, engine } = await loadPlugin(t);
+  const followUp = '那它现在多重？';
+  const alone = await engine.recall(followUp);
+  assert.equal(alone.hits.length, 0, 'alone it recalls nothing');
+  assert.ok(['no-distinctive-query', 'vague-query'].includes(alone.explain.gate.silencedBy?.rule ?? ''), JSON.stringify(alone.explain.gate.silencedBy));
+  const session = host.createSession();
+  await session.userTurn('家里的猫该做体检了', [{ text: '好的' }]);
+  const second = await session.userTurn(followUp, [{ text: '4.2 公斤' }]);
+  assert.ok(host.logs.some((l) => /a follow-up \((no-distinctive-query|vague-query)\), asked again with the previous message/.test(l.message)));
+  const line = host.logs.filter((l) => l.message.startsWith('recall user-message') && l.message.includes('hits=')).at(-1);
+  assert.match(line?.message ?? '', /hits=1 \[2026-03-06 猫咪体检\]/);
+  // The first turn showed the note already: the follow-up's block leaves it out rather than repeating it.
+  assert.ok(recallMessages(second.requests[0]!).length <= 1);
+  await host.settle();
+});
+
+test('a follow-up in the first message of a session has nothing to lean on and recalls nothing', async (t) => {
+  const { host } = await loadPlugin(t);
+  const session = host.createSession();
+  const turn = await session.userTurn('那它现在多重？', [{ text: '?' }]);
+  assert.equal(recallMessages(turn.requests[0]!).length, 0);
+  assert.ok(!host.logs.some((l) => l.message.includes('a follow-up')));
+  await host.settle();
+});
