@@ -51,7 +51,9 @@ function ensureTestModel() {
   if (key.status !== 0) return console.error(`# real model: cannot name it (${key.stderr.trim()})`);
   const dir = join(process.env.ENGRAM_TEST_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), key.stdout.trim());
   const env = { ...process.env, ENGRAM_MODEL_CACHE: join(dir, 'models') };
-  const res = spawnSync(process.execPath, [cli, 'model', 'install', '--data-dir', dir, '--runtime', 'no'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const res = spawnSync(process.execPath, [cli, 'model', 'install', '--data-dir', dir, '--runtime', 'no'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  // One comment line in the run's output (the reporter's own lines start with # too).
+  if (res.status === 0) console.log(`# real model: ${res.stdout.split('\n')[0]}`);
   if (res.status === 0) process.env.ENGRAM_TEST_MODEL_DATA_DIR = dir;
   else console.error('# real model: install failed, the real-model tests will skip (fail under CI)');
 }
