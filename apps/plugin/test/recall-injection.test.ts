@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createHost, HOST_VARIANTS } from '@engram/dsh-sim';
 import { createHostPlugin } from '../src/host/apply.ts';
+import { singleCharShare } from '../src/host/core/log.ts';
 import { assertOneInjectionNoInbox, isOwn, itemsOfMessage, loadPlugin, makeCorpus, NO_MODEL_INSTALL, recallMessages, snapshotMessages } from './helpers.ts';
 
 const todo = (todos: { content: string; status: string }[]) => ({ toolCalls: [{ name: 'todo_write', arguments: { todos } }] });
@@ -108,6 +109,19 @@ test('each recall is logged with trigger, query, user key, hits and gate removal
   // Notes sharing only characters with the question (写) are candidates the distinctive-term gate removes.
   assert.match(line.message, /gated=(\d+) \{distinctive-term:\1\} \[[^\]]+: distinctive-term/, 'which candidates a gate removed, and which gate');
   assert.match(line.message, /distinctive=\[周报\]/);
+  // What each channel brought (pitfall 11 of the design: without it a bad recall cannot be read).
+  const counts = /candidates=lexical:(\d+),semantic:(-|\d+),fused:(\d+)/.exec(line.message);
+  assert.ok(counts, line.message);
+  assert.ok(Number(counts[1]) >= 1 && Number(counts[3]) >= Number(counts[1]), line.message);
+  assert.doesNotMatch(line.message, /single-char-matches/, 'a hit matched on a word is not warned about');
+});
+
+test('the recall log warns when the injected hits rest mostly on single characters', () => {
+  const hit = (tokens: string[]) => ({ matched: tokens.map((token) => ({ token })) });
+  const result = (hits: ReturnType<typeof hit>[]) => ({ hits }) as unknown as Parameters<typeof singleCharShare>[0];
+  assert.equal(singleCharShare(result([])), null);
+  assert.equal(singleCharShare(result([hit(['周报', '写'])])), 0.5);
+  assert.equal(singleCharShare(result([hit(['上', '的']), hit(['了'])])), 1);
 });
 
 test('subagent sessions get no injection', async (t) => {

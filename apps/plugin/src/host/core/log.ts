@@ -29,6 +29,28 @@ export interface RecallLogInput {
   lexical?: string | null;
 }
 
+const SINGLE_CJK = /^[\u3400-\u9fff\uf900-\ufaff]$/u;
+/** Above this share of single characters among the injected hits' matched words, the line warns (pitfall 11 of the design: hits that rest on 了/的/上 look random). */
+const SINGLE_CHAR_WARNING = 0.5;
+
+/** Candidates per channel and after fusion: whether the semantic channel ran and what each brought. */
+function candidatesPart(result: RecallResult): string {
+  const fused = result.explain.stages.find((s) => s.name === 'fuse')?.kept ?? 0;
+  return `candidates=lexical:${result.explain.lexical.candidates},semantic:${result.explain.semantic.ran ? result.explain.semantic.candidates : '-'},fused:${fused}`;
+}
+
+/** The share of single CJK characters among the matched words of the injected hits (null without matches). */
+export function singleCharShare(result: RecallResult): number | null {
+  let all = 0;
+  let single = 0;
+  for (const h of result.hits)
+    for (const m of h.matched) {
+      all++;
+      if (SINGLE_CJK.test(m.token)) single++;
+    }
+  return all === 0 ? null : single / all;
+}
+
 /** `recall first-turn session=s1 user=msg-1 query(6)="周报怎么写?" hits=1 [...] gated=1 {...} distinctive=[周报]`. */
 export function formatRecallLog({ sessionId, trigger, result, mode, ms, lexical }: RecallLogInput): string {
   const hits = result.hits.map((h) => `${h.date} ${clip(h.title, 40)}`).join(' | ');
@@ -50,7 +72,10 @@ export function formatRecallLog({ sessionId, trigger, result, mode, ms, lexical 
     `hits=${result.hits.length}${hits ? ` [${hits}]` : ''}`,
     `gated=${gate.removed}${byGate ? ` {${byGate}}` : ''}${removals ? ` [${removals}]` : ''}`,
     `distinctive=[${gate.distinctiveTokens.join(',')}]`,
+    candidatesPart(result),
   ];
+  const single = singleCharShare(result);
+  if (single !== null && single > SINGLE_CHAR_WARNING) parts.push(`warning=single-char-matches:${Math.round(single * 100)}%`);
   if (gate.noDistinctiveTokens) parts.push('no-distinctive-term');
   if (lexical) parts.push(`lexical="${clip(lexical, 80)}"`);
   else if (result.explain.semantic.skipped) parts.push(`semantic-skipped="${clip(result.explain.semantic.skipped, 60)}"`);
