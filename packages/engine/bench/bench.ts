@@ -36,7 +36,7 @@ async function buildSize(work: string, targetChunks: number) {
   // ~2 chunks per document at the default 800/120 chunking.
   const docs = Math.max(1, Math.round(targetChunks / 2));
   writeSyntheticDiaries(diaryDir, docs, 1300);
-  const engine = await openEngine({ options: { diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false } }, env: { HOME: work }, syncOnOpen: false });
+  const engine = await openEngine({ options: { diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false }, embedding: { provider: 'none' } }, env: { HOME: work }, syncOnOpen: false });
   try {
     const t0 = performance.now();
     const report = await engine.index({ full: true });
@@ -52,7 +52,7 @@ async function buildSize(work: string, targetChunks: number) {
  */
 async function querySize(work: string, built: { chunks: number; docs: number; indexSeconds: number }, queries: string[]): Promise<EngineRow> {
   const baselineRssMb = process.memoryUsage().rss / 2 ** 20;
-  const engine = await openEngine({ options: { diaryDir: join(work, 'diaries'), dataDir: join(work, 'data'), diary: { requireTag: false } }, env: { HOME: work }, syncOnOpen: false });
+  const engine = await openEngine({ options: { diaryDir: join(work, 'diaries'), dataDir: join(work, 'data'), diary: { requireTag: false }, embedding: { provider: 'none' } }, env: { HOME: work }, syncOnOpen: false });
   try {
     const { chunks, docs, indexSeconds } = built;
     for (const q of queries.slice(0, 20)) await engine.recall(q); // warm-up
