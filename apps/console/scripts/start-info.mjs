@@ -44,8 +44,12 @@ export function startBlock({ host, port, diaryDir, dataDir, model }) {
 /** Next's own start banner: the block above says the same things once. Anything else passes through. */
 const NEXT_BANNER = [/^▲ Next\.js /, /^- (Local|Network|Environments|Experiments):/, /^\s+· /, /^✓ (Ready in|Starting)/, /^✓ Running next\.config\.\w+ took/];
 
+// Next colours its banner when FORCE_COLOR is set (the test runner sets it for its children), even into a pipe.
+// eslint-disable-next-line no-control-regex
+const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
+
 /** A line of Next's banner; blank lines count only before Next is ready (they frame the banner). */
-export const isNextBanner = (line, ready) => NEXT_BANNER.some((re) => re.test(line)) || (!ready && line.trim() === '');
+export const isNextBanner = (line, ready) => NEXT_BANNER.some((re) => re.test(plain(line))) || (!ready && plain(line).trim() === '');
 
 /** Next says it is ready (the moment the block is printed). */
-export const isNextReady = (line) => /^✓ Ready in /.test(line);
+export const isNextReady = (line) => /^✓ Ready in /.test(plain(line));

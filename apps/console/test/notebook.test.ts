@@ -21,6 +21,9 @@ test('a missing query word is named first, whatever gate removed the memory', ()
 
 test('without missing words the gate speaks: common words, a small share, the query as a whole', () => {
   assert.equal(nearMissReason(miss('distinctive-term', 'matched only 的 是 (none distinctive)'), 'zh').sentence, '对上的只有“的”“是”，太常见，不足以说明相关');
+  // A note found through the question's characters only (the lexical index's second spelling).
+  assert.equal(nearMissReason(miss('distinctive-term', 'matched characters of the query, no word of it'), 'zh').sentence, '只对上了问题里的几个字，没有一个词');
+  assert.equal(nearMissReason(miss('distinctive-term', 'matched characters of the query, no word of it'), 'en').sentence, 'It shares a few characters with the question, not one word');
   assert.match(nearMissReason(miss('specificity', 'specificity 0.80 < 1.05 (coverage 40%, rarest matched word 公司 (IDF 1.20))'), 'zh').sentence, /太常见，不足以说明相关/);
   assert.equal(nearMissReason(miss('coverage', 'explains 21% of the query (< 30%)'), 'zh').sentence, '只对上了问题的一小部分');
   // A query-level gate explains every candidate at once; the words a memory lacks are still named,
@@ -34,6 +37,7 @@ test('without missing words the gate speaks: common words, a small share, the qu
 test('no sentence in Chinese carries English words or half-width punctuation of its own', () => {
   const details: [string, string][] = [
     ['distinctive-term', 'matched only a b (none distinctive)'],
+    ['distinctive-term', 'matched characters of the query, no word of it'],
     ['coverage', 'explains 21% of the query (< 30%)'],
     ['specificity', 'specificity 0.80 < 1.05 (coverage 40%, rarest matched word x (IDF 1.20))'],
     ['semantic-min', 'cosine 0.200 < 0.3'],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAgainst, groupRemovals, measuredOf } from '../src/components/recall/gates.ts';
+import { formatAgainst, groupRemovals, measuredOf, reasonText } from '../src/components/recall/gates.ts';
 
 test('a value below its threshold never prints equal to it', () => {
   assert.deepEqual(formatAgainst(6.46, 6.5, 'number'), { value: '6.46', threshold: '6.5' });
@@ -34,4 +34,9 @@ test('removals are grouped by document; chunks failing the same gate make one li
   assert.equal(cov.chunks, 2);
   assert.equal(cov.measured?.value, 0.2, 'the best chunk is shown');
   assert.match(a.findings.find((f) => f.gate === 'distinctive-term')!.reason, /只对上了 修复/);
+});
+
+test('every reason the engine gives a removal reads in Chinese: the characters-only match too', () => {
+  assert.equal(reasonText('matched characters of the query, no word of it', 'zh'), '只对上了问题里的几个字，没有一个词');
+  assert.equal(reasonText('matched characters of the query, no word of it', 'en'), 'matched characters of the query, no word of it');
 });

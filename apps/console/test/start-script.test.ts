@@ -40,6 +40,9 @@ test("Next's banner is held back; its other lines (errors, the engine's warnings
   assert.equal(isNextBanner('[engram-console] WARNING tokenizer: …', true), false);
   assert.equal(isNextBanner('Error: listen EADDRINUSE: address already in use 127.0.0.1:3000', false), false);
   assert.equal(isNextReady('✓ Ready in 84ms'), true);
+  // Coloured, as Next prints it when FORCE_COLOR is set (the test runner sets it for its children).
+  assert.equal(isNextReady('\u001b[32m\u001b[1m✓\u001b[22m\u001b[39m Ready in 228ms'), true);
+  assert.equal(isNextBanner('\u001b[1m\u001b[38;2;173;127;168m▲ Next.js 16.4.6\u001b[39m\u001b[22m', false), true);
   assert.equal(isNextReady('✓ Running next.config.ts took 31ms'), false);
 });
 

@@ -85,9 +85,10 @@ test('lexical snapshot: reopened from the file, a later write patched in, damage
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
 
-  // 3. One flipped byte in the middle: the checksum catches it.
+  // 3. One flipped byte in the middle of the largest section the open reads (the checksum covers
+  // those; deferred sections are checked when read): the checksum catches it.
   const bytes = readFileSync(snapshot);
-  const at = Math.floor(bytes.length / 2);
+  const at = middleOfLargestCheckedSection(bytes);
   bytes[at] = bytes[at]! ^ 0x40;
   writeFileSync(snapshot, bytes);
   engine = await loaded(dirs);
@@ -369,3 +370,19 @@ test('a snapshot is never written from an index holding a document its rows do n
   saveBuiltSnapshot(url, index, options, [{ ...row, archived: false }], 1);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), true, 'consistent: written');
 });
+
+/** The file layout of lexical/snapshot.ts: magic (8), CRC-32 (4), header length (4), the JSON header, then 8-aligned sections. */
+function middleOfLargestCheckedSection(bytes: Buffer): number {
+  const pad8 = (n: number) => (8 - (n % 8)) % 8;
+  const headerLength = bytes.readUInt32LE(12);
+  const header = JSON.parse(bytes.subarray(16, 16 + headerLength).toString('utf8')) as { sections: { bytes: number; deferred?: unknown }[] };
+  let at = 16 + headerLength;
+  at += pad8(at);
+  let best = { bytes: 0, middle: -1 };
+  for (const section of header.sections) {
+    if (section.deferred === undefined && section.bytes > best.bytes) best = { bytes: section.bytes, middle: at + Math.floor(section.bytes / 2) };
+    at += section.bytes + pad8(section.bytes);
+  }
+  assert.ok(best.middle > 0, 'a section the open reads');
+  return best.middle;
+}

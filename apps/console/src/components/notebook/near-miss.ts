@@ -42,6 +42,7 @@ function sentenceOf(miss: NearMissLike, lang: Lang): string {
   const only = miss.detail.match(/^matched only (.*) \(none distinctive\)$/);
   switch (miss.gate) {
     case 'distinctive-term':
+      if (!only) return zh ? '只对上了问题里的几个字，没有一个词' : 'It shares a few characters with the question, not one word';
       return zh
         ? `对上的只有${quoteZh((only?.[1] ?? '').split(' ').filter(Boolean))}，太常见，不足以说明相关`
         : `It shares only ${quoteEn((only?.[1] ?? '').split(' ').filter(Boolean))} with the question: too common to show it is related`;
