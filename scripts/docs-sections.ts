@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../packages/engine/src/config/schema.ts';
 import { FITTED_QUERY_GATE } from '../packages/engine/src/recall/hybrid-gate.ts';
-import { SPECIFICITY_COVERAGE_WEIGHT } from '../packages/engine/src/recall/stages.ts';
+import { SPECIFICITY_COVERAGE_WEIGHT } from '../packages/engine/src/recall/scoring.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 

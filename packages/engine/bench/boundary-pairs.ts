@@ -1,4 +1,4 @@
-// Lexical-only recall on CMRC dev under each boundary-pair rule (recall/stages.ts queryWeights) and
+// Lexical-only recall on CMRC dev under each boundary-pair rule (recall/scoring.ts queryWeights) and
 // specificity bar, per half (paragraph index parity, the halves of semantic-dump.ts / fit-gate.ts),
 // one child process per rule (the rule is read once at start). A rule and bar are picked on one
 // half and judged on the other.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../src/recall/background-idf.ts';
 import { probability, type Evidence } from '../src/recall/hybrid-gate.ts';
-import { queryWeights } from '../src/recall/stages.ts';
+import { queryWeights } from '../src/recall/scoring.ts';
 import type { DumpRow } from './semantic-dump.ts';
 
 const [dumpFile, cacheDir, outFile] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import type { RecallDeps, RecallOptions, SemanticSearchResult } from './deps.ts'
 import type { ExplainPart } from './explain.ts';
 import { visibleIn, type RecallScope } from './scope.ts';
 import type { Stage } from './stage.ts';
-import type { Candidate } from './stages.ts';
+import type { Candidate } from './scoring.ts';
 import type { TermRarity } from './term-rarity.ts';
 import type { MatchedTerm, QueryToken, RecallHit } from './types.ts';
 

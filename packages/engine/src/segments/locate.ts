@@ -4,7 +4,7 @@
 // (the segment opens with small talk, the path or command comes later), so the preview is centred
 // on the hit, not cut from the segment's start.
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { isSingleCjk } from '../recall/stages.ts';
+import { isSingleCjk } from '../recall/scoring.ts';
 import type { Tokenizer } from '../types.ts';
 import { splitSegments, type Segment, type SplitOptions } from './split.ts';
 

@@ -5,7 +5,7 @@
 // picks among them.
 import { fitToBudget } from '../recall/render.ts';
 import { languageIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
-import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/stages.ts';
+import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/scoring.ts';
 import { queryFacts, recallResultOf, type RecallRecord } from '../recall/explain.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isBoundaryPair, queryWeights } from '../../src/recall/stages.ts';
+import { isBoundaryPair, queryWeights } from '../../src/recall/scoring.ts';
 import type { QueryToken } from '../../src/recall/types.ts';
 
 const fn = (c: string) => '是的有呀'.includes(c);

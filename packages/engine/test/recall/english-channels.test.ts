@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { configSchema } from '../../src/config/schema.ts';
 import { channelWeightsFor, tieBreakWeight } from '../../src/recall/channel-weights.ts';
-import { fuse } from '../../src/recall/stages.ts';
+import { fuse } from '../../src/recall/scoring.ts';
 import { detectLanguage } from '../../src/text/language.ts';
 
 const recall = configSchema.parse({}).recall;

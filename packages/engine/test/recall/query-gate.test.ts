@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
-import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/stages.ts';
+import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/scoring.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
 // Ranks differ by candidate: a candidate first in both channels overrides the query gate (channelsAgree).

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { nearDuplicate, nearDuplicateGroups, shingles } from '../../src/recall/near-duplicates.ts';
 import { QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
-import { applyGates, collapseNearDuplicates, coverageOf, isAskingWord, queryWeights, type Candidate } from '../../src/recall/stages.ts';
+import { applyGates, collapseNearDuplicates, coverageOf, isAskingWord, queryWeights, type Candidate } from '../../src/recall/scoring.ts';
 import { documentFrequencyOf, redundantCopies, termRarity } from '../../src/recall/term-rarity.ts';
 import { bm25Idf } from '../../src/lexical/bm25.ts';
 import type { QueryToken } from '../../src/recall/types.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evidenceOf, FEATURES, probability } from '../../src/recall/hybrid-gate.ts';
-import { applyGates, attachEvidence, type Candidate } from '../../src/recall/stages.ts';
+import { applyGates, attachEvidence, type Candidate } from '../../src/recall/scoring.ts';
 
 const cand = (over: Partial<Candidate> & { chunkId: string }): Candidate => ({
   docId: over.chunkId.split('#')[0] as string,

@@ -2,7 +2,7 @@
 // then one hit per near-duplicate group (the duplicates stage found them), the best note standing for
 // the group and counting the others ("also noted N times").
 import type { RecallStage } from '../run.ts';
-import { collapseByDocument, collapseNearDuplicates } from '../stages.ts';
+import { collapseByDocument, collapseNearDuplicates } from '../scoring.ts';
 
 export const collapse: RecallStage = {
   name: 'collapse',

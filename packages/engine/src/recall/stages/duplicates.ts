@@ -8,7 +8,7 @@ import { isStopWord } from '../../text/stopwords.ts';
 import { queryFacts } from '../explain.ts';
 import { nearDuplicateGroups } from '../near-duplicates.ts';
 import type { RecallStage } from '../run.ts';
-import { isAskingWord, isBoundaryPair, isSingleCjk } from '../stages.ts';
+import { isAskingWord, isBoundaryPair, isSingleCjk } from '../scoring.ts';
 import { redundantCopies, termRarity, type TermRarity } from '../term-rarity.ts';
 import type { QueryToken, TermExplanation } from '../types.ts';
 

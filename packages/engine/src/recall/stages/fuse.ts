@@ -7,7 +7,7 @@ import { detectLanguage } from '../../text/language.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
-import { attachEvidence, coverageOf, decayFactor, fuse as fuseChannels } from '../stages.ts';
+import { attachEvidence, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
 
 export const fuse: RecallStage = {
   name: 'fuse',

@@ -1,11 +1,11 @@
 // Stage 5 — gate: rather nothing than noise. A query without a distinctive term, or one that says too
 // little (general-language information below minQueryInformation), injects nothing; otherwise each
-// candidate faces the gates of recall/stages.ts (distinctive term, coverage, specificity, semantic
+// candidate faces the gates of recall/scoring.ts (distinctive term, coverage, specificity, semantic
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { detectLanguage } from '../../text/language.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
-import { applyGates, type QueryGateVerdict } from '../stages.ts';
+import { applyGates, type QueryGateVerdict } from '../scoring.ts';
 import type { GateRemoval, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */

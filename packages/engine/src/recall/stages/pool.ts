@@ -2,7 +2,7 @@
 // caller's k), and the chunk texts of the candidates the judge and select look at. The judge sees a
 // few more than K, so its drops can be refilled from the next ranks.
 import type { RecallStage } from '../run.ts';
-import { chooseK } from '../stages.ts';
+import { chooseK } from '../scoring.ts';
 
 export const pool: RecallStage = {
   name: 'pool',

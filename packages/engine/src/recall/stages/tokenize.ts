@@ -4,7 +4,7 @@
 import { languageIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
 import { queryFacts } from '../explain.ts';
 import type { RecallStage } from '../run.ts';
-import { analyseQuery, queryDeps, queryWeights } from '../stages.ts';
+import { analyseQuery, queryDeps, queryWeights } from '../scoring.ts';
 
 export const tokenize: RecallStage = {
   name: 'tokenize',

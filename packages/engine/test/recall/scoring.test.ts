@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { configSchema } from '../../src/config/schema.ts';
 import { fitToBudget, renderRecallBlock, sanitizeTagName } from '../../src/recall/render.ts';
-import { applyGates, specificityOf, chooseK, collapseByDocument, decayFactor, describeTokens, expandAliases, fuse } from '../../src/recall/stages.ts';
+import { applyGates, specificityOf, chooseK, collapseByDocument, decayFactor, describeTokens, expandAliases, fuse } from '../../src/recall/scoring.ts';
 
 const cfg = configSchema.parse({});
 
@@ -150,7 +150,7 @@ test('render: budget keeps order, cuts one item at most, and the block name is s
 });
 
 test('the IDF bar is capped in small corpora so a two-document corpus still has distinctive terms', async () => {
-  const { idfThreshold } = await import('../../src/recall/stages.ts');
+  const { idfThreshold } = await import('../../src/recall/scoring.ts');
   const { bm25Idf } = await import('../../src/lexical/bm25.ts');
   assert.equal(idfThreshold(2, 100_000), 2);
   const small = idfThreshold(2, 2);

@@ -1,5 +1,6 @@
-// Pure stages of the recall pipeline. Each takes plain data and returns plain data plus what it
-// removed and why; pipeline.ts strings them together and does the I/O.
+// The recall's pure scoring: aliases, token ratings, coverage, fusion, decay, the gates, K and
+// collapsing. Each takes plain data and returns plain data plus what it removed and why; the stage
+// files in recall/stages/ wrap them, and pipeline.ts strings the stages together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
