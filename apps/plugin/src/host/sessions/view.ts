@@ -91,30 +91,25 @@ export function lastPersonMessage(messages: readonly unknown[]): PersonMessage |
   return null;
 }
 
-/** The person's newest recorded message in the session's events. */
-/** The person's message before the one with `key` (the newest recorded one when `key` is not recorded yet). */
-export function personMessageBefore(events: readonly HostEvent[], key: string | undefined): PersonMessage | null {
-  let skipping = key !== undefined && events.some((e) => e.type === 'user/message' && personMessageOf(e.data)?.key === key);
+/** The person's recorded messages in the session's events, newest first. */
+function* recordedPersonMessages(events: readonly HostEvent[]): Generator<PersonMessage> {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (event?.type !== 'user/message') continue;
     const person = personMessageOf(event.data);
-    if (!person) continue;
-    if (skipping) {
-      if (person.key === key) skipping = false;
-      continue;
-    }
-    if (person.text !== '') return person;
+    if (person) yield person;
   }
-  return null;
 }
 
+/** The person's message before the one with `key` (the newest recorded one when `key` is not recorded yet). */
+export function personMessageBefore(events: readonly HostEvent[], key: string | undefined): PersonMessage | null {
+  const people = [...recordedPersonMessages(events)];
+  const at = key === undefined ? -1 : people.findIndex((p) => p.key === key);
+  return people.slice(at + 1).find((p) => p.text !== '') ?? null;
+}
+
+/** The person's newest recorded message in the session's events. */
 export function lastRecordedPersonMessage(events: readonly HostEvent[]): PersonMessage | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i];
-    if (event?.type !== 'user/message') continue;
-    const person = personMessageOf(event.data);
-    if (person) return person;
-  }
+  for (const person of recordedPersonMessages(events)) return person;
   return null;
 }
