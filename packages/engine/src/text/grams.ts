@@ -5,12 +5,11 @@
 // their characters for 0.960 (with the model: 0.955 → 0.972); adding character pairs too ranked no
 // better and cost a third more memory (docs/benchmarks.md, growth). Characters only rank: the gates
 // judge a query by its words, so a character never counts as a matched word.
+import { isSingleCjkChar } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
 /** Marks a character term, so it never equals a word term (no tokenizer yields a control character). */
 export const GRAM_MARK = '\u0001';
-
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]/u;
 
 export const isGram = (term: string): boolean => term.startsWith(GRAM_MARK);
 
@@ -18,7 +17,7 @@ export const isGram = (term: string): boolean => term.startsWith(GRAM_MARK);
 export function cjkGrams(tokens: readonly string[]): string[] {
   const out: string[] = [];
   for (const token of tokens) {
-    for (const char of token) if (CJK_CHAR.test(char) && !isStopWord(char)) out.push(GRAM_MARK + char);
+    for (const char of token) if (isSingleCjkChar(char) && !isStopWord(char)) out.push(GRAM_MARK + char);
   }
   return out;
 }
