@@ -2,6 +2,7 @@
 // stages found that later ones read (the query analysis, the channels' hits, K, chunk texts). The
 // candidates themselves travel from stage to stage through the runner (recall/stage.ts).
 import type { EngramConfig } from '../config/schema.ts';
+import type { LanguageGuess } from '../text/language.ts';
 import type { RecallDeps, RecallOptions, SemanticSearchResult } from './deps.ts';
 import type { ExplainPart } from './explain.ts';
 import { visibleIn, type RecallScope } from './scope.ts';
@@ -20,6 +21,8 @@ export interface QueryAnalysis {
   /** Their sum: how much the query says. */
   information: number;
   aliasTokens: Set<string>;
+  /** The query's language by script (text/language.ts): which channel weights and gate bars apply. */
+  language: LanguageGuess;
 }
 
 export interface RecallRun {
@@ -71,7 +74,7 @@ export function newRun(deps: RecallDeps, query: string, options: RecallOptions):
       return d !== undefined && visibleIn(scope, d.workspace);
     },
     titleOf: (docId) => deps.doc(docId)?.title ?? '',
-    analysis: { tokens: [], distinctive: new Set(), idfAvailable: false, minIdf: 0, weights: new Map(), information: 0, aliasTokens: new Set() },
+    analysis: { tokens: [], distinctive: new Set(), idfAvailable: false, minIdf: 0, weights: new Map(), information: 0, aliasTokens: new Set(), language: { language: 'none', cjkChars: 0, latinWords: 0 } },
     lexicalHits: [],
     semantic: { ran: false, skipped: 'not run' },
     semanticHits: [],

@@ -3,7 +3,6 @@
 // query's language: recall/channel-weights.ts), each with its coverage of the
 // query and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
 import { bm25Idf } from '../../lexical/bm25.ts';
-import { detectLanguage } from '../../text/language.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
@@ -27,7 +26,7 @@ export const fuse: RecallStage = {
     };
     const byDecayed = <T extends { docId: string; score: number; chunkId: string }>(list: T[]) =>
       list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
-    const guess = detectLanguage(run.query);
+    const guess = run.analysis.language;
     const weights = channelWeightsFor(guess.language, run.semantic.ran ? run.semantic.model : undefined, cfg);
     let semanticHits = run.semanticHits;
     if (weights.rule === 'tie-break') {

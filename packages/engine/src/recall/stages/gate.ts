@@ -3,7 +3,6 @@
 // candidate faces the gates of recall/scoring.ts (distinctive term, coverage, specificity, semantic
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
-import { detectLanguage } from '../../text/language.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, type QueryGateVerdict } from '../scoring.ts';
 import type { GateRemoval, SilenceExplanation } from '../types.ts';
@@ -25,7 +24,7 @@ export const gate: RecallStage = {
     const { deps, cfg } = run;
     const { distinctive, information } = run.analysis;
     // An English query meets the English bars (recall.english); every other query the configured ones.
-    const english = detectLanguage(run.query).language === 'en';
+    const english = run.analysis.language.language === 'en';
     const bars = english ? { ...cfg, ...cfg.english } : cfg;
     const noDistinctive = distinctive.size === 0;
     const tooVague = !noDistinctive && bars.minQueryInformation > 0 && information < bars.minQueryInformation;

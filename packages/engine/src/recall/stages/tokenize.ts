@@ -1,6 +1,8 @@
 // Stage 1 — tokenize: the query's tokens (jieba or 1+2-grams, plus alias group members), each rated
 // distinctive or not by corpus IDF, and the general-language weight of each word (jieba's table for
-// Chinese, the English table for Latin words: background-idf.ts languageIdfTable). Moves no candidates.
+// Chinese, the English table for Latin words: background-idf.ts languageIdfTable), and the query's
+// language, which the fuse and gate stages read. Moves no candidates.
+import { detectLanguage } from '../../text/language.ts';
 import { languageIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
 import { queryFacts } from '../explain.ts';
 import type { RecallStage } from '../run.ts';
@@ -15,7 +17,7 @@ export const tokenize: RecallStage = {
     let information = 0;
     for (const w of weights.values()) information += w;
     const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
-    run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, aliasTokens };
+    run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, aliasTokens, language: detectLanguage(run.query) };
     return {
       candidates,
       record: {
