@@ -3,17 +3,12 @@
 // line keeps every byte it had, and a change touches only its own lines); Ctrl+S saves; 预览 renders
 // the `##` sections; a problem is told in Chinese under the field it concerns.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { describe, test } from 'node:test';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
+import { repoRoot } from './server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 const SHOTS = join(repoRoot, 'e2e/screenshots');
 
 const TITLE = '机房巡检清单';
@@ -23,33 +18,19 @@ const RAW = `\ufeff【09：30】 ${TITLE}\r\n\r\n> 每周一上午巡检二号�
 
 for (const width of [300, 1360]) {
   describe(`the structured editor at ${width} px`, { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
-    const root = mkdtempSync(join(tmpdir(), 'engram-e2e-editor-'));
-    const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-    const file = join(env.ENGRAM_DIARY_DIR, FILE);
-    let server: RunningConsole | null = null;
-    let browser: Browser | null = null;
-
-    before(async () => {
+    const c = consoleInChromium('editor', (env) => {
       mkdirSync(SHOTS, { recursive: true });
-      ensureBuild((s) => console.log(`# ${s}`));
-      mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-      seedDiary(env.ENGRAM_DIARY_DIR);
-      writeFileSync(file, RAW);
-      server = await startConsole(env, await freePort());
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      writeFileSync(join(env.ENGRAM_DIARY_DIR, FILE), RAW);
     });
-    after(async () => {
-      await browser?.close().catch(() => {});
-      await server?.stop();
-    });
+    const file = join(c.env.ENGRAM_DIARY_DIR, FILE);
 
     test('fields from the file; nothing changed writes nothing; a new section is previewed, saved with Ctrl+S, and only its lines change', async () => {
-      const context = await browser!.newContext({ viewport: { width, height: 900 } });
+      const context = await c.browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       try {
-        await page.goto(`${server!.url}/?lang=zh#library`);
+        await page.goto(`${c.server.url}/?lang=zh#library`);
         await page.getByTestId('library-search').fill(TITLE);
         const row = page.getByTestId('memory-row').filter({ hasText: TITLE });
         await row.waitFor();

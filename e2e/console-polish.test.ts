@@ -3,48 +3,28 @@
 // squeezes or overflows, and no critical or serious axe-core finding on any page (300 and 1360 px,
 // Chinese and English, light and dark), with a skip link, sane heading levels and announced results.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
+import { repoRoot } from './server.ts';
 import { openAdvancedSettings } from './settings.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const LIBRARY_TABS = ['memories', 'workspaces', 'import', 'wall'] as const;
 
 describe('console polish (#16) in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 900_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-polish-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-  });
+  const c = consoleInChromium('polish', () => mkdirSync(ARTIFACTS, { recursive: true }));
 
   const open = async (width: number, query = '') => {
-    const context = await browser!.newContext({ viewport: { width, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     // The Library is where these checks begin (people start on 「我的 agent 会看到什么」).
-    await page.goto(`${server!.url}/${query}#library`);
+    await page.goto(`${c.server.url}/${query}#library`);
     await page.getByTestId('memory-row').first().waitFor();
     return { context, page };
   };

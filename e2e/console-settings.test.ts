@@ -3,44 +3,23 @@
 // each group explained in one line, the model's card with its size on top, raw config paths only
 // under 高级 (folded until asked for, or until a search finds something there).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { describe, test } from 'node:test';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
+import { repoRoot } from './server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 const SHOTS = join(repoRoot, 'e2e/screenshots');
 
 describe('where people start, and Settings by what they want', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-settings-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-  });
+  const c = consoleInChromium('settings', () => mkdirSync(SHOTS, { recursive: true }));
 
   for (const width of [300, 1360]) {
     test(`at ${width} px: the console opens on 「我的 agent 会看到什么」; every other page is one click away`, async () => {
-      const context = await browser!.newContext({ viewport: { width, height: 800 } });
+      const context = await c.browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();
       try {
-        await page.goto(`${server!.url}/?lang=zh`);
+        await page.goto(`${c.server.url}/?lang=zh`);
         await page.getByTestId('agent-query').waitFor();
         assert.equal(await page.getByTestId('page-agent').getAttribute('data-active'), 'true');
         assert.equal(await page.getByTestId('nav-agent').getAttribute('aria-current'), 'page');
@@ -57,7 +36,7 @@ describe('where people start, and Settings by what they want', { skip: haveChrom
           await page.getByTestId(visible).waitFor();
         }
         // A page named in the address still opens there.
-        await page.goto(`${server!.url}/?lang=zh#library`);
+        await page.goto(`${c.server.url}/?lang=zh#library`);
         await page.getByTestId('memory-row').first().waitFor();
         assert.equal(await page.getByTestId('page-agent').getAttribute('data-active'), 'false');
       } finally {
@@ -66,10 +45,10 @@ describe('where people start, and Settings by what they want', { skip: haveChrom
     });
 
     test(`at ${width} px: Settings shows the model card first, then 记忆来源 · 召回 · 模型 explained, raw keys only under 高级`, async () => {
-      const context = await browser!.newContext({ viewport: { width, height: 800 } });
+      const context = await c.browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();
       try {
-        await page.goto(`${server!.url}/?lang=zh#settings`);
+        await page.goto(`${c.server.url}/?lang=zh#settings`);
         await page.getByTestId('settings-group-sources').waitFor();
         // The model card: its state, its size, the install button, before any group.
         const card = page.getByTestId('model-install');

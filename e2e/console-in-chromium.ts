@@ -1,0 +1,63 @@
+// One production console on a seeded diary and one Chromium, started before a describe block's tests
+// and stopped after them: the fixture the console's browser tests share.
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { seedDiary } from './fixtures.ts';
+import { ensureBuild, freePort, startConsole, type RunningConsole } from './server.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const haveChromium = existsSync(CHROMIUM);
+
+export interface ConsoleEnv {
+  ENGRAM_DIARY_DIR: string;
+  ENGRAM_DATA_DIR: string;
+  HOME: string;
+}
+
+export interface ConsoleInChromium {
+  readonly env: ConsoleEnv;
+  /** Set once the block's `before` ran. */
+  readonly server: RunningConsole;
+  readonly browser: Browser;
+}
+
+/**
+ * Registers the block's before / after hooks (call it inside `describe`): a fresh temp home named
+ * after `name`, the seeded diary, then `prepare` (more files, folders for screenshots) before the
+ * console starts.
+ */
+export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => void = () => {}): ConsoleInChromium {
+  const root = mkdtempSync(join(tmpdir(), `engram-e2e-${name}-`));
+  const env: ConsoleEnv = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  let server: RunningConsole | null = null;
+  let browser: Browser | null = null;
+  before(async () => {
+    ensureBuild((s) => console.log(`# ${s}`));
+    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
+    seedDiary(env.ENGRAM_DIARY_DIR);
+    prepare(env);
+    server = await startConsole(env, await freePort());
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+  });
+  const started = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`${what} is not started: use it inside the block's tests`);
+    return value;
+  };
+  return {
+    env,
+    get server() {
+      return started(server, 'the console');
+    },
+    get browser() {
+      return started(browser, 'Chromium');
+    },
+  };
+}
