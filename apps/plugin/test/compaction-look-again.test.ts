@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { HOST_VARIANTS, type SimHost } from '@engram/dsh-sim';
 import { COMPACTION_RECHECK_PATH } from '../src/host/compaction/routes.ts';
 import { CLIENT_CONFIG_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
-import { fileTools } from './compaction-helpers.ts';
+import { compactionMessages, fileTools, itemsOf, loadCompactionPlugin } from './compaction-helpers.ts';
 import { loadPlugin, makeCorpus } from './helpers.ts';
 
 const SUMMARY = ['## 东京节点端口', '443 端口被 nginx 占用,决定改用 8443,并重启 sing-box。配置在 config/tokyo.yaml。'].join('\n');
@@ -24,10 +24,10 @@ async function tokenOf(host: SimHost): Promise<string> {
   return ((await (await fetch(`${host.baseUrl}${CLIENT_CONFIG_PATH}`)).json()) as { token: string }).token;
 }
 
-async function recheck(host: SimHost, sessionId: string): Promise<Recheck> {
+async function recheck(host: SimHost, sessionId: string, query?: string): Promise<Recheck> {
   const res = await fetch(`${host.baseUrl}${COMPACTION_RECHECK_PATH}`, {
     method: 'POST',
-    body: JSON.stringify({ sessionId }),
+    body: JSON.stringify({ sessionId, ...(query ? { query } : {}) }),
     headers: { [TOKEN_HEADER]: await tokenOf(host) },
   });
   return { status: res.status, body: (await res.json()) as Recheck['body'] };
@@ -111,6 +111,54 @@ test('look again is offered only on compacted sessions; what it found can be rea
   assert.match(outcome.body.excerpt ?? '', /东京节点 443 端口被占用了怎么办\?/);
   assert.match(outcome.body.excerpt ?? '', /改用 8443 端口/);
   assert.doesNotMatch(outcome.body.excerpt ?? '', /listen: 0\.0\.0\.0/, 'tool output is not part of the excerpt');
+  await host.settle();
+  host.assertClean();
+});
+
+/** The candidates a verdict prompt lists, in order (their heading lines). */
+const verdictCandidates = (prompt: string): string[] => prompt.split('\n').filter((l) => /^\[\d+\] /.test(l));
+
+test('look again brings back the verdict’s pick, even one shown before, and not the candidates the verdict turned down', async (t) => {
+  const { host } = await loadCompactionPlugin(t, { compaction: { assist: { mode: 'model', provider: 'deepseek', model: 'cheap' } } });
+  await host.listen();
+  let shown: string[] = [];
+  host.llm!.responder = (call) => {
+    const prompt = String(call.messages[0]?.content ?? '');
+    if (!prompt.includes('"pick"')) return '{"1":["端口"],"2":["周报"],"3":["证书"]}';
+    shown = verdictCandidates(prompt);
+    // The judge's pick: the passage about the decision (8443), wherever the local score put it.
+    const pick = prompt.split(/\n(?=\[\d+\] )/).findIndex((part) => /^\[\d+\] /.test(part) && part.includes('改用 8443'));
+    return `{"pick":${pick}}`;
+  };
+  const session = host.createSession({ cwd: '/w' });
+  await session.userTurn('东京节点 443 端口被占用了怎么办?', [{ text: '443 被 nginx 占用。东京节点改用 8443 端口,并重启 sing-box 服务。' }]);
+  await session.userTurn('东京节点的证书和端口要一起换吗?', [{ text: '东京节点的证书不用换,端口换成新的以后只要重载 nginx。' }]);
+  await session.userTurn('东京节点端口改完要通知谁?', [{ text: '东京节点端口改完要在运维群里通知,东京节点的监控端口也要跟着改。' }]);
+  await session.userTurn('周报应该怎么写?', [{ text: '周报每周五下午写,先列完成的任务再写计划。' }]);
+  session.compact({ summary: '## 周报\n每周五下午写。' });
+
+  // The port passage reaches the model once, by local recall.
+  const first = await session.userTurn('东京节点 443 端口被占用了,改成哪个端口?', [{ text: '8443' }]);
+  const firstRecall = compactionMessages(first.requests[0]!, 'compaction-recall');
+  assert.equal(firstRecall.length, 1, 'local recall injected the port passage');
+  assert.match(firstRecall[0]!.content, /改用 8443/);
+  await session.userTurn('帮我写一个快速排序', [{ text: 'def qs(): ...' }]);
+
+  const outcome = await recheck(host, session.id, '东京节点端口改成多少了');
+  assert.equal(outcome.status, 200, JSON.stringify(outcome.body));
+  assert.ok(shown.length >= 2, `the verdict saw several candidates: ${shown.join(' | ')}`);
+  assert.equal(outcome.body.result?.found, true);
+  const picked = outcome.body.result!.blocks[0]!.title;
+
+  // The person goes on about the same thing: what comes back is the pick (shown before or not) and
+  // none of the candidates the verdict turned down for this question.
+  const next = await session.userTurn('东京节点端口和证书现在怎么配?', [{ text: 'ok' }]);
+  // The first injection is still in the conversation; what this question adds is the new message.
+  const injected = compactionMessages(next.requests[0]!, 'compaction-recall').slice(firstRecall.length);
+  assert.equal(injected.length, 1, 'the verdict’s pick came back although it was injected before');
+  const items = itemsOf(injected[0]!.content);
+  assert.equal(items.length, 1, `only the pick: ${items.join(' | ')}`);
+  assert.ok(items[0]!.includes(picked.slice(0, 8)), `the pick "${picked}" is what came back: ${items[0]}`);
   await host.settle();
   host.assertClean();
 });

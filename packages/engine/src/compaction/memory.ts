@@ -126,7 +126,12 @@ export class CompactionMemory {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly scorers = new Map<string, { scorer: BlockScorer; blocks: Map<string, StoredBlock> }>();
   private readonly lastQuery = new Map<string, Set<string>>();
-  private readonly pending = new Map<string, string[]>();
+  /**
+   * What a look-again decided for the session's next question: the blocks it found (brought back
+   * first, even when shown before — the person asked for them again) and the candidates a verdict
+   * saw and turned down for that question (not brought back with them).
+   */
+  private readonly pending = new Map<string, { picked: string[]; declined: string[] }>();
 
   constructor(private readonly deps: CompactionMemoryDeps) {
     this.store = new CompactionStore(deps.database.db);
@@ -358,7 +363,7 @@ export class CompactionMemory {
     const { scorer, blocks } = await this.scorerFor(scope);
     if (scorer.size === 0) return none('no-blocks');
     const key = scopeKey(scope);
-    const queued = this.pending.get(key) ?? [];
+    const { picked: queued, declined } = this.pending.get(key) ?? { picked: [], declined: [] };
     this.pending.delete(key);
     const current = this.tokenSet(query);
     const previous = this.lastQuery.get(key) ?? null;
@@ -366,9 +371,10 @@ export class CompactionMemory {
     if (queued.length === 0 && sameTopic(previous, current, cfg.cooldownSimilarity)) return none('cooldown');
 
     const scored: ScoredBlock[] = scorer.score(query, 20);
-    // Blocks a recheck found strongly relevant come first, whatever their local score.
+    // Blocks a recheck found strongly relevant come first, whatever their local score (selection
+    // keeps a forced one even when shown before); the ones its verdict turned down stay out.
     const forced = queued.filter((id) => blocks.has(id)).map((id) => ({ id, score: Number.POSITIVE_INFINITY, raw: 0, matched: [...current] }));
-    const candidates = [...forced, ...scored.filter((s) => !queued.includes(s.id))]
+    const candidates = [...forced, ...scored.filter((s) => !queued.includes(s.id) && !declined.includes(s.id))]
       .map((s) => ({ block: blocks.get(s.id)!, score: s.score, matched: s.matched }))
       .filter((c) => c.block);
     const injected = [...blocks.values()].filter((b) => b.injectedAt !== null);
@@ -454,7 +460,10 @@ export class CompactionMemory {
     let found: ScoredBlock[];
     if (verdict === null) found = top.filter((s) => s.score >= cfg.minScore).slice(0, 1);
     else found = verdict === 0 ? [] : [top[verdict - 1]!];
-    if (found.length > 0) this.pending.set(scopeKey(scope), found.map((s) => s.id));
+    const picked = found.map((s) => s.id);
+    // Without a verdict nothing was turned down: the local hits simply did not make the cut.
+    const declined = verdict === null ? [] : top.map((s) => s.id).filter((id) => !picked.includes(id));
+    if (picked.length > 0 || declined.length > 0) this.pending.set(scopeKey(scope), { picked, declined });
     return { found: found.length > 0, blocks: found.map((s) => ({ id: s.id, title: blocks.get(s.id)!.title, score: s.score })), skippedRewrite: strong && route !== null, rewrote, verdict };
   }
 

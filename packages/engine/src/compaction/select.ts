@@ -1,5 +1,5 @@
 // What one question gets injected: the best blocks above the threshold, never one already shown
-// (by fingerprint) nor one too similar to a shown one, each cut to an excerpt around the words the
+// (by fingerprint) nor one too similar to a shown one unless a look-again forced it, each cut to an excerpt around the words the
 // question matched, within the item, character and token budgets. Pure.
 import { neutraliseDelimiters } from '../security/delimiters.ts';
 import { estimateTokens } from './tokens.ts';
@@ -118,12 +118,15 @@ export function selectForInjection(candidates: readonly Candidate[], shown: Show
       dropped.push({ id: block.id, reason: 'below-threshold' });
       continue;
     }
-    if (shown.fingerprints.has(block.fingerprint)) {
+    // A forced candidate (score Infinity: a look-again found it) is what the person asked for again:
+    // shown before or like a shown one, it comes back.
+    const forced = !Number.isFinite(candidate.score);
+    if (!forced && shown.fingerprints.has(block.fingerprint)) {
       dropped.push({ id: block.id, reason: 'already-injected' });
       continue;
     }
     const tokens = tokenSetOf(`${block.title} ${block.body}`);
-    if ([...shown.tokenSets, ...pickedSets].some((s) => jaccard(s, tokens) >= options.duplicateSimilarity)) {
+    if (!forced && [...shown.tokenSets, ...pickedSets].some((s) => jaccard(s, tokens) >= options.duplicateSimilarity)) {
       dropped.push({ id: block.id, reason: 'similar-to-injected' });
       continue;
     }
@@ -133,8 +136,8 @@ export function selectForInjection(candidates: readonly Candidate[], shown: Show
     }
     const heading = clipChars(`[${picked.length + 1}] ${collapseWhitespace(block.title)} · ${LABEL[block.kind]}`, Math.max(10, Math.floor(options.maxItemChars / 3)));
     const excerpt = excerptAround(block.body, candidate.matched, options.maxItemChars - charLength(heading) - 1);
-    // A forced candidate (score Infinity: a verdict said it is the one) is shown however short.
-    if (charLength(excerpt) < options.minItemChars && Number.isFinite(candidate.score)) {
+    // A forced candidate is shown however short.
+    if (charLength(excerpt) < options.minItemChars && !forced) {
       dropped.push({ id: block.id, reason: 'too-short' });
       continue;
     }
