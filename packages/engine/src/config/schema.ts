@@ -64,6 +64,8 @@ export const configSchema = z.object({
       templateEnabled: d(z.boolean(), true),
       /** '' = built-in diary-writing guideline. */
       templateText: d(text(20_000, 'diary.templateText'), ''),
+      /** Resident memories file (JSON, as runtime/memories.json); '' = <legacyDir>/runtime/memories.json when a legacy corpus is set. */
+      runtimeFile: d(text(PATH_MAX, 'diary.runtimeFile'), ''),
     }),
 
   chunk: section({
@@ -84,6 +86,8 @@ export const configSchema = z.object({
           summary: d(num(0, 20), 2),
           tags: d(num(0, 20), 2.5),
           body: d(num(0, 20), 1),
+          /** A memory's goal line (seed 004: goal ×1.4, between the hand-written keywords and the body). */
+          goal: d(num(0, 20), 1.4),
         }),
       lexicalLimit: d(int(1, 500), 30),
       semanticLimit: d(int(1, 500), 30),

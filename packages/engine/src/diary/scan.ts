@@ -93,6 +93,21 @@ export function parseResidentMemories(json: string, source = 'memories.json'): {
   return { resident, warnings };
 }
 
+/**
+ * The resident memories file: diary.runtimeFile when set, else <legacyDir>/runtime/memories.json.
+ * A missing file is a warning only when it was named on purpose. Read by every index pass (a pass
+ * over a few changed paths too), so resident memories never drop out after a write.
+ */
+export async function readResidentFile(opts: Pick<ScanOptions, 'runtimeFile' | 'legacyDir'>): Promise<{ resident: ResidentMemory[]; warnings: string[] }> {
+  const runtimeFile = opts.runtimeFile || (opts.legacyDir ? join(opts.legacyDir, 'runtime', 'memories.json') : '');
+  if (!runtimeFile) return { resident: [], warnings: [] };
+  try {
+    return parseResidentMemories(await readFile(runtimeFile, 'utf8'), runtimeFile);
+  } catch (e) {
+    return { resident: [], warnings: fsCode(e) !== 'ENOENT' || opts.runtimeFile ? [`${runtimeFile}: unreadable (${fsCode(e) ?? String(e)})`] : [] };
+  }
+}
+
 /** Files read and parsed per batch of a streamed scan (streamRoots). */
 export const SCAN_BATCH = 128;
 
@@ -171,16 +186,9 @@ export async function streamRoots(opts: ScanOptions & { batchSize?: number }): P
       }
     }
   }
-  const runtimeFile = opts.runtimeFile || (opts.legacyDir ? join(opts.legacyDir, 'runtime', 'memories.json') : '');
-  if (runtimeFile) {
-    try {
-      const parsed = parseResidentMemories(await readFile(runtimeFile, 'utf8'), runtimeFile);
-      resident = parsed.resident;
-      warnings.push(...parsed.warnings);
-    } catch (e) {
-      if (fsCode(e) !== 'ENOENT' || opts.runtimeFile) warnings.push(`${runtimeFile}: unreadable (${fsCode(e) ?? String(e)})`);
-    }
-  }
+  const residentRead = await readResidentFile(opts);
+  resident = residentRead.resident;
+  warnings.push(...residentRead.warnings);
 
   const diaryFiles = await listFiles(opts.diaryDir, DIARY_EXTS, skipped);
   const diaryDir = opts.diaryDir;

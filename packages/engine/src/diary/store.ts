@@ -11,7 +11,7 @@ import { readForRewrite, rewriteIfUnchanged } from './textfile.ts';
 
 export { assertWritableSize, DEFAULT_MAX_FILE_BYTES, readTextFile, readTextFileSync } from './files.ts';
 export { decodeText } from './textfile.ts';
-export { listFiles, parseResidentMemories, SCAN_BATCH, scanRoots, streamRoots, type ResidentMemory, type ScanOptions, type ScanResult, type ScanStream } from './scan.ts';
+export { listFiles, parseResidentMemories, readResidentFile, SCAN_BATCH, scanRoots, streamRoots, type ResidentMemory, type ScanOptions, type ScanResult, type ScanStream } from './scan.ts';
 export {
   cleanEntryInput,
   composeEntry,

@@ -15,7 +15,7 @@ import {
 import type { IndexProgress, IndexReport } from '../api.ts';
 import type { EngramConfig } from '../config/schema.ts';
 import { docIdFor } from '../diary/ids.ts';
-import { listFiles, readTextFile, streamRoots, type ScanStream } from '../diary/store.ts';
+import { listFiles, readResidentFile, readTextFile, streamRoots, type ScanStream } from '../diary/store.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { statSync } from 'node:fs';
@@ -92,10 +92,11 @@ export async function runIndex(
   // The documents come a batch at a time and each batch is stored before the next is read: a full
   // pass over 50,000 files never holds more than one batch of parsed files and rows.
   const scan = only
-    ? diaryPathStream(config, only)
+    ? await diaryPathStream(config, only)
     : await streamRoots({
         diaryDir: config.diaryDir,
         legacyDir: config.legacyDir,
+        runtimeFile: config.diary.runtimeFile,
         archiveFolder: config.diary.archiveFolder,
         requireTag: config.diary.requireTag,
         timePrefix: config.diary.timePrefix,
@@ -266,8 +267,10 @@ export async function changedDiaryPaths(
 }
 
 /** Just these diary paths (relative to the diary root), read and parsed a batch at a time; a path that no longer exists is left out. */
-function diaryPathStream(config: EngramConfig, paths: string[]): ScanStream {
+async function diaryPathStream(config: EngramConfig, paths: string[]): Promise<ScanStream> {
   const skipped: { path: string; reason: string }[] = [];
+  // The resident memories come from their own small file: a pass over a few paths reads it too.
+  const resident = await readResidentFile({ runtimeFile: config.diary.runtimeFile, legacyDir: config.legacyDir });
   async function* batches(): AsyncGenerator<ParsedDocument[]> {
     for (let i = 0; i < paths.length; i += STORE_BATCH) {
       const docs: ParsedDocument[] = [];
@@ -295,7 +298,7 @@ function diaryPathStream(config: EngramConfig, paths: string[]): ScanStream {
       yield docs;
     }
   }
-  return { total: paths.length, batches, warnings: [], skipped, resident: [] };
+  return { total: paths.length, batches, warnings: resident.warnings, skipped, resident: resident.resident };
 }
 
 /**

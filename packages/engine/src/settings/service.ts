@@ -85,7 +85,10 @@ export class SettingsService {
     s.rebuildJudge(next);
     const lexicalChanged = JSON.stringify(lexicalOptions(prev)) !== JSON.stringify(lexicalOptions(next));
     if (opts.rebuild) await this.indexer.run({ full: true });
-    else if (tokenizerChanged || prev.diaryDir !== next.diaryDir || JSON.stringify(prev.chunk) !== JSON.stringify(next.chunk)) await this.indexer.run({ full: false });
+    else if (tokenizerChanged || prev.diaryDir !== next.diaryDir || prev.diary.runtimeFile !== next.diary.runtimeFile || JSON.stringify(prev.chunk) !== JSON.stringify(next.chunk)) {
+      // A new resident memories file is read by the next pass, so it applies without a restart.
+      await this.indexer.run({ full: false });
+    }
     if (lexicalChanged) {
       (s.live as unknown as { options: unknown }).options = lexicalOptions(next);
       await s.live.load(s.db);
