@@ -1,6 +1,7 @@
 // The plugin's own log file. The host's web profile keeps plugin log lines only in memory, so the
 // plugin also appends its lines (one per recall, plus warnings and errors) to
-// <dataDir>/logs/engram-plugin.log, rotated by size: engram-plugin.log → .1 → .2 (older ones go).
+// <dataDir>/logs/engram-plugin.log, rotated by size: engram-plugin.log → .1 → .2 (older ones go);
+// no file passes the cap, a single over-long line is cut to fit.
 // Writing never throws into the conversation: a failing disk turns the file off, with one note in
 // the host log. Lines written before the data directory is known are kept (up to a cap) and flushed.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -75,8 +76,9 @@ export class RotatingLog {
     return lines.slice(-count);
   }
 
-  private write(line: string): void {
+  private write(whole: string): void {
     if (this.file === null || this.failed !== null) return;
+    const line = fitLine(whole, this.maxBytes);
     try {
       const size = existsSync(this.file) ? statSync(this.file).size : 0;
       if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) this.rotate(this.file);
@@ -92,6 +94,26 @@ export class RotatingLog {
     if (this.keep >= 1) renameSync(file, `${file}.1`);
     else rmSync(file, { force: true });
   }
+}
+
+const CUT_MARK = '… (cut)\n';
+
+/**
+ * A line that alone would pass the cap (a huge error text) is cut to fit it, on a character
+ * boundary and marked: otherwise it would be written whole into a fresh file and the cap would not hold.
+ */
+export function fitLine(line: string, maxBytes: number): string {
+  if (Buffer.byteLength(line) <= maxBytes) return line;
+  const room = maxBytes - Buffer.byteLength(CUT_MARK);
+  let kept = '';
+  let used = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (used + size > room) break;
+    kept += char;
+    used += size;
+  }
+  return `${kept}${CUT_MARK}`;
 }
 
 /** The host logger, with every info/warn/error line also appended to the file (debug stays in the host). */
