@@ -101,3 +101,33 @@ test('recheck route: token and same origin required; a strong local hit skips th
   await host.settle();
   host.assertClean();
 });
+
+test('no thinking-effort parameter on any compaction model call: not passed, not inherited from the session', async (t) => {
+  const { host } = await loadCompactionPlugin(t, { compaction: { assist: { mode: 'main' } } });
+  const base = await host.listen();
+  host.llm!.responder = (call) => (String(call.messages[0]?.content).includes('"pick"') ? '{"pick":1}' : String(call.messages[0]?.content).includes('"keywords"') ? '{"keywords":["端口"]}' : '{"1":["端口"],"2":["周报"]}');
+  const session = host.createSession({ cwd: '/w' });
+  await session.userTurn('东京节点 443 端口被占用了怎么办?', [{ text: ANSWER }]);
+  await session.userTurn('周报应该怎么写?', [{ text: '周报每周五下午写。' }]);
+  // The person turned thinking up for the session: the host logs it in the request header's config.
+  session.appendEvent('request/header', { header: { config: { provider: 'deepseek', model: 'deepseek-chat', reasoningEffort: 'high' } }, reason: 'change' });
+  session.compact({ summary: '## 端口\n东京节点改用 8443。' });
+  await session.userTurn('帮我写一个快速排序', [{ text: 'def qs(): ...' }]);
+  const { token } = (await (await fetch(`${base}${CLIENT_CONFIG_PATH}`)).json()) as { token: string };
+  // A vague question: the local top is weak, so look-again makes both the rewrite and the verdict call.
+  const response = await fetch(`${base}${COMPACTION_RECHECK_PATH}`, { method: 'POST', body: JSON.stringify({ sessionId: session.id, query: '那个怎么处理来着' }), headers: { [TOKEN_HEADER]: token } });
+  assert.equal(response.status, 200);
+  const calls = host.llm!.calls;
+  const prompts = calls.map((c) => String(c.messages[0]?.content));
+  assert.ok(prompts.some((p) => p.includes('短检索词')), 'an ingest keywords call was made');
+  assert.ok(prompts.some((p) => p.includes('"keywords"')), 'a rewrite call was made');
+  assert.ok(prompts.some((p) => p.includes('"pick"')), 'a verdict call was made');
+  for (const call of calls) {
+    // The request carries the route, the prompt and an output cap; DSH's effort field
+    // (reasoningEffort) and any look-alike are absent, so the model's own setting applies.
+    assert.deepEqual(Object.keys(call).sort(), ['maxTokens', 'messages', 'model', 'owner', 'provider', 'system'], `keys of ${JSON.stringify(call).slice(0, 200)}`);
+    assert.doesNotMatch(JSON.stringify(call), /effort|thinking|reasoning/i);
+  }
+  await host.settle();
+  host.assertClean();
+});
