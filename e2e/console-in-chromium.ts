@@ -28,9 +28,9 @@ export interface ConsoleInChromium {
 /**
  * Registers the block's before / after hooks (call it inside `describe`): a fresh temp home named
  * after `name`, the seeded diary, then `prepare` (more files, folders for screenshots) before the
- * console starts.
+ * console starts (it may be async: e.g. memory stored through an engine of the test's own).
  */
-export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => void = () => {}): ConsoleInChromium {
+export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => void | Promise<void> = () => {}): ConsoleInChromium {
   const root = mkdtempSync(join(tmpdir(), `engram-e2e-${name}-`));
   const env: ConsoleEnv = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
   let server: RunningConsole | null = null;
@@ -39,7 +39,7 @@ export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => vo
     ensureBuild((s) => console.log(`# ${s}`));
     mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
     seedDiary(env.ENGRAM_DIARY_DIR);
-    prepare(env);
+    await prepare(env);
     server = await startConsole(env, await freePort());
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
