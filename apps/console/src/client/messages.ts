@@ -119,6 +119,18 @@ export const zh = {
   'recall.aside.body':
     '综合分 = 关键词和语义两路名次的加权和，再乘时间衰减。关键词一路看问题里的词在记忆里出现了哪些、有多少区分度；语义一路看意思有多接近。相关性检查要求命中里至少有一个有区分度的词，并在语义搜索可用时检查意思够不够近。分数条按固定刻度画：综合条以「两路都排第一」为满，关键词条是命中词覆盖问题的比例，语义条是 0–1 的相似度；竖线是门槛。',
 
+  'compaction.block.remove': '删除',
+  'compaction.block.removeHint': '移入回收站，可以还原',
+  'compaction.block.confirmDelete': '回收站已关闭，这一块会被永久删除。继续？',
+  'compaction.block.restore': '还原',
+  'compaction.block.purge': '彻底删除',
+  'compaction.block.confirmPurge': '彻底删除这一块？删除后无法还原。',
+  'compaction.audit.trash': '移入回收站',
+  'compaction.audit.delete': '永久删除',
+  'compaction.audit.restore': '还原',
+  'compaction.audit.purge': '彻底删除',
+  'compaction.audit.more': '等 {n} 块',
+
   'index.eyebrow': '索引',
   'index.title': '索引状态',
   'index.desc': '日记目录 → 分块 → 分词 → 向量。改了分词、分块或 embedding 设置后需要全量重建。',
@@ -361,6 +373,18 @@ export const en: Record<MessageKey, string> = {
   'recall.aside.title': 'Reading this page',
   'recall.aside.body':
     'Fused score = weighted reciprocal-rank fusion of both channels, times time decay. Lexical uses BM25 and query-token IDF; semantic uses cosine similarity. The gates require at least one distinctive token (long enough, high enough IDF) among the matches and, when the semantic channel is up, a minimum semantic score. The bars use fixed scales: a full fused bar is rank 1 in every channel, the lexical bar is the share of the query explained, the semantic bar is the cosine on 0–1; a tick marks the threshold of a gate.',
+
+  'compaction.block.remove': 'Remove',
+  'compaction.block.removeHint': 'Moves it to the trash; it can be restored',
+  'compaction.block.confirmDelete': 'The trash is off: this block will be deleted for good. Go on?',
+  'compaction.block.restore': 'Restore',
+  'compaction.block.purge': 'Delete for good',
+  'compaction.block.confirmPurge': 'Delete this block for good? It cannot be restored.',
+  'compaction.audit.trash': 'moved to the trash',
+  'compaction.audit.delete': 'deleted for good',
+  'compaction.audit.restore': 'restored',
+  'compaction.audit.purge': 'purged',
+  'compaction.audit.more': 'and {n} more',
 
   'index.eyebrow': 'Index',
   'index.title': 'Index status',
