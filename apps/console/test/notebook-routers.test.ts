@@ -65,3 +65,17 @@ test('archive then restore: the memory leaves, shows under 已归档, comes back
   assert.equal((await h.api().search.memories({ query: '水煮鱼' })).total, 1);
   await assert.rejects(h.api().archive.restore({ id: back.docId }));
 });
+
+test('preview.workspaceLevels: each level with its text and tokens, the one in effect marked, a pinned memory first in index', async (t) => {
+  const h = await seeded(t);
+  const dinner = (await h.api().search.memories({ query: '水煮鱼' })).items[0]!;
+  await h.api().memories.setPinned({ id: dinner.docId, pinned: true });
+  const preview = await h.api().preview.workspaceLevels({});
+  assert.deepEqual(preview.levels.map((l) => [l.level, l.current]), [['hint', true], ['index', false], ['full', false], ['off', false]]);
+  const index = preview.levels.find((l) => l.level === 'index')!;
+  assert.deepEqual(index.items.map((i) => [i.title, i.pinned]), [['周末聚餐地点', true], ['数据库备份策略', false]]);
+  assert.ok(index.text.includes('周末聚餐地点〔置顶〕'));
+  assert.ok(preview.levels.every((l) => (l.level === 'off' ? l.tokens === 0 : l.tokens > 0)));
+  await h.engine.saveSettings({ workspace: { inject: 'full' } });
+  assert.equal((await h.api().preview.workspaceLevels({})).current, 'full');
+});

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { prefixStability, systemPromptsIdentical, type SimSession } from '@engram/dsh-sim';
-import { WorkspaceRegistry, type Engine } from '@engram/engine';
+import { previewWorkspaceLevels, WorkspaceRegistry, type Engine } from '@engram/engine';
 import { WORKSPACE_HINT } from '../src/host/core/texts.ts';
 import { loadPlugin } from './helpers.ts';
 
@@ -106,4 +106,23 @@ test('full: whole summaries; off: nothing at all', async (t) => {
   assert.ok(!off.includes('阿尔法置顶的发布规矩'));
   await host.settle();
   host.assertClean();
+});
+
+test('the console\'s level preview (engine previewWorkspaceLevels) shows, for the level in effect, exactly what the plugin injected', async (t) => {
+  for (const level of ['hint', 'index', 'full', 'off'] as const) {
+    const { host, engine, corpus } = await loadPlugin(t, { config: { workspace: { inject: level, injectMaxItems: 4 } } });
+    const { alphaDir } = await twoWorkspaces(engine, corpus.root);
+    const a = host.createSession({ cwd: alphaDir });
+    await turns(a, 1);
+    const section = (await host.systemPrompt.assemble(a)).sections.find((s) => s.name === 'engram:workspace');
+    const alpha = (await new WorkspaceRegistry(engine).lookup(alphaDir))!.id;
+    const preview = await previewWorkspaceLevels(engine, alpha);
+    assert.deepEqual(preview.levels.map((l) => l.level), ['hint', 'index', 'full', 'off']);
+    const shown = preview.levels.find((l) => l.current)!;
+    assert.equal(shown.level, level);
+    assert.equal(shown.text, section?.text ?? '', `${level}: the preview is the injected text`);
+    if (level !== 'off') assert.ok(a.requests[0]!.system.includes(shown.text), level);
+    assert.equal(shown.tokens > 0, level !== 'off');
+    await host.settle();
+  }
 });

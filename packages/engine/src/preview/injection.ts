@@ -8,14 +8,13 @@ import { estimateTokens } from '../compaction/tokens.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { Engine } from '../engine.ts';
 import type { GateRemoval, RecallResult } from '../recall/types.ts';
-import { escapePromptVariables, renderResident, renderWorkspaceIndex, WORKSPACE_HINT, type WorkspaceIndexEntry } from './texts.ts';
+import { escapePromptVariables, renderResident } from './texts.ts';
+import { workspaceLayer } from './workspace-levels.ts';
 
 /** The recall reason the plugin puts on a block answering a person's message (recall/freeze.ts). */
 export const PREVIEW_RECALL_REASON = 'user-message';
 /** Near misses shown at most. */
 export const MAX_NEAR_MISSES = 6;
-/** The engine's index pages hold at most this many. */
-const PAGE = 100;
 
 export type InjectionBlockKind = 'resident' | 'pinned' | 'recalled';
 
@@ -73,21 +72,6 @@ export interface PreviewOptions {
   toolsAvailable?: boolean;
 }
 
-/** The workspace layer's entries as the plugin collects them: pinned first, then most recently changed. */
-export async function workspaceIndexEntries(engine: Pick<Engine, 'memoryIndex'>, workspace: string, max: number): Promise<{ entries: WorkspaceIndexEntry[]; total: number }> {
-  const entries: WorkspaceIndexEntry[] = [];
-  let total = 0;
-  for (let page = 1; entries.length < max; page++) {
-    const result = await engine.memoryIndex({ workspace, page, pageSize: PAGE });
-    total = result.total;
-    for (const m of result.items.slice(0, max - entries.length)) {
-      entries.push({ docId: m.docId, date: m.date, title: m.title, summary: m.summary, pinned: m.pinned, global: m.workspace === GLOBAL_WORKSPACE && workspace !== GLOBAL_WORKSPACE });
-    }
-    if (page >= result.pages) break;
-  }
-  return { entries, total };
-}
-
 const block = (kind: InjectionBlockKind, text: string, placement: InjectionBlock['placement'], items: InjectionBlockItem[], off: boolean): InjectionBlock => {
   const escaped = escapePromptVariables(text);
   return { kind, text: escaped, tokens: escaped === '' ? 0 : estimateTokens(escaped), placement, items, empty: off ? 'off' : escaped === '' ? 'nothing' : null };
@@ -101,12 +85,9 @@ async function residentBlock(engine: Engine, toolsAvailable: boolean): Promise<I
 
 async function pinnedBlock(engine: Engine, workspace: string | null, toolsAvailable: boolean): Promise<InjectionBlock> {
   const { inject: mode, injectMaxItems: max } = engine.config.workspace;
-  if (mode === 'off') return block('pinned', '', 'system', [], true);
-  if (mode === 'hint') return block('pinned', toolsAvailable ? WORKSPACE_HINT : '', 'system', [], false);
-  const { entries, total } = await workspaceIndexEntries(engine, workspace ?? GLOBAL_WORKSPACE, max);
-  const text = renderWorkspaceIndex(mode, entries, total, { toolsAvailable });
+  const { text, entries } = await workspaceLayer(engine, mode, workspace ?? GLOBAL_WORKSPACE, { max, toolsAvailable });
   const items = entries.map((e) => ({ docId: e.docId, title: e.title, date: e.date, pinned: e.pinned }));
-  return block('pinned', text, 'system', items, false);
+  return block('pinned', text, 'system', items, mode === 'off');
 }
 
 function recalledBlock(engine: Engine, result: RecallResult): InjectionBlock {

@@ -121,3 +121,30 @@ test('near misses: one holding some query words comes before one only the embedd
   const order = closestFirst([m('embedding-only', ['甲', '乙'], 0.4), m('low', ['乙'], 0.1), m('high', ['乙'], 0.6), m('none', ['甲'], null)]).map((x) => x.id);
   assert.deepEqual(order, ['high', 'low', 'none', 'embedding-only']);
 });
+
+test('workspace levels: every level with its text and token cost, the one in effect marked, the hint only with tools', async () => {
+  const { previewWorkspaceLevels } = await import('../../src/preview/workspace-levels.ts');
+  const { WORKSPACE_HINT } = await import('../../src/preview/texts.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs, {}, { workspace: { inject: 'index', injectMaxItems: 3 } });
+  try {
+    const preview = await previewWorkspaceLevels(engine);
+    const by = Object.fromEntries(preview.levels.map((l) => [l.level, l]));
+    assert.deepEqual(Object.keys(by), ['hint', 'index', 'full', 'off']);
+    assert.equal(preview.current, 'index');
+    assert.deepEqual(preview.levels.filter((l) => l.current).map((l) => l.level), ['index']);
+    assert.equal(by.hint!.text, WORKSPACE_HINT);
+    assert.equal(by.hint!.tokens, estimateTokens(WORKSPACE_HINT));
+    assert.deepEqual([by.off!.text, by.off!.tokens], ['', 0]);
+    assert.equal(by.index!.items.length, 3, 'index lists injectMaxItems at most');
+    assert.ok(by.index!.total > 3);
+    assert.match(by.index!.text, new RegExp(`另有 ${by.index!.total - 3} 条未列出`));
+    assert.equal(by.index!.tokens, estimateTokens(by.index!.text));
+    assert.ok(by.full!.tokens >= by.index!.tokens, 'full gives whole summaries');
+    const noTools = await previewWorkspaceLevels(engine, null, { toolsAvailable: false });
+    assert.equal(noTools.levels.find((l) => l.level === 'hint')!.tokens, 0, 'the hint points at tools the host does not offer');
+  } finally {
+    engine.close();
+  }
+});

@@ -21,6 +21,7 @@ import { useArchive } from '../notebook/useArchive.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 import { ScopeSelect, useInvalidateWorkspaceData } from '../workspace/common.tsx';
+import { WorkspaceLevels } from './WorkspaceLevels.tsx';
 
 type Preview = RouterOutputs['preview']['run'];
 type Block = Preview['blocks'][number];
@@ -76,6 +77,7 @@ export function AgentViewPage() {
         {preview.error ? <ErrorNote error={preview.error} /> : null}
         {!submitted ? <p className="text-sm text-muted">{t('agent.empty')}</p> : null}
         {preview.data ? <PreviewReport data={preview.data} onChanged={() => void preview.refetch()} /> : null}
+        <WorkspaceLevels workspace={workspace} />
       </div>
     </div>
   );

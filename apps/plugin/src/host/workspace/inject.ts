@@ -8,10 +8,10 @@
 // One section serves every session, so index and full are filled per session in the assemble
 // waterfall. They are computed once per session and kept: the session's system prompt then stays
 // byte-identical while it works (a memory written meanwhile is found through the tools instead).
-import { workspaceIndexEntries, type Engine } from '@engram/engine';
+import { workspaceHintText, workspaceLayer, type Engine } from '@engram/engine';
 import type { HostLogger, HostSession, PromptAssembly } from '../core/host-types.ts';
 import { errorText } from '../core/log.ts';
-import { escapePromptVariables, renderWorkspaceIndex, WORKSPACE_HINT } from '../core/texts.ts';
+import { escapePromptVariables } from '../core/texts.ts';
 
 export const WORKSPACE_SECTION_NAME = 'engram:workspace';
 /** Among the tool guidance (100–199), after the resident memories (120). */
@@ -36,7 +36,7 @@ export class WorkspaceInjection {
   sectionText(): string {
     const engine = this.deps.engine();
     if (!engine || engine.config.workspace.inject !== 'hint') return '';
-    const hint = this.deps.toolsAvailable() ? WORKSPACE_HINT : '';
+    const hint = workspaceHintText(this.deps.toolsAvailable());
     return this.deps.adapt ? this.deps.adapt(hint, 'hint') : hint;
   }
 
@@ -52,8 +52,8 @@ export class WorkspaceInjection {
     const sessionId = session.header.id;
     const kept = this.frozen.get(sessionId);
     if (kept?.key === key) return kept.text;
-    const { entries, total } = await workspaceIndexEntries(engine, workspace, max);
-    const rendered = renderWorkspaceIndex(mode, entries, total, { toolsAvailable: tools });
+    // The engine's render of the layer, the one the console's level preview shows (preview/workspace-levels.ts).
+    const { text: rendered, entries, total } = await workspaceLayer(engine, mode, workspace, { max, toolsAvailable: tools });
     const text = escapePromptVariables(this.deps.adapt ? this.deps.adapt(rendered, mode) : rendered);
     this.frozen.set(sessionId, { key, text });
     while (this.frozen.size > MAX_SESSIONS) this.frozen.delete(this.frozen.keys().next().value!);
