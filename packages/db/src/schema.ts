@@ -37,6 +37,11 @@ export const documents = sqliteTable(
     supersedes: text('supersedes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
     /** manual = written with the memory; auto = the summary queue's model; rule = rule-based fallback; none = no summary line. */
     summarySource: text('summary_source').notNull().default('none'),
+    /** What sort of memory (fact / pref / lesson / task / proj, or the text written when unknown); '' = not said. */
+    kind: text('kind').notNull().default(''),
+    /** What the memory (a task) is meant to achieve: one free-text line, '' = none. */
+    goal: text('goal').notNull().default(''),
+    goalTokens: text('goal_tokens').notNull().default(''),
     indexedAt: text('indexed_at').notNull(),
   },
   (t) => [uniqueIndex('documents_root_path').on(t.root, t.path), index('documents_date').on(t.date), index('documents_workspace').on(t.workspace), index('documents_session').on(t.sessionId)],

@@ -35,8 +35,9 @@ commands:
   recall "QUERY" [--k N] [--workspace ID]
                                   what would be injected for QUERY, with its explanation
   recall --stdin --json           one query per input line, one JSON object per output line
-  write (--content C | --stdin) [--title T] [--folder F] [--tags a,b] [--summary S]
-                                  create a memory (title: --title, else the text's first line; refuses a taken title)
+  write (--content C | --stdin) [--title T] [--folder F] [--tags a,b] [--summary S] [--kind K] [--goal G]
+                                  create a memory (title: --title, else the text's first line; refuses a taken title;
+                                  --kind fact|pref|lesson|task|proj, --goal: what a task is meant to achieve)
   edit ID --target OLD --replace NEW
                                   change one passage of a memory (OLD must occur exactly once)
   forget ID                       archive a memory (moves it to the archive folder)
@@ -173,6 +174,8 @@ async function cmdWrite(args: string[]) {
     folder: { type: 'string' },
     tags: { type: 'string' },
     summary: { type: 'string' },
+    kind: { type: 'string' },
+    goal: { type: 'string' },
   });
   const content = values.stdin ? await readStdin() : (values.content as string | undefined);
   if (!content || content.trim() === '') throw new UsageError('write needs --content TEXT or --stdin');
@@ -183,6 +186,7 @@ async function cmdWrite(args: string[]) {
       folder: values.folder as string | undefined,
       summary: values.summary as string | undefined,
       tags: values.tags ? String(values.tags).split(/[,，]/).map((s) => s.trim()).filter(Boolean) : undefined,
+      ...(values.kind !== undefined || values.goal !== undefined ? { meta: { kind: values.kind as string | undefined, goal: values.goal as string | undefined } } : {}),
     }).catch((e: unknown) => {
       throw withEditHint(e);
     });

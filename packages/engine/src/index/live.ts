@@ -225,6 +225,9 @@ export class LiveIndex {
         pinned: d.pinned,
         locked: d.locked,
         supersededBy: this.supersededBy().get(d.id) ?? null,
+        // Rows stored before kind / goal existed have neither.
+        kind: d.kind ?? '',
+        goal: d.goal ?? '',
       }
     );
   }
@@ -432,14 +435,26 @@ export class LiveIndex {
     return changedDocuments(await documentVersions(db), (id) => this.versionOf(id), this.knownIds());
   }
 
+  /**
+   * How the last refresh caught up: nothing to do, the change log, or a comparison of every
+   * document's version (a listing of the table; what a refresh should rarely need).
+   */
+  lastRefresh: 'loaded' | 'current' | 'log' | 'versions' | null = null;
+
   private async refreshOnce(db: EngramDb): Promise<boolean> {
     if (!this.loaded) {
       await this.load(db);
+      this.lastRefresh = 'loaded';
       return true;
     }
     const generation = await readGeneration(db);
-    if (generation === this.generation) return false;
-    const changed = (this.generation >= 0 ? await documentsChangedSince(db, this.generation, generation) : null) ?? (await this.changedByVersion(db));
+    if (generation === this.generation) {
+      this.lastRefresh = 'current';
+      return false;
+    }
+    const logged = this.generation >= 0 ? await documentsChangedSince(db, this.generation, generation) : null;
+    this.lastRefresh = logged ? 'log' : 'versions';
+    const changed = logged ?? (await this.changedByVersion(db));
     await this.reloadDocuments(db, changed);
     this.generation = generation;
     return changed.length > 0;

@@ -4,6 +4,7 @@ import type { NewChunkRow, NewDocumentRow } from '@engram/db';
 import type { LexicalEntry } from '../lexical/bm25.ts';
 import { chunkText } from '../text/chunk.ts';
 import { cjkGrams } from '../text/grams.ts';
+import { canonicalKind } from '../diary/meta.ts';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 
 export const sha1 = (s: string): string => createHash('sha1').update(s).digest('hex');
@@ -61,6 +62,10 @@ export function documentRows(
     locked: parsed.meta.locked,
     supersedes: parsed.meta.supersedes,
     summarySource: parsed.summarySource,
+    // The filter's form (aliases folded); the file keeps the word as written.
+    kind: canonicalKind(parsed.meta.kind),
+    goal: parsed.meta.goal,
+    goalTokens: joinTokens(tokenizer.tokenize(parsed.meta.goal)),
     indexedAt,
   };
   return { doc, chunks };
@@ -70,6 +75,8 @@ export interface DocFields {
   titleTokens: string;
   summaryTokens: string;
   tagTokens: string;
+  /** Absent in rows stored before the goal field (read as no goal). */
+  goalTokens?: string;
 }
 
 /** A field's terms in the lexical index: its words, then their character grams (text/grams.ts). */
@@ -86,6 +93,7 @@ export function lexicalEntry(chunk: { chunkId: string; docId: string; tokens: st
       title: fieldTerms(doc.titleTokens),
       summary: fieldTerms(doc.summaryTokens),
       tags: fieldTerms(doc.tagTokens),
+      goal: fieldTerms(doc.goalTokens ?? ''),
       body: fieldTerms(chunk.tokens),
     },
   };

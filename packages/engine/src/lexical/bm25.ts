@@ -5,17 +5,25 @@ import { selectTop } from './top.ts';
 import { TermTable, type PackedTerms } from './terms.ts';
 import { extended } from './room.ts';
 
-/** Query terms whose field masks search() notes while scoring (4 bits each in an Int32). */
-const RECORDED_TERMS = 8;
+/** Bits of one field mask: one per field. */
+const MASK_BITS = 5;
+const MASK_ALL = (1 << MASK_BITS) - 1;
+/** Query terms whose field masks search() notes while scoring (MASK_BITS each in an Int32). */
+const RECORDED_TERMS = 6;
 
-export const LEXICAL_FIELDS = ['title', 'summary', 'tags', 'body'] as const;
+// goal comes last so that every older field keeps its bit (body's is the common mask slots.ts stores without a byte).
+export const LEXICAL_FIELDS = ['title', 'summary', 'tags', 'body', 'goal'] as const;
 export type LexicalField = (typeof LEXICAL_FIELDS)[number];
+/** Fields a caller may leave out (read as empty / weight 0): indexes of other things than memories have no goal. */
+type OptionalField = 'goal';
+export type LexicalFields<T> = Record<Exclude<LexicalField, OptionalField>, T> & Partial<Record<OptionalField, T>>;
+const NO_TOKENS: readonly string[] = [];
 
 export interface LexicalEntry {
   chunkId: string;
   docId: string;
   /** Tokens per field, as produced by the tokenizer (repeats count as term frequency). */
-  fields: Record<LexicalField, string[]>;
+  fields: LexicalFields<string[]>;
 }
 
 export interface LexicalOptions {
@@ -23,8 +31,8 @@ export interface LexicalOptions {
   k1: number;
   /** Length normalisation strength, 0..1. Config default 0.75. */
   b: number;
-  /** Multipliers for term frequency and length per field (BM25F). Config default 3 / 2 / 2.5 / 1. */
-  fieldWeights: Record<LexicalField, number>;
+  /** Multipliers for term frequency and length per field (BM25F). Config default 3 / 2 / 2.5 / 1 / goal 1.4. */
+  fieldWeights: LexicalFields<number>;
   /** Query weight of a single CJK character token; 0 ignores such tokens. Config default 0.15. */
   singleCharWeight: number;
 }
@@ -91,7 +99,7 @@ export class LexicalIndex {
   private scores = new Float64Array(1024);
   private touched = new Int32Array(1024);
   /**
-   * Per touched slot, the field masks of the first RECORDED_TERMS query terms (4 bits each), when
+   * Per touched slot, the field masks of the first RECORDED_TERMS query terms (MASK_BITS each), when
    * search() has accumulate() note them while scoring. Only when every field weighs something: a
    * zero-weight field's postings never reach the scoring step.
    */
@@ -102,7 +110,7 @@ export class LexicalIndex {
 
   constructor(options: LexicalOptions) {
     this.options = options;
-    this.weights = Float64Array.from(LEXICAL_FIELDS, (field) => options.fieldWeights[field]);
+    this.weights = Float64Array.from(LEXICAL_FIELDS, (field) => options.fieldWeights[field] ?? 0);
     // Most postings are a body word seen once or twice: give them the one-byte kinds, and let
     // per-chunk term lists store "body only" without a mask byte.
     const body = LEXICAL_FIELDS.indexOf('body');
@@ -143,14 +151,15 @@ export class LexicalIndex {
     this.remove(entry.chunkId);
     if (this.slots.slotLimit >= MAX_SLOT) throw new Error(`lexical index cannot address more than ${MAX_SLOT} slots`);
     let tokenCount = 0;
-    for (const field of LEXICAL_FIELDS) tokenCount += entry.fields[field].length;
+    const fieldTokens = LEXICAL_FIELDS.map((field) => entry.fields[field] ?? NO_TOKENS);
+    for (const tokens of fieldTokens) tokenCount += tokens.length;
     this.chunkTerms = grown(this.chunkTerms, tokenCount);
     const chunkTerms = this.chunkTerms;
-    const fieldLengths = LEXICAL_FIELDS.map((field) => entry.fields[field].length);
+    const fieldLengths = fieldTokens.map((tokens) => tokens.length);
     let termCount = 0;
     let length = 0;
     for (let field = 0; field < FIELD_COUNT; field++) {
-      const tokens = entry.fields[LEXICAL_FIELDS[field]!];
+      const tokens = fieldTokens[field]!;
       const weight = this.weights[field]!;
       const bit = 1 << field;
       length += weight * tokens.length;
@@ -324,7 +333,7 @@ export class LexicalIndex {
     for (let q = 0; q < terms.length; q++) {
       const term = terms[q]!;
       const factor = term.weight * term.idf;
-      const maskShift = q < recorded ? q * 4 : -1;
+      const maskShift = q < recorded ? q * MASK_BITS : -1;
       let at = this.postings.startOf(term.termId);
       const end = this.postings.endOf(term.termId);
       let slot = 0;
@@ -406,7 +415,7 @@ export class LexicalIndex {
       const matched: MatchedToken[] = [];
       const bits = this.fieldBits[slot]!;
       terms.forEach((term, t) => {
-        const mask = t < recorded ? (bits >>> (t * 4)) & 0xf : restMasks![hit * rest.length + t - recorded]!;
+        const mask = t < recorded ? (bits >>> (t * MASK_BITS)) & MASK_ALL : restMasks![hit * rest.length + t - recorded]!;
         if (mask > 0) matched.push({ token: term.token, idf: term.idf, weight: term.weight, fields: fieldsOf(mask) });
       });
       return matched;

@@ -159,8 +159,8 @@ export class PostingStore {
    */
   kindOf(fieldMask: number, weightedTf: number): number {
     floatScratch[0] = weightedTf;
-    // The mask has 4 bits; the float bits times 16 stay exact below 2^53.
-    const key = bitsScratch[0]! * 16 + fieldMask;
+    // The mask has 5 bits (one per field); the float bits times 32 stay exact below 2^53.
+    const key = bitsScratch[0]! * 32 + fieldMask;
     let kind = this.kindByKey.get(key);
     if (kind !== undefined) return kind;
     kind = this.kinds++;

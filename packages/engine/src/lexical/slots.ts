@@ -3,7 +3,7 @@
 import { extended, roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
 
-export const FIELD_COUNT = 4;
+export const FIELD_COUNT = 5;
 
 /** Dead slots are compacted away once they outnumber live ones and there are enough to matter. */
 const MIN_DEAD_TO_COMPACT = 1024;

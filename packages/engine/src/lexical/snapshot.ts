@@ -34,9 +34,10 @@ const PREFIX = MAGIC.length + HASH_BYTES + 4;
 /**
  * 3: deferred sections, per-section reads; versions in sections; title keys and vocabulary as packed
  * hash tables. 4: the index holds character grams beside the words (text/grams.ts), so a format 3
- * snapshot is rebuilt rather than searched without them.
+ * snapshot is rebuilt rather than searched without them. 5: a fifth field, goal (five lengths per
+ * chunk, five-bit masks), and the document rows carry kind / goal.
  */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 
 type ArrayKind = 'u8' | 'i32' | 'f64' | 'json';
 interface Section {

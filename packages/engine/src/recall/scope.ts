@@ -25,6 +25,6 @@ export const SUPERSEDED_FACTOR = 0.5;
 export function blankDocMeta(docId: string): DocMeta {
   return {
     docId, root: 'diary', path: '', title: '', date: '', category: '', tags: [],
-    workspace: GLOBAL_WORKSPACE, sessionId: null, origin: '', pinned: false, locked: false, supersededBy: null,
+    workspace: GLOBAL_WORKSPACE, sessionId: null, origin: '', pinned: false, locked: false, supersededBy: null, kind: '', goal: '',
   };
 }

@@ -50,6 +50,10 @@ export interface DocMeta {
   locked: boolean;
   /** A newer memory replaces this one: it stays, ranked down. */
   supersededBy: string | null;
+  /** What sort of memory: fact / pref / lesson / task / proj (aliases folded), another word as written, '' = not said. */
+  kind: string;
+  /** What the memory is meant to achieve (one line), '' = none. */
+  goal: string;
 }
 
 export interface RecallHit extends DocMeta {

@@ -1,6 +1,7 @@
-// Filters on a memory search (category, tag, date range, workspace, a minimum score, the archive),
+// Filters on a memory search (category, tag, date range, workspace, kind, a minimum score, the archive),
 // applied to what recall or the keyword search found. Recall itself is not changed: a filtered search
 // asks recall for more candidates and keeps those that pass. Pure, except searchArchive (reads the archived files).
+import { canonicalKind } from '../diary/meta.ts';
 import type { Engine } from '../engine.ts';
 
 export interface SearchFilter {
@@ -13,6 +14,8 @@ export interface SearchFilter {
   to?: string;
   /** 'global': only global memories; a workspace id: only that workspace's. */
   workspace?: string;
+  /** fact / pref / lesson / task / proj (or an alias, or another word a memory was given): only memories of that kind. */
+  kind?: string;
   /** 0–1: a hit's score relative to the best hit of the same search. */
   minScore?: number;
   /** true: search the archive (archived memories) instead of the live memories. */
@@ -25,6 +28,8 @@ export interface FilterableMemory {
   category: string;
   tags: string[];
   workspace: string;
+  /** As the index folds it (diary/meta.ts canonicalKind); absent or '' = not said. */
+  kind?: string;
 }
 
 const DATE_BOUND = /^\d{4}(-\d{2}(-\d{2})?)?$/;
@@ -40,10 +45,10 @@ export function filterProblem(filter: SearchFilter): string | null {
 
 /** Whether the filter narrows anything (an empty one leaves a search exactly as it was). */
 export function isFiltering(filter: SearchFilter): boolean {
-  return Boolean(filter.category || filter.tags?.length || filter.from || filter.to || filter.workspace || filter.minScore || filter.archived);
+  return Boolean(filter.category || filter.tags?.length || filter.from || filter.to || filter.workspace || filter.kind || filter.minScore || filter.archived);
 }
 
-/** Whether a memory passes the filter's category, tags, dates and workspace. */
+/** Whether a memory passes the filter's category, tags, dates, workspace and kind. */
 export function passesSearchFilter(memory: FilterableMemory, filter: SearchFilter): boolean {
   if (filter.category && memory.category !== filter.category) return false;
   if (filter.tags && !filter.tags.every((t) => memory.tags.includes(t))) return false;
@@ -51,6 +56,8 @@ export function passesSearchFilter(memory: FilterableMemory, filter: SearchFilte
   // A month or year bound includes all of it: compare only as many characters as it has.
   if (filter.to && memory.date.slice(0, filter.to.length) > filter.to) return false;
   if (filter.workspace && memory.workspace !== filter.workspace) return false;
+  // Aliases on either side are folded the same way: kind:preference finds a memory written kind=pref.
+  if (filter.kind && canonicalKind(memory.kind) !== canonicalKind(filter.kind)) return false;
   return true;
 }
 
@@ -61,12 +68,13 @@ export function filterHits<H extends FilterableMemory & { score: number }>(hits:
   return hits.filter((h) => h.score >= floor && passesSearchFilter(h, filter)).slice(0, k);
 }
 
-const INLINE = /(?:^|\s)(cat|tag|ws|from|to|min|arch):(\S+)/gu;
+const INLINE = /(?:^|\s)(cat|tag|ws|kind|from|to|min|arch):(\S+)/gu;
 
 /**
  * Filters written into the query the way a search box takes them ("部署 tag:东京 from:2026-09
  * min:0.5 arch:1"): the model's one query string carries them without a parameter per filter. A
  * `key:value` whose value cannot be that filter (from:server, min:high) stays in the query as words.
+ * kind:task takes any one word: an unknown kind is a filter that finds nothing, not query words.
  */
 export function parseInlineFilters(query: string): { query: string; filter: SearchFilter } {
   const filter: SearchFilter = {};
@@ -74,6 +82,7 @@ export function parseInlineFilters(query: string): { query: string; filter: Sear
     if (key === 'cat') filter.category = value;
     else if (key === 'tag') filter.tags = [...(filter.tags ?? []), value];
     else if (key === 'ws') filter.workspace = value;
+    else if (key === 'kind') filter.kind = value;
     else if ((key === 'from' || key === 'to') && DATE_BOUND.test(value)) filter[key] = value;
     else if (key === 'min' && Number(value) >= 0 && Number(value) <= 1) filter.minScore = Number(value);
     else if (key === 'arch' && /^(1|0|true|false)$/.test(value)) filter.archived = value === '1' || value === 'true';
@@ -122,7 +131,7 @@ export async function searchArchive(
     const body = terms.length > 0 ? ((await engine.read(m.docId).catch(() => null))?.raw ?? '') : '';
     const text = `${m.title}\n${m.summary}\n${m.tags.join(' ')}\n${body}`.toLowerCase();
     const score = terms.length === 0 ? 1 : terms.filter((t) => text.includes(t)).length / terms.length;
-    if (score > 0) hits.push({ docId: m.docId, title: m.title, date: m.date, category: m.category, tags: m.tags, workspace: m.workspace, score, summary: m.summary, supersededBy: m.supersededBy ?? null });
+    if (score > 0) hits.push({ docId: m.docId, title: m.title, date: m.date, category: m.category, tags: m.tags, workspace: m.workspace, kind: m.kind, score, summary: m.summary, supersededBy: m.supersededBy ?? null });
   }
   hits.sort((a, b) => b.score - a.score || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
   return filterHits(hits, filter, k);

@@ -45,7 +45,7 @@ test('built-in checks speak English and our own checks keep their wording, in sc
 test('missing sections and fields take their defaults; a default is a fresh copy each parse', () => {
   const a = configSchema.parse({ diary: undefined, recall: { fieldWeights: { title: 4 } } });
   assert.equal(a.diary.archiveFolder, '已整理');
-  assert.deepEqual(a.recall.fieldWeights, { title: 4, summary: 2, tags: 2.5, body: 1 });
+  assert.deepEqual(a.recall.fieldWeights, { title: 4, summary: 2, tags: 2.5, body: 1, goal: 1.4 });
   assert.equal(a.recall.hybridGate.queryGate, 'auto');
   const b = configSchema.parse({});
   assert.deepEqual(b.compaction.readTools, ['read', 'grep', 'glob', 'web_fetch', 'history_read', 'engram_history']);

@@ -200,22 +200,22 @@ describe('LexicalIndex against a plain reference implementation (generated opera
   /** Straightforward BM25F over the live entries, same formula, no index structures. */
   function referenceSearch(live: Map<string, LexicalEntry>, query: string[], opts: LexicalOptions) {
     const n = live.size;
-    const weights = LEXICAL_FIELDS.map((f) => opts.fieldWeights[f]);
-    const totals = LEXICAL_FIELDS.map((f) => [...live.values()].reduce((sum, e) => sum + e.fields[f].length, 0));
+    const weights = LEXICAL_FIELDS.map((f) => opts.fieldWeights[f] ?? 0);
+    const totals = LEXICAL_FIELDS.map((f) => [...live.values()].reduce((sum, e) => sum + (e.fields[f] ?? []).length, 0));
     const avg = totals.reduce((sum, t, i) => sum + weights[i]! * t, 0) / n;
     const scale = avg > 0 ? (opts.k1 * opts.b) / avg : 0;
     const base = opts.k1 * (1 - opts.b);
     const scores = new Map<string, number>();
     for (const token of new Set(query)) {
-      const df = [...live.values()].filter((e) => LEXICAL_FIELDS.some((f) => e.fields[f].includes(token))).length;
+      const df = [...live.values()].filter((e) => LEXICAL_FIELDS.some((f) => (e.fields[f] ?? []).includes(token))).length;
       if (df === 0) continue;
       const weight = Array.from(token).length === 1 && /\p{Script=Han}/u.test(token) ? opts.singleCharWeight : 1;
       if (weight <= 0) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const e of live.values()) {
-        const wtf = Math.fround(LEXICAL_FIELDS.reduce((sum, f, i) => sum + weights[i]! * e.fields[f].filter((t) => t === token).length, 0));
+        const wtf = Math.fround(LEXICAL_FIELDS.reduce((sum, f, i) => sum + weights[i]! * (e.fields[f] ?? []).filter((t) => t === token).length, 0));
         if (wtf <= 0) continue;
-        const len = LEXICAL_FIELDS.reduce((sum, f, i) => sum + weights[i]! * e.fields[f].length, 0);
+        const len = LEXICAL_FIELDS.reduce((sum, f, i) => sum + weights[i]! * (e.fields[f] ?? []).length, 0);
         scores.set(e.chunkId, (scores.get(e.chunkId) ?? 0) + (weight * idf * wtf) / (wtf + base + scale * len));
       }
     }

@@ -40,7 +40,8 @@ function generatedCorpus(count: number, seed: number): { entries: LexicalEntry[]
     return {
       chunkId: `c${String(i).padStart(5, '0')}`,
       docId: `d${Math.floor(i / 3)}`,
-      fields: { title: docRun(6), summary: docRun(12), tags: docRun(3), body: run(160) },
+      // Every other document has a goal line; the rest leave the field out, as other indexes do.
+      fields: { title: docRun(6), summary: docRun(12), tags: docRun(3), body: run(160), ...(Math.floor(i / 3) % 2 === 0 ? { goal: docRun(5) } : {}) },
     };
   });
   return { entries, words };
@@ -49,8 +50,8 @@ function generatedCorpus(count: number, seed: number): { entries: LexicalEntry[]
 /** BM25F exactly as documented on LexicalIndex, recomputed from the live entries for each query. */
 function referenceSearch(live: Map<string, LexicalEntry>, query: readonly string[], limit: number, opts: LexicalOptions): LexicalHit[] {
   const entries = [...live.values()];
-  const weights = LEXICAL_FIELDS.map((f) => opts.fieldWeights[f]);
-  const totals = LEXICAL_FIELDS.map((f) => entries.reduce((sum, e) => sum + e.fields[f].length, 0));
+  const weights = LEXICAL_FIELDS.map((f) => opts.fieldWeights[f] ?? 0);
+  const totals = LEXICAL_FIELDS.map((f) => entries.reduce((sum, e) => sum + (e.fields[f] ?? []).length, 0));
   let total = 0;
   for (let f = 0; f < weights.length; f++) total += weights[f]! * totals[f]!;
   const avg = total / entries.length;
@@ -58,21 +59,21 @@ function referenceSearch(live: Map<string, LexicalEntry>, query: readonly string
   const lengthBase = opts.k1 * (1 - opts.b);
   const terms: { token: string; weight: number; idf: number }[] = [];
   for (const token of new Set(query)) {
-    const df = entries.filter((e) => LEXICAL_FIELDS.some((f) => e.fields[f].includes(token))).length;
+    const df = entries.filter((e) => LEXICAL_FIELDS.some((f) => (e.fields[f] ?? []).includes(token))).length;
     const weight = isSingleCjkChar(token) ? opts.singleCharWeight : 1;
     if (df > 0 && weight > 0) terms.push({ token, weight, idf: bm25Idf(entries.length, df) });
   }
   const hits: LexicalHit[] = [];
   for (const e of entries) {
     let length = 0;
-    for (let f = 0; f < weights.length; f++) length += weights[f]! * e.fields[LEXICAL_FIELDS[f]!].length;
+    for (let f = 0; f < weights.length; f++) length += weights[f]! * (e.fields[LEXICAL_FIELDS[f]!] ?? []).length;
     let score = 0;
     const matched: LexicalHit['matched'] = [];
     for (const term of terms) {
       let wtf = 0;
       const fields = LEXICAL_FIELDS.filter((f, i) => {
         let seen = false;
-        for (const token of e.fields[f]) {
+        for (const token of e.fields[f] ?? []) {
           if (token !== term.token) continue;
           wtf += weights[i]!;
           seen = true;
@@ -111,9 +112,9 @@ function queries(words: string[], count: number, seed: number): string[][] {
   });
 }
 
-const defaults: LexicalOptions = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1 }, singleCharWeight: 0.15 };
+const defaults: LexicalOptions = { k1: 1.2, b: 0.75, fieldWeights: { title: 3, summary: 2, tags: 2.5, body: 1, goal: 1.4 }, singleCharWeight: 0.15 };
 // Weights that are not exact in binary, and a zero-weight field, so float rounding and skipped fields are compared too.
-const unusual: LexicalOptions = { k1: 0.9, b: 0.4, fieldWeights: { title: 1.7, summary: 0, tags: 2.2, body: 0.3 }, singleCharWeight: 0.5 };
+const unusual: LexicalOptions = { k1: 0.9, b: 0.4, fieldWeights: { title: 1.7, summary: 0, tags: 2.2, body: 0.3, goal: 0.8 }, singleCharWeight: 0.5 };
 
 describe('LexicalIndex against a reference BM25F on a generated corpus', () => {
   for (const [name, opts] of [['default options', defaults], ['unusual weights', unusual]] as const) {
@@ -133,7 +134,7 @@ describe('LexicalIndex against a reference BM25F on a generated corpus', () => {
           assertSameResults(index.search(query, 10), expected.slice(0, 10), `${label} #${i} top 10`);
         }
         for (const token of words.slice(0, 50)) {
-          const df = [...live.values()].filter((e) => LEXICAL_FIELDS.some((f) => e.fields[f].includes(token))).length;
+          const df = [...live.values()].filter((e) => LEXICAL_FIELDS.some((f) => (e.fields[f] ?? []).includes(token))).length;
           assert.equal(index.documentFrequencyOf(token), df, `${label}: df of ${token}`);
         }
       };
