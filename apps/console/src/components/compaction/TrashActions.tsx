@@ -1,34 +1,14 @@
 // The writes of one compacted session's memory, under its trash: move every stored block to the
 // trash (or delete them for good when compaction.trash is off), restore the whole trash, purge it.
 // Each action is audited by the engine; the toast says what happened and the section re-reads.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+// The per-block buttons are in BlockActions.tsx.
 import { useI18n } from '../../client/i18n.tsx';
-import { useToast } from '../../client/toast.tsx';
-import { useTRPC } from '../../client/trpc.tsx';
 import { Button } from '../ui.tsx';
+import { useTrashMutations } from './trash-mutations.ts';
 
 export function CompactionTrashActions({ scope, blocks, trashed }: { scope: { workspace: string; sessionId: string }; blocks: number; trashed: number }) {
   const { pick } = useI18n();
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const done = async (text: string) => {
-    toast.ok(text);
-    await queryClient.invalidateQueries(trpc.compaction.pathFilter());
-  };
-  const remove = useMutation(
-    trpc.compactionTrash.remove.mutationOptions({
-      onSuccess: (r) => done(r.trashed ? pick([`已移入回收站 ${r.count} 块`, `${r.count} blocks moved to the trash`]) : pick([`已永久删除 ${r.count} 块`, `${r.count} blocks deleted for good`])),
-      onError: (e) => toast.error(e),
-    }),
-  );
-  const restore = useMutation(
-    trpc.compactionTrash.restore.mutationOptions({ onSuccess: (r) => done(pick([`已还原 ${r.count} 块`, `${r.count} blocks restored`])), onError: (e) => toast.error(e) }),
-  );
-  const purge = useMutation(
-    trpc.compactionTrash.purge.mutationOptions({ onSuccess: (r) => done(pick([`已清空 ${r.count} 块`, `${r.count} blocks purged`])), onError: (e) => toast.error(e) }),
-  );
-  const busy = remove.isPending || restore.isPending || purge.isPending;
+  const { remove, restore, purge, busy } = useTrashMutations();
   return (
     <div className="flex flex-wrap gap-2" data-testid="compaction-trash-actions">
       <Button

@@ -1,13 +1,16 @@
 'use client';
-// Cross-compaction memory, read-only: per session the stored blocks (L1 summary sections, L2
-// dialogue and tool results), the overview of the current window, the minor rules, the trash and
-// the audit log of deletes. Shown on the Index page.
+// Cross-compaction memory: per session the stored blocks (L1 summary sections, L2 dialogue and tool
+// results) each with its remove button, the overview of the current window, the minor rules, the
+// trash (restore or delete for good, per block or all at once) and the audit log of those actions.
+// Shown on the Index page.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import { Badge, Card, ErrorNote, Muted } from '../ui.tsx';
 import { CompactionTrashActions } from '../compaction/TrashActions.tsx';
+import { StoredBlockActions, TrashedBlockActions } from '../compaction/BlockActions.tsx';
+import { auditAction, auditTarget } from '../compaction/audit-line.ts';
 
 const clip = (text: string, max: number) => (Array.from(text).length > max ? `${Array.from(text).slice(0, max - 1).join('')}…` : text);
 
@@ -48,12 +51,13 @@ export function CompactionSection() {
 }
 
 function SessionDetail({ scope }: { scope: { workspace: string; sessionId: string } }) {
-  const { pick } = useI18n();
+  const { pick, t } = useI18n();
   const trpc = useTRPC();
   const detail = useQuery(trpc.compaction.session.queryOptions(scope));
   if (detail.error) return <ErrorNote error={detail.error} onRetry={() => detail.refetch()} />;
   if (!detail.data) return <Muted>…</Muted>;
   const d = detail.data;
+  const titles = new Map([...d.blocks, ...d.trashed].map((b) => [b.id, b.title]));
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="compaction-detail">
       <section>
@@ -64,8 +68,8 @@ function SessionDetail({ scope }: { scope: { workspace: string; sessionId: strin
         <h4 className="font-semibold">{pick(['保存的块', 'Stored blocks'])}</h4>
         <ul className="flex flex-col gap-1" data-testid="compaction-blocks">
           {d.blocks.map((b) => (
-            <li key={b.id}>
-              <Badge tone={b.layer === 'L1' ? 'accent' : 'neutral'}>{b.layer} {b.kind}</Badge> {clip(b.title, 60)}{' '}
+            <li key={b.id} data-testid="compaction-block" data-id={b.id}>
+              <StoredBlockActions scope={scope} id={b.id} trash={d.trash} /> <Badge tone={b.layer === 'L1' ? 'accent' : 'neutral'}>{b.layer} {b.kind}</Badge> {clip(b.title, 60)}{' '}
               <span className="text-muted">
                 · {Array.from(b.body).length} {pick(['字', 'chars'])}
                 {b.cutFrom !== null ? ` (${pick(['原长', 'cut from'])} ${b.cutFrom})` : ''}
@@ -100,8 +104,8 @@ function SessionDetail({ scope }: { scope: { workspace: string; sessionId: strin
         ) : (
           <ul className="flex flex-col gap-1" data-testid="compaction-trash">
             {d.trashed.map((b) => (
-              <li key={b.id}>
-                {clip(b.title, 60)} <span className="text-muted">· {b.deletedAt}</span>
+              <li key={b.id} data-testid="compaction-trashed" data-id={b.id}>
+                <TrashedBlockActions scope={scope} id={b.id} /> {clip(b.title, 60)} <span className="text-muted">· {b.deletedAt}</span>
               </li>
             ))}
           </ul>
@@ -114,8 +118,8 @@ function SessionDetail({ scope }: { scope: { workspace: string; sessionId: strin
         ) : (
           <ul className="flex flex-col gap-1" data-testid="compaction-audit">
             {d.audit.map((a) => (
-              <li key={a.id}>
-                {a.at} · {a.action} · {a.target === 'session' ? pick(['整个会话', 'whole session']) : clip(a.target, 40)} · {a.count} {a.detail ? `· ${a.detail}` : ''}
+              <li key={a.id} data-testid="compaction-audit-line" data-action={a.action}>
+                {a.at} · {auditAction(a.action, t)} · {a.target === 'session' ? pick(['整个会话', 'whole session']) : auditTarget(a.target, titles, t)} · {pick([`${a.count} 块`, `${a.count} blocks`])} {a.detail ? `· ${a.detail}` : ''}
               </li>
             ))}
           </ul>

@@ -33,6 +33,8 @@ export const compactionRouter = createTRPCRouter({
       rules,
       archive: archive ? { head: archive.head, sections: archive.sections.length } : null,
       audit,
+      /** `compaction.trash` now: whether a removal can be restored (the page asks before one that cannot). */
+      trash: ctx.runtime.engine.config.compaction.trash,
     };
   }),
 
