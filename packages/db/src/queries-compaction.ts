@@ -241,3 +241,12 @@ export async function addCompactionUsage(db: EngramDb, day: string, calls: numbe
       set: { calls: sql`${compactionLlmUsage.calls} + excluded.calls`, tokens: sql`${compactionLlmUsage.tokens} + excluded.tokens` },
     });
 }
+
+/**
+ * Usage rows whose key is on or after `fromDay` (YYYY-MM-DD), in key order. A key starts with its
+ * day: the bare day counts the compaction channel's calls (what its daily cap reads), "<day> <work>"
+ * the other model-assisted work (engine usage/model-usage.ts), so one range covers them all.
+ */
+export async function compactionUsageFrom(db: EngramDb, fromDay: string): Promise<{ day: string; calls: number; tokens: number }[]> {
+  return db.select().from(compactionLlmUsage).where(gte(compactionLlmUsage.day, fromDay)).orderBy(asc(compactionLlmUsage.day));
+}

@@ -41,6 +41,7 @@ export {
 } from './security/request-guard.ts';
 export { neutraliseDelimiters } from './security/delimiters.ts';
 export * from './compaction/index.ts';
+export * from './usage/model-usage.ts';
 export { parseTimeExpression, type TimeExpression } from './timeq/parse.ts';
 export { detectTimeZone, TIME_ZONE_META_KEY } from './timeq/timezone.ts';
 export { splitSegments, type Segment, type SplitOptions } from './segments/split.ts';

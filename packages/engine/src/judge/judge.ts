@@ -2,6 +2,7 @@
 // "query and memory discuss the same topic" is true, and drops candidates under the threshold.
 // It never adds, and any failure leaves the result as it was (applied: false, with the reason).
 import type { EngramConfig } from '../config/schema.ts';
+import { estimateTokens } from '../compaction/tokens.ts';
 import { describeProxy, fetchForEnv, proxySettings } from '../net/proxy-fetch.ts';
 import type { Judge, JudgeVerdict } from '../recall/pipeline.ts';
 
@@ -69,8 +70,24 @@ export interface JudgeStatus {
 
 export const judgeOff = (reason: string): JudgeStatus => ({ enabled: false, reason, state: 'off', lastLatencyMs: null, lastAt: null, proxy: null });
 
+/** Tokens of one answered request: the endpoint's own count when it gives one, else estimated. */
+export function tokensOfExchange(statement: string, body: unknown): number {
+  const usage = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } })?.usage;
+  if (typeof usage?.total_tokens === 'number') return usage.total_tokens;
+  if (typeof usage?.prompt_tokens === 'number') return usage.prompt_tokens + (typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 1);
+  return estimateTokens(statement) + 1; // max_tokens is 1
+}
+
+/** Called once per request sent (answered or not): the console's per-day usage counts it. */
+export type JudgeUsage = (calls: number, tokens: number) => void;
+
 /** The one factory for the injection path and the debug path: they cannot disagree. */
-export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetchForEnv(), env: Record<string, string | undefined> = process.env): { judge: Judge | null; status: JudgeStatus } {
+export function createJudge(
+  cfg: JudgeConfig,
+  fetchImpl: typeof fetch = fetchForEnv(),
+  env: Record<string, string | undefined> = process.env,
+  onUsage: JudgeUsage = () => {},
+): { judge: Judge | null; status: JudgeStatus } {
   if (!cfg.enabled) return { judge: null, status: judgeOff('judge disabled') };
   if (!cfg.baseUrl || !cfg.model) return { judge: null, status: judgeOff('judge enabled but baseUrl or model is missing') };
   const proxy = proxySettings(env);
@@ -84,14 +101,24 @@ export function createJudge(cfg: JudgeConfig, fetchImpl: typeof fetch = fetchFor
   };
   const url = `${cfg.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const ask = async (statement: string, signal: AbortSignal): Promise<number | null> => {
-    const res = await fetchImpl(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}) },
-      body: JSON.stringify({ model: cfg.model, messages: [{ role: 'user', content: statement }], max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 5 }),
-      signal,
-    });
-    if (!res.ok) throw new Error(`judge endpoint answered HTTP ${res.status}`);
-    return probabilityFromResponse(await res.json());
+    let body: unknown = null;
+    try {
+      const res = await fetchImpl(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {}) },
+        body: JSON.stringify({ model: cfg.model, messages: [{ role: 'user', content: statement }], max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 5 }),
+        signal,
+      });
+      if (!res.ok) throw new Error(`judge endpoint answered HTTP ${res.status}`);
+      body = await res.json();
+      return probabilityFromResponse(body);
+    } finally {
+      try {
+        onUsage(1, tokensOfExchange(statement, body));
+      } catch {
+        // Counting never decides a verdict.
+      }
+    }
   };
   const judge: Judge = async (query, candidates): Promise<JudgeVerdict> => {
     const controller = new AbortController();

@@ -12,6 +12,7 @@ import { LiveIndex } from '../index/live.ts';
 import type { WatchOptions } from '../index/watcher.ts';
 import { createJudge, judgeOff, type JudgeStatus } from '../judge/judge.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { recordModelUsage } from '../usage/model-usage.ts';
 import type { Judge } from '../recall/pipeline.ts';
 import type { ModelLoading } from '../semantic/channel.ts';
 import type { SemanticPort } from '../semantic/port.ts';
@@ -154,7 +155,11 @@ export class EngineState {
       this.judge = this.options.judgeFactory(config);
       return;
     }
-    const { judge, status } = createJudge(config.judge);
+    // Every request the judge sends is counted on today's usage (the console's usage card).
+    const count = (calls: number, tokens: number) => {
+      if (!this.database.readOnly) void recordModelUsage(this.database.db, 'judge', calls, tokens, this.options.now?.() ?? new Date()).catch((e) => this.log('warn', 'judge usage not counted', { error: errorMessage(e) }));
+    };
+    const { judge, status } = createJudge(config.judge, undefined, undefined, count);
     this.judgeStatus = status;
     this.judge = judge;
   }

@@ -20,6 +20,8 @@ import type { EngramConfig } from '../config/schema.ts';
 import { parseDiaryText } from '../diary/parse.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { estimateTokens } from '../compaction/tokens.ts';
+import { recordModelUsage } from '../usage/model-usage.ts';
 import { cleanModelSummary, ruleSummary, summaryPrompt } from './text.ts';
 
 export type SummarySettings = EngramConfig['summaries'];
@@ -196,6 +198,11 @@ export class SummaryQueue {
    * the file. null when the queue is empty. Never throws for a model or file failure: the outcome
    * and the job's status say what happened.
    */
+  /** One model call's tokens on today's summary usage (the console's usage card); never throws. */
+  private async countUsage(tokens: number): Promise<void> {
+    await recordModelUsage(this.deps.db, 'summary', 1, tokens, this.deps.now?.() ?? new Date()).catch((e) => this.log('warn', 'summary: usage not counted', { error: errorMessage(e) }));
+  }
+
   async runOnce(complete: Complete | null, opts: RunOnceOptions = {}): Promise<SummaryRun | null> {
     const job = await this.next();
     if (!job) return null;
@@ -229,7 +236,15 @@ export class SummaryQueue {
     try {
       if (!complete || !route) throw new Error('no model to ask: set summaries.provider/model, or let a session run first');
       const ask = summaryPrompt(parsed.title, parsed.body || parsed.title, maxChars);
-      const reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens }, timeoutMs, opts.signal);
+      const sent = estimateTokens(ask.system) + estimateTokens(ask.prompt);
+      let reply: string;
+      try {
+        reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens }, timeoutMs, opts.signal);
+      } catch (e) {
+        await this.countUsage(sent); // the prompt went out: it is spent whether or not an answer came
+        throw e;
+      }
+      await this.countUsage(sent + estimateTokens(reply));
       summary = cleanModelSummary(reply, maxChars);
       if (summary === '') throw new Error('the model answered with no usable summary');
     } catch (e) {
