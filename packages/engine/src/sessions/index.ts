@@ -9,6 +9,7 @@ export {
   type SessionToolUse,
   type SessionHeader,
   type SessionDamage,
+  type SessionRawEvent,
   type ParseSessionOptions,
 } from './log.ts';
 export {
@@ -25,7 +26,8 @@ export {
 } from './list.ts';
 export { sessionReadPage, formatSessionRead, formatSessionList, renderTurn, type SessionReadOptions, type SessionReadPage, type SessionListTextOptions } from './read.ts';
 export {
-  draftImport,
+  draftImports,
+  importKey,
   planImport,
   importSessions,
   IMPORT_TAG,
@@ -35,7 +37,14 @@ export {
   type ImportOptions,
   type ImportReport,
   type ImportPlanItem,
+  type ImportTopicPlan,
   type ImportStatus,
 } from './import.ts';
 export { cleanUserText, cleanAssistantText, argsPreview, SESSION_INJECTED_TAGS } from './text.ts';
-export { PastSessions, type PastSession, type PastSessionsOptions } from './past-sessions.ts';
+export { PastSessions, type PastSession, type PastSessionsOptions, type ImportChoice } from './past-sessions.ts';
+export { splitTopics, type SessionTopic, type TopicSplitOptions } from './topics.ts';
+export { SESSION_VIEWS, type SessionView } from './read.ts';
+export { searchSession, sessionSearchPage, type SessionSearchHit } from './search.ts';
+export { memoryAnchor, type MemoryForSource, type SourceAnchor } from './source.ts';
+export { readSessionById, memoryLookup, type SessionReadRequest, type SessionReadDeps, type SessionReadAnswer, type SourceMemory } from './tool-read.ts';
+export { thinkingText } from './text.ts';

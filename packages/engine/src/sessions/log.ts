@@ -1,8 +1,13 @@
 // Rows of a session log → the conversation as turns: what the person said, the assistant's final
-// visible answer, the tools it used. Pure and tolerant: rows of unknown types, missing fields and
-// a lost header are expected in real logs (older hosts, damaged frames) and never throw.
+// visible answer, its reasoning, the tools it used, and (when asked) the turn's messages as stored.
+// Pure and tolerant: rows of unknown types, missing fields and a lost header are expected in real
+// logs (older hosts, damaged frames) and never throw.
+//
+// The host's event shapes: packages/core/session/src/types.ts (SessionEventMap: user/message,
+// assistant/message { message: AssistantMessage }, tool/call, tool/result) and the content blocks of
+// packages/llm/llm/src/types.ts (text, reasoning, tool-call, tool-result) in the host repository.
 import { decodeFrames, type FrameDecodeOptions } from './frames.ts';
-import { argsPreview, clipChars, cleanAssistantText, cleanUserText, toEpochMs } from './text.ts';
+import { argsPreview, clipChars, cleanAssistantText, cleanUserText, thinkingText, toEpochMs } from './text.ts';
 
 export interface SessionHeader {
   id: string;
@@ -31,7 +36,21 @@ export interface SessionTurn {
   /** The last visible assistant text of the turn (no thinking, no diary blocks). */
   assistant: string;
   tools: SessionToolUse[];
+  /** The model's reasoning in this turn (reasoning blocks and inline <think> text), steps joined by a blank line; '' when none. */
+  thinking: string;
+  /** The turn's messages as stored (only with `keepRaw`). */
+  raw?: SessionRawEvent[];
 }
+
+/** One stored message event of a turn, as the log holds it (the raw view renders these). */
+export interface SessionRawEvent {
+  type: 'user/message' | 'assistant/message' | 'tool/call' | 'tool/result';
+  seq: number | null;
+  time: number | null;
+  data: Record<string, unknown>;
+}
+
+const RAW_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/call', 'tool/result']);
 
 export interface SessionDamage {
   badFrames: number;
@@ -62,6 +81,8 @@ export interface ParseSessionOptions {
   fallbackId?: string;
   /** More tags of injected fragments to strip (e.g. the configured recall block name). */
   injectedTags?: readonly string[];
+  /** Keep each turn's stored message events (`SessionTurn.raw`): only the raw view needs them. */
+  keepRaw?: boolean;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -84,10 +105,13 @@ interface OpenTurn {
   user: string[];
   assistant: string;
   tools: SessionToolUse[];
+  thinking: string[];
+  raw: SessionRawEvent[];
   /** Opened by turn/start: a person's message belongs to it rather than opening another. */
   explicit: boolean;
 }
 
+// Reasoning alone does not make a turn: a turn is what was said or done.
 const isEmptyTurn = (t: OpenTurn): boolean => t.user.length === 0 && t.assistant === '' && t.tools.length === 0;
 
 export function parseSessionLog(rows: readonly unknown[], options: ParseSessionOptions = {}): SessionLog {
@@ -102,6 +126,9 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
   const state: { current: OpenTurn | null } = { current: null };
   const byCall = new Map<string, SessionToolUse>();
   const seen = new Set<string>();
+  const keepRaw = options.keepRaw === true;
+  // Stored messages seen while no turn is open (a plugin's message before the person's): they go to the next turn.
+  let pendingRaw: SessionRawEvent[] = [];
 
   const open = (at: number | null, explicit: boolean): OpenTurn => {
     const now = state.current;
@@ -110,7 +137,7 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
       now.startedAt ??= at;
       return now;
     }
-    const turn: OpenTurn = { startedAt: at, user: [], assistant: '', tools: [], explicit };
+    const turn: OpenTurn = { startedAt: at, user: [], assistant: '', tools: [], thinking: [], raw: [], explicit };
     turns.push(turn);
     state.current = turn;
     return turn;
@@ -140,6 +167,7 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
       if (last === null || at > last) last = at;
     }
     const data = isRecord(row.data) ? row.data : {};
+    if (keepRaw && RAW_TYPES.has(type)) pendingRaw.push({ type: type as SessionRawEvent['type'], seq: typeof row.seq === 'number' ? row.seq : null, time: at, data });
     switch (type) {
       case 'turn/start':
         open(at, true);
@@ -160,8 +188,11 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
       case 'assistant/message': {
         const message = isRecord(data.message) ? data.message : data;
         const text = cleanAssistantText(message.content, extraTags);
-        if (text === '') break;
-        (state.current ?? open(at, false)).assistant = text;
+        const thought = thinkingText(message.content);
+        if (text === '' && thought === '') break;
+        const turn = state.current ?? open(at, false);
+        if (text !== '') turn.assistant = text;
+        if (thought !== '') turn.thinking.push(thought);
         break;
       }
       case 'tool/call': {
@@ -186,10 +217,22 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
       default:
         break;
     }
+    if (pendingRaw.length > 0 && state.current) {
+      state.current.raw.push(...pendingRaw);
+      pendingRaw = [];
+    }
   }
 
   const kept = turns.filter((t) => !isEmptyTurn(t));
-  const outTurns: SessionTurn[] = kept.map((t, i) => ({ turn: i + 1, startedAt: t.startedAt, user: t.user.join('\n\n'), assistant: t.assistant, tools: t.tools }));
+  const outTurns: SessionTurn[] = kept.map((t, i) => ({
+    turn: i + 1,
+    startedAt: t.startedAt,
+    user: t.user.join('\n\n'),
+    assistant: t.assistant,
+    tools: t.tools,
+    thinking: t.thinking.join('\n\n'),
+    ...(keepRaw ? { raw: t.raw } : {}),
+  }));
 
   const id = str(header?.id) ?? options.fallbackId ?? '';
   const head: SessionHeader = header ? { ...header, id } : { id };

@@ -9,6 +9,7 @@ import { withTxtMeta } from '../diary/meta.ts';
 import { importSessions, planImport, type ImportPlanItem, type ImportReport, type SessionMemoryDraft } from './import.ts';
 import { findSessionFiles, listSessions, loadSession, resolveDshHome, type SessionListItem } from './list.ts';
 import type { SessionLog } from './log.ts';
+import type { Tokenizer } from '../types.ts';
 
 export interface PastSession extends SessionListItem {
   /** What importing it now would do. */
@@ -24,8 +25,20 @@ export interface PastSessionsOptions {
   workspacePaths?: string[];
 }
 
-/** What importing past sessions needs of the engine: settings, database, reader, writer and the summary queue. */
-export type PastSessionsEngine = ConfigSource & DatabaseSource & Pick<MemoryReader, 'read'> & Pick<MemoryWriter, 'write' | 'saveText'> & SummaryQueueSource;
+/** What importing past sessions needs of the engine: settings, database, reader, writer, the summary queue and the tokenizer (the topic split's words). */
+export type PastSessionsEngine = ConfigSource &
+  DatabaseSource &
+  Pick<MemoryReader, 'read'> &
+  Pick<MemoryWriter, 'write' | 'saveText'> &
+  SummaryQueueSource & { readonly tokenizer: Tokenizer };
+
+export interface ImportChoice {
+  /**
+   * Keep the model's reasoning in each turn. Unset: the words, tools and conclusions only, and a topic
+   * imported earlier with its reasoning is left as it is (not rewritten without it).
+   */
+  thinking?: boolean;
+}
 
 export class PastSessions {
   constructor(private readonly engine: PastSessionsEngine) {}
@@ -38,7 +51,7 @@ export class PastSessions {
   async list(opts: PastSessionsOptions): Promise<PastSession[]> {
     const items = await listSessions(this.home(), { cwd: opts.cwd, workspacePaths: opts.workspacePaths });
     const logs = await this.load(items);
-    const plan = new Map((await planImport(this.engine.db, logs)).map((p) => [p.sessionId, p]));
+    const plan = new Map((await planImport(this.engine.db, logs, { tokenizer: this.engine.tokenizer })).map((p) => [p.sessionId, p]));
     return items.map((item) => {
       const p = plan.get(item.id);
       return { ...item, status: p?.status ?? 'empty', path: p?.path ?? null };
@@ -46,12 +59,12 @@ export class PastSessions {
   }
 
   /** What importing these sessions would write (drafts included); writes nothing. */
-  async preview(ids: string[]): Promise<ImportPlanItem[]> {
-    return planImport(this.engine.db, await this.logsOf(ids));
+  async preview(ids: string[], choice: ImportChoice = {}): Promise<ImportPlanItem[]> {
+    return planImport(this.engine.db, await this.logsOf(ids), { tokenizer: this.engine.tokenizer, thinking: choice.thinking === true ? true : undefined });
   }
 
-  /** Imports the sessions as memories of `workspace`; unchanged ones are skipped, changed ones rewritten in place. */
-  async import(ids: string[], opts: { workspace: string; onProgress?: (done: number, total: number) => void }): Promise<ImportReport> {
+  /** Imports the sessions as memories of `workspace`, one per topic; unchanged topics are skipped, changed ones rewritten in place. */
+  async import(ids: string[], opts: ImportChoice & { workspace: string; onProgress?: (done: number, total: number) => void }): Promise<ImportReport> {
     const logs = await this.logsOf(ids);
     return importSessions(
       {
@@ -70,7 +83,7 @@ export class PastSessions {
         updateMemory: async (path, draft) => this.rewrite(path, draft),
       },
       logs,
-      { workspace: opts.workspace, onProgress: opts.onProgress },
+      { workspace: opts.workspace, onProgress: opts.onProgress, tokenizer: this.engine.tokenizer, thinking: opts.thinking === true ? true : undefined },
     );
   }
 

@@ -1,14 +1,25 @@
-// Text for session_read: a page of a session's turns within a character budget, and the listing
-// of a workspace's sessions. Pure.
+// Text for session_read: a page of a session's turns within a character budget, in one of three
+// views, and the listing of a workspace's sessions. Pure.
+//   turns    — what was said: the person's words, the final answers, the tools used (the default)
+//   thinking — the same with the model's reasoning of each turn
+//   raw      — the turn's messages as the log stores them (needs a log parsed with `keepRaw`)
 import { localDateString, localTimeString } from '../diary/dates.ts';
 import type { SessionListItem } from './list.ts';
 import type { SessionLog, SessionTurn } from './log.ts';
+import { renderRawTurn } from './raw.ts';
 import { clipChars } from './text.ts';
+
+export const SESSION_VIEWS = ['turns', 'thinking', 'raw'] as const;
+export type SessionView = (typeof SESSION_VIEWS)[number];
 
 export interface SessionReadOptions {
   /** 1-based inclusive turn range; default: from the first turn, as many as fit. */
   turns?: [number, number?];
   maxChars: number;
+  /** Default 'turns'. */
+  view?: SessionView;
+  /** A line under the header saying why these turns (e.g. which memory they are the source of). */
+  note?: string;
 }
 
 export interface SessionReadPage {
@@ -37,10 +48,13 @@ export function toolsLine(tools: SessionTurn['tools'], maxChars = 400): string {
   return clipChars(parts.join('、'), maxChars);
 }
 
-export function renderTurn(turn: SessionTurn): string {
+export function renderTurn(turn: SessionTurn, view: SessionView = 'turns'): string {
+  if (view === 'raw') return renderRawTurn(turn);
   const when = turn.startedAt === null ? '' : ` · ${localTimeString(turn.startedAt)}`;
   const lines = [`—— 第 ${turn.turn} 轮${when} ——`];
   lines.push(`用户:${turn.user !== '' ? turn.user : '(本轮没有用户发言)'}`);
+  // The reasoning before the answer: the order it happened in.
+  if (view === 'thinking') lines.push(`思考:${turn.thinking !== '' ? turn.thinking : '(本轮没有记录思考)'}`);
   if (turn.assistant !== '') lines.push(`助手:${turn.assistant}`);
   if (turn.tools.length > 0) lines.push(`工具:${toolsLine(turn.tools)}`);
   return lines.join('\n');
@@ -52,18 +66,30 @@ function damageNote(log: SessionLog): string {
   return `(日志有损坏:跳过了 ${badFrames} 个帧、${badLines} 行,那部分对话缺失)`;
 }
 
-export function sessionReadPage(log: SessionLog, options: SessionReadOptions): SessionReadPage {
-  const total = log.turns.length;
-  // The config floor (sessions.readMaxChars ≥ 500) leaves room for the header and one cut turn.
-  const maxChars = Math.max(500, Math.floor(options.maxChars) || 0);
-  const idShort = log.id.slice(0, 8);
-  const head = [
+const VIEW_LABEL: Record<SessionView, string> = { turns: '', thinking: ' · 含思考', raw: ' · 原始消息' };
+
+/** The lines that open every answer about one session. */
+export function sessionHead(log: SessionLog, view: SessionView = 'turns', note?: string): string {
+  return [
     `会话 ${log.id} · ${clipChars(log.title, 80)}`,
-    `${span(log)} · 共 ${total} 轮${log.cwd ? ` · 工作目录 ${log.cwd}` : ''}`,
+    `${span(log)} · 共 ${log.turns.length} 轮${log.cwd ? ` · 工作目录 ${log.cwd}` : ''}${VIEW_LABEL[view]}`,
     damageNote(log),
+    note ?? '',
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** How the next page is asked for, in the view it was read in. */
+export const viewArg = (view: SessionView): string => (view === 'turns' ? '' : `, view: "${view}"`);
+
+export function sessionReadPage(log: SessionLog, options: SessionReadOptions): SessionReadPage {
+  const total = log.turns.length;
+  const view = options.view ?? 'turns';
+  // The config floor (sessions.readMaxChars ≥ 500) leaves room for the header and one cut turn.
+  const maxChars = Math.max(500, Math.floor(options.maxChars) || 0);
+  const idShort = log.id.slice(0, 8);
+  const head = sessionHead(log, view, options.note);
   if (total === 0) return { text: `${head}\n这次会话没有可读的对话。`, from: 0, to: 0, total, nextFrom: null, cut: false };
 
   const rawFrom = options.turns?.[0];
@@ -80,7 +106,7 @@ export function sessionReadPage(log: SessionLog, options: SessionReadOptions): S
   let shownTo = from - 1;
   let cut = false;
   for (let n = from; n <= to; n++) {
-    const block = renderTurn(log.turns[n - 1]!);
+    const block = renderTurn(log.turns[n - 1]!, view);
     if (block.length + 2 <= budget) {
       blocks.push(block);
       budget -= block.length + 2;
@@ -98,7 +124,7 @@ export function sessionReadPage(log: SessionLog, options: SessionReadOptions): S
   }
   const nextFrom = shownTo < to ? shownTo + 1 : null;
   const lines = [head, '', blocks.join('\n\n')];
-  if (nextFrom !== null) lines.push('', `(还有第 ${nextFrom}–${to} 轮未显示:session_read({ id: "${idShort}", from: ${nextFrom} }))`);
+  if (nextFrom !== null) lines.push('', `(还有第 ${nextFrom}–${to} 轮未显示:session_read({ id: "${idShort}", from: ${nextFrom}${viewArg(view)} }))`);
   return { text: lines.join('\n'), from, to: shownTo, total, nextFrom, cut };
 }
 

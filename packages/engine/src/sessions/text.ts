@@ -29,6 +29,32 @@ export function visibleText(content: unknown): string {
   return parts.join('\n\n');
 }
 
+const INLINE_THINKING = new RegExp(`<(${THINKING_TAGS.join('|')})(?:\\s[^>]*)?>([\\s\\S]*?)(?:</\\1>|$)`, 'gi');
+
+/**
+ * The model's reasoning in some assistant content: the host's `reasoning` blocks (packages/llm/llm/src/
+ * types.ts, ReasoningBlock), `thinking` blocks of other adapters ({ thinking } or { text }), and
+ * reasoning a model wrote inline in its visible text between <think> tags. Joined by a blank line.
+ */
+export function thinkingText(content: unknown): string {
+  const parts: string[] = [];
+  const inline = (text: string) => {
+    for (const m of text.matchAll(INLINE_THINKING)) if (m[2]!.trim() !== '') parts.push(m[2]!.trim());
+  };
+  if (typeof content === 'string') inline(content);
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!block || typeof block !== 'object') continue;
+      const b = block as { type?: unknown; text?: unknown; thinking?: unknown };
+      if (b.type === 'reasoning' || b.type === 'thinking') {
+        const text = typeof b.thinking === 'string' ? b.thinking : typeof b.text === 'string' ? b.text : '';
+        if (text.trim() !== '') parts.push(text.trim());
+      } else if (typeof b.type === 'string' && VISIBLE_BLOCK_TYPES.has(b.type) && typeof b.text === 'string') inline(b.text);
+    }
+  }
+  return parts.join('\n\n');
+}
+
 export function cleanUserText(content: unknown, extraTags: readonly string[] = []): string {
   return stripInjectedFragments(visibleText(content), [...SESSION_INJECTED_TAGS, ...extraTags]);
 }

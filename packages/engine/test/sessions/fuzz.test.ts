@@ -1,17 +1,23 @@
 // Reliability: damaged session logs never throw. Thousands of seeded mutations of a valid
 // multi-frame log (flipped bytes, truncation, inserted magic bytes, garbage, duplicated and
-// dropped spans) go through the whole path — frames, turns, session_read text, import draft.
+// dropped spans) go through the whole path — frames, turns, session_read text in every view, search
+// inside a session, a memory's place in it, import drafts.
 // Every frame before the damage must still be read; frames after it are found again by resync.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeFrames } from '../../src/sessions/frames.ts';
-import { draftImport } from '../../src/sessions/import.ts';
+import { draftImports } from '../../src/sessions/import.ts';
+import { sessionSearchPage } from '../../src/sessions/search.ts';
+import { memoryAnchor } from '../../src/sessions/source.ts';
+import { createTokenizer } from '../../src/text/tokenize.ts';
 import { parseSessionLog } from '../../src/sessions/log.ts';
 import { formatSessionList, sessionReadPage } from '../../src/sessions/read.ts';
 import { listItemOf } from '../../src/sessions/list.ts';
 import { concat, EventWriter, frameOf, prng, rawFrame, richSession, simpleTurn, T0, zstdReady } from './fixtures.ts';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+// The gram tokenizer: the paths under test do not depend on which one, and it needs no dictionary.
+const gram = createTokenizer({ kind: 'gram' });
 
 interface Corpus {
   bytes: Uint8Array;
@@ -106,7 +112,7 @@ test('2,000 mutations of a valid log never throw; frames before the damage are a
       const log = parseSessionLog(decoded.rows, { fallbackId: 'fuzz' });
       const page = sessionReadPage(log, { maxChars: 2000 });
       assert.ok(page.text.length <= 2000);
-      draftImport(log);
+      draftImports(log, { tokenizer: gram, thinking: true });
       formatSessionList([listItemOf({ dirName: 'fuzz', project: 'p', file: '/x', bytes: m.bytes.length, mtimeMs: 0 }, log)], { maxChars: 1000 });
     } catch (error) {
       assert.fail(`mutation #${i} (${m.name} at ${m.at}) threw: ${error instanceof Error ? error.stack : String(error)}`);
@@ -156,8 +162,10 @@ test('random bytes and random rows never throw', async () => {
       const data = { content: any(), message: pick(2) ? { content: any() } : any(), source: pick(2) ? { kind: pick(2) ? 'user' : any() } : any(), arguments: any(), name: any(), callId: any(), title: any(), id: any(), error: any() };
       rows.push(pick(10) === 0 ? any() : { type: types[pick(types.length)], seq: pick(3) ? k : any(), time: any(), data: pick(8) ? data : any(), id: pick(5) ? undefined : any(), cwd: any() });
     }
-    const log = parseSessionLog(rows);
-    sessionReadPage(log, { maxChars: 1000, turns: [pick(5), pick(5)] });
-    draftImport(log);
+    const log = parseSessionLog(rows, { keepRaw: true });
+    for (const view of ['turns', 'thinking', 'raw'] as const) sessionReadPage(log, { maxChars: 1000, turns: [pick(5), pick(5)], view });
+    sessionSearchPage(log, 'x 东京 端口', gram, { maxChars: 1000, view: 'raw' });
+    memoryAnchor(log, { docId: 'd', title: 'x', text: String(any()), date: '2026-03-09', time: '09:31' }, gram);
+    draftImports(log, { tokenizer: gram, thinking: true });
   }
 });

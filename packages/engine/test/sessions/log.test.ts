@@ -28,8 +28,12 @@ test('turns of a real-shaped log: person only, final answer, tools, title', asyn
   assert.equal(t2!.user, '## 周报应该怎么写?\nTag: 伪标签');
   assert.equal(t2!.assistant, '周报每周五下午写,列三件事。');
 
-  const all = JSON.stringify(log.turns);
-  for (const leaked of ['INJECTED', 'PLUGIN-ONLY', 'SNAPSHOT', 'THOUGHT', 'INLINE-THINK', 'DIARY-BLOCK']) assert.ok(!all.includes(leaked), `${leaked} must not be in the turns`);
+  const said = JSON.stringify(log.turns.map(({ thinking: _thinking, ...t }) => t));
+  for (const leaked of ['INJECTED', 'PLUGIN-ONLY', 'SNAPSHOT', 'THOUGHT', 'INLINE-THINK', 'DIARY-BLOCK']) assert.ok(!said.includes(leaked), `${leaked} must not be in what was said`);
+  // The reasoning is kept apart, in log order: the host's reasoning blocks, another adapter's thinking block, inline <think>.
+  assert.deepEqual(log.turns.map((t) => t.thinking), ['THOUGHT-ONE 先想想\n\nTHOUGHT-TWO', 'THOUGHT-THREE\n\nINLINE-THINK']);
+  assert.ok(log.turns.every((t) => t.raw === undefined), 'stored messages only when asked for');
+  for (const leaked of ['INJECTED', 'PLUGIN-ONLY', 'SNAPSHOT', 'DIARY-BLOCK']) assert.ok(!JSON.stringify(log.turns).includes(leaked), `${leaked} must not be in the turns`);
   assert.equal(log.startedAt, T0);
   assert.ok(log.endedAt! > T0);
   assert.equal(t1!.startedAt, T0 + 1000);

@@ -1,0 +1,106 @@
+// A session's turns → topics, without a model: one import memory per topic instead of one per
+// session. Walks the person's turns in order and keeps a turn in the current topic when its words
+// overlap the topic's words; a turn whose words do not, starts a new topic. Pure and deterministic.
+//
+// The decision for turn i reads only turns ≤ i, so a log that grows (the same session continued)
+// keeps its earlier topics where they were: appended turns extend the last topic or open new ones.
+// The import relies on that to update a topic's memory in place rather than writing it again.
+//
+// What decides, in order:
+//   1. The first turn opens the first topic.
+//   2. A turn that says it changes the subject (换个话题, 另外一个问题, by the way…) starts a new
+//      topic unless half its words are the topic's.
+//   3. A turn that says it follows on (那…, 然后…, 继续, 刚才…) stays.
+//   4. A turn with no content word of its own (好的, 继续, 为什么?) stays: it cannot be about
+//      something else.
+//   5. Otherwise it stays when at least `threshold` of its words are the topic's — the person's
+//      words, or the words of the answer it got (a follow-up often names what the answer said:
+//      "那 8443 要开防火墙吗" after "改用 8443") — and starts a new topic when neither is.
+import type { Tokenizer } from '../types.ts';
+import { isSingleCjkChar } from '../text/scripts.ts';
+import type { SessionTurn } from './log.ts';
+
+export interface TopicSplitOptions {
+  tokenizer: Tokenizer;
+  /** Share of a turn's words that must be the topic's for it to stay (default 0.2). */
+  threshold?: number;
+  /** Turns of the current topic whose answers and tools count as its words (default 3); the person's words of every turn count. */
+  recentTurns?: number;
+  /** Words of an answer compared (its first distinct ones; default 40): a long answer must not outvote the question. */
+  answerWords?: number;
+}
+
+export interface SessionTopic {
+  /** 1-based turn numbers, inclusive. */
+  from: number;
+  to: number;
+  turns: SessionTurn[];
+}
+
+const SHIFT_CUES = /换个话题|换个问题|另外一个问题|另一个问题|另外一件事|另一件事|新问题|顺便问|题外话|不相关|无关的|\bby the way\b|\bbtw\b|\bunrelated\b|\bdifferent (?:question|topic)\b|\bnew (?:question|topic)\b|\banother (?:question|topic|thing)\b/i;
+const FOLLOW_CUES = /^(?:那么?|然后|接着|继续|刚才|上面|照这|按这|还是|同样|(?:and|then|also|so|ok|okay|continue)\b)/i;
+/** A bare question about what was just said: no words of its own, whichever tokenizer runs (gram splits 为什么 into words). */
+const BARE_FOLLOW_UP = /^(?:为什么|为啥|怎么说|然后呢|还有呢|真的吗|确定吗|是吗|why|really|how so|are you sure)\s*[??!!。.…]*$/i;
+
+/** Content words: the tokenizer's tokens without lone CJK characters and one-letter words. */
+function wordsOf(text: string, tokenizer: Tokenizer): Set<string> {
+  const out = new Set<string>();
+  if (text.trim() === '') return out;
+  for (const token of tokenizer.tokenize(text)) if (token.length > 1 && !isSingleCjkChar(token)) out.add(token);
+  return out;
+}
+
+function firstWords(words: Set<string>, n: number): Set<string> {
+  return new Set([...words].slice(0, n));
+}
+
+const share = (words: ReadonlySet<string>, topic: ReadonlySet<string>): number => {
+  if (words.size === 0) return 0;
+  let shared = 0;
+  for (const w of words) if (topic.has(w)) shared++;
+  return shared / words.size;
+};
+
+interface TurnWords {
+  person: Set<string>;
+  /** The answer's first words and the tools' arguments. */
+  answer: Set<string>;
+}
+
+/** Which turns go together; every turn is in exactly one topic, in order. */
+export function splitTopics(turns: readonly SessionTurn[], options: TopicSplitOptions): SessionTopic[] {
+  const threshold = options.threshold ?? 0.2;
+  const recent = Math.max(1, options.recentTurns ?? 3);
+  const answerCap = Math.max(1, options.answerWords ?? 40);
+  const tokenizer = options.tokenizer;
+  tokenizer.prepare?.(turns.flatMap((t) => [t.user, t.assistant]));
+  const words: TurnWords[] = turns.map((t) => {
+    const answer = firstWords(wordsOf(t.assistant, tokenizer), answerCap);
+    for (const tool of t.tools) for (const w of wordsOf(tool.argsPreview, tokenizer)) answer.add(w);
+    return { person: wordsOf(t.user, tokenizer), answer };
+  });
+
+  const topics: { from: number; members: number[] }[] = [];
+  for (let i = 0; i < turns.length; i++) {
+    const current = topics.at(-1);
+    if (!current || !staysIn(i, current.members)) topics.push({ from: i, members: [i] });
+    else current.members.push(i);
+  }
+  return topics.map((t) => {
+    const members = t.members.map((i) => turns[i]!);
+    return { from: members[0]!.turn, to: members.at(-1)!.turn, turns: members };
+  });
+
+  function staysIn(i: number, members: readonly number[]): boolean {
+    const own = words[i]!;
+    const topic = new Set<string>();
+    for (const m of members) for (const w of words[m]!.person) topic.add(w);
+    for (const m of members.slice(-recent)) for (const w of words[m]!.answer) topic.add(w);
+    const text = turns[i]!.user.trim();
+    const personShare = share(own.person, topic);
+    if (SHIFT_CUES.test(text.slice(0, 40))) return personShare >= 0.5;
+    if (FOLLOW_CUES.test(text) || BARE_FOLLOW_UP.test(text)) return true;
+    if (own.person.size === 0) return true;
+    return personShare >= threshold || share(own.answer, topic) >= threshold;
+  }
+}
