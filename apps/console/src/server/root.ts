@@ -13,6 +13,7 @@ import { previewRouter } from './routers/preview.ts';
 import { searchRouter } from './routers/search.ts';
 import { archiveRouter } from './routers/archive.ts';
 import { compactionTrashRouter } from './routers/compaction-trash.ts';
+import { usageRouter } from './routers/usage.ts';
 import { createCallerFactory, createTRPCRouter } from './trpc.ts';
 
 export const appRouter = createTRPCRouter({
@@ -30,6 +31,7 @@ export const appRouter = createTRPCRouter({
   search: searchRouter,
   archive: archiveRouter,
   compactionTrash: compactionTrashRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

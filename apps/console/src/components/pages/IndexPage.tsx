@@ -13,6 +13,7 @@ import type { RouterOutputs } from '../../client/types.ts';
 import { Badge, Banner, Button, Card, ErrorNote, PageHeader, Stat } from '../ui.tsx';
 import { SummaryQueueCard } from '../workspace/SummaryQueueCard.tsx';
 import { CompactionSection } from './CompactionSection.tsx';
+import { ModelUsageCard } from '../usage/ModelUsageCard.tsx';
 import { engineText } from '../../client/engine-text.ts';
 import { progressPercent } from '../../shared/progress.ts';
 
@@ -54,6 +55,7 @@ export function IndexPage() {
           ) : null}
           <PluginLogCard />
           <SummaryQueueCard />
+          <ModelUsageCard />
           <CompactionSection />
         </div>
         <aside className="page-aside">
