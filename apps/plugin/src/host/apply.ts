@@ -5,7 +5,7 @@
 import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, resolveDshHome, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
 import { CompactionChannel, completeThrough, createCompactionRoutes, createCompactionTools, listenForCompactions, mainRouteOf, type LlmService } from './compaction/index.ts';
 import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResident, RotatingLog, splitPluginConfig, teeLogger } from './core/index.ts';
-import type { AssembleContext, HostContext, HostLogger, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
+import type { AssembleContext, HostContext, HostLogger, HostSession, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
 import { registerCrossSessionTools, registerNotebookSection } from './crosssession/index.ts';
 import { listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
 import { RECALL_CONTEXT_NAME, RecallChannel, WarmUp, within } from './recall/index.ts';
@@ -15,7 +15,7 @@ import { isSubagent, lastPersonMessage, pluginMessage, sessionEvents, sessionToo
 import { rawLogGuard } from './sessions/raw-log-guard.ts';
 import { createLeanTools, createTools, modelTextFor, profileOf, sectionsOf, toHostTool, workspaceTextFor, type ToolDeps } from './tools/index.ts';
 import { ModelAutoInstall, type ModelInstallDeps } from './model/index.ts';
-import { WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection, WorkspaceScopes } from './workspace/index.ts';
+import { MemoryMirrors, WORKSPACE_SECTION_NAME, WORKSPACE_SECTION_ORDER, WorkspaceInjection, WorkspaceScopes } from './workspace/index.ts';
 
 export const PLUGIN_NAME = 'engram';
 export const PLUGIN_VERSION = '0.1.0';
@@ -45,6 +45,8 @@ export interface HostPluginDeps {
   engineOptions?: Pick<Parameters<typeof openEngine>[0] & object, 'semanticFactory'>;
   /** Called with the start-up warm-up (tests wait on its `done`). */
   onWarmUp?(warmUp: WarmUp): void;
+  /** The Memory.md keeper (tests wait for its background refreshes). */
+  onMirrors?(mirrors: MemoryMirrors): void;
 }
 
 export interface HostPlugin {
@@ -365,6 +367,15 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   // Semantic write blocks: from the recorded reply, and again when the turn stops (idempotent).
   listenForNoteBlocks(ctx, sink, log, (session) => scopes.of(session));
 
+  // Memory.md in the workspace folder: refreshed once a turn has stopped. Registered after the note
+  // blocks' listener: turn-stopping listeners run in order, so that turn's blocks are stored by now.
+  const mirrors = new MemoryMirrors({ engine: getEngine, registry: () => (disposed ? null : registry), workspace: (session) => scopes.workspaceOf(session), log });
+  deps.onMirrors?.(mirrors);
+  ctx.on('agent/turn-stopping', (payload: { agent?: { session?: HostSession } }) => {
+    const session = payload?.agent?.session;
+    if (getEngine() && session?.header && !isSubagent(session) && typeof session.header.cwd === 'string' && session.header.cwd.trim() !== '') mirrors.schedule(session);
+  });
+
   // Tier 3: tools, where the host has a tools service.
   ctx.inject?.(['tools'], (scoped) => {
     toolsAvailable = true;
@@ -379,7 +390,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(tool)));
     }
     if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
-    const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null })];
+    const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null, engine: getEngine, scope })];
     for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
         effect(scoped, () => scoped.tools.register(toHostTool(tool)));

@@ -309,6 +309,8 @@ export const configSchema = z.object({
       injectMaxItems: d(int(1, 500), 20),
       /** Claim a renamed workspace automatically when the old path is gone and exactly one candidate matches. */
       autoClaim: d(z.boolean(), true),
+      /** Keep a generated Memory.md in each workspace folder mirroring its memories (never over a person's own Memory.md). */
+      mirror: d(z.boolean(), true),
     }),
 
   /** Past DSH sessions: listing, import as memories, session_read. */

@@ -7,4 +7,15 @@ export {
   type WorkspaceInfo,
   type WorkspaceRegistryOptions,
 } from './registry.ts';
+export {
+  isGeneratedMirror,
+  MEMORY_MIRROR_FILE,
+  MIRROR_MARKER,
+  NOTES_MARKER,
+  refreshMemoryMirror,
+  renderMemoryMirror,
+  type MirrorOutcome,
+  type MirrorStatus,
+  type MirrorWorkspace,
+} from './mirror.ts';
 export { applyScopedNoteBlocks, type NoteScope, type ScopedNoteEngine } from './notes.ts';

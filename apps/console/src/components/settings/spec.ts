@@ -274,6 +274,7 @@ export const SECTIONS: SectionSpec[] = [
     fields: [
       { path: 'workspace.scoped', kind: 'bool', label: ['按工作区隔离', 'Scope by workspace'], help: ['关掉 = 所有工作区的记忆互相可见', 'Off = every workspace sees every memory'] },
       { path: 'workspace.inject', kind: 'select', options: ['hint', 'index', 'full', 'off'], label: ['本层注入方式', 'Injection of this layer'], help: ['hint = 一行提示（默认）；index = 置顶 + 最近要点；full = 全部要点；off = 不注入', 'hint = one line (default); index = pinned + recent summaries; full = every summary; off = nothing'] },
+      { path: 'workspace.mirror', kind: 'bool', label: ['Memory.md 镜像', 'Memory.md mirror'], help: ['在每个工作区文件夹里生成一份 Memory.md，列出这个工作区的记忆，写入后自动更新；你自己写的 Memory.md（没有生成标记）不会被覆盖', 'Keeps a generated Memory.md in each workspace folder listing its memories, updated after writes; a Memory.md you wrote yourself (no generated marker) is never overwritten'] },
       { path: 'workspace.injectMaxItems', kind: 'number', min: 1, max: 500, label: ['索引/全量最多几条', 'Items in index/full at most'] },
       { path: 'workspace.autoClaim', kind: 'bool', label: ['改名后自动认领', 'Claim renamed workspaces automatically'], help: ['只在旧路径已不存在且只有一个候选匹配时', 'Only when the old path is gone and exactly one candidate matches'] },
       { path: 'sessions.dshHome', kind: 'text', label: ['DSH 目录', 'DSH home'], placeholder: ['留空 = $DSH_HOME 或 ~/.dsh', 'Empty = $DSH_HOME or ~/.dsh'] },

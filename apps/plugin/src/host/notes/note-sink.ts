@@ -36,6 +36,8 @@ export class NoteSink {
   /** Per session: hashes of applied blocks (shared with the engine) and keys of reported parse errors. */
   private readonly seen = new Map<string, { applied: Set<string>; errors: Set<string> }>();
   private readonly pendingNotices = new Map<string, NoteOutcome[]>();
+  /** Per session: the consume under way. A second delivery of the same reply waits for it, so turn-stopping returns once the turn's blocks are stored. */
+  private readonly inflight = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly engine: () => Engine | null,
@@ -53,10 +55,21 @@ export class NoteSink {
     return entry;
   }
 
-  /** Applies a reply's blocks once; `scope` absent or unscoped = the engine's unscoped writer. */
+  /** Applies a reply's blocks once; `scope` absent or unscoped = the engine's unscoped writer. One at a time per session. */
   async consume(sessionId: string, reply: string, scope?: SessionScope): Promise<SinkResult> {
+    if (!reply.includes('DailyNote')) return { outcomes: [], skipped: 0 };
+    const before = this.inflight.get(sessionId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.consumeNow(sessionId, reply, scope));
+    this.inflight.set(sessionId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inflight.get(sessionId) === run) this.inflight.delete(sessionId);
+    }
+  }
+
+  private async consumeNow(sessionId: string, reply: string, scope?: SessionScope): Promise<SinkResult> {
     const result: SinkResult = { outcomes: [], skipped: 0 };
-    if (!reply.includes('DailyNote')) return result;
     const engine = this.engine();
     if (!engine) {
       this.log.warn(`note blocks session=${sessionId}: engine not ready, reply not saved`);
