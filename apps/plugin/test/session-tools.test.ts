@@ -1,5 +1,6 @@
 // session_read against a DSH home of real-shaped logs (multi-frame zstd written here): through the
-// simulated host's tool service (schema check, render, the calling session's cwd), and its errors.
+// simulated host's tool service (schema check, render, the calling session's cwd), and its errors;
+// in the whole plugin, a memory's id opening its source session, q inside a session, the views.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { compress, init } from '@bokuweb/zstd-wasm';
 import { createHost, HOST_VARIANTS } from '@engram/dsh-sim';
 import type { ToolExec } from '../src/host/core/host-types.ts';
 import { SESSION_READ_TOOL, sessionToolSpecs, type SessionToolConfig, type SessionToolDeps } from '../src/host/sessions/tools.ts';
+import { loadPlugin } from './helpers.ts';
 
 const T0 = new Date(2026, 2, 9, 9, 30).getTime();
 const IDS = { alpha1: 'a1a1a1a1-0000-4000-8000-000000000001', alpha2: 'a1a2a2a2-0000-4000-8000-000000000002', beta: 'b2b2b2b2-0000-4000-8000-000000000003' };
@@ -153,4 +155,39 @@ test('workspacePaths widen the listing to the workspace’s other folders', asyn
   const [tool] = sessionToolSpecs({ config: () => config(home), workspacePaths: (cwd) => (cwd === '/work/alpha' ? ['/work/beta'] : []) });
   const value = (await tool!.execute({}, exec('/work/alpha'))) as { total: number };
   assert.equal(value.total, 3);
+});
+
+test('in the plugin: a memory’s docId opens its source session where it came from; q finds turns inside; thinking and raw views', async (t) => {
+  const home = await makeHome(t);
+  const { host, engine } = await loadPlugin(t, { config: { sessions: { dshHome: home } } });
+  const written = await engine.write({ title: '端口排查第 7 个结论', content: '端口排查的第 7 个结论,记下来以后用。', meta: { workspace: 'global', sessionId: IDS.alpha1, origin: 'agent' } });
+  const hidden = await engine.write({ title: '别的工作区', content: '另一个工作区里记下的第 7 个结论,不该被看到。', meta: { workspace: 'ws-elsewhere', sessionId: IDS.alpha1, origin: 'agent' } });
+  const noSource = await engine.write({ title: '控制台写的', content: '控制台里手写的一条,没有出处会话,只为检查提示。', meta: { workspace: 'global' } });
+  const session = host.createSession({ cwd: '/work/alpha' });
+  const call = (args: Record<string, unknown>) => host.tools!.call(SESSION_READ_TOOL, JSON.stringify(args), session);
+
+  const source = await call({ id: written.docId });
+  assert.equal(source.error, undefined, source.text);
+  assert.match(source.text, new RegExp(`记忆「端口排查第 7 个结论」\\(docId: ${written.docId}\\)的出处:第 7 轮附近`));
+  assert.deepEqual((source.value as { id: string; from: number; to: number; source: { turn: number } }).source.turn, 7);
+  assert.deepEqual([(source.value as { from: number }).from, (source.value as { to: number }).to], [6, 8]);
+  assert.match(source.text, /—— 第 6 轮[\s\S]*—— 第 7 轮[\s\S]*—— 第 8 轮/);
+
+  const found = await call({ id: IDS.alpha1.slice(0, 8), q: 'notes/11.md' });
+  assert.equal(found.error, undefined, found.text);
+  assert.deepEqual((found.value as { hits: number[] }).hits[0], 11);
+  assert.match(found.text, /★ 命中[\s\S]*第 11 轮/);
+
+  const thinking = await call({ id: IDS.alpha2, view: 'thinking' });
+  assert.match(thinking.text, /思考:THINKING\n\n?/);
+  const raw = await call({ id: IDS.alpha2, view: 'raw' });
+  assert.match(raw.text, /\[#\d+ user\/message · 插件 system-prompt\/snapshot\]\nPLUGIN-SNAPSHOT/);
+  assert.match(raw.text, /\[#\d+ tool\/call · read_file\]\n\{"path":"notes\/1\.md"\}/);
+  assert.match(raw.text, /〔思考〕THINKING/);
+
+  // Another workspace's memory is no memory to this session; a memory without a source says so.
+  assert.match((await call({ id: hidden.docId })).text, /not-found|no session or memory/);
+  assert.match((await call({ id: noSource.docId })).text, /no-source|records no source session/);
+  assert.match((await call({ q: '端口' })).text, /q.*searches inside one session/);
+  await host.settle();
 });

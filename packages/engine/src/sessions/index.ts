@@ -46,5 +46,5 @@ export { splitTopics, type SessionTopic, type TopicSplitOptions } from './topics
 export { SESSION_VIEWS, type SessionView } from './read.ts';
 export { searchSession, sessionSearchPage, type SessionSearchHit } from './search.ts';
 export { memoryAnchor, type MemoryForSource, type SourceAnchor } from './source.ts';
-export { readSessionById, memoryLookup, type SessionReadRequest, type SessionReadDeps, type SessionReadAnswer, type SourceMemory } from './tool-read.ts';
+export { readSessionById, memoryLookup, fallbackTokenizer, type SessionReadRequest, type SessionReadDeps, type SessionReadAnswer, type SourceMemory } from './tool-read.ts';
 export { thinkingText } from './text.ts';

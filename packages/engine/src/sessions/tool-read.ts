@@ -6,6 +6,7 @@
 import { bareSessionId } from '@engram/db';
 import type { MemoryDetail } from '../api.ts';
 import { EngramError, errorMessage } from '../errors.ts';
+import { createTokenizer } from '../text/tokenize.ts';
 import type { Tokenizer } from '../types.ts';
 import { findSessionFiles, loadSession, type SessionFile } from './list.ts';
 import type { SessionLog } from './log.ts';
@@ -132,4 +133,10 @@ export function memoryLookup(reader: { read(idOrPath: string): Promise<MemoryDet
     if (!detail || !visible(detail.workspace)) return null;
     return { docId: detail.docId, title: detail.title, text: detail.raw, date: detail.date, time: detail.time ?? '', sessionId: detail.sessionId };
   };
+}
+
+let fallback: Tokenizer | null = null;
+/** The tokenizer a front end without an open engine searches with: the engine's default one. */
+export function fallbackTokenizer(): Tokenizer {
+  return (fallback ??= createTokenizer({ kind: 'auto' }));
 }

@@ -1,17 +1,28 @@
 // session_read: the workspace's past DSH sessions, read from the host's own logs on disk. Without
 // an id it lists them; with an id (or its first characters) it returns the session's turns — the
-// person's words, the final answers, the tools used; never thinking text or injected fragments.
+// person's words, the final answers, the tools used. A memory's id opens the session the memory came
+// from, where it came from; `q` finds the turns about some words (the engine's tokenizer); `view`
+// adds the model's reasoning (thinking) or shows the stored messages themselves (raw). Log shapes:
+// packages/core/session/src/types.ts and packages/llm/llm/src/types.ts in the host repository.
 import {
-  findSessionFiles,
   formatSessionList,
   listSessions,
-  loadSession,
+  memoryLookup,
+  readSessionById,
   resolveDshHome,
-  sessionReadPage,
+  SESSION_VIEWS,
+  visibleIn,
+  isEngramError,
+  fallbackTokenizer,
+  type MemoryDetail,
   type SessionListItem,
+  type SessionReadAnswer,
+  type SessionReadDeps,
+  type SessionView,
 } from '@engram/engine';
 import type { ToolDefinition, ToolExec } from '../core/host-types.ts';
 import { ToolError } from '../tools/memory-tools.ts';
+import type { SessionScope } from '../workspace/scope.ts';
 
 export const SESSION_READ_TOOL = 'session_read';
 
@@ -19,11 +30,23 @@ export const SESSION_READ_TOOL = 'session_read';
 export interface SessionToolConfig {
   sessions: { dshHome: string; readMaxChars: number };
   inject?: { blockName?: string };
+  workspace?: { scoped?: boolean };
+}
+
+/** What the tool needs of an open engine: its settings, tokenizer and memory reader. */
+export interface SessionToolEngine {
+  readonly config: SessionToolConfig;
+  readonly tokenizer: ReturnType<SessionReadDeps['tokenizer']>;
+  read(idOrPath: string): Promise<MemoryDetail | null>;
 }
 
 export interface SessionToolDeps {
   /** Current config; null while the engine is not open (defaults are used then). */
   config(): SessionToolConfig | null;
+  /** The open engine: memory ids and the engine's tokenizer. Without it, ids are sessions only. */
+  engine?(): SessionToolEngine | null;
+  /** The calling session's scope: another workspace's memory is not a memory to it. */
+  scope?(exec: ToolExec | undefined): Promise<SessionScope>;
   /** Other folders of the calling session's workspace (worktrees, a moved checkout). */
   workspacePaths?(cwd: string): readonly string[];
   /** For tests: where $DSH_HOME is looked up. */
@@ -32,7 +55,7 @@ export interface SessionToolDeps {
 
 export type SessionReadValue =
   | { kind: 'list'; scope: string | null; total: number; sessions: Pick<SessionListItem, 'id' | 'title' | 'turns' | 'startedAt' | 'cwd'>[]; text: string }
-  | { kind: 'session'; id: string; title: string; from: number; to: number; total: number; nextFrom: number | null; text: string };
+  | SessionReadAnswer;
 
 const DEFAULTS: SessionToolConfig = { sessions: { dshHome: '', readMaxChars: 8000 } };
 
@@ -53,18 +76,21 @@ export function sessionToolSpecs(deps: SessionToolDeps): ToolDefinition[] {
     };
   };
 
-  const read: ToolDefinition<{ id?: string; from?: number; to?: number }, SessionReadValue> = {
+  const read: ToolDefinition<{ id?: string; from?: number; to?: number; q?: string; view?: SessionView }, SessionReadValue> = {
     name: SESSION_READ_TOOL,
     description:
-      '读取本工作区过去的 DSH 会话记录(用户的原话、助手每轮的最终回答、用过的工具;不含思考过程和插件注入的内容)。' +
-      '不给 id:列出本工作区的历史会话(新的在前),附 id 前 8 位;给 id(或它的前几位):按轮返回那次会话的对话,内容多时用 from/to 翻页。' +
-      '只在用户提到以前的某次会话、需要当时的原话或细节时调用;相关的记忆通常已自动注入。',
+      '读取本工作区过去的 DSH 会话记录(用户的原话、助手每轮的最终回答、用过的工具)。' +
+      '不给 id:列出本工作区的历史会话(新的在前);给会话 id(或前几位):按轮返回对话,from/to 翻页;给记忆 docId:打开它出处的会话,定位到它来自的那几轮。' +
+      'q:只看这次会话里提到这些词的轮次(附前后文);view:"thinking" 加上当时的思考,"raw" 看原始消息(含工具调用与结果)。' +
+      '只在需要当时的原话或细节时调用;相关的记忆通常已自动注入。',
     parameters: {
       type: 'object',
       properties: {
-        id: { type: 'string', description: '会话 id 或其前几位(来自不带参数的 session_read 列表);省略 = 列出本工作区的会话' },
-        from: { type: 'integer', minimum: 1, description: '从第几轮开始(默认第 1 轮)' },
-        to: { type: 'integer', minimum: 1, description: '到第几轮为止(含);省略 = 尽量多,受字数上限约束' },
+        id: { type: 'string', description: '会话 id 或其前几位,或一条记忆的 docId;省略 = 列出本工作区的会话' },
+        from: { type: 'integer', minimum: 1, description: '从第几轮开始' },
+        to: { type: 'integer', minimum: 1, description: '到第几轮为止(含)' },
+        q: { type: 'string', description: '在这次会话里搜的词' },
+        view: { type: 'string', enum: [...SESSION_VIEWS], description: 'turns(默认)/ thinking / raw' },
       },
     },
     output: {
@@ -77,11 +103,13 @@ export function sessionToolSpecs(deps: SessionToolDeps): ToolDefinition[] {
       const header = exec.agent?.session?.header;
       const cwd = typeof header?.cwd === 'string' && header.cwd.trim() !== '' ? header.cwd : null;
       const id = typeof args.id === 'string' ? args.id.trim() : '';
-      if (args.id !== undefined && typeof args.id !== 'string') throw new ToolError('invalid-arguments', '"id" must be a session id (string)');
+      if (args.id !== undefined && typeof args.id !== 'string') throw new ToolError('invalid-arguments', '"id" must be a session id or a memory id (string)');
       const from = positiveInt(args.from, 'from');
       const to = positiveInt(args.to, 'to');
       if (from !== undefined && to !== undefined && to < from) throw new ToolError('invalid-arguments', '"to" must not be smaller than "from"');
 
+      if (id === '' && typeof args.q === 'string' && args.q.trim() !== '')
+        throw new ToolError('invalid-arguments', '"q" searches inside one session: give its "id" (call session_read without arguments to list them)');
       if (id === '') {
         // Without a cwd there is no workspace to narrow to: every session is listed, and the text says so.
         const items = await listSessions(home, { cwd: cwd ?? undefined, workspacePaths: cwd ? (deps.workspacePaths?.(cwd) ?? []) : [], injectedTags });
@@ -95,20 +123,25 @@ export function sessionToolSpecs(deps: SessionToolDeps): ToolDefinition[] {
         };
       }
 
-      const files = await findSessionFiles(home, id, { injectedTags });
-      if (files.length === 0) throw new ToolError('not-found', `no session with id or prefix "${id}" under ${home}; call session_read without an id to list this workspace's sessions`);
-      if (files.length > 1) {
-        const names = files.slice(0, 8).map((f) => f.dirName).join(', ');
-        throw new ToolError('ambiguous', `"${id}" matches ${files.length} sessions (${names}${files.length > 8 ? ', …' : ''}); give more characters of the id`);
+      if (args.q !== undefined && typeof args.q !== 'string') throw new ToolError('invalid-arguments', '"q" must be a string');
+      if (args.view !== undefined && !(SESSION_VIEWS as readonly unknown[]).includes(args.view)) throw new ToolError('invalid-arguments', `"view" must be one of ${SESSION_VIEWS.join(', ')}`);
+      const engine = deps.engine?.() ?? null;
+      let memory: ((id: string) => ReturnType<ReturnType<typeof memoryLookup>>) | undefined;
+      if (engine) {
+        const scope = deps.scope ? await deps.scope(exec).catch(() => null) : null;
+        // Scoping off in the settings: every memory is the caller's, as in the memory tools.
+        const workspace = engine.config.workspace?.scoped === false ? null : (scope?.workspace ?? null);
+        memory = memoryLookup(engine, (ws) => visibleIn({ workspace }, ws));
       }
-      let log;
       try {
-        log = await loadSession(files[0]!.file, { fallbackId: files[0]!.dirName, injectedTags });
+        return await readSessionById(
+          { id, from, to, q: typeof args.q === 'string' ? args.q : undefined, view: args.view },
+          { home, maxChars, injectedTags, tokenizer: () => engine?.tokenizer ?? fallbackTokenizer(), ...(memory ? { memory } : {}) },
+        );
       } catch (error) {
-        throw new ToolError('unreadable', `the session log could not be read (${error instanceof Error ? error.message : String(error)})`);
+        if (isEngramError(error)) throw new ToolError(error.code, error.message);
+        throw error;
       }
-      const page = sessionReadPage(log, { turns: from !== undefined || to !== undefined ? [from ?? 1, to] : undefined, maxChars });
-      return { kind: 'session', id: log.id, title: log.title, from: page.from, to: page.to, total: page.total, nextFrom: page.nextFrom, text: page.text };
     },
   };
 
