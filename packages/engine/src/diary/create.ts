@@ -9,7 +9,7 @@ import { assertWritableSize, isDirectory } from './files.ts';
 import { diaryFileName, formatDiary, formatMarkdown, normaliseTime, oneLine } from './format.ts';
 import { checkRelativePath, createFileExclusive, safeJoin } from './fsio.ts';
 import { docIdFor } from './ids.ts';
-import { DEFAULT_META, validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from './meta.ts';
+import { DEFAULT_META, validateMeta, withMarkdownMeta, withTxtMeta, writtenKindGoal, type MemoryMeta } from './meta.ts';
 import { isTagLine, normaliseNewlines, normaliseTags, normaliseTitle, parseDiaryParts, SUMMARY_FALLBACK_CHARS } from './parse.ts';
 import { cleanBlock, cleanedWarning, cleanInline } from './sanitize.ts';
 
@@ -71,6 +71,9 @@ export interface ComposedEntry {
   summary: string;
   body: string;
   tags: string[];
+  /** fact / pref / lesson / task / proj (an alias folded), another word as given, or ''. */
+  kind: string;
+  goal: string;
   warnings: string[];
 }
 
@@ -142,7 +145,11 @@ export function composeEntry(rawInput: CreateEntryInput, now: Date = new Date())
 
   if (summary === '') warnings.push(`no "> summary" paragraph; recall will use the first ${SUMMARY_FALLBACK_CHARS} characters of the body`);
   if (tags.length === 0) warnings.push('no tags: add a "Tag: a, b" line (specific names first) so the entry can be found by them');
-  return { title, date, time, summary, body, tags, warnings };
+  // kind / goal: the caller's, else those of a closing `Meta:` line in the text (its other keys are
+  // the writer's to set, not the text's). A known kind or alias is written as its short name.
+  const kindGoal = writtenKindGoal({ kind: input.meta?.kind ?? parts.kind, goal: input.meta?.goal ?? parts.goal });
+  warnings.push(...kindGoal.warnings);
+  return { title, date, time, summary, body, tags, kind: kindGoal.meta.kind ?? '', goal: kindGoal.meta.goal ?? '', warnings };
 }
 
 export interface CreateEntryResult {
@@ -194,9 +201,9 @@ export async function createEntry(
     format === 'md'
       ? formatMarkdown({ id, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags, date: entry.date, time: entry.time })
       : formatDiary({ time: entry.time, title: entry.title, summary: entry.summary, body: entry.body, tags: entry.tags });
-  const metaProblem = validateMeta(input.meta ?? {});
+  const meta: MemoryMeta = { ...DEFAULT_META, ...input.meta, kind: entry.kind, goal: entry.goal, supersedes: [...(input.meta?.supersedes ?? [])] };
+  const metaProblem = validateMeta(meta);
   if (metaProblem) throw new DiaryError('invalid-input', metaProblem);
-  const meta: MemoryMeta = { ...DEFAULT_META, ...input.meta, supersedes: [...(input.meta?.supersedes ?? [])] };
   const withMeta = format === 'md' ? (withMarkdownMeta(text, meta) ?? text) : withTxtMeta(text, meta);
   assertWritableSize(withMeta, `the entry "${entry.title}"`);
   await createFileExclusive(join(folderAbs, name), withMeta);

@@ -340,6 +340,9 @@ export interface DiaryParts {
   summary: string | null;
   body: string;
   tags: string[] | null;
+  /** kind and goal of a closing `Meta:` line ('' when there is none or it has none). */
+  kind: string;
+  goal: string;
 }
 
 export function parseDiaryParts(text: string): DiaryParts {
@@ -353,6 +356,8 @@ export function parseDiaryParts(text: string): DiaryParts {
     summary: f.summaryFound ? f.summary : null,
     body: f.body,
     tags: f.tagLineFound ? f.tags : null,
+    kind: f.meta.kind,
+    goal: f.meta.goal,
   };
 }
 

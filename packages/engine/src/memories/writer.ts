@@ -7,7 +7,7 @@ import type { MemoryDetail, MemorySummary, WriteInput, WriteResult } from '../ap
 import { docIdFor } from '../diary/ids.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { withLayoutOf } from '../diary/lines.ts';
-import { validateMeta, withMarkdownMeta, withTxtMeta, writtenKindGoal, type MemoryMeta } from '../diary/meta.ts';
+import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
 import { DiaryError, isDiaryError } from '../diary/errors.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
@@ -48,12 +48,6 @@ export class MemoryWriterService implements MemoryWriter {
   async write(input: WriteInput): Promise<WriteResult> {
     if (!input || typeof input.content !== 'string' || input.content.trim() === '')
       throw new EngramError('bad-input', 'content is required');
-    // kind (aliases folded to the short name, an unknown word kept with a warning) and goal (one line).
-    const kindGoal = writtenKindGoal(input.meta ?? {});
-    if (input.meta && ('kind' in input.meta || 'goal' in input.meta)) {
-      const { kind: _k, goal: _g, ...rest } = input.meta;
-      input = { ...input, meta: { ...rest, ...kindGoal.meta } };
-    }
     const s = this.s;
     const result = await s.exclusive(async (): Promise<WriteResult> => {
       // Another process may have written since our last look: the title check must see its entries.
@@ -79,7 +73,7 @@ export class MemoryWriterService implements MemoryWriter {
       const conflicts = gate.conflicts.length > 0 ? { conflicts: gate.conflicts } : {};
       if (gate.kind === 'merged') {
         if (!gate.identical) await this.reindexPaths([gate.path]);
-        return { docId: gate.docId, path: gate.path, warnings: [...kindGoal.warnings, ...gate.warnings], semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
+        return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
       }
       const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys }).catch((e: unknown) => {
         throw titleTakenError(e, (key) => s.live.titleHolder(key, (workspace) => visibleIn(scope, workspace)));
@@ -87,7 +81,7 @@ export class MemoryWriterService implements MemoryWriter {
       await this.reindexPaths([created.path]);
       const docId = docIdFor('diary', created.path);
       const semanticIndexed = s.semantic?.status().state === 'ready';
-      return { docId, path: created.path, warnings: [...created.warnings, ...kindGoal.warnings, ...gate.warnings], semanticIndexed, ...conflicts };
+      return { docId, path: created.path, warnings: [...created.warnings, ...gate.warnings], semanticIndexed, ...conflicts };
     });
     await this.queueSummaryAfterWrite(result);
     return result;

@@ -2,6 +2,8 @@
 // the memory that holds it and to a command the CLI has; the usage line matches what the code needs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDirs } from '../engine/helpers.ts';
@@ -43,4 +45,20 @@ test('--help shows --title as optional, and a write without it takes the title f
   assert.equal(r.code, 0, r.stderr);
   const list = engram(['list', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir, '--json'], dirs.root);
   assert.deepEqual((JSON.parse(list.stdout) as { title: string }[]).map((m) => m.title), ['发布清单']);
+});
+
+test('engram write --kind --goal: stored in the Meta line, listed, an alias folded, an unknown kind kept with a warning', () => {
+  const dirs = tempDirs();
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const usage = engram(['--help'], dirs.root).stdout;
+  assert.match(usage.split('\n').find((l) => /^\s+write\b/.test(l)) ?? '', /\[--kind K\] \[--goal G\]/);
+  const r = engram(['write', '--title', '发布回滚演练', '--content', '每次发布前在预发环境演练一次回滚脚本。', '--tags', '发布', '--kind', 'todo', '--goal', '失败时 5 分钟内回到上一版; 不丢数据', ...common, '--json'], dirs.root);
+  assert.equal(r.code, 0, r.stderr);
+  const { path, docId } = JSON.parse(r.stdout) as { path: string; docId: string };
+  assert.match(readFileSync(join(dirs.diaryDir, path), 'utf8'), /\nMeta: kind=task; goal="失败时 5 分钟内回到上一版; 不丢数据"\n$/);
+  const list = JSON.parse(engram(['list', ...common, '--json'], dirs.root).stdout) as { docId: string; kind: string; goal: string }[];
+  assert.deepEqual(list.filter((m) => m.docId === docId).map((m) => [m.kind, m.goal]), [['task', '失败时 5 分钟内回到上一版; 不丢数据']]);
+  const odd = engram(['write', '--title', '一个想法', '--content', '也许可以把整个倒排索引常驻在内存里。', '--tags', '索引', '--kind', 'idea', ...common], dirs.root);
+  assert.equal(odd.code, 0, odd.stderr);
+  assert.match(odd.stdout, /warning: 未知的 kind「idea」/);
 });
