@@ -13,8 +13,8 @@ import { EngramError } from '../errors.ts';
 import { recallJson } from '../cli/output.ts';
 import { GLOBAL_WORKSPACE, type MemoryMeta } from '../diary/meta.ts';
 import { filterHits, filterProblem, isFiltering, parseInlineFilters, searchArchive } from '../search/filters.ts';
-import { findSessionFiles, listSessions, loadSession, resolveDshHome } from '../sessions/list.ts';
-import { formatSessionList, sessionReadPage } from '../sessions/read.ts';
+import { resolveDshHome } from '../sessions/list.ts';
+import { sessionTool } from './session-tool.ts';
 
 /** What a tool answers: the text the model reads, and optionally the value a program reads. */
 export interface ToolAnswer {
@@ -174,34 +174,6 @@ function writeTool(ctx: McpToolContext): McpToolSpec {
       const r = await engine.write({ content: content!, meta });
       const lines = [`已保存:${r.path} (docId: ${r.docId}${r.merged ? ',并入了相近的旧记忆' : ''})`, ...r.warnings.map((w) => `提示:${w}`)];
       return { text: lines.join('\n'), structured: { ...r } };
-    },
-  };
-}
-
-/** session_read: the DSH sessions under $DSH_HOME (listed, or one read by turns). */
-function sessionTool(ctx: McpToolContext, home: string): McpToolSpec {
-  const injectedTags = () => {
-    const name = ctx.engine.config.inject?.blockName?.trim();
-    return name ? [name] : [];
-  };
-  return {
-    name: 'session_read',
-    description: '过去的 DSH 会话原话:不给 id 列出会话;给 id(或前几位)读那次对话,from 翻页。',
-    input: { id: text('id').optional(), from: int().min(1).optional() },
-    async run(args) {
-      const maxChars = ctx.engine.config.sessions.readMaxChars;
-      const id = typeof args.id === 'string' ? args.id.trim() : '';
-      if (id === '') {
-        const items = await listSessions(home, { injectedTags: injectedTags() });
-        return { text: formatSessionList(items, { maxChars, scope: '全部工作区' }), structured: { total: items.length, sessions: items.map((i) => ({ id: i.id, title: i.title, turns: i.turns, startedAt: i.startedAt, cwd: i.cwd })) } };
-      }
-      const files = await findSessionFiles(home, id, { injectedTags: injectedTags() });
-      if (files.length === 0) throw new EngramError('not-found', `没有 id 以「${id}」开头的会话 / no session with id or prefix "${id}" under ${home}`);
-      if (files.length > 1) throw new EngramError('ambiguous', `「${id}」对应 ${files.length} 个会话,请多给几位 / "${id}" matches ${files.length} sessions; give more characters of the id`);
-      const log = await loadSession(files[0]!.file, { fallbackId: files[0]!.dirName, injectedTags: injectedTags() });
-      const from = args.from as number | undefined;
-      const page = sessionReadPage(log, { turns: from !== undefined ? [from, undefined] : undefined, maxChars });
-      return { text: page.text, structured: { id: log.id, title: log.title, from: page.from, to: page.to, total: page.total, nextFrom: page.nextFrom } };
     },
   };
 }
