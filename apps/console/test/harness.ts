@@ -8,6 +8,7 @@ import { TRPCError } from '@trpc/server';
 import { openEngine, type Engine } from '@engram/engine';
 import { runtimeFor, type ConsoleRuntime } from '../src/server/engine.ts';
 import { createCaller } from '../src/server/root.ts';
+import { servicesOf } from '../src/server/services.ts';
 import { createContext } from '../src/server/trpc.ts';
 
 export interface Harness {
@@ -25,7 +26,9 @@ export async function openHarness(t: { after(fn: () => unknown): void }, prefix 
   mkdirSync(join(root, 'diary'), { recursive: true });
   const engine = await openEngine({ env: { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root } });
   const runtime = await runtimeFor(engine);
-  t.after(() => {
+  t.after(async () => {
+    // A Memory.md refresh a write started finishes before its folder goes.
+    await servicesOf(runtime).mirrors.idle();
     engine.close();
     rmSync(root, { recursive: true, force: true });
   });

@@ -141,3 +141,30 @@ test('register refuses the root, system folders (also through a symlink) and the
   plainFolder(join(h.root, 'code', 'fine'));
   assert.equal((await api.workspaces.register({ path: join(h.root, 'code', 'fine') })).decision.kind, 'new');
 });
+
+test('Memory.md: a memory written in the console reaches its workspace folder; a person\'s own Memory.md is refused in words, untouched', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { servicesOf } = await import('../src/server/services.ts');
+  const h = await openHarness(t);
+  const api = h.api();
+  const shop = join(h.root, 'code', 'shop');
+  plainFolder(shop);
+  const ws = await api.workspaces.register({ path: shop });
+  await api.memories.create({ title: '退货规则', content: '七天无理由退货,运费由买家承担。', summary: '七天无理由退货', workspace: ws.id });
+  await servicesOf(h.runtime).mirrors.idle();
+  assert.match(readFileSync(join(shop, 'Memory.md'), 'utf8'), /退货规则：七天无理由退货/);
+  const again = await api.workspaces.mirror({ id: ws.id });
+  assert.deepEqual([again.status, again.listed], ['unchanged', 1]);
+
+  const mine = join(h.root, 'code', 'mine');
+  plainFolder(mine);
+  writeFileSync(join(mine, 'Memory.md'), '# 我自己的\n');
+  const other = await api.workspaces.register({ path: mine });
+  await api.memories.create({ title: '我的约定', content: '周五下午不发版,有问题留到下周一再处理。', workspace: other.id });
+  const refused = await api.workspaces.mirror({ id: other.id });
+  assert.equal(refused.status, 'foreign');
+  assert.match(refused.message, /没有写入/);
+  await servicesOf(h.runtime).mirrors.idle();
+  assert.equal(readFileSync(join(mine, 'Memory.md'), 'utf8'), '# 我自己的\n');
+  await rejects(api.workspaces.mirror({ id: 'ws-00000000' }), 'NOT_FOUND');
+});

@@ -5,6 +5,7 @@ import { CompactionMemory, CrossSession, PastSessions, WorkspaceRegistry, type E
 import type { ConsoleRuntime } from './engine.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { LibraryCache } from './library-cache.ts';
+import { ConsoleMirrors } from './mirrors.ts';
 import { ModelJobs } from './model-jobs.ts';
 
 export interface ConsoleServices {
@@ -17,6 +18,8 @@ export interface ConsoleServices {
   library: LibraryCache;
   /** The console's model install job. */
   model: ModelJobs;
+  /** Memory.md in the workspace folders, refreshed after the console's writes. */
+  mirrors: ConsoleMirrors;
 }
 
 const KEY = Symbol.for('engram.console.services');
@@ -26,14 +29,16 @@ export function servicesOf(runtime: Pick<ConsoleRuntime, 'engine'>): ConsoleServ
   const { engine } = runtime;
   const known = table().get(engine);
   if (known) return known;
+  const registry = new WorkspaceRegistry(engine);
   const services: ConsoleServices = {
-    registry: new WorkspaceRegistry(engine),
+    registry,
     sessions: new PastSessions(engine),
     cross: new CrossSession({ engine }),
     compaction: new CompactionMemory({ database: engine.database, dataDir: engine.config.dataDir, tokenizer: engine.tokenizer, config: () => engine.config }),
     imports: new ImportJobs(),
     library: new LibraryCache(engine),
     model: new ModelJobs(engine),
+    mirrors: new ConsoleMirrors(engine, registry),
   };
   table().set(engine, services);
   return services;

@@ -5,6 +5,8 @@ import { ZodError } from 'zod';
 import { checkMutation } from '@engram/engine';
 import { guardPolicy, type ConsoleRuntime } from './engine.ts';
 import { EngineErrorCause, toTRPCError } from './errors.ts';
+import { changesMemories } from './mirrors.ts';
+import { servicesOf } from './services.ts';
 
 export interface TRPCContext {
   runtime: ConsoleRuntime;
@@ -61,5 +63,12 @@ const guardMutations = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
+/** A mutation that changed memories refreshes the workspaces' Memory.md in the background. */
+const mirrorAfterWrites = t.middleware(async ({ ctx, type, path, next }) => {
+  const result = await next();
+  if (result.ok && type === 'mutation' && changesMemories(path)) servicesOf(ctx.runtime).mirrors.schedule();
+  return result;
+});
+
 /** Queries and mutations alike; mutations additionally need the token and an allowed origin. */
-export const procedure = t.procedure.use(timedAndMapped).use(guardMutations);
+export const procedure = t.procedure.use(timedAndMapped).use(guardMutations).use(mirrorAfterWrites);

@@ -12,6 +12,7 @@ export {
   MEMORY_MIRROR_FILE,
   MIRROR_MARKER,
   NOTES_MARKER,
+  refreshAllMirrors,
   refreshMemoryMirror,
   renderMemoryMirror,
   type MirrorOutcome,

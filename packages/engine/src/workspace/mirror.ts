@@ -131,3 +131,19 @@ export async function refreshMemoryMirror(
     return outcome('failed', `写 Memory.md 失败：${errorMessage(error)}`);
   }
 }
+
+/**
+ * Every known workspace's mirror, for a process that does not know which workspace a write touched
+ * (the console): each folder that still exists is refreshed (a rewrite only where its memories changed).
+ */
+export async function refreshAllMirrors(
+  engine: Parameters<typeof refreshMemoryMirror>[0],
+  registry: { list(): Promise<{ id: string; name: string; path: string; kind: string; pathExists: boolean }[]> },
+): Promise<MirrorOutcome[]> {
+  if (!engine.config.workspace.mirror) return [];
+  const out: MirrorOutcome[] = [];
+  for (const w of await registry.list()) {
+    if (w.kind === 'known' && w.pathExists) out.push(await refreshMemoryMirror(engine, { id: w.id, name: w.name, path: w.path }));
+  }
+  return out;
+}

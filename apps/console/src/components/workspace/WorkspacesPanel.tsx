@@ -170,6 +170,16 @@ function WorkspaceItem({ workspace: w, others }: { workspace: WorkspaceInfo; oth
       onError: (e) => toast.error(e),
     }),
   );
+  const mirror = useMutation(
+    trpc.workspaces.mirror.mutationOptions({
+      onSuccess: (r) => {
+        const text = t(`wsp.mirror.${r.status}` as MessageKey, { path: r.path, n: r.listed });
+        if (r.status === 'written' || r.status === 'unchanged') toast.ok(text);
+        else toast.error(new Error(text));
+      },
+      onError: (e) => toast.error(e),
+    }),
+  );
   const merge = useMutation(
     trpc.workspaces.merge.mutationOptions({
       onSuccess: async (r) => {
@@ -230,6 +240,11 @@ function WorkspaceItem({ workspace: w, others }: { workspace: WorkspaceInfo; oth
           {w.kind === 'known' && name === null ? (
             <Button className="!px-2 !py-1 !text-xs" data-testid="ws-rename" onClick={() => setName(w.name)}>
               {t('wsp.rename')}
+            </Button>
+          ) : null}
+          {w.kind === 'known' && w.pathExists ? (
+            <Button className="!px-2 !py-1 !text-xs" data-testid="ws-mirror" disabled={mirror.isPending} onClick={() => mirror.mutate({ id: w.id })}>
+              {t('wsp.mirror')}
             </Button>
           ) : null}
           <select

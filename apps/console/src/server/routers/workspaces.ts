@@ -2,6 +2,7 @@
 // memory count; the claim records (automatic renames applied, ambiguous ones waiting for an answer);
 // and the person's corrections: rename, merge, move one memory, register a folder by hand.
 import { isAbsolute } from 'node:path';
+import { refreshMemoryMirror } from '@engram/engine';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { claimIdInput, mergeInput, moveInput, registerInput, renameInput, workspaceId } from '../../shared/validators.ts';
@@ -37,6 +38,16 @@ export const workspacesRouter = createTRPCRouter({
 
   /** One memory to another workspace or `global`. */
   moveMemory: procedure.input(moveInput).mutation(({ ctx, input }) => servicesOf(ctx.runtime).registry.moveMemory(input.id, input.workspace)),
+
+  /**
+   * The workspace's Memory.md brought up to date now (it is also refreshed after every write): what
+   * happened, or why nothing was written (a Memory.md of the person's own, the setting off, …).
+   */
+  mirror: procedure.input(z.object({ id: workspaceId })).mutation(async ({ ctx, input }) => {
+    const row = await servicesOf(ctx.runtime).registry.get(input.id);
+    if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: `no workspace ${input.id} with a folder` });
+    return refreshMemoryMirror(ctx.runtime.engine, { id: row.id, name: row.name, path: row.path });
+  }),
 
   /**
    * The workspace of a folder, made (or claimed) as a session starting there would: for importing the
