@@ -46,8 +46,9 @@ commands:
   status [--warnings]             index and corpus status
   migrate-legacy SRC DST          convert front-matter .md files into .txt diaries (idempotent)
   sessions [--cwd D]              past DSH sessions of a folder's workspace, with import status
-  import-sessions (ID… | --all) [--cwd D]
-                                  import past sessions as memories of that workspace (idempotent)
+  import-sessions (ID… | --all) [--cwd D] [--thinking]
+                                  import past sessions as memories of that workspace, one per topic
+                                  (idempotent; --thinking keeps the model's reasoning of each turn)
   serve [--port N] [--host H]     start the console
   mcp [--http [--port N]] [--workspace ID]
                                   MCP server (stdio; --http: Streamable HTTP on 127.0.0.1, console token) — docs/mcp.md
@@ -292,7 +293,7 @@ async function cmdSessions(args: string[]) {
 }
 
 async function cmdImportSessions(args: string[]) {
-  const { values, positionals } = parse(args, { cwd: { type: 'string' }, all: { type: 'boolean', default: false } });
+  const { values, positionals } = parse(args, { cwd: { type: 'string' }, all: { type: 'boolean', default: false }, thinking: { type: 'boolean', default: false } });
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
   if (positionals.length === 0 && !values.all) throw new UsageError('import-sessions needs session ids (see engram sessions) or --all');
   await withEngine(values, async (engine) => {
@@ -305,11 +306,15 @@ async function cmdImportSessions(args: string[]) {
     }
     const workspace = await workspaceOfFolder(engine, cwd);
     const tty = !values.json && process.stderr.isTTY;
-    const report = await past.import(ids, { workspace: workspace.id, onProgress: (done, total) => tty && process.stderr.write(`\r${progressBar('import', done, total)}`) });
+    const report = await past.import(ids, {
+      workspace: workspace.id,
+      thinking: values.thinking === true,
+      onProgress: (done, total) => tty && process.stderr.write(`\r${progressBar('import', done, total)}`),
+    });
     if (tty) process.stderr.write('\n');
     if (values.json) out(JSON.stringify({ workspace: workspace.id, ...report }));
     else {
-      out(`workspace ${workspace.name} (${workspace.id}): imported ${report.imported}, updated ${report.updated}, skipped ${report.skipped}, empty ${report.empty}, failed ${report.failed.length}`);
+      out(`workspace ${workspace.name} (${workspace.id}): memories imported ${report.imported}, updated ${report.updated}, skipped ${report.skipped}; empty sessions ${report.empty}; failed ${report.failed.length}`);
       for (const f of report.failed) out(`failed: ${f.sessionId}: ${f.error}`);
     }
   }, { syncOnOpen: false });
