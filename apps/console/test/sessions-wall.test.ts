@@ -49,6 +49,9 @@ test('list → preview → import job reaches 100 % → the memories are in the 
   const preview = await api.sessions.preview({ ids });
   assert.equal(preview.length, 2);
   assert.match(preview.find((p) => p.sessionId === sessions[0]!.id)!.draft!.body, /灯塔巡检日志写到 \/var\/log\/lighthouse/);
+  // One topic each (the follow-up about the same patrol script stays with it): one memory per session here.
+  assert.deepEqual(preview.map((p) => p.topics.map((x) => [x.draft.fromTurn, x.draft.toTurn])), [[[1, 1]], [[1, 2]]]);
+  assert.equal((await api.sessions.preview({ ids, thinking: true })).length, 2, 'the reasoning option is accepted');
   assert.equal((await api.memories.list({})).length, 0, 'a preview writes nothing');
 
   const started = await api.sessions.import({ workspace: ws.id, ids });

@@ -1,7 +1,8 @@
 'use client';
 // Import past sessions: pick a workspace → its sessions from the DSH logs with what an import would do
-// (new / changed / unchanged / empty) → preview the memories → import. The import runs on the server;
-// this view polls its job (remembered across reloads) and shows the bar and the final report.
+// (new / changed / unchanged / empty) → preview the memories (one per topic of a session) → import,
+// with the model's reasoning if asked. The import runs on the server; this view polls its job
+// (remembered across reloads) and shows the bar and the final report.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
@@ -39,6 +40,7 @@ export function ImportPanel() {
   const workspace = picked ?? (known.some((w) => w.id === chosen) ? chosen : '');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [previewIds, setPreviewIds] = useState<string[] | null>(null);
+  const [thinking, setThinking] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
 
   useEffect(() => setJobId(readStored(JOB_KEY)), []);
@@ -50,7 +52,7 @@ export function ImportPanel() {
   const sessions = useQuery({ ...trpc.sessions.list.queryOptions({ workspace: workspace || '-' }, { staleTime: 0 }), enabled: workspace !== '' });
   const list = useMemo(() => sessions.data?.sessions ?? [], [sessions.data]);
   const importable = list.filter((s) => IMPORTABLE.has(s.status));
-  const preview = useQuery({ ...trpc.sessions.preview.queryOptions({ ids: previewIds ?? ['-'] }, { staleTime: 0, retry: false }), enabled: previewIds !== null });
+  const preview = useQuery({ ...trpc.sessions.preview.queryOptions({ ids: previewIds ?? ['-'], thinking }, { staleTime: 0, retry: false }), enabled: previewIds !== null });
 
   const start = useMutation(
     trpc.sessions.import.mutationOptions({
@@ -118,6 +120,10 @@ export function ImportPanel() {
                 <SessionRow key={s.id} session={s} checked={selected.has(s.id)} onToggle={() => toggle(s.id)} />
               ))}
             </ul>
+            <label className="flex items-center gap-1.5 text-sm text-muted" title={t('import.thinkingHint')}>
+              <input type="checkbox" data-testid="import-thinking" checked={thinking} onChange={(e) => setThinking(e.target.checked)} />
+              {t('import.thinking')}
+            </label>
             <div className="flex flex-wrap gap-2">
               <Button data-testid="import-preview" disabled={selected.size === 0 || preview.isFetching} onClick={() => setPreviewIds([...selected])}>
                 {t('import.preview')}
@@ -126,7 +132,7 @@ export function ImportPanel() {
                 variant="primary"
                 data-testid="import-start"
                 disabled={selected.size === 0 || start.isPending}
-                onClick={() => start.mutate({ workspace, ids: [...selected] })}
+                onClick={() => start.mutate({ workspace, ids: [...selected], thinking })}
               >
                 {t('import.start')}
               </Button>
@@ -145,8 +151,20 @@ export function ImportPanel() {
                   <span className="min-w-0 flex-1 truncate font-medium">{p.title}</span>
                   <Badge tone={STATUS_TONE[p.status]}>{t(`import.status.${p.status}` as MessageKey)}</Badge>
                   <Badge>{t('import.turns', { n: p.turns })}</Badge>
+                  {p.topics.length > 1 ? <Badge>{t('import.topics', { n: p.topics.length })}</Badge> : null}
                 </div>
-                {p.draft ? <pre className="prose-raw max-h-48 overflow-auto rounded-md bg-sunken p-2">{p.draft.body}</pre> : null}
+                {p.topics.map((topic) => (
+                  <div key={topic.key} data-testid="import-preview-topic" className="flex min-w-0 flex-col gap-1">
+                    {p.topics.length > 1 ? (
+                      <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted">
+                        <span className="min-w-0 flex-1 truncate">{topic.draft.title}</span>
+                        <Badge tone={STATUS_TONE[topic.status]}>{t(`import.status.${topic.status}` as MessageKey)}</Badge>
+                        <span>{t('import.topicTurns', { from: topic.draft.fromTurn, to: topic.draft.toTurn })}</span>
+                      </div>
+                    ) : null}
+                    <pre className="prose-raw max-h-48 overflow-auto rounded-md bg-sunken p-2">{topic.draft.body}</pre>
+                  </div>
+                ))}
               </li>
             ))}
           </ul>

@@ -37,15 +37,21 @@ export const sessionsRouter = createTRPCRouter({
     };
   }),
 
-  /** What importing these sessions would write (the drafts); writes nothing. */
-  preview: procedure.input(z.object({ ids: sessionIds })).query(({ ctx, input }) => servicesOf(ctx.runtime).sessions.preview(input.ids)),
+  /** What importing these sessions would write, one memory per topic (the drafts); writes nothing. `thinking`: with the reasoning. */
+  preview: procedure
+    .input(z.object({ ids: sessionIds, thinking: z.boolean().optional() }))
+    .query(({ ctx, input }) => servicesOf(ctx.runtime).sessions.preview(input.ids, { thinking: input.thinking })),
 
-  /** Starts the import as a background job and answers at once with it; poll `importStatus`. */
-  import: procedure.input(z.object({ workspace: workspaceId, ids: sessionIds })).mutation(async ({ ctx, input }) => {
+  /** Starts the import as a background job and answers at once with it; poll `importStatus`. `thinking` keeps the model's reasoning. */
+  import: procedure.input(z.object({ workspace: workspaceId, ids: sessionIds, thinking: z.boolean().optional() })).mutation(async ({ ctx, input }) => {
     if (input.workspace !== GLOBAL_WORKSPACE) await knownWorkspace(ctx.runtime, input.workspace);
     const { sessions, imports } = servicesOf(ctx.runtime);
     const ids = [...new Set(input.ids)];
-    return imports.start({ workspace: input.workspace, sessionIds: ids }, (onProgress) => sessions.import(ids, { workspace: input.workspace, onProgress }), describeFailure);
+    return imports.start(
+      { workspace: input.workspace, sessionIds: ids },
+      (onProgress) => sessions.import(ids, { workspace: input.workspace, thinking: input.thinking, onProgress }),
+      describeFailure,
+    );
   }),
 
   /** One job: status, done / total, percent (100 only when finished), the report or the error. */
