@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LlmCall } from '@engram/dsh-sim';
-import { CompactionMemory } from '@engram/engine';
+import { CompactionMemory, modelUsageByDay } from '@engram/engine';
 import { COMPACTION_RECHECK_PATH } from '../src/host/compaction/routes.ts';
 import { HISTORY_READ_TOOL } from '../src/host/compaction/tools.ts';
 import { CLIENT_CONFIG_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
@@ -129,5 +129,30 @@ test('no thinking-effort parameter on any compaction model call: not passed, not
     assert.doesNotMatch(JSON.stringify(call), /effort|thinking|reasoning/i);
   }
   await host.settle();
+  host.assertClean();
+});
+
+test('model assistance tokens: the host stream’s usage report is what counts, the estimate only without one', async (t) => {
+  const { host, engine } = await loadCompactionPlugin(t, { compaction: { assist: { mode: 'main' } } });
+  let usage: { inputTokens: number; outputTokens: number } | undefined = { inputTokens: 900, outputTokens: 75 };
+  host.llm!.responder = () => ({ text: '{"1":["端口冲突"],"2":["周报格式"]}', ...(usage ? { usage } : {}) });
+  const session = host.createSession({ cwd: '/w' });
+  await session.userTurn('东京节点 443 端口被占用了怎么办?', [{ text: ANSWER }]);
+  await session.userTurn('周报应该怎么写?', [{ text: '周报每周五下午写。' }]);
+  session.compact({ summary: '## 端口\n东京节点改用 8443。' });
+  await session.userTurn('东京节点端口', [{ text: '8443' }]);
+  await host.settle();
+  let today = (await modelUsageByDay(engine.database.db, 1))[0]!.byWork.compaction;
+  assert.deepEqual(today, { calls: 1, tokens: 975 }, 'the provider’s count (reasoning included), not the estimate');
+
+  usage = undefined;
+  const second = host.createSession({ cwd: '/w' });
+  await second.userTurn('数据库迁移要注意什么?', [{ text: '迁移前必须先备份。' }]);
+  second.compact({ summary: '## 迁移\n迁移前必须先备份。' });
+  await second.userTurn('迁移', [{ text: '备份' }]);
+  await host.settle();
+  today = (await modelUsageByDay(engine.database.db, 1))[0]!.byWork.compaction;
+  assert.equal(today.calls, 2);
+  assert.ok(today.tokens > 975 && today.tokens < 975 + 400, `an estimate for the call without a report: ${today.tokens - 975}`);
   host.assertClean();
 });

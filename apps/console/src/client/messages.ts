@@ -132,7 +132,7 @@ export const zh = {
   'compaction.audit.more': '等 {n} 块',
 
   'usage.title': '模型辅助用量',
-  'usage.desc': '压缩辅助、摘要和相关性裁判每天用掉的 token。裁判按接口返回的数字计，其余为估算，失败的调用按发出的提示计。',
+  'usage.desc': '压缩辅助、摘要和相关性裁判每天用掉的 token。模型服务报了用量就按它计，没报的按估算，失败的调用按发出的提示计。',
   'usage.day': '日期',
   'usage.compaction': '压缩辅助',
   'usage.summary': '摘要',
@@ -398,7 +398,7 @@ export const en: Record<MessageKey, string> = {
   'compaction.audit.more': 'and {n} more',
 
   'usage.title': 'Model-assisted usage',
-  'usage.desc': 'Tokens spent per day on compaction assistance, summaries and the relevance judge. The judge counts what its endpoint reports, the rest is estimated; a failed call counts the prompt it sent.',
+  'usage.desc': 'Tokens spent per day on compaction assistance, summaries and the relevance judge: the provider’s count when it reports one, else an estimate; a failed call counts the prompt it sent.',
   'usage.day': 'Day',
   'usage.compaction': 'Compaction',
   'usage.summary': 'Summaries',

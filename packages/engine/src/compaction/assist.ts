@@ -23,6 +23,11 @@ export interface CompletionRequest {
   prompt: string;
   maxTokens: number;
   signal: AbortSignal;
+  /**
+   * Told the provider's token count of the call (input + output, reasoning included) when the model
+   * service reports one; the usage count then prefers it to the estimate.
+   */
+  onUsage?: (tokens: number) => void;
 }
 
 /** The host's model service, adapted by the plugin: the reply's text. */
@@ -163,6 +168,7 @@ export class ModelAssist {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const started = Date.now();
+    let reported: number | null = null;
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -170,8 +176,9 @@ export class ModelAssist {
           reject(new Error(`timed out after ${timeoutMs} ms`));
         }, timeoutMs);
       });
-      const reply = await Promise.race([this.deps.complete!({ route, system: '你是检索助手,只按要求输出 JSON。', prompt, maxTokens, signal: controller.signal }), timeout]);
-      await this.deps.store.addUsage(dayOf(now), 1, estimateTokens(prompt) + estimateTokens(reply));
+      const onUsage = (tokens: number) => (reported = tokens);
+      const reply = await Promise.race([this.deps.complete!({ route, system: '你是检索助手,只按要求输出 JSON。', prompt, maxTokens, signal: controller.signal, onUsage }), timeout]);
+      await this.deps.store.addUsage(dayOf(now), 1, reported ?? estimateTokens(prompt) + estimateTokens(reply));
       this.log('info', `compaction assist ${path}: ok in ${Date.now() - started} ms (${route.provider}/${route.model})`);
       if (cache && config.cacheDays > 0) await this.deps.store.cachePut(key, reply, now.toISOString(), notBefore, CACHE_MAX_ENTRIES);
       return reply;
@@ -179,7 +186,7 @@ export class ModelAssist {
       const pause = cooldownMs(error);
       this.pausedUntil[path] = this.deps.now().getTime() + pause;
       this.log('warn', `compaction assist ${path} failed, paused ${Math.round(pause / MINUTE)} min: ${(error as Error)?.message ?? error}`);
-      await this.deps.store.addUsage(dayOf(now), 1, estimateTokens(prompt)).catch(() => {});
+      await this.deps.store.addUsage(dayOf(now), 1, reported ?? estimateTokens(prompt)).catch(() => {});
       return null;
     } finally {
       clearTimeout(timer);

@@ -237,14 +237,16 @@ export class SummaryQueue {
       if (!complete || !route) throw new Error('no model to ask: set summaries.provider/model, or let a session run first');
       const ask = summaryPrompt(parsed.title, parsed.body || parsed.title, maxChars);
       const sent = estimateTokens(ask.system) + estimateTokens(ask.prompt);
+      let reported: number | null = null; // the provider's own count, when the service gives one
+      const onUsage = (tokens: number) => (reported = tokens);
       let reply: string;
       try {
-        reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens }, timeoutMs, opts.signal);
+        reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens, onUsage }, timeoutMs, opts.signal);
       } catch (e) {
-        await this.countUsage(sent); // the prompt went out: it is spent whether or not an answer came
+        await this.countUsage(reported ?? sent); // the prompt went out: it is spent whether or not an answer came
         throw e;
       }
-      await this.countUsage(sent + estimateTokens(reply));
+      await this.countUsage(reported ?? sent + estimateTokens(reply));
       summary = cleanModelSummary(reply, maxChars);
       if (summary === '') throw new Error('the model answered with no usable summary');
     } catch (e) {

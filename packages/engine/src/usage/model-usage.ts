@@ -1,8 +1,9 @@
 // Tokens spent on model-assisted work, per local day and per kind of work: the compaction channel's
 // keywords, rewrites and verdicts (compaction/assist.ts), the background summaries
 // (summaries/queue.ts) and the relevance judge (judge/judge.ts). Counted where each call ends,
-// failed calls included (their prompt was sent). Tokens are the provider's count when its answer
-// says (the judge's endpoint), else the documented estimate of compaction/tokens.ts.
+// failed calls included (their prompt was sent). Tokens are the provider's count when it reports
+// one (the judge endpoint's `usage`; the host model stream's usage chunk, via CompletionRequest's
+// onUsage), else the documented estimate of compaction/tokens.ts.
 //
 // Storage: the compaction channel's usage table, one row per key, incremented in one statement so
 // concurrent processes never lose a count. The key is the day for compaction work (the rows its

@@ -88,6 +88,17 @@ test('the summary queue counts each model call, a failed one by its prompt', asy
   assert.equal(today.byWork.compaction.calls, 0);
 });
 
+test('the summary queue counts the provider’s own number when the model service reports it', async (t) => {
+  const engine = await setup(t);
+  await engine.write({ title: '东京节点端口', content: '东京节点的 443 端口被 nginx 占用,改由 sing-box 监听 8443。', tags: ['东京节点'] });
+  const reporting: Complete = async (req) => {
+    req.onUsage?.(777);
+    return '东京节点端口改为 8443。';
+  };
+  await engine.summaryQueue().runOnce(reporting, { route: { provider: 'p', model: 'm' } });
+  assert.deepEqual((await modelUsageByDay(engine.database.db, 1, ENGINE_NOW))[0]!.byWork.summary, { calls: 1, tokens: 777 });
+});
+
 test('the judge counts each request, by the endpoint’s own token count when it gives one', async (t) => {
   const server = await fakeJudge((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(YES));
   t.after(() => server.close());
