@@ -10,7 +10,21 @@ import { visibleIn } from '../recall/scope.ts';
 import { listSessions } from '../sessions/list.ts';
 import { formatSessionList, SESSION_VIEWS, type SessionView } from '../sessions/read.ts';
 import { memoryLookup, readSessionById } from '../sessions/tool-read.ts';
-import type { McpToolContext, McpToolSpec } from './tools.ts';
+import type { Engine } from '../engine.ts';
+
+// The shapes of tools.ts's McpToolContext / McpToolSpec, said here so that tools.ts, which lists this
+// tool, is not imported back (no import cycle).
+interface SessionToolContext {
+  engine: Engine;
+  workspace: string | null;
+}
+
+interface SessionToolSpec {
+  name: string;
+  description: string;
+  input: z.ZodRawShape;
+  run(args: Record<string, unknown>): Promise<{ text: string; structured?: Record<string, unknown> }>;
+}
 
 const text = () => z.string({ error: '需要字符串 / must be a string' });
 
@@ -26,7 +40,7 @@ export function splitView(q: string): { words: string; view: SessionView | undef
   return { words: q.replace(VIEW_WORD, ' ').trim(), view: view as SessionView };
 }
 
-export function sessionTool(ctx: McpToolContext, home: string): McpToolSpec {
+export function sessionTool(ctx: SessionToolContext, home: string): SessionToolSpec {
   const injectedTags = () => {
     const name = ctx.engine.config.inject?.blockName?.trim();
     return name ? [name] : [];
