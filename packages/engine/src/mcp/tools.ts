@@ -70,7 +70,7 @@ function recallTool(ctx: McpToolContext): McpToolSpec {
 function searchTool(ctx: McpToolContext): McpToolSpec {
   return {
     name: 'search',
-    description: '检索记忆,只给摘要和 docId;q 可带过滤 tag: cat: from: to: ws: min: arch:1;不给 q = 目录(page 翻页)。再用 read 取原文。',
+    description: '检索记忆,只给摘要和 docId;q 可带过滤 tag: cat: kind: from: to: ws: min: arch:1;不给 q = 目录(page 翻页)。再用 read 取原文。',
     input: { q: text('q').optional(), page: int().min(1).optional() },
     async run(args) {
       const engine = ctx.engine;
@@ -87,7 +87,7 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
       if (problem) refuse(problem);
       // No k knob (as in the plugin's lean set): the configured recall size applies.
       const k = engine.config.recall.kMax;
-      let hits: { docId: string; date: string; title: string; score: number; summary: string }[];
+      let hits: { docId: string; date: string; title: string; score: number; summary: string; kind?: string; goal?: string }[];
       let gated = 0;
       if (filter.archived) {
         hits = await searchArchive(engine, query, filter, k, ctx.workspace);
@@ -98,12 +98,12 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
         const result = await engine.recall(query, { ...(filtering ? { k: 20 } : {}), workspace: ctx.workspace });
         const kept = filtering ? filterHits(result.hits, filter, k) : result.hits;
         const summaries = new Map((await engine.list({ workspace: ctx.workspace })).map((m) => [m.docId, m.summary]));
-        hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId) || h.text }));
+        hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId) || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));
         gated = result.explain.gate.removed;
       }
       const structured = { query, hits, gated };
       if (hits.length === 0) return { text: gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${gated} 条候选)。` : '没有找到相关记忆。', structured };
-      const rows = hits.map((h, i) => `[${i + 1}] ${h.date} · ${h.title}${filter.archived ? '〔已归档〕' : ''} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`);
+      const rows = hits.map((h, i) => `[${i + 1}] ${h.date} · ${h.title}${h.kind ? `〔${h.kind}〕` : ''}${filter.archived ? '〔已归档〕' : ''} (docId: ${h.docId})\n${oneLine(h.summary, 300)}${h.goal ? `\n目标:${oneLine(h.goal, 120)}` : ''}`);
       return { text: [...rows, '细节:read({ id, q }) 定位段号 → read({ id, seg }) 取段;短记忆 read({ id })。'].join('\n\n'), structured };
     },
   };
@@ -147,7 +147,8 @@ async function visible(ctx: McpToolContext, id: string): Promise<void> {
 function writeTool(ctx: McpToolContext): McpToolSpec {
   return {
     name: 'write',
-    description: '写记忆:content 新篇(首行标题,末行 Tag: a, b);id+target+content 把 target(逐字)换成 content;id+content 取代旧篇;id+forget 归档;global 所有项目可见。',
+    // kind / goal ride in the text's closing Meta line (no parameters: every schema token is paid on every request).
+    description: '写记忆:content 新篇(首行标题,末行 Tag: a, b,可再加一行 Meta: kind=task; goal=…);id+target+content 把 target(逐字)换成 content;id+content 取代旧篇;id+forget 归档;global 所有项目可见。',
     input: { content: text('content').optional(), id: text('id').optional(), target: text('target').optional(), forget: z.boolean({ error: '需要 true/false' }).optional(), global: z.boolean({ error: '需要 true/false' }).optional() },
     async run(args) {
       const engine = ctx.engine;

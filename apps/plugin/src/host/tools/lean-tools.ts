@@ -109,7 +109,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
 
   const read: ToolDefinition<Record<string, unknown>, LayerValue<(typeof READ_LAYERS)[number]>> = {
     name: LEAN_READ_TOOL,
-    description: '读记忆(相关的已自动注入),按层取,够用就停:q 检索摘要和 docId,可带过滤 tag: cat: from: to: ws: min: arch:1;id+q 定位段号;id+seg 取段,只给 id 取全文;无参数=目录(page 翻页)。',
+    description: '读记忆(相关的已自动注入),够用就停:q 检索摘要和 docId,可带过滤 tag: cat: kind: from: to: ws: min: arch:1;id+q 定位段号;id+seg 取段,只给 id 取全文;无参数=目录(page 翻页)。',
     parameters: { type: 'object', properties: { q: { type: 'string' }, id: { type: 'string' }, seg: { type: 'array', items: { type: 'integer' } }, page: { type: 'integer' } } },
     output: {
       schema: layerSchema(READ_LAYERS),
@@ -153,14 +153,17 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
     execute: withArgs(LEAN_SAVE_TOOL, async (args, exec) => {
       const content = typeof args.content === 'string' ? args.content : undefined;
       if (args.global !== undefined && typeof args.global !== 'boolean') throw new ToolError('invalid-arguments', '"global" must be true or false');
-      const scope = args.global === true ? { scope: 'global' } : {};
+      // scope, kind and goal go with a new memory (engram_write checks them and folds kind aliases). kind
+      // and goal are not in the schema (the fixed cost): the guideline teaches the text's Meta line instead.
+      const extra: Record<string, unknown> = args.global === true ? { scope: 'global' } : {};
+      for (const key of ['kind', 'goal'] as const) if (typeof args[key] === 'string' && args[key].trim() !== '') extra[key] = args[key];
       if (has(args, 'id')) {
         if (args.forget === true) return { layer: 'forget', result: await run('engram_forget', { id: args.id }, exec) };
         if (has(args, 'target')) return { layer: 'edit', result: await run('engram_edit', { id: args.id, target: args.target, replace: content ?? '' }, exec) };
-        if (content !== undefined) return { layer: 'write', result: await run('engram_write', { content, supersedes: args.id, ...scope }, exec) };
+        if (content !== undefined) return { layer: 'write', result: await run('engram_write', { content, supersedes: args.id, ...extra }, exec) };
         throw new ToolError('invalid-arguments', 'with "id" give "target" + "content" (edit a passage), "content" (a new memory replacing it) or "forget": true (archive it)');
       }
-      if (content !== undefined) return { layer: 'write', result: await run('engram_write', { content, ...scope }, exec) };
+      if (content !== undefined) return { layer: 'write', result: await run('engram_write', { content, ...extra }, exec) };
       if (has(args, 'target') || args.forget === true) throw new ToolError('invalid-arguments', '"target" and "forget" need the "id" of the memory');
       return { layer: 'guide', result: { text: fullGuideline(deps.engine()?.config.diary, BUILTIN_DIARY_GUIDELINE) } };
     }),

@@ -89,6 +89,8 @@ function searchFilterOf(args: SearchArgs): SearchFilter {
   if (to) filter.to = to;
   const workspace = optionalText(args.workspace);
   if (workspace) filter.workspace = workspace;
+  const kind = optionalText(args.kind);
+  if (kind) filter.kind = kind;
   if (typeof args.minScore === 'number') filter.minScore = args.minScore;
   if (args.archived === true) filter.archived = true;
   return filter;
@@ -116,6 +118,10 @@ export interface SearchHit {
   provenance: string;
   /** docId of the memory that replaces this one. */
   supersededBy: string | null;
+  /** fact / pref / lesson / task / proj (or the word it was given); absent when not said. */
+  kind?: string;
+  /** What the memory is meant to achieve; absent when none. */
+  goal?: string;
   /** Found in the archive (a search with archived: true). */
   archived?: boolean;
 }
@@ -125,7 +131,7 @@ export interface SearchValue {
   hits: SearchHit[];
   /** Candidates the relevance gates removed (0 hits with gated > 0 = nothing relevant enough). */
   gated: number;
-  /** Hits the search's filters left out (category, tag, dates, workspace, minScore). */
+  /** Hits the search's filters left out (category, tag, dates, workspace, kind, minScore). */
   filtered?: number;
   /** Set when the query named days (昨天, 九天前, 10月6日…): what the time channel made of it. */
   time?: TimeExplanation | null;
@@ -156,7 +162,9 @@ export function renderSearch(value: SearchValue, hint: string): string {
     .map((h, i) => {
       const replaced = h.supersededBy ? `〔已被 ${h.supersededBy} 取代〕` : '';
       const archived = h.archived ? '〔已归档〕' : '';
-      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${scopeMark(h.scope)}${archived}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}`;
+      const kind = h.kind ? `〔${h.kind}〕` : '';
+      const goal = h.goal ? `\n目标:${oneLine(h.goal, 120)}` : '';
+      return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${kind}${scopeMark(h.scope)}${archived}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}${goal}`;
     })
     .join('\n\n');
   return [time, hits, hint].filter(Boolean).join('\n\n');
@@ -279,7 +287,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     description:
       '检索长期记忆(当前工作区 + 全局;全局的记忆标 〔global〕)。相关记忆通常已自动注入对话;只在不够用、或需要换个角度查找时调用。返回按相关度排序的记忆摘要及其 docId,不返回正文;' +
       '问的是某一天(昨天、九天前、10月6日、上周三)时,返回那几天的日记,按发生时间排列。' +
-      '可按 category、tag(s)、from/to(日期)、workspace(global 或工作区 id)、minScore(0–1,相对最好的一条)过滤;archived: true 只查已归档的记忆。' +
+      '可按 category、tag(s)、from/to(日期)、workspace(global 或工作区 id)、kind、minScore(0–1,相对最好的一条)过滤;archived: true 只查已归档的记忆。' +
       LAYER_ORDER,
     parameters: {
       type: 'object',
@@ -293,6 +301,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         from: { type: 'string', description: '日期下限 YYYY、YYYY-MM 或 YYYY-MM-DD(含)' },
         to: { type: 'string', description: '日期上限 YYYY、YYYY-MM 或 YYYY-MM-DD(含整月/整年)' },
         workspace: { type: 'string', description: 'global:只要全局记忆;工作区 id:只要该工作区的' },
+        kind: { type: 'string', description: 'fact/pref/lesson/task/proj' },
         minScore: { type: 'number', minimum: 0, maximum: 1, description: '相关度下限,相对最好的一条(1 = 只要最好的)' },
         archived: { type: 'boolean', description: 'true:只查已归档的记忆(可用 engram_detail 读)' },
       },
@@ -344,6 +353,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
             scope: h.scope,
             provenance: summaries.has(h.docId) ? formatProvenance(summaries.get(h.docId)!) : '',
             supersededBy: h.supersededBy,
+            ...(h.kind ? { kind: h.kind } : {}),
+            ...(h.goal ? { goal: h.goal } : {}),
           })),
         };
       }),
@@ -367,7 +378,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       }),
   };
 
-  const write: ToolDefinition<{ content: string; title?: string; summary?: string; tags?: string[]; folder?: string; scope?: 'workspace' | 'global'; pinned?: boolean; supersedes?: string }> = {
+  const write: ToolDefinition<{ content: string; title?: string; summary?: string; tags?: string[]; folder?: string; scope?: 'workspace' | 'global'; pinned?: boolean; supersedes?: string; kind?: string; goal?: string }> = {
     name: 'engram_write',
     description:
       '新写一篇日记并立即建索引。通常更推荐在回复末尾写 <<<DailyNoteStart>>> 语义块;同名标题已存在时会被拒绝,请改用 engram_edit。' +
@@ -384,6 +395,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         scope: { type: 'string', enum: ['workspace', 'global'], description: 'workspace(默认):只在当前工作区可见;global:所有工作区可见' },
         pinned: { type: 'boolean', description: '置顶:在 engram_index 目录里排在最前' },
         supersedes: { type: 'string', description: '被这篇取代的旧记忆的 docId' },
+        kind: { type: 'string', description: 'fact/pref/lesson/task/proj' },
+        goal: { type: 'string', description: 'task 要达成什么(一句)' },
       },
     },
     output: {
@@ -426,6 +439,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         if (scope.sessionId) meta.sessionId = scope.sessionId;
         if (args.pinned === true) meta.pinned = true;
         if (supersedes) meta.supersedes = [supersedes];
+        const kind = optionalText(args.kind);
+        const goal = optionalText(args.goal);
+        if (kind) meta.kind = kind;
+        if (goal) meta.goal = goal;
         input.meta = meta;
         const result = await engine().write(input);
         // A near-duplicate is merged into the older memory, which may sit elsewhere (global).
