@@ -125,3 +125,20 @@ test('property: a changed field is read back as typed, and the other fields stay
     { numRuns: 1000 },
   );
 });
+
+test('kind and goal are fields of the Meta line: read, changed in that line only, left alone when absent from a save', () => {
+  const raw = '[08:00] 晨跑\r\n\r\n五公里。\r\n\r\nTag: 跑步\r\nMeta: ws=ws-a; kind=偏好; goal="每周三次; 不间断"\r\n';
+  const f = diaryFields(raw);
+  assert.equal(f.kind, '偏好', 'an alias is shown as written');
+  assert.equal(f.goal, '每周三次; 不间断');
+  assert.equal(textOf(withDiaryFields(raw, f)), raw);
+  assert.equal(textOf(withDiaryFields(raw, { title: f.title, tags: f.tags, body: f.body })), raw, 'absent = unchanged');
+  const task = textOf(withDiaryFields(raw, { ...f, kind: 'task', goal: '五月前跑完半马' }));
+  assert.equal(task, '[08:00] 晨跑\r\n\r\n五公里。\r\n\r\nTag: 跑步\r\nMeta: ws=ws-a; kind=task; goal=五月前跑完半马\r\n');
+  const cleared = textOf(withDiaryFields(raw, { ...f, kind: '', goal: '' }));
+  assert.equal(cleared, '[08:00] 晨跑\r\n\r\n五公里。\r\n\r\nTag: 跑步\r\nMeta: ws=ws-a\r\n');
+  const plain = '[08:00] 晨跑\n\n五公里。\n\nTag: 跑步\n';
+  assert.deepEqual(Object.keys(diaryFields(plain)).sort(), ['body', 'tags', 'title'], 'no Meta line: no kind or goal field');
+  assert.equal(textOf(withDiaryFields(plain, { ...diaryFields(plain), kind: 'lesson' })), `${plain}Meta: kind=lesson\n`);
+  assert.deepEqual(withDiaryFields(plain, { ...diaryFields(plain), kind: 'two words' }), { problem: { field: 'kind', code: 'kind-invalid' } });
+});

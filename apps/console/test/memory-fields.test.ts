@@ -62,3 +62,16 @@ test('the editor\'s own checks: on the field they concern, before anything is se
   assert.ok(sameFields(base, { ...base, tags: '网络, 东京', body: '正文。\n' }), 'the same tags however separated');
   assert.ok(!sameFields(base, { ...base, tags: '网络' }));
 });
+
+test('kind and goal saved from the fields editor rewrite only the Meta line and reach the index', async (t) => {
+  const { h, file, id } = await seeded(t);
+  const f = await h.api().memories.fields({ id });
+  assert.equal(f.fields.kind, undefined, 'this file has no kind yet');
+  const res = await h.api().memories.saveFields({ id, expectedHash: f.contentHash, ...f.fields, kind: 'task', goal: '东京节点换到 9443' });
+  assert.ok(res.ok && res.changed);
+  assert.equal(readFileSync(file, 'utf8'), RAW.replace('Meta: pinned=true', 'Meta: pinned; kind=task; goal=东京节点换到 9443'));
+  assert.equal(res.memory.kind, 'task');
+  assert.equal(res.memory.goal, '东京节点换到 9443');
+  const again = await h.api().memories.fields({ id });
+  assert.deepEqual([again.fields.kind, again.fields.goal], ['task', '东京节点换到 9443']);
+});

@@ -66,5 +66,5 @@ export * from './preview/index.ts';
 export * from './search/filters.ts';
 // The diary format's own reading, for editors that show a memory as fields (the console's structured editor).
 export { parseDiaryParts, isTagLine, splitTags, type DiaryParts } from './diary/parse.ts';
-export { isMetaLine } from './diary/meta.ts';
+export { isMetaLine, normaliseGoal, withTxtMeta, parseMetaFields, DEFAULT_META } from './diary/meta.ts';
 export { withLayoutOf } from './diary/lines.ts';

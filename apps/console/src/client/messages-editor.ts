@@ -17,6 +17,16 @@ export const zhEditor = {
   'edit.problem.body-reads-as-tags': '没有标签时，正文最后一行不能以“Tag:”或“标签：”开头，否则它会被当成标签。在它后面再写一句，或者改掉开头。',
   'edit.problem.body-reads-as-meta': '正文最后一行会被当成元信息行。在它后面再写一句，或者改掉开头。',
   'edit.problem.not-kept': '这样保存后正文会被读成别的样子（最后一行像标签行或元信息行），请改一下那一行。',
+  'edit.kind': '类别',
+  'edit.kind.none': '未注明',
+  'edit.kind.fact': '事实 fact',
+  'edit.kind.pref': '偏好 pref',
+  'edit.kind.lesson': '教训 lesson',
+  'edit.kind.task': '任务 task',
+  'edit.kind.proj': '项目 proj',
+  'edit.goal': '目标',
+  'edit.goal.hint': '任务要达成什么（一句话）；检索时比正文权重高。',
+  'edit.problem.kind-invalid': '类别只能是一个词（不含空格、分号、等号、逗号）。',
 };
 
 export type EditorKey = keyof typeof zhEditor;
@@ -37,4 +47,14 @@ export const enEditor: Record<EditorKey, string> = {
   'edit.problem.body-reads-as-tags': 'Without tags, the last line of the text cannot start with “Tag:”: it would be read as the tags. Add a sentence after it, or change how it starts.',
   'edit.problem.body-reads-as-meta': 'The last line of the text would be read as the metadata line. Add a sentence after it, or change how it starts.',
   'edit.problem.not-kept': 'Saved like this, the text would be read differently (its last line looks like a Tag or Meta line); change that line.',
+  'edit.kind': 'Kind',
+  'edit.kind.none': 'Not set',
+  'edit.kind.fact': 'fact',
+  'edit.kind.pref': 'preference (pref)',
+  'edit.kind.lesson': 'lesson',
+  'edit.kind.task': 'task',
+  'edit.kind.proj': 'project (proj)',
+  'edit.goal': 'Goal',
+  'edit.goal.hint': 'What the task is meant to achieve (one sentence); recall weighs it above the text.',
+  'edit.problem.kind-invalid': 'A kind is one word (no spaces, semicolons, equals signs or commas).',
 };

@@ -1,19 +1,23 @@
-// A .txt diary memory as the three fields the editor shows — title, tags, body — and back. The file
+// A .txt diary memory as the fields the editor shows — title, tags, body, kind, goal — and back. The file
 // stays the source of truth: the fields are read with the engine's own rules (parseDiaryParts,
 // isTagLine, isMetaLine), and a save splices only the lines of the fields that changed into the
 // file's text, so everything else keeps its bytes (BOM, CRLF, an anchor written 【09：30】, a
-// `Tags：a、b` line, the Meta line). Unchanged fields give back the text byte for byte. Pure.
-import { isMetaLine, isTagLine, parseDiaryParts, splitTags, withLayoutOf } from '@engram/engine';
+// `Tags：a、b` line, the Meta line). Kind and goal live in the Meta line: a change of them rewrites
+// only that line's kind / goal keys. Unchanged fields give back the text byte for byte. Pure.
+import { DEFAULT_META, isMetaLine, isTagLine, normaliseGoal, parseDiaryParts, parseMetaFields, splitTags, withLayoutOf, withTxtMeta } from '@engram/engine';
 
 export interface DiaryFields {
   title: string;
   tags: string[];
   /** Everything between the title line and the Tag line: the `> summary` paragraph and the text. */
   body: string;
+  /** The Meta line's kind as written and its goal, when it has them; absent in a save = left as they are. */
+  kind?: string;
+  goal?: string;
 }
 
 /** Which field a save cannot keep, and why (the editor shows it under that field, in the reader's language). */
-export type FieldProblem = { field: 'title' | 'body'; code: 'title-empty' | 'title-reads-as-other' | 'body-reads-as-tags' | 'not-kept' };
+export type FieldProblem = { field: 'title' | 'body' | 'kind'; code: 'title-empty' | 'title-reads-as-other' | 'body-reads-as-tags' | 'not-kept' | 'kind-invalid' };
 
 interface Layout {
   bom: string;
@@ -65,7 +69,7 @@ function layoutOf(raw: string): Layout {
     tagIdx,
     bodyStart,
     bodyEnd,
-    fields: { title: parts.lineTitle ?? '', tags: parts.tags ?? [], body: lines.slice(bodyStart, bodyEnd).join('\n') },
+    fields: { title: parts.lineTitle ?? '', tags: parts.tags ?? [], body: lines.slice(bodyStart, bodyEnd).join('\n'), ...(parts.kind ? { kind: parts.kind } : {}), ...(parts.goal ? { goal: parts.goal } : {}) },
   };
 }
 
@@ -107,7 +111,11 @@ export function withDiaryFields(raw: string, next: DiaryFields): { text: string 
   const titleChanged = title !== oneLine(l.fields.title);
   const tagsChanged = !sameList(tags, l.fields.tags);
   const bodyChanged = body.join('\n') !== l.fields.body;
-  if (!titleChanged && !tagsChanged && !bodyChanged) return { text: raw };
+  const kind = next.kind === undefined ? l.fields.kind ?? '' : next.kind.trim();
+  const goal = next.goal === undefined ? l.fields.goal ?? '' : normaliseGoal(next.goal);
+  if (kind !== '' && !/^[^\s;=,]{1,200}$/.test(kind)) return { problem: { field: 'kind', code: 'kind-invalid' } };
+  const metaChanged = kind !== (l.fields.kind ?? '') || goal !== (l.fields.goal ?? '');
+  if (!titleChanged && !tagsChanged && !bodyChanged && !metaChanged) return { text: raw };
 
   const lines = [...l.lines];
   // From the end, so earlier indices stay valid: tags, then body, then title.
@@ -144,12 +152,19 @@ export function withDiaryFields(raw: string, next: DiaryFields): { text: string 
     if (l.titleIdx >= 0) lines[l.titleIdx] = l.titlePrefix + title;
     else lines.splice(l.bodyStart, 0, title, '');
   }
-  const text = withLayoutOf(raw, l.bom + lines.join('\n'));
+  let text = withLayoutOf(raw, l.bom + lines.join('\n'));
+  if (metaChanged) {
+    // The other keys of the Meta line (workspace, session, pin…) are kept as they are.
+    const metaLine = [...text.split(/\r\n|\n|\r/)].reverse().find((line) => line.trim() !== '');
+    const current = metaLine !== undefined && isMetaLine(metaLine) ? parseMetaFields(metaLine.replace(/^\s*[^:：]*[:：]\s*/, '')).meta : { ...DEFAULT_META, supersedes: [] };
+    text = withTxtMeta(text, { ...current, kind, goal });
+  }
 
   // Read back with the engine's rules: what was typed must be what the engine will read.
   const back = layoutOf(text).fields;
   if (oneLine(back.title) !== title) return { problem: { field: 'title', code: title === '' ? 'title-empty' : 'title-reads-as-other' } };
   if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags' } };
   if (back.body !== body.join('\n')) return { problem: { field: 'body', code: 'not-kept' } };
+  if ((back.kind ?? '') !== kind || (back.goal ?? '') !== goal) return { problem: { field: 'kind', code: 'not-kept' } };
   return { text };
 }

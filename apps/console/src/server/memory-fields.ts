@@ -30,7 +30,7 @@ export async function saveMemoryFields(engine: Engine, input: DiaryFields & { id
   const d = await detailOf(engine, input.id);
   if (d.contentHash !== input.expectedHash) throw new TRPCError({ code: 'CONFLICT', message: `"${d.title}" changed on disk since it was opened; reload before saving` });
   if (d.readOnly || !fieldsEditable(d.path)) throw new TRPCError({ code: 'BAD_REQUEST', message: `"${d.title}" is not edited as fields` });
-  const next = withDiaryFields(d.raw, { title: input.title, tags: input.tags, body: input.body });
+  const next = withDiaryFields(d.raw, { title: input.title, tags: input.tags, body: input.body, kind: input.kind, goal: input.goal });
   if ('problem' in next) return { ok: false, problem: next.problem };
   if (next.text === d.raw) return { ok: true, changed: false, memory: d };
   return { ok: true, changed: true, memory: await engine.saveText(d.docId, next.text, input.expectedHash) };

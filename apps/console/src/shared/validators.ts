@@ -85,6 +85,9 @@ export const saveFieldsInput = z.object({
   title: z.string().max(2_000),
   tags: z.array(z.string().max(500)).max(200),
   body: z.string().max(500_000),
+  /** Absent: the Meta line's kind / goal stay as they are. */
+  kind: z.string().max(200).optional(),
+  goal: z.string().max(2_000).optional(),
 });
 
 export const editInput = z.object({

@@ -1,5 +1,5 @@
 'use client';
-// A memory as three fields — title, tags, body — instead of the raw file: the server splices what
+// A memory as fields — title, tags, kind and goal (the Meta line's), body — instead of the raw file: the server splices what
 // changed into the file (memories.saveFields), so the file's own layout stays. Each problem is shown
 // under its field and tied to it (aria-describedby); Ctrl/⌘+S saves, Esc asks to cancel; 预览 renders
 // the body as it will be read (summary quote, `##` sections, lists) with the tags under it.
@@ -10,6 +10,9 @@ import type { EditorFields, FieldName, FieldProblems } from '../notebook/fields-
 import { tagList } from '../notebook/fields-check.ts';
 import { inputClassFor } from '../ui.tsx';
 import { MemoryReader } from './MemoryReader.tsx';
+
+/** The kinds seed 004 names; a file's other word (an alias, an unknown kind) is offered as written. */
+const KINDS = ['fact', 'pref', 'lesson', 'task', 'proj'] as const;
 
 export interface FieldsEditorProps {
   value: EditorFields;
@@ -29,7 +32,7 @@ export interface FieldsEditorProps {
 export function FieldsEditor({ value, onChange, problems, onSave, onCancel, name, idBase, bodyRef, bodyClass = 'min-h-56' }: FieldsEditorProps) {
   const { t } = useI18n();
   const [tab, setTab] = useState<'write' | 'preview'>('write');
-  const set = (field: FieldName, text: string) => onChange({ ...value, [field]: text });
+  const set = (field: FieldName | 'goal', text: string) => onChange({ ...value, [field]: text });
   const ids = (field: FieldName, hint = false) => [problems[field] ? `${idBase}-${field}-problem` : '', hint ? `${idBase}-${field}-hint` : ''].filter(Boolean).join(' ') || undefined;
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
@@ -84,6 +87,49 @@ export function FieldsEditor({ value, onChange, problems, onSave, onCancel, name
         </p>
         {problem('tags')}
       </div>
+      {value.kind !== undefined ? (
+        <div className="flex flex-wrap gap-2.5">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${idBase}-kind`} className="text-xs font-medium text-muted">
+              {t('edit.kind')}
+            </label>
+            <select
+              id={`${idBase}-kind`}
+              data-testid="edit-kind"
+              className={inputClassFor(Boolean(problems.kind))}
+              value={value.kind}
+              aria-invalid={problems.kind ? true : undefined}
+              aria-describedby={ids('kind')}
+              onChange={(e) => set('kind', e.target.value)}
+            >
+              <option value="">{t('edit.kind.none')}</option>
+              {KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {t(`edit.kind.${k}`)}
+                </option>
+              ))}
+              {value.kind !== '' && !(KINDS as readonly string[]).includes(value.kind) ? <option value={value.kind}>{value.kind}</option> : null}
+            </select>
+            {problem('kind')}
+          </div>
+          <div className="flex min-w-48 flex-1 flex-col gap-1">
+            <label htmlFor={`${idBase}-goal`} className="text-xs font-medium text-muted">
+              {t('edit.goal')}
+            </label>
+            <input
+              id={`${idBase}-goal`}
+              data-testid="edit-goal"
+              className={inputClassFor(false)}
+              value={value.goal ?? ''}
+              aria-describedby={`${idBase}-goal-hint`}
+              onChange={(e) => set('goal', e.target.value)}
+            />
+            <p id={`${idBase}-goal-hint`} className="text-xs text-muted">
+              {t('edit.goal.hint')}
+            </p>
+          </div>
+        </div>
+      ) : null}
       <div className="flex flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <label htmlFor={`${idBase}-body`} className="text-xs font-medium text-muted">

@@ -10,16 +10,23 @@ export interface EditorFields {
   /** As typed: separated by , ， 、 ; ； */
   tags: string;
   body: string;
+  /** The Meta line's kind ('' = none) and goal; absent where a page does not edit them. */
+  kind?: string;
+  goal?: string;
 }
 
-export type FieldName = 'title' | 'tags' | 'body';
+export type FieldName = 'title' | 'tags' | 'body' | 'kind';
 export type FieldProblems = Partial<Record<FieldName, EditorKey>>;
 
 /** The tag list of the tags field (the engine splits on the same marks and cleans each tag again). */
 export const tagList = (tags: string): string[] => [...new Set(tags.split(/[,，、;；]/).map((t) => t.trim()).filter(Boolean))];
 
 export const sameFields = (a: EditorFields, b: EditorFields): boolean =>
-  a.title.trim() === b.title.trim() && tagList(a.tags).join('\n') === tagList(b.tags).join('\n') && a.body.replace(/\s+$/, '') === b.body.replace(/\s+$/, '');
+  a.title.trim() === b.title.trim() &&
+  tagList(a.tags).join('\n') === tagList(b.tags).join('\n') &&
+  a.body.replace(/\s+$/, '') === b.body.replace(/\s+$/, '') &&
+  (a.kind ?? '').trim() === (b.kind ?? '').trim() &&
+  (a.goal ?? '').trim() === (b.goal ?? '').trim();
 
 /** Problems of `f`; `base` is what the file held (a memory without a title may stay without one). */
 export function fieldProblems(f: EditorFields, base: EditorFields): FieldProblems {

@@ -232,7 +232,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
     }),
   );
   const structured = fieldsQ.data?.editable === true;
-  const base: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body } : null;
+  const base: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body, kind: fieldsQ.data.fields.kind ?? '', goal: fieldsQ.data.fields.goal ?? '' } : null;
   const value = fields ?? base;
   const problems: FieldProblems = structured && value && base ? { ...fieldProblems(value, base), ...serverProblems } : {};
   // The text editor stays for files the fields editor does not write (.md).
@@ -243,7 +243,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
   const blocked = structured ? Object.keys(problems).length > 0 : problem !== null;
   const submit = () => {
     if (!changed || blocked || save.isPending || saveFields.isPending) return;
-    if (structured && value && fieldsQ.data) saveFields.mutate({ id, expectedHash: fieldsQ.data.contentHash, title: value.title, tags: tagList(value.tags), body: value.body });
+    if (structured && value && fieldsQ.data) saveFields.mutate({ id, expectedHash: fieldsQ.data.contentHash, title: value.title, tags: tagList(value.tags), body: value.body, kind: value.kind, goal: value.goal });
     else if (!structured && detail.data) save.mutate({ id, raw, expectedHash: detail.data.contentHash });
   };
   return (

@@ -453,7 +453,7 @@ function MemoryDetailView({ id }: { id: string }) {
   const d = detail.data;
   const text = draft?.text ?? d.raw;
   const dirty = isDirty(draft);
-  const baseFields: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body } : null;
+  const baseFields: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body, kind: fieldsQ.data.fields.kind ?? '', goal: fieldsQ.data.fields.goal ?? '' } : null;
   const fields = draft?.fields ?? baseFields;
   const problems: FieldProblems = structured && fields ? { ...fieldProblems(fields, draft?.baseFields ?? baseFields!), ...serverProblems } : {};
   const problem = editing && !structured ? diaryProblem(text) : null;
@@ -461,7 +461,7 @@ function MemoryDetailView({ id }: { id: string }) {
   const pending = save.isPending || saveFields.isPending;
   const submit = () => {
     if (!dirty || blocked || pending) return;
-    if (structured && fields && draft) saveFields.mutate({ id: d.docId, expectedHash: draft.baseHash, title: fields.title, tags: tagList(fields.tags), body: fields.body });
+    if (structured && fields && draft) saveFields.mutate({ id: d.docId, expectedHash: draft.baseHash, title: fields.title, tags: tagList(fields.tags), body: fields.body, kind: fields.kind, goal: fields.goal });
     else if (!structured) save.mutate({ id: d.docId, raw: text, expectedHash: draft?.baseHash ?? d.contentHash });
   };
   const setFields = (next: EditorFields) => {
