@@ -72,7 +72,7 @@ export function stageName(id: string, lang: Lang): string {
 }
 
 /** Diary fields a query word matched in. */
-const FIELDS_ZH: Record<string, string> = { title: '标题', summary: '摘要', tags: '标签', body: '正文' };
+const FIELDS_ZH: Record<string, string> = { title: '标题', summary: '摘要', tags: '标签', body: '正文', goal: '目标' };
 export function fieldName(id: string, lang: Lang): string {
   return lang === 'zh' ? (FIELDS_ZH[id] ?? id) : id;
 }

@@ -20,6 +20,9 @@ export function recallJson(r: RecallResult) {
       },
       matched: h.matched.map((m) => ({ token: m.token, idf: round(m.idf), fields: m.fields })),
       folded: h.folded,
+      // What sort of memory and its goal (seed 004), when it has them: part of why it was found.
+      ...(h.kind ? { kind: h.kind } : {}),
+      ...(h.goal ? { goal: h.goal } : {}),
       ...(h.evidence ? { evidence: roundEvidence(h.evidence) } : {}),
     })),
     gate: {

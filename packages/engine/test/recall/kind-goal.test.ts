@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { recallJson } from '../../src/cli/output.ts';
 import { filterHits, parseInlineFilters } from '../../src/search/filters.ts';
 import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
@@ -31,6 +32,8 @@ test('a goal match ranks above the same words in the body, and the hit names its
     assert.equal(hit.kind, 'task');
     assert.equal(hit.goal, '蓝鲸计划上线');
     assert.ok(hit.matched.some((m) => m.fields.includes('goal')), JSON.stringify(hit.matched));
+    const json = recallJson(r).hits.find((h) => h.docId === inGoal.docId)!;
+    assert.deepEqual([json.kind, json.goal], ['task', '蓝鲸计划上线'], 'engram recall --json names them too');
     const other = r.hits.find((h) => h.docId === inBody.docId)!;
     assert.equal(other.kind, '');
     assert.ok(!other.matched.some((m) => m.fields.includes('goal')));

@@ -22,6 +22,8 @@ type RecallResult = RecallOutput['result'];
 type Hit = RecallResult['hits'][number];
 type Submitted = RouterInputs['recall']['run'];
 
+/** The kinds the seed names (a memory's other word is shown as written). */
+const KNOWN_KINDS = new Set(['fact', 'pref', 'lesson', 'task', 'proj']);
 const fmt = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 export function RecallPage() {
@@ -237,7 +239,18 @@ function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
               <span>{t('recall.decay', { n: fmt(h.channels.decay, 3) })}</span>
               <span>{t('recall.fused')} {fmt(h.channels.fused, 4)}</span>
               {h.folded ? <span>{t('recall.folded', { n: h.folded })}</span> : null}
+              {h.kind ? (
+                <span data-testid="recall-hit-kind">
+                  {t('edit.kind')}:{KNOWN_KINDS.has(h.kind) ? t(`edit.kind.${h.kind as 'task'}`) : <span className="font-mono">{h.kind}</span>}
+                </span>
+              ) : null}
             </div>
+            {h.goal ? (
+              <p className="mt-1 text-xs" data-testid="recall-hit-goal">
+                <span className="text-muted">{t('edit.goal')}:</span>
+                {h.goal}
+              </p>
+            ) : null}
             <div className="mt-2">
               <ScoreBars bars={bars} testId="recall-hit-chart" />
             </div>
