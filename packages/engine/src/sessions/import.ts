@@ -51,6 +51,8 @@ export interface DraftOptions {
   splitTopics?: boolean;
   /** Words for the topic split; default: the engine's tokenizer with its defaults. */
   tokenizer?: Tokenizer;
+  /** The split already made (the plan drafts a session twice, with and without the reasoning). */
+  topics?: SessionTopic[];
   /** Used when the log has no times at all (epoch ms). */
   fallbackTime?: number;
 }
@@ -113,7 +115,8 @@ export function draftImports(log: SessionLog, options: DraftOptions = {}): Sessi
     thinking: options.thinking === true ? (options.maxThinkingChars ?? 3000) : null,
   };
   const topics: SessionTopic[] =
-    options.splitTopics === false ? [{ from: 1, to: log.turns.length, turns: log.turns }] : splitTopics(log.turns, { tokenizer: tokenizerOf(options) });
+    options.topics ??
+    (options.splitTopics === false ? [{ from: 1, to: log.turns.length, turns: log.turns }] : splitTopics(log.turns, { tokenizer: tokenizerOf(options) }));
   const whole = topics.length === 1;
   const sessionStart = log.startedAt ?? log.turns.find((t) => t.startedAt !== null)?.startedAt ?? log.endedAt ?? options.fallbackTime ?? 0;
   return topics.map((topic) => {
@@ -170,9 +173,11 @@ function sessionStatus(topics: readonly ImportTopicPlan[]): ImportStatus {
 export async function planImport(db: EngramDb, logs: readonly SessionLog[], options: DraftOptions = {}): Promise<ImportPlanItem[]> {
   const either = options.thinking === undefined;
   const drafted = logs.map((log) => {
-    const drafts = log.id === '' ? [] : draftImports(log, options);
-    // The split does not read the reasoning, so the other variant's drafts pair up one to one.
-    const other = either && drafts.length > 0 ? draftImports(log, { ...options, thinking: true }) : [];
+    if (log.id === '' || log.turns.length === 0) return { log, drafts: [], otherHashes: [] };
+    // The split does not read the reasoning: made once, the two variants' drafts pair up one to one.
+    const topics = options.topics ?? (options.splitTopics === false ? undefined : splitTopics(log.turns, { tokenizer: tokenizerOf(options) }));
+    const drafts = draftImports(log, { ...options, topics });
+    const other = either ? draftImports(log, { ...options, topics, thinking: true }) : [];
     return { log, drafts, otherHashes: other.map((d) => d.sourceHash) };
   });
   const known = await sessionImportsByIds(

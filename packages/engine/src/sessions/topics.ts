@@ -37,6 +37,10 @@ export interface SessionTopic {
   turns: SessionTurn[];
 }
 
+/** Characters of the person's words and of the answer read per turn. */
+const PERSON_CHARS = 1500;
+const ANSWER_CHARS = 300;
+
 const SHIFT_CUES = /换个话题|换个问题|另外一个问题|另一个问题|另外一件事|另一件事|新问题|顺便问|题外话|不相关|无关的|\bby the way\b|\bbtw\b|\bunrelated\b|\bdifferent (?:question|topic)\b|\bnew (?:question|topic)\b|\banother (?:question|topic|thing)\b/i;
 const FOLLOW_CUES = /^(?:那么?|然后|接着|继续|刚才|上面|照这|按这|还是|同样|(?:and|then|also|so|ok|okay|continue)\b)/i;
 /** A bare question about what was just said: no words of its own, whichever tokenizer runs (gram splits 为什么 into words). */
@@ -54,10 +58,10 @@ function firstWords(words: Set<string>, n: number): Set<string> {
   return new Set([...words].slice(0, n));
 }
 
-const share = (words: ReadonlySet<string>, topic: ReadonlySet<string>): number => {
+const share = (words: ReadonlySet<string>, inTopic: (word: string) => boolean): number => {
   if (words.size === 0) return 0;
   let shared = 0;
-  for (const w of words) if (topic.has(w)) shared++;
+  for (const w of words) if (inTopic(w)) shared++;
   return shared / words.size;
 };
 
@@ -73,29 +77,37 @@ export function splitTopics(turns: readonly SessionTurn[], options: TopicSplitOp
   const recent = Math.max(1, options.recentTurns ?? 3);
   const answerCap = Math.max(1, options.answerWords ?? 40);
   const tokenizer = options.tokenizer;
-  tokenizer.prepare?.(turns.flatMap((t) => [t.user, t.assistant]));
-  const words: TurnWords[] = turns.map((t) => {
-    const answer = firstWords(wordsOf(t.assistant, tokenizer), answerCap);
+  // Only the openings are read: what a turn is about is said first, and a pasted log or a long answer
+  // would cost tokenizing time without changing the decision.
+  const person = turns.map((t) => t.user.slice(0, PERSON_CHARS));
+  const answers = turns.map((t) => t.assistant.slice(0, ANSWER_CHARS));
+  tokenizer.prepare?.([...person, ...answers]);
+  const words: TurnWords[] = turns.map((t, i) => {
+    const answer = firstWords(wordsOf(answers[i]!, tokenizer), answerCap);
     for (const tool of t.tools) for (const w of wordsOf(tool.argsPreview, tokenizer)) answer.add(w);
-    return { person: wordsOf(t.user, tokenizer), answer };
+    return { person: wordsOf(person[i]!, tokenizer), answer };
   });
 
-  const topics: { from: number; members: number[] }[] = [];
+  const topics: { members: number[]; person: Set<string> }[] = [];
   for (let i = 0; i < turns.length; i++) {
     const current = topics.at(-1);
-    if (!current || !staysIn(i, current.members)) topics.push({ from: i, members: [i] });
-    else current.members.push(i);
+    if (!current || !staysIn(i, current)) topics.push({ members: [i], person: new Set(words[i]!.person) });
+    else {
+      current.members.push(i);
+      for (const w of words[i]!.person) current.person.add(w);
+    }
   }
   return topics.map((t) => {
     const members = t.members.map((i) => turns[i]!);
     return { from: members[0]!.turn, to: members.at(-1)!.turn, turns: members };
   });
 
-  function staysIn(i: number, members: readonly number[]): boolean {
+  function staysIn(i: number, current: { members: number[]; person: Set<string> }): boolean {
     const own = words[i]!;
-    const topic = new Set<string>();
-    for (const m of members) for (const w of words[m]!.person) topic.add(w);
-    for (const m of members.slice(-recent)) for (const w of words[m]!.answer) topic.add(w);
+    // The person's words of the whole topic (kept as it grows) and the answers of its last turns.
+    const answers = new Set<string>();
+    for (const m of current.members.slice(-recent)) for (const w of words[m]!.answer) answers.add(w);
+    const topic = (w: string): boolean => current.person.has(w) || answers.has(w);
     const text = turns[i]!.user.trim();
     const personShare = share(own.person, topic);
     if (SHIFT_CUES.test(text.slice(0, 40))) return personShare >= 0.5;
