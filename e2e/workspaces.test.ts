@@ -149,6 +149,11 @@ describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM)
         await page.getByTestId('import-preview').click();
         await page.getByTestId('import-preview-item').nth(1).waitFor();
         assert.match(await page.getByTestId('import-preview-card').innerText(), /灯塔巡检日志写到/);
+        // One topic each: the patrol script's follow-up stays with it, so two memories for two sessions.
+        assert.equal(await page.getByTestId('import-preview-topic').count(), 2);
+        await page.getByTestId('import-thinking').check();
+        await page.getByTestId('import-preview-topic').nth(1).waitFor();
+        await page.getByTestId('import-thinking').uncheck();
         await page.evaluate(() => {
           const seenValues: number[] = [];
           (window as unknown as { __import: number[] }).__import = seenValues;
