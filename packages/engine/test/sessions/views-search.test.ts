@@ -214,7 +214,7 @@ test('readSessionById: a session id, a memory’s id (its source session, where 
   assert.equal((await readSessionById({ id: '5e5510115e551011' }, deps)).id, IDS.rich, 'a host-prefixed session id is found by its bare id');
 
   await assert.rejects(readSessionById({ id: 'feedfacefeedface' }, deps), { code: 'no-source', message: /records no source session/ });
-  await assert.rejects(readSessionById({ id: 'deadbeefdeadbeef' }, deps), { code: 'not-found', message: /came from session 99999999/ });
+  await assert.rejects(readSessionById({ id: 'deadbeefdeadbeef' }, deps), { code: 'not-found', message: /whose log is not under/ });
   await assert.rejects(readSessionById({ id: 'zzzz' }, deps), { code: 'not-found', message: /no session or memory with id or prefix "zzzz"/ });
   await assert.rejects(readSessionById({ id: 'zzzz' }, { ...deps, memory: undefined }), { message: /no session with id/ });
   await assert.rejects(readSessionById({ id: 'a1b2' }, deps), { code: 'ambiguous' });
