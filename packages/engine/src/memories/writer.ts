@@ -7,9 +7,10 @@ import type { MemoryDetail, MemorySummary, WriteInput, WriteResult } from '../ap
 import { docIdFor } from '../diary/ids.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { withLayoutOf } from '../diary/lines.ts';
-import { validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
+import { canonicalKind, validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
 import { DiaryError, isDiaryError } from '../diary/errors.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
+import { composeEntry } from '../diary/create.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
 import { withSummary } from '../diary/summary-edit.ts';
 import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
@@ -72,8 +73,9 @@ export class MemoryWriterService implements MemoryWriter {
       );
       const conflicts = gate.conflicts.length > 0 ? { conflicts: gate.conflicts } : {};
       if (gate.kind === 'merged') {
-        if (!gate.identical) await this.reindexPaths([gate.path]);
-        return { docId: gate.docId, path: gate.path, warnings: gate.warnings, semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
+        const kept = await this.kindGoalIntoMerged(gate.path, entryInput);
+        if (!gate.identical || kept.changed) await this.reindexPaths([gate.path]);
+        return { docId: gate.docId, path: gate.path, warnings: [...gate.warnings, ...kept.warnings], semanticIndexed: s.semantic?.status().state === 'ready', merged: true, ...conflicts };
       }
       const created = await createEntry(s.config.diaryDir, entryInput, { normalisedTitles: titleKeys }).catch((e: unknown) => {
         throw titleTakenError(e, (key) => s.live.titleHolder(key, (workspace) => visibleIn(scope, workspace)));
@@ -85,6 +87,26 @@ export class MemoryWriterService implements MemoryWriter {
     });
     await this.queueSummaryAfterWrite(result);
     return result;
+  }
+
+  /**
+   * A write merged into an older memory keeps its kind and goal where the older one has none (the
+   * goal is the writer's words); where the older memory says otherwise, its own stay and a warning says so.
+   */
+  private async kindGoalIntoMerged(path: string, input: WriteInput): Promise<{ changed: boolean; warnings: string[] }> {
+    const { kind, goal } = composeEntry(input);
+    if (kind === '' && goal === '') return { changed: false, warnings: [] };
+    const file = safeJoin(this.s.config.diaryDir, path);
+    const before = await readForRewrite(file, path);
+    const meta = parseDiaryText(before.text, { root: 'diary', path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false }).meta;
+    const next: MemoryMeta = { ...meta, supersedes: [...meta.supersedes], kind: meta.kind || kind, goal: meta.goal || goal };
+    const warnings: string[] = [];
+    if ((kind !== '' && meta.kind !== '' && canonicalKind(meta.kind) !== canonicalKind(kind)) || (goal !== '' && meta.goal !== '' && meta.goal !== goal))
+      warnings.push(`并入的旧记忆已有自己的 kind / goal(${meta.kind || '—'} / ${meta.goal || '—'}),保留了它的 / the older memory keeps its own kind / goal`);
+    if (next.kind === meta.kind && next.goal === meta.goal) return { changed: false, warnings };
+    const text = path.toLowerCase().endsWith('.md') ? withMarkdownMeta(before.text, next) : withTxtMeta(before.text, next);
+    if (text === null || text === before.text) return { changed: false, warnings };
+    return { changed: await rewriteIfUnchanged(file, before, text), warnings };
   }
 
   /** A memory written without a summary (or grown by a merge, when its summary was generated) waits for one. */

@@ -92,3 +92,22 @@ test('a Meta line in the written text gives kind and goal (not workspace); an un
     await engine.close();
   }
 });
+
+test('a write merged into an older memory gives it the kind and goal it lacked; one that has its own keeps them', async () => {
+  const { dirs, engine } = await opened();
+  try {
+    const body = '发布前在预发环境执行 deploy/rollback.sh 演练一次回滚,确认五分钟内能回到上一版。';
+    const first = await engine.write({ title: '回滚演练', content: body, tags: ['回滚'] });
+    const again = await engine.write({ title: '回滚演练记录', content: `${body}这次也通过了。`, tags: ['回滚'], meta: { kind: 'task', goal: '每次发布前都演练' } });
+    assert.equal(again.merged, true, JSON.stringify(again));
+    assert.equal(again.docId, first.docId);
+    assert.match(readFileSync(join(dirs.diaryDir, first.path), 'utf8'), /\nMeta: kind=task; goal=每次发布前都演练\n$/);
+    assert.equal((await engine.list({})).find((m) => m.docId === first.docId)!.kind, 'task', 're-indexed');
+    const third = await engine.write({ title: '回滚演练第三次', content: `${body}这次也通过了。`, tags: ['回滚'], meta: { kind: 'lesson', goal: '别的目标' } });
+    assert.equal(third.merged, true);
+    assert.ok(third.warnings.some((w) => /keeps its own kind \/ goal/.test(w)), third.warnings.join('\n'));
+    assert.match(readFileSync(join(dirs.diaryDir, first.path), 'utf8'), /\nMeta: kind=task; goal=每次发布前都演练\n$/);
+  } finally {
+    await engine.close();
+  }
+});
