@@ -1,7 +1,8 @@
 // Issue 28, the structured editor, in Chromium against the production build: a memory is edited as
 // title, tags and body; the file stays the source of truth (a CRLF file with a BOM and a `Tags：a、b`
 // line keeps every byte it had, and a change touches only its own lines); Ctrl+S saves; 预览 renders
-// the `##` sections; a problem is told in Chinese under the field it concerns.
+// the `##` sections; a problem is told in Chinese under the field it concerns; kind and goal are saved
+// into the Meta line.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,6 +82,17 @@ for (const width of [300, 1360]) {
         const after = readFileSync(file, 'utf8');
         assert.equal(after, `\ufeff【09：30】 ${TITLE}\r\n\r\n> 每周一上午巡检二号机房。\r\n\r\n## 步骤\r\n先看空调出风温度，再看 UPS 电池。\r\n\r\n## 异常\r\n- 温度高于 27 度时打电话给值班。\r\n\r\nTags：巡检、机房、值班\r\n`);
         await row.getByTestId('memory-reader').filter({ hasText: '27 度' }).waitFor();
+
+        // Kind and goal (seed 004): a select and a line, saved as the Meta line's keys; nothing else changes.
+        await row.getByTestId('memory-edit').click();
+        const kind = row.getByTestId('edit-kind');
+        await kind.waitFor();
+        assert.equal(await kind.inputValue(), '', 'no kind yet');
+        await kind.selectOption('task');
+        await row.getByTestId('edit-goal').fill('每周一十点前巡检完');
+        await row.getByTestId('edit-goal').press('Control+s');
+        await row.getByTestId('memory-reader').waitFor();
+        assert.equal(readFileSync(file, 'utf8'), `${after}Meta: kind=task; goal=每周一十点前巡检完\r\n`);
         assert.deepEqual(errors, []);
       } finally {
         await context.close();
