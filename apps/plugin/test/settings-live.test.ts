@@ -14,6 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '@engram/engine';
+import type { SemanticPort } from '../../../packages/engine/src/semantic/port.ts';
+import type { WarmUp } from '../src/host/recall/warm-up.ts';
 import { ALL_FIELDS, type FieldSpec } from '../../console/src/components/settings/spec.ts';
 import { COMPACTION_RECHECK_PATH } from '../src/host/compaction/routes.ts';
 import { CLIENT_CONFIG_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
@@ -84,6 +86,31 @@ function changed(field: FieldSpec, current: unknown, root: string): unknown {
     default:
       return `${String(current ?? '')}改`;
   }
+}
+
+/**
+ * A semantic channel that always runs (the settings of the semantic gates are read only when it
+ * does; without it their reads would depend on whether a model happens to be installed): it finds
+ * the chunks it was given, in order, against a fixed background.
+ */
+function standInModel(): SemanticPort {
+  const chunks: string[] = [];
+  return {
+    status: () => ({ state: 'ready', reason: null, action: null, provider: 'local', fingerprint: null, vectors: chunks.length, dimensions: 4, degradedBatches: 0 }),
+    sync: async (given) => {
+      for (const c of given) if (!chunks.includes(c.id)) chunks.push(c.id);
+      return { embedded: given.length, reused: 0, removed: 0, degradedBatches: [] };
+    },
+    search: async (_query, limit) => ({
+      ran: true,
+      ms: 1,
+      hits: chunks.slice(0, Math.min(limit, 5)).map((chunkId, i) => ({ chunkId, score: 0.7 - i * 0.05, rank: i + 1 })),
+      background: { mean: 0.3, std: 0.1, n: 100 },
+    }),
+    hasVector: (id) => chunks.includes(id),
+    integrityCheck: async () => ({ checked: 0, minCos: 1, ok: true }),
+    close: () => {},
+  };
 }
 
 /** The saves' own rebuilds: things made from the new config that the slot does not see being read. */
@@ -182,8 +209,16 @@ async function workload(loaded: Awaited<ReturnType<typeof loadPlugin>>, folder: 
 }
 
 test('every setting: "needs restart" is marked exactly on the settings a running plugin does not take up', async (t) => {
-  const loaded = await loadPlugin(t, { config: BASE, host: { httpService: 'httpServer' } });
+  const model = standInModel();
+  let warmUp: WarmUp | undefined;
+  const loaded = await loadPlugin(t, {
+    config: BASE,
+    host: { httpService: 'httpServer' },
+    deps: { engineOptions: { semanticFactory: async () => model }, onWarmUp: (w) => (warmUp = w) },
+  });
   const { host, engine, corpus } = loaded;
+  // Recall is lexical until the warm-up is done: the full recall (and its settings) comes after.
+  await warmUp!.done;
   await host.load(fileTools);
   const base = await host.listen();
   const folder = join(corpus.root, 'shop');
@@ -199,6 +234,7 @@ test('every setting: "needs restart" is marked exactly on the settings a running
   assert.equal((await engine.saveSettings({ runtime: { mode: 'message' }, inject: { mode: 'context' } })).ok, true);
   await workload(loaded, folder, base);
   const readInUse = new Set(reads.paths);
+  assert.ok(readInUse.has('recall.hybridGate.enabled') && readInUse.has('recall.minSemantic'), 'the recalls ran with the semantic channel');
   rebuilds.take();
 
   // 2. Each setting not read in use, changed on its own.
