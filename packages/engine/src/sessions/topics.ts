@@ -13,9 +13,11 @@
 //   3. A turn that says it follows on (那…, 然后…, 继续, 刚才…) stays.
 //   4. A turn with no content word of its own (好的, 继续, 为什么?) stays: it cannot be about
 //      something else.
-//   5. Otherwise it stays when at least `threshold` of its words are the topic's — the person's
-//      words, or the words of the answer it got (a follow-up often names what the answer said:
-//      "那 8443 要开防火墙吗" after "改用 8443") — and starts a new topic when neither is.
+//   5. Otherwise it stays when at least `threshold` of the person's words are the topic's (a
+//      follow-up often names what the answer said: "8443 要开防火墙吗" after "改用 8443"), or when
+//      at least `threshold` of its answer's words are specific words of the topic (names, numbers,
+//      paths, longer terms: "能不能写成脚本?" answered with the topic's ufw, 8443, sing-box).
+//      Anything else starts a new topic.
 import type { Tokenizer } from '../types.ts';
 import { isSingleCjkChar } from '../text/scripts.ts';
 import type { SessionTurn } from './log.ts';
@@ -39,9 +41,11 @@ export interface SessionTopic {
 
 /** Characters of the person's words and of the answer read per turn. */
 const PERSON_CHARS = 1500;
+/** A word that names something (a name, a number, a path, a term of three characters or more), not a word of the trade. */
+const SPECIFIC = /[\p{L}--\p{Script=Han}]|\d|^.{3,}$/v;
 const ANSWER_CHARS = 300;
 
-const SHIFT_CUES = /换个话题|换个问题|另外一个问题|另一个问题|另外一件事|另一件事|新问题|顺便问|题外话|不相关|无关的|\bby the way\b|\bbtw\b|\bunrelated\b|\bdifferent (?:question|topic)\b|\bnew (?:question|topic)\b|\banother (?:question|topic|thing)\b/i;
+const SHIFT_CUES = /对了|换个话题|换个问题|另外一个问题|另一个问题|另外一件事|另一件事|新问题|顺便问|题外话|不相关|无关的|\bby the way\b|\bbtw\b|\bunrelated\b|\bdifferent (?:question|topic)\b|\bnew (?:question|topic)\b|\banother (?:question|topic|thing)\b/i;
 const FOLLOW_CUES = /^(?:那么?|然后|接着|继续|刚才|上面|照这|按这|还是|同样|(?:and|then|also|so|ok|okay|continue)\b)/i;
 /** A bare question about what was just said: no words of its own, whichever tokenizer runs (gram splits 为什么 into words). */
 const BARE_FOLLOW_UP = /^(?:为什么|为啥|怎么说|然后呢|还有呢|真的吗|确定吗|是吗|why|really|how so|are you sure)\s*[??!!。.…]*$/i;
@@ -113,6 +117,9 @@ export function splitTopics(turns: readonly SessionTurn[], options: TopicSplitOp
     if (SHIFT_CUES.test(text.slice(0, 40))) return personShare >= 0.5;
     if (FOLLOW_CUES.test(text) || BARE_FOLLOW_UP.test(text)) return true;
     if (own.person.size === 0) return true;
-    return personShare >= threshold || share(own.answer, topic) >= threshold;
+    if (personShare >= threshold) return true;
+    // Of the answer, only the specific words count: two unrelated technical answers share their
+    // trade's words (配置, 运行, 命令) and would join otherwise.
+    return share(own.answer, (w) => SPECIFIC.test(w) && topic(w)) >= threshold;
   }
 }

@@ -37,15 +37,27 @@ for (const [name, tokenizer] of TOKENIZERS) {
     ]);
   });
 
+  test(`${name}: two unrelated technical requests are two topics, though their answers share the trade's words`, () => {
+    const session = [
+      ['nginx 的 443 端口被占用了', '查看配置文件 /etc/nginx/nginx.conf,修改 listen 端口,然后运行 nginx -s reload 命令。'],
+      ['Python 虚拟环境怎么建?', '运行 python -m venv .venv 命令,然后修改 PATH,配置文件不用动。'],
+    ] as const;
+    assert.deepEqual(ranges(session, tokenizer), [
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
   test(`${name}: one request and its follow-ups are one topic (shared words, the answer's words, nothing new said)`, () => {
     const continuing = [
       PORT,
       ['好的,就这么改吧', '已经把 sing-box 的入站端口改成 8443 并重启。'],
       ['防火墙要不要放行 8443?', '要,ufw allow 8443/tcp。'],
       ['为什么?', '不放行的话外面连不进来。'],
+      ['能不能写成脚本?', '可以:ufw allow 8443/tcp && systemctl restart sing-box。'],
       ['那重启以后 nginx 会不会又抢 443?', '不会,nginx 仍然监听 443,sing-box 用 8443。'],
     ] as const;
-    assert.deepEqual(ranges(continuing, tokenizer), [[1, 5]]);
+    assert.deepEqual(ranges(continuing, tokenizer), [[1, 6]]);
   });
 
   test(`${name}: a follow-up, then something else, then back to a follow-up of the new thing`, () => {
@@ -84,6 +96,14 @@ test('saying the subject changes starts a topic even when a word is shared; half
     [2, 2],
   ]);
   assert.deepEqual(ranges([PORT, ['另一个问题,东京节点 443 端口还被占用吗?', '已经释放了。']], tokenizer), [[1, 2]]);
+  // The split reads words, not meaning: a shared place name (one word in three) keeps a turn in the
+  // topic; said with 对了 (by the way), half its words must be shared.
+  const hotel = ['东京的酒店推荐哪家?', '新宿的酒店交通方便。'] as const;
+  assert.deepEqual(ranges([PORT, hotel], tokenizer), [[1, 2]]);
+  assert.deepEqual(ranges([PORT, [`对了,${hotel[0]}`, hotel[1]]], tokenizer), [
+    [1, 1],
+    [2, 2],
+  ]);
 });
 
 test('a turn the person did not start stays with the topic; every turn is in exactly one topic, in order', () => {
