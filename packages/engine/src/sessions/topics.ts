@@ -42,7 +42,7 @@ export interface SessionTopic {
 /** Characters of the person's words and of the answer read per turn. */
 const PERSON_CHARS = 1500;
 /** A word that names something (a name, a number, a path, a term of three characters or more), not a word of the trade. */
-const SPECIFIC = /[\p{L}--\p{Script=Han}]|\d|^.{3,}$/v;
+const SPECIFIC = /[^\P{L}\p{Script=Han}]|\d|^.{3,}$/u;
 const ANSWER_CHARS = 300;
 
 const SHIFT_CUES = /对了|换个话题|换个问题|另外一个问题|另一个问题|另外一件事|另一件事|新问题|顺便问|题外话|不相关|无关的|\bby the way\b|\bbtw\b|\bunrelated\b|\bdifferent (?:question|topic)\b|\bnew (?:question|topic)\b|\banother (?:question|topic|thing)\b/i;
