@@ -98,6 +98,21 @@ export function headerOf(row: Record<string, unknown>): SessionHeader | null {
   return null;
 }
 
+/** The tool-result blocks of a result message (the host's createToolResultMessage wraps the output in one). */
+const resultBlocks = (message: Record<string, unknown>): Record<string, unknown>[] =>
+  Array.isArray(message.content) ? message.content.filter((b): b is Record<string, unknown> => isRecord(b) && b.type === 'tool-result') : [];
+
+/**
+ * The call a tool/result answers. The host (packages/llm/llm/src/message.ts, createToolResultMessage)
+ * records it as `message.source.callId` and the block's `toolCallId`; older shapes as `callId` on
+ * the event or the message.
+ */
+export function toolResultCallId(data: Record<string, unknown>, message: Record<string, unknown>): string | undefined {
+  for (const v of [data.callId, message.callId, isRecord(message.source) ? message.source.callId : undefined, resultBlocks(message)[0]?.toolCallId])
+    if (typeof v === 'string' && v !== '') return v;
+  return undefined;
+}
+
 const isPerson = (data: Record<string, unknown>): boolean => isRecord(data.source) && data.source.kind === 'user';
 
 interface OpenTurn {
@@ -204,9 +219,9 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
       }
       case 'tool/result': {
         const message = isRecord(data.message) ? data.message : {};
-        const callId = typeof data.callId === 'string' ? data.callId : typeof message.callId === 'string' ? message.callId : undefined;
+        const callId = toolResultCallId(data, message);
         const use = callId ? byCall.get(callId) : undefined;
-        if (use && (data.error || message.isError === true)) use.error = true;
+        if (use && (data.error || message.isError === true || resultBlocks(message).some((b) => b.isError === true))) use.error = true;
         break;
       }
       case 'session/title': {

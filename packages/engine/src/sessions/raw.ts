@@ -7,7 +7,7 @@
 // Shapes: packages/core/session/src/types.ts (SessionEventMap) and packages/llm/llm/src/types.ts
 // (ContentBlockMap: text, reasoning, image, tool-call, tool-result) in the host repository.
 import { localTimeString } from '../diary/dates.ts';
-import type { SessionRawEvent, SessionTurn } from './log.ts';
+import { toolResultCallId, type SessionRawEvent, type SessionTurn } from './log.ts';
 import { clipChars } from './text.ts';
 
 /** Characters of one tool result shown. */
@@ -65,7 +65,7 @@ function renderEvent(event: SessionRawEvent, loggedCalls: ReadonlySet<string>): 
     case 'tool/result': {
       const message = isRecord(d.message) ? d.message : {};
       const failed = d.error !== undefined || message.isError === true || (Array.isArray(message.content) && message.content.some((b) => isRecord(b) && b.isError === true));
-      const callId = typeof message.callId === 'string' ? message.callId : isRecord(message.source) && typeof message.source.callId === 'string' ? message.source.callId : '';
+      const callId = toolResultCallId(d, message) ?? '';
       return [`[${at}tool/result${callId ? ` · ${callId}` : ''}${failed ? ' · 出错' : ''}]`, ...blocksText(message.content, loggedCalls, RAW_TOOL_RESULT_CHARS)].join('\n');
     }
   }

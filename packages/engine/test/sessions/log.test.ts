@@ -108,3 +108,23 @@ test('header shapes: wrapped under data or header, bare, typed "header"; events 
   ];
   for (const [row, id] of variants) assert.equal(parseSessionLog([row], { fallbackId: 'fallback' }).id, id, JSON.stringify(row));
 });
+
+test('a tool result in the host’s own shape (source.callId, a tool-result block with isError) marks its call failed', () => {
+  const w = new EventWriter(T0);
+  const hostResult = (callId: string, isError: boolean) =>
+    w.ev('tool/result', {
+      turn: 1,
+      step: 1,
+      // packages/llm/llm/src/message.ts createToolResultMessage in the host repository
+      message: { id: `m${callId}`, role: 'user', source: { kind: 'tool', callId }, content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: 'out' }], isError }] },
+      ...(isError ? { error: { name: 'Error', code: 'tool-failed' } } : {}),
+    });
+  const log = parseSessionLog([{ id: 'host-shape' }, w.turnStart(1), w.person('跑一下'), w.call(1, 'bash', { command: 'false' }, 'k1'), hostResult('k1', true), w.call(1, 'bash', { command: 'true' }, 'k2'), hostResult('k2', false), w.assistant(1, '第一条失败了。'), w.turnEnd(1)]);
+  assert.deepEqual(
+    log.turns[0]!.tools.map((t) => [t.argsPreview, t.error === true]),
+    [
+      ['command=false', true],
+      ['command=true', false],
+    ],
+  );
+});
