@@ -7,7 +7,7 @@ import { CompactionChannel, completeThrough, createCompactionRoutes, createCompa
 import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResident, RotatingLog, splitPluginConfig, teeLogger } from './core/index.ts';
 import type { AssembleContext, HostContext, HostLogger, HostSession, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
 import { registerCrossSessionTools, registerNotebookSection } from './crosssession/index.ts';
-import { listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
+import { createSummaryTryRoutes, listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
 import { RECALL_CONTEXT_NAME, RecallChannel, WarmUp, within } from './recall/index.ts';
 import { GUIDELINE_ORDER, GUIDELINE_SECTION_NAME, guidelineSection, RESIDENT_SECTION_NAME, ResidentChannel } from './resident/index.ts';
 import { ConsoleLink, consoleEnv, createLightViewRoutes, createRoutes, describeStatus, ensureConsoleToken } from './routes/index.ts';
@@ -421,6 +421,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     }),
     ...createCompactionRoutes({ channel: compaction, policy: guardPolicy }),
     ...createLightViewRoutes({ engine: getEngine, engineError: () => engineError, policy: guardPolicy, logFile: () => logFile.path }),
+    ...createSummaryTryRoutes({ engine: getEngine, complete: completeThrough(() => llm), route: () => lastMainRoute, policy: guardPolicy }),
   ];
   for (const service of ['httpServer', 'webServer'] as const) {
     ctx.inject?.([service], (scoped) => {

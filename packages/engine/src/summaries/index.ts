@@ -11,6 +11,7 @@ export {
   type RunOnceOptions,
   type SummaryRun,
   type SummaryRunOutcome,
+  type SummaryTry,
 } from './queue.ts';
 export { ruleSummary, leadingSentences, sentencesOf, summaryPrompt, cleanModelSummary } from './text.ts';
 export type { SummaryJobRow, SummaryJobStatus } from '@engram/db';

@@ -71,6 +71,19 @@ export interface SummaryRun {
   error?: string;
 }
 
+/** A tried summary (SummaryQueue.trySummary): nothing is written. */
+export interface SummaryTry {
+  /** auto = the model's; rule = the fallback the queue would write, with `error` saying why. */
+  source: 'auto' | 'rule';
+  summary: string;
+  /** The model asked (null: none routed). */
+  route: AssistRoute | null;
+  ms: number;
+  error?: string;
+}
+
+const failureText = (e: unknown): string => (e instanceof Timeout ? e.message : `model failed: ${errorMessage(e)}`);
+
 /** A job left `running` this long by a process that died is taken again. */
 export const STALE_RUNNING_MS = 10 * 60_000;
 /** Tries of a job whose process keeps dying before it is left alone (a re-run resets the count). */
@@ -203,6 +216,48 @@ export class SummaryQueue {
     await recordModelUsage(this.deps.db, 'summary', 1, tokens, this.deps.now?.() ?? new Date()).catch((e) => this.log('warn', 'summary: usage not counted', { error: errorMessage(e) }));
   }
 
+  /**
+   * One summary from the model for a title and body (the prompt, the time limit, the usage count
+   * and the cleaning every summary goes through); throws when no model is routed or it fails.
+   */
+  private async ask(complete: Complete | null, title: string, body: string, opts: { route: AssistRoute | null; maxChars: number; timeoutMs: number; signal?: AbortSignal }): Promise<string> {
+    const { route, maxChars } = opts;
+    if (!complete || !route) throw new Error('no model to ask: set summaries.provider/model, or let a session run first');
+    const ask = summaryPrompt(title, body || title, maxChars);
+    const sent = estimateTokens(ask.system) + estimateTokens(ask.prompt);
+    let reported: number | null = null; // the provider's own count, when the service gives one
+    const onUsage = (tokens: number) => (reported = tokens);
+    let reply: string;
+    try {
+      reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens, onUsage }, opts.timeoutMs, opts.signal);
+    } catch (e) {
+      await this.countUsage(reported ?? sent); // the prompt went out: it is spent whether or not an answer came
+      throw e;
+    }
+    await this.countUsage(reported ?? sent + estimateTokens(reply));
+    const summary = cleanModelSummary(reply, maxChars);
+    if (summary === '') throw new Error('the model answered with no usable summary');
+    return summary;
+  }
+
+  /**
+   * The console's 「试一下 AI 摘要」: what the model would make of this title and body (a memory's
+   * text as it stands in the editor, saved or not), asked exactly as the queue asks, written
+   * nowhere. When the model cannot answer, the rule summary the queue would fall back to, and why.
+   */
+  async trySummary(complete: Complete | null, draft: { title: string; body: string }, opts: RunOnceOptions = {}): Promise<SummaryTry> {
+    const settings = this.deps.settings();
+    const maxChars = opts.maxChars ?? settings.maxChars;
+    const route = summaryRoute(settings, opts.route);
+    const started = Date.now();
+    try {
+      const summary = await this.ask(complete, draft.title, draft.body, { route, maxChars, timeoutMs: opts.timeoutMs ?? settings.timeoutMs, signal: opts.signal });
+      return { source: 'auto', summary, route, ms: Date.now() - started };
+    } catch (e) {
+      return { source: 'rule', summary: ruleSummary(draft.body, maxChars, draft.title), route, ms: Date.now() - started, error: failureText(e) };
+    }
+  }
+
   async runOnce(complete: Complete | null, opts: RunOnceOptions = {}): Promise<SummaryRun | null> {
     const job = await this.next();
     if (!job) return null;
@@ -232,30 +287,15 @@ export class SummaryQueue {
     let summary = '';
     let source: 'auto' | 'rule' = 'auto';
     let failure: string | undefined;
-    const route = summaryRoute(settings, opts.route);
     try {
-      if (!complete || !route) throw new Error('no model to ask: set summaries.provider/model, or let a session run first');
-      const ask = summaryPrompt(parsed.title, parsed.body || parsed.title, maxChars);
-      const sent = estimateTokens(ask.system) + estimateTokens(ask.prompt);
-      let reported: number | null = null; // the provider's own count, when the service gives one
-      const onUsage = (tokens: number) => (reported = tokens);
-      let reply: string;
-      try {
-        reply = await completeWithin(complete, { route, system: ask.system, prompt: ask.prompt, maxTokens: ask.maxTokens, onUsage }, timeoutMs, opts.signal);
-      } catch (e) {
-        await this.countUsage(reported ?? sent); // the prompt went out: it is spent whether or not an answer came
-        throw e;
-      }
-      await this.countUsage(reported ?? sent + estimateTokens(reply));
-      summary = cleanModelSummary(reply, maxChars);
-      if (summary === '') throw new Error('the model answered with no usable summary');
+      summary = await this.ask(complete, parsed.title, parsed.body, { route: summaryRoute(settings, opts.route), maxChars, timeoutMs, signal: opts.signal });
     } catch (e) {
       if (opts.signal?.aborted) {
         // Stopping is not a model failure: the job waits for the next worker.
         await finishSummaryJob(this.deps.db, job.docId, { status: 'queued', source: null, error: null, now: this.stamp() }).catch(() => {});
         return { ...base, outcome: 'cancelled' };
       }
-      failure = e instanceof Timeout ? e.message : `model failed: ${errorMessage(e)}`;
+      failure = failureText(e);
       source = 'rule';
       summary = ruleSummary(parsed.body, maxChars, parsed.title);
       this.log('warn', 'summary: the model failed, rule-based summary used', { docId: job.docId, error: failure });

@@ -211,3 +211,25 @@ test('the summary route: settings first, else the session’s model', () => {
   assert.deepEqual(summaryRoute({ ...s, provider: 'p', model: 'm' }, ROUTE), { provider: 'p', model: 'm' });
   assert.deepEqual(summaryRoute({ ...s, model: 'flash' }, ROUTE), { provider: 'test-provider', model: 'flash' });
 });
+
+test('trying a summary (the console\'s 试一下 AI 摘要) asks as the queue asks, counts the tokens, and writes nothing', async (t) => {
+  const { engine, queue, fileOf } = await setup(t);
+  const w = await engine.write({ title: '东京节点端口', content: BODY, tags: ['东京节点'] });
+  const before = readFileSync(await fileOf(w.docId), 'utf8');
+  const jobBefore = await queue.job(w.docId);
+  const m = model('摘要:东京节点的 443 端口改由 sing-box 接管。');
+  const tried = await queue.trySummary(m.complete, { title: '东京节点端口(草稿)', body: `${BODY}还没保存的一句。` }, { route: ROUTE });
+  assert.deepEqual({ ...tried, ms: 0 }, { source: 'auto', summary: '东京节点的 443 端口改由 sing-box 接管。', route: ROUTE, ms: 0 });
+  assert.match(m.calls[0]!.prompt, /标题:东京节点端口\(草稿\)/);
+  assert.match(m.calls[0]!.prompt, /还没保存的一句/, 'the text as it stands in the editor');
+  assert.equal(readFileSync(await fileOf(w.docId), 'utf8'), before, 'the file is untouched');
+  assert.deepEqual(await queue.job(w.docId), jobBefore, 'the queue is untouched');
+
+  const failing = await queue.trySummary(model(async () => Promise.reject(new Error('401 bad key'))).complete, { title: '东京节点端口', body: BODY }, { route: ROUTE });
+  assert.equal(failing.source, 'rule');
+  assert.match(failing.error!, /401 bad key/);
+  assert.ok(failing.summary.length > 0, 'the rule summary the queue would fall back to');
+  const unrouted = await queue.trySummary(null, { title: '东京节点端口', body: BODY });
+  assert.deepEqual([unrouted.source, unrouted.route], ['rule', null]);
+  assert.match(unrouted.error!, /no model to ask/);
+});

@@ -14,6 +14,7 @@ import { Dialog } from '../Dialog.tsx';
 import { diaryProblem } from '../notebook/diary-check.ts';
 import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
 import { FieldsEditor } from '../library/FieldsEditor.tsx';
+import { TrySummary } from '../library/TrySummary.tsx';
 import { fieldProblems, sameFields, tagList, type EditorFields, type FieldProblems } from '../notebook/fields-check.ts';
 import type { EditorKey } from '../../client/messages-editor.ts';
 import { nearMissReason } from '../notebook/near-miss.ts';
@@ -297,6 +298,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
           <DiaryProblemNote problem={problem} id={problemId} />
         </>
       ) : null}
+      {fieldsQ.data ? <TrySummary draft={() => (structured && value ? { title: value.title, body: value.body } : { title: detail.data?.title ?? '', body: raw })} /> : null}
     </Dialog>
   );
 }

@@ -27,6 +27,7 @@ import { useArchive } from '../notebook/useArchive.ts';
 import { diaryProblem } from '../notebook/diary-check.ts';
 import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
 import { FieldsEditor } from '../library/FieldsEditor.tsx';
+import { TrySummary } from '../library/TrySummary.tsx';
 import { fieldProblems, tagList, type EditorFields, type FieldProblems } from '../notebook/fields-check.ts';
 import type { EditorKey } from '../../client/messages-editor.ts';
 import { useEngineSearch, type ArchiveState } from '../notebook/useEngineSearch.ts';
@@ -565,6 +566,7 @@ function MemoryDetailView({ id }: { id: string }) {
                 {t('common.cancel')}
               </Button>
               {dirty ? <span className="text-xs text-warn">{t('memory.draft')}</span> : null}
+              <TrySummary draft={() => (structured && fields ? { title: fields.title, body: fields.body } : { title: d.title, body: text })} />
             </>
           ) : (
             <Button data-testid="memory-edit" onClick={() => setEditing(true)}>

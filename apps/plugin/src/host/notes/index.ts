@@ -3,3 +3,4 @@
 // worker that drains the engine's summary queue, never on a turn's path.
 export { listenForNoteBlocks, NoteSink } from './note-sink.ts';
 export { startSummaryWorker } from './summary-worker.ts';
+export { createSummaryTryRoutes, SUMMARY_TRY_PATH } from './summary-try.ts';
