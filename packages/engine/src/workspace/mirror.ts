@@ -13,7 +13,6 @@ import { writeFileAtomic } from '../diary/fsio.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { Engine } from '../engine.ts';
 import { errorMessage } from '../errors.ts';
-import { workspaceIndexEntries } from '../preview/workspace-levels.ts';
 import type { WorkspaceIndexEntry } from '../preview/texts.ts';
 
 export const MEMORY_MIRROR_FILE = 'Memory.md';
@@ -76,6 +75,19 @@ export function notesOf(text: string): string | null {
 /** The text without its 更新于 line: two renders of the same memories compare equal. */
 const withoutTimestamp = (text: string): string => text.replace(new RegExp(`^${UPDATED}[^·\\n]*·`, 'm'), '');
 
+/** The workspace's own memories in the index's order (pinned first, then by last change), global ones left out. */
+async function ownEntries(engine: Pick<Engine, 'memoryIndex'>, id: string): Promise<WorkspaceIndexEntry[]> {
+  const out: WorkspaceIndexEntry[] = [];
+  for (let page = 1; out.length < MIRROR_MAX_ITEMS; page++) {
+    const result = await engine.memoryIndex({ workspace: id, page, pageSize: 100 });
+    for (const m of result.items) {
+      if (m.workspace === id && out.length < MIRROR_MAX_ITEMS) out.push({ docId: m.docId, date: m.date, title: m.title, summary: m.summary, pinned: m.pinned, global: false });
+    }
+    if (page >= result.pages) break;
+  }
+  return out;
+}
+
 /** `inner` is `outer` or inside it (both absolute). */
 function within(inner: string, outer: string): boolean {
   const rel = relative(resolve(outer), resolve(inner));
@@ -120,8 +132,7 @@ export async function refreshMemoryMirror(
         return outcome('foreign', `工作区里已有一份不是 Engram 生成的 Memory.md（${path}）。为了不覆盖你自己的内容，没有写入记忆镜像；把它改名或挪走后会自动生成，也可以在设置里关掉「Memory.md 镜像」。`);
       }
     }
-    const { entries } = await workspaceIndexEntries(engine, workspace.id, MIRROR_MAX_ITEMS);
-    const own = entries.filter((e) => !e.global);
+    const own = await ownEntries(engine, workspace.id);
     const now = options.now ?? new Date();
     const text = renderMemoryMirror(workspace, own, `${localDateString(now.getTime())} ${localTimeString(now.getTime())}`, existing === null ? null : notesOf(existing));
     if (existing !== null && withoutTimestamp(existing) === withoutTimestamp(text)) return outcome('unchanged', `Memory.md 已是最新（${own.length} 条）。`, own.length);
