@@ -111,3 +111,16 @@ test('a write merged into an older memory gives it the kind and goal it lacked; 
     await engine.close();
   }
 });
+
+test('a semantic write block whose text ends with a Meta line writes its kind and goal', async () => {
+  const { dirs, engine } = await opened();
+  try {
+    const reply = '答完了。\n\n<<<DailyNoteStart>>>\ncommand: create\ntitle: 回滚演练流程\ntags: 回滚, 发布\n\n[21:14] 回滚演练流程\n\n> 每次发布前在预发环境演练回滚。\n\n演练用 deploy/rollback.sh,五分钟内要回到上一版。\n\nTag: 回滚, 发布\nMeta: kind=task; goal=五分钟内回到上一版\n<<<DailyNoteEnd>>>\n';
+    const r = await engine.applyNoteBlocks(reply, new Set());
+    assert.deepEqual(r.errors, []);
+    const path = r.results[0]!.path!;
+    assert.match(readFileSync(join(dirs.diaryDir, path), 'utf8'), /\nTag: 回滚, 发布\nMeta: kind=task; goal=五分钟内回到上一版\n$/);
+  } finally {
+    await engine.close();
+  }
+});
