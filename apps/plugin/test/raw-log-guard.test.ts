@@ -45,6 +45,8 @@ for (const profile of ['full', 'lean'] as const) {
       ['bash', { command: `zstdcat ${log} | head` }],
       ['bash', { command: `cat ${home}/sessions/*/*/*.zstd` }],
       ['read', { path: log }],
+      // The name the current host writes, wherever it is copied.
+      ['bash', { command: 'zstdcat /tmp/copy/session.jsonl.zstd' }],
     ] as const) {
       const r = await host.tools!.call(tool, JSON.stringify(args));
       assert.ok(r.error, `${tool} ${JSON.stringify(args)} should be denied`);

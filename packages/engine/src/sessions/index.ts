@@ -20,6 +20,7 @@ export {
   loadSession,
   pathWithin,
   SESSION_LOG_FILE,
+  SESSION_LOG_FILES,
   type SessionFile,
   type SessionListItem,
   type ListSessionsOptions,

@@ -1,4 +1,4 @@
-// Finding past sessions on disk: $DSH_HOME/sessions/<project>/<session-id>/session.v4.jsonl.zstd.
+// Finding past sessions on disk: $DSH_HOME/sessions/<project>/<session-id>/session<suffix>.
 // I/O lives here; parsing is frames.ts / log.ts. A file that cannot be read is left out of a
 // listing, never an error: the host may be writing it right now.
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -7,6 +7,14 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readSessionBytes, type ParseSessionOptions, type SessionLog } from './log.ts';
 
 export const SESSION_LOG_FILE = 'session.v4.jsonl.zstd';
+
+/**
+ * The log file names a session directory may hold, tried in this order: the current host writes
+ * `session.jsonl.zstd`, or `session.jsonl` with compression off (logPath / logSuffix in
+ * packages/session/session-persistence-jsonl/src/format.ts of the host repository); the versioned
+ * name is the one the host contract documents.
+ */
+export const SESSION_LOG_FILES = ['session.jsonl.zstd', SESSION_LOG_FILE, 'session.jsonl'] as const;
 
 /** `sessions.dshHome` when set (`~` expanded), else $DSH_HOME, else ~/.dsh. */
 export function resolveDshHome(configValue?: string | null, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
@@ -69,12 +77,16 @@ export async function sessionFiles(dshHome: string): Promise<SessionFile[]> {
   const out: SessionFile[] = [];
   for (const project of await dirNames(root)) {
     for (const dirName of await dirNames(join(root, project))) {
-      const file = join(root, project, dirName, SESSION_LOG_FILE);
-      try {
-        const s = await stat(file);
-        if (s.isFile()) out.push({ dirName, project, file, bytes: s.size, mtimeMs: s.mtimeMs });
-      } catch {
-        // no log in this directory
+      for (const name of SESSION_LOG_FILES) {
+        const file = join(root, project, dirName, name);
+        try {
+          const s = await stat(file);
+          if (!s.isFile()) continue;
+          out.push({ dirName, project, file, bytes: s.size, mtimeMs: s.mtimeMs });
+          break;
+        } catch {
+          // not this name
+        }
       }
     }
   }

@@ -277,8 +277,39 @@ export function parseSessionLog(rows: readonly unknown[], options: ParseSessionO
   };
 }
 
-/** Bytes of a session.v4.jsonl.zstd file → its SessionLog, damage counted. */
+/** Rows of an uncompressed log (the host's `session.jsonl`, compression off): one JSON object a line. */
+function jsonlRows(bytes: Uint8Array): { rows: Record<string, unknown>[]; badLines: number } {
+  const rows: Record<string, unknown>[] = [];
+  let badLines = 0;
+  for (const line of new TextDecoder('utf-8', { fatal: false }).decode(bytes).split('\n')) {
+    const text = line.trim();
+    if (text === '') continue;
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isRecord(value)) rows.push(value);
+      else badLines++;
+    } catch {
+      badLines++;
+    }
+  }
+  return { rows, badLines };
+}
+
+/** A log that starts with a JSON object rather than a zstd frame (after a BOM or blank space). */
+function isPlainJsonl(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return bytes[i] === 0x7b;
+}
+
+/** Bytes of a session log (zstd frames, or plain JSONL) → its SessionLog, damage counted. */
 export function readSessionBytes(bytes: Uint8Array, options: ParseSessionOptions & FrameDecodeOptions = {}): SessionLog {
+  if (bytes instanceof Uint8Array && isPlainJsonl(bytes)) {
+    const plain = jsonlRows(bytes);
+    const log = parseSessionLog(plain.rows, options);
+    log.damage = { badFrames: 0, badLines: plain.badLines, skippedBytes: 0 };
+    return log;
+  }
   const decoded = decodeFrames(bytes, options);
   const log = parseSessionLog(decoded.rows, options);
   log.damage = { badFrames: decoded.badFrames, badLines: decoded.badLines, skippedBytes: decoded.skippedBytes };

@@ -1,6 +1,6 @@
 // Listing a workspace's sessions from a DSH home, and the text session_read returns.
 import assert from 'node:assert/strict';
-import { utimesSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { findSessionFiles, listSessions, loadSession, resolveDshHome } from '../../src/sessions/list.ts';
@@ -68,6 +68,33 @@ test('findSessionFiles: exact id, unique prefix, ambiguous prefix, unknown', asy
   assert.equal((await findSessionFiles(home, 'a1b2')).length, 2);
   assert.equal((await findSessionFiles(home, 'zzzz')).length, 0);
   assert.equal((await findSessionFiles(home, '  ')).length, 0);
+});
+
+test('the log names the host writes: session.jsonl.zstd (current), session.jsonl (compression off), session.v4.jsonl.zstd (the contract)', async (t) => {
+  const home = await makeHome(t);
+  // The host's header line (HeaderLine in packages/session/session-persistence-jsonl/src/format.ts).
+  const header = (id: string, createdAt: number) => ({ type: 'session', version: 4, id, createdAt, cwd: '/work/gamma' });
+  const zid = 'f1f1f1f1-0000-4000-8000-00000000000a';
+  const pid = 'f2f2f2f2-0000-4000-8000-00000000000b';
+  const wz = new EventWriter(T0 + 10 * DAY);
+  const wp = new EventWriter(T0 + 11 * DAY);
+  mkdirSync(join(home, 'sessions', 'gamma', zid), { recursive: true });
+  writeFileSync(join(home, 'sessions', 'gamma', zid, 'session.jsonl.zstd'), concat([frameOf([header(zid, T0 + 10 * DAY)]), frameOf(simpleTurn(wz, 1, '压缩日志里的问题', '压缩日志里的回答'))]));
+  mkdirSync(join(home, 'sessions', 'gamma', pid), { recursive: true });
+  const plain = [header(pid, T0 + 11 * DAY), ...simpleTurn(wp, 1, '明文日志里的问题', '明文日志里的回答')].map((r) => JSON.stringify(r)).join('\n');
+  writeFileSync(join(home, 'sessions', 'gamma', pid, 'session.jsonl'), `${plain}\n{"broken`);
+  const gamma = await listSessions(home, { cwd: '/work/gamma' });
+  assert.deepEqual(
+    gamma.map((s) => [s.id, s.turns, s.startedAt]),
+    [
+      [pid, 1, T0 + 11 * DAY],
+      [zid, 1, T0 + 10 * DAY],
+    ],
+  );
+  const plainLog = await loadSession((await findSessionFiles(home, 'f2f2'))[0]!.file);
+  assert.equal(plainLog.turns[0]!.user, '明文日志里的问题');
+  assert.deepEqual(plainLog.damage, { badFrames: 0, badLines: 1, skippedBytes: 0 }, 'the cut last line is counted');
+  assert.equal((await findSessionFiles(home, IDS.rich)).length, 1, 'the contract’s name is still read');
 });
 
 test('session_read text: turns without thinking or injected fragments, paged and capped', async (t) => {

@@ -4,7 +4,7 @@
 // zstd frames: read raw they are binary noise or, decompressed, every event of a session at once
 // (thinking, injected fragments, tool payloads), which floods the context; the session tool returns
 // the turns, paged. Pure detection; the listener only adds the decision.
-import { SESSION_LOG_FILE } from '@engram/engine';
+import { SESSION_LOG_FILES } from '@engram/engine';
 import { TOOL_NAMES } from '../tools/memory-tools.ts';
 import { LEAN_HISTORY_TOOL, LEAN_TOOL_NAMES, type ToolProfile } from '../tools/profiles.ts';
 import { SESSION_READ_TOOL } from './tools.ts';
@@ -20,6 +20,7 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
 }
 
 const ZSTD_FILE = /\.(?:zstd|zst)\b|\*\.zs/;
+const ZSTD_LOG_NAMES = SESSION_LOG_FILES.filter((name) => name.endsWith('.zstd'));
 const slash = (p: string) => p.replace(/\\/g, '/').replace(/\/+$/, '');
 
 /**
@@ -30,7 +31,8 @@ export function aimsAtRawSessionLog(args: unknown, dshHome: string): boolean {
   const sessionsDirs = [`${slash(dshHome)}/sessions`, '$DSH_HOME/sessions', '${DSH_HOME}/sessions', '~/.dsh/sessions', '.dsh/sessions'];
   return stringsOf(args).some((text) => {
     const t = slash(text);
-    if (t.includes(SESSION_LOG_FILE)) return true;
+    // By name, wherever it is: the compressed names the host writes (the plain `session.jsonl` only under the sessions folder).
+    if (ZSTD_LOG_NAMES.some((name) => t.includes(name))) return true;
     return ZSTD_FILE.test(t) && sessionsDirs.some((dir) => t.includes(dir));
   });
 }
