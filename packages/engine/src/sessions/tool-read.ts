@@ -1,6 +1,6 @@
 // What session_read does with an id, for every front end that offers it (the plugin's tool, the MCP
-// server's): the id names a session (or its first characters) or a memory — then the memory's source
-// session is opened where the memory came from (source.ts). `q` searches inside the session
+// server's): the id names a session (or its first characters) or, when no session has it, a memory —
+// then the memory's source session is opened where the memory came from (source.ts). `q` searches inside the session
 // (search.ts); `view` picks turns, thinking or raw (read.ts); from/to page by turns. Errors are
 // EngramErrors with the codes the tools pass on (not-found, ambiguous, unreadable, no-source).
 import { bareSessionId } from '@engram/db';
