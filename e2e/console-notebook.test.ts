@@ -102,6 +102,13 @@ for (const width of [300, 1360]) {
         assert.deepEqual(kinds, ['agent-block-resident', 'agent-block-pinned', 'agent-block-recalled']);
         const tokens = await page.locator('[data-testid^="agent-block-"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-tokens'))));
         assert.match(await page.getByTestId('agent-total').innerText(), new RegExp(`${tokens.reduce((a, b) => a + b, 0)}`));
+        // The workspace layer level by level: four levels, the default (hint) in effect, off costs nothing.
+        const levels = await page.locator('[data-testid^="agent-level-"][data-current]').evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-testid'), e.getAttribute('data-current'), Number(e.getAttribute('data-tokens'))] as const),
+        );
+        assert.deepEqual(levels.map(([id, current]) => [id, current]), [['agent-level-hint', 'true'], ['agent-level-index', 'false'], ['agent-level-full', 'false'], ['agent-level-off', 'false']]);
+        assert.ok(levels.slice(0, 3).every(([, , n]) => n > 0) && levels[3]![2] === 0, JSON.stringify(levels));
+        assert.equal(levels[0]![2], tokens[1], 'the hint level costs what the pinned block injects');
         await page.getByTestId('agent-nothing').waitFor();
         const miss = page.getByTestId('near-miss').filter({ hasText: DINNER_TITLE });
         assert.equal(await page.getByTestId('near-miss').first().innerText().then((t) => t.includes(DINNER_TITLE)), true, 'the memory that came closest is first');

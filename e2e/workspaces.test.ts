@@ -5,7 +5,7 @@
 // re-run a summary, post on the wall.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +101,16 @@ describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM)
         const betaRow = page.getByTestId('memory-row').filter({ hasText: betaTitle });
         await betaRow.waitFor();
         assert.equal(await betaRow.getAttribute('data-workspace'), beta.id);
+
+        // The write reaches beta's folder as Memory.md (refreshed in the background after it), and
+        // 更新 Memory.md on beta says it is current.
+        const mirror = join(folder(width, 'beta'), 'Memory.md');
+        await page.getByTestId('tab-workspaces').click();
+        const betaItem = page.getByTestId('ws-item').filter({ hasText: folder(width, 'beta') });
+        await betaItem.getByTestId('ws-mirror').click();
+        assert.match(await page.getByTestId('toast-ok').filter({ hasText: 'Memory.md' }).last().innerText(), /已写入|已是最新/);
+        assert.match(readFileSync(mirror, 'utf8'), new RegExp(betaTitle));
+        await page.getByTestId('tab-memories').click();
 
         // Switch to alpha: beta's memory is gone, only alpha's own and global ones are listed.
         await page.getByTestId('workspace-switcher').selectOption(alpha.id);
