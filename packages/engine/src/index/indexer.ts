@@ -9,6 +9,7 @@ import {
   loadChunkTexts,
   putManifest,
   replaceDocumentsBulk,
+  type DocumentRow,
   type EngramDb,
   type IndexedFile,
 } from '@engram/db';
@@ -23,7 +24,8 @@ import { join } from 'node:path';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, lexicalEntry, sha1, type DocumentRows } from './rows.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
-import { saveBuiltSnapshot } from './live.ts';
+import { saveBuiltSnapshot, snapshotPathOf } from './live.ts';
+import { StoredRowsBuilder } from './stored-rows.ts';
 import { HeapBudget } from '../runtime/heap.ts';
 import type { SemanticPort } from '../semantic/port.ts';
 import { tokenizerIndexKey } from '../text/tokenizer-check.ts';
@@ -64,6 +66,23 @@ export async function runIndex(
   ctx: IndexRunContext,
   mode: 'full' | 'incremental',
   only?: string[],
+): Promise<IndexRunResult> {
+  // A full pass keeps the rows it stores for its snapshot (an embedded database's only), spilled
+  // next to it while the pass runs and removed however the pass ends.
+  const snapshot = mode === 'full' && only === undefined ? snapshotPathOf(ctx.config.databaseUrl) : null;
+  const rows = snapshot === null ? undefined : new StoredRowsBuilder(`${snapshot}.tmp-${process.pid}-rows`);
+  try {
+    return await indexPass(ctx, mode, only, rows);
+  } finally {
+    rows?.dispose();
+  }
+}
+
+async function indexPass(
+  ctx: IndexRunContext,
+  mode: 'full' | 'incremental',
+  only: string[] | undefined,
+  rows: StoredRowsBuilder | undefined,
 ): Promise<IndexRunResult> {
   only = only === undefined ? undefined : [...new Set(only)];
   const t0 = performance.now();
@@ -117,7 +136,7 @@ export async function runIndex(
   let seen = 0;
   // A full pass writes every document: the lexical index is built from the same rows as they are
   // stored and saved as the snapshot, so the load after the pass does not read them all back.
-  const built = mode === 'full' && !only ? { lexical: new LexicalIndex(lexicalOptionsOf(config)), docs: [] as { id: string; contentHash: string; indexedAt: string; archived: boolean }[] } : null;
+  const built = mode === 'full' && !only ? { lexical: new LexicalIndex(lexicalOptionsOf(config)), docs: [] as { id: string; contentHash: string; indexedAt: string; archived: boolean }[], rows } : null;
   progress({ phase: 'store', done: 0, total: scan.total });
   const heap = new HeapBudget();
   for await (const docs of scan.batches()) {
@@ -141,6 +160,9 @@ export async function runIndex(
     if (built) {
       for (const { doc, chunks } of batch) {
         built.docs.push({ id: doc.id, contentHash: doc.contentHash, indexedAt, archived: doc.archived ?? false });
+        // documentRows sets every column, so the row reads back as stored (the snapshot tests compare
+        // these rows with a listing of the table).
+        built.rows?.add(doc as DocumentRow);
         if (doc.archived) continue;
         const fields = { titleTokens: doc.titleTokens ?? '', summaryTokens: doc.summaryTokens ?? '', tagTokens: doc.tagTokens ?? '' };
         for (const c of chunks) built.lexical.add(lexicalEntry({ chunkId: c.id, docId: c.docId, tokens: c.tokens }, fields));
@@ -180,7 +202,7 @@ export async function runIndex(
     if (built) {
       // No finishBulkAdd: the built index is dropped once saved, and compacting it first would hold
       // a second copy of the posting lists at the pass's peak (the snapshot compacts as it writes).
-      saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation);
+      saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation, built.rows);
     }
   }
 

@@ -4,6 +4,7 @@
 import { filePathOfUrl } from '@engram/db';
 import type { LexicalIndex, LexicalOptions } from '../lexical/bm25.ts';
 import { Deferred, JsonList, JsonStrings, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import type { StoredRowsBuilder } from './stored-rows.ts';
 
 /** What a lexical snapshot was built from: the generation and each document's version. */
 export interface SnapshotMeta {
@@ -97,12 +98,14 @@ export function snapshotPathOf(databaseUrl: string): string | null {
  * Saves a lexical index built by a full index pass as the snapshot, so the load that follows the
  * pass maps it instead of reading every row back (best effort, like every snapshot write).
  */
-export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number): void {
+export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number, rows?: StoredRowsBuilder): void {
   const path = snapshotPathOf(databaseUrl);
   if (path === null) return;
   if (!holdsOnlyLive(lexical, docs)) return;
   try {
-    writeLexicalSnapshot(path, lexical, options, { generation, count: docs.length }, versionSections(docs));
+    // With the rows, the first command after the pass opens like any later one.
+    const rowParts = rows && rows.size === docs.length ? rows.sections() : [];
+    writeLexicalSnapshot(path, lexical, options, { generation, count: docs.length }, [...versionSections(docs), ...rowParts]);
   } catch {
     // The load after the pass rebuilds instead.
   }

@@ -4,9 +4,10 @@
 // looked up column by column. Each row is its own JSON array, found by an offset table.
 import { documentColumns, type DocumentRow } from '@engram/db';
 import { normaliseTitle } from '../diary/parse.ts';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { Deferred, JsonList, JsonStrings, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
-import { concatenated, TermTable, type PackedTerms } from '../lexical/terms.ts';
+import { Deferred, JsonList, JsonStrings, type ByteSource, type DeferredSection, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { TermTable, type PackedTerms } from '../lexical/terms.ts';
 
 /**
  * What a write checks against every memory, stored column by column so that nothing is parsed for
@@ -15,33 +16,165 @@ import { concatenated, TermTable, type PackedTerms } from '../lexical/terms.ts';
  * The title key is normaliseTitle's, computed when written (NFKC and friends over 5,000 titles was
  * a tenth of a one-shot write): a change to normaliseTitle needs a new SNAPSHOT_FORMAT.
  */
-export function rowSections(docs: DocumentRow[]): [string, SnapshotPart][] {
-  const columns = documentColumns();
-  const encoded = docs.map((d) => Buffer.from(JSON.stringify(columns.map((c) => (d as unknown as Record<string, unknown>)[c])), 'utf8'));
-  const { bytes: data, offsets } = concatenated(encoded);
-  // The rows are read one at a time, after open, so each guards itself.
-  const checks = Int32Array.from(encoded, (b) => (b.length > 0 ? crc32(b) : 0) | 0);
-  const titles = TermTable.pack(docs.map((d) => normaliseTitle(d.title)));
-  const workspaces = [...new Set(docs.map((d) => d.workspace))];
-  const workspaceIndex = new Map(workspaces.map((w, i) => [w, i]));
-  const supersedes: string[] = [];
-  for (const d of docs) if (!d.archived) for (const old of d.supersedes) if (old !== d.id) supersedes.push(d.id, old);
-  return [
-    ['rows.columns', columns],
-    ...packedSections('rows.ids', TermTable.pack(docs.map((d) => d.id))),
-    ['rows.offsets', offsets],
-    ['rows.data', new Deferred(data)],
-    ['rows.crc', checks],
-    ...packedSections('rows.titles', titles),
-    ['rows.archived', Uint8Array.from(docs, (d) => (d.archived ? 1 : 0))],
-    ['rows.workspaceOf', Int32Array.from(docs, (d) => workspaceIndex.get(d.workspace)!)],
-    ['rows.workspaces', workspaces],
-    ['rows.supersedes', supersedes],
-    // The manifest check of an open (is each diary file as indexed?) without listing the table.
-    ['rows.files', new Deferred(new JsonStrings(docs.length, (i) => `${docs[i]!.root}:${docs[i]!.path}`))],
-    ['rows.sizes', Float64Array.from(docs, (d) => d.size)],
-    ['rows.mtimes', Float64Array.from(docs, (d) => d.mtimeMs)],
-  ];
+export function rowSections(docs: readonly DocumentRow[]): [string, SnapshotPart][] {
+  const rows = new StoredRowsBuilder();
+  for (const d of docs) rows.add(d);
+  return rows.sections();
+}
+
+/** What a stored row keeps until its sections are written, beside its encoded bytes: the columns looked up without decoding it. */
+interface KeptRow {
+  id: string;
+  title: string;
+  archived: boolean;
+  workspace: string;
+  supersedes: readonly string[];
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Encoded rows are gathered into blocks of this size before they go to the spill file (or stay in memory). */
+const BLOCK_BYTES = 1 << 20;
+
+/**
+ * The rows sections built a row at a time: a full index pass adds each document row as it stores it,
+ * and its snapshot then carries the rows — the first command after the pass reads them instead of
+ * listing the whole table. With a `spill` file the encoded rows wait there, not in memory (40 MB at
+ * 50,000 notes, on top of the pass's peak); `dispose()` removes it. Rows keep the order they were
+ * added in (a loaded index appends new rows too: nothing reads that order as a listing; the list sorts).
+ */
+export class StoredRowsBuilder {
+  private readonly columns = documentColumns();
+  private readonly kept: KeptRow[] = [];
+  private readonly blocks: Uint8Array[] = [];
+  private block: Uint8Array;
+  private used = 0;
+  private readonly ends: number[] = [];
+  private readonly checks: number[] = [];
+  private total = 0;
+  private crc = 0;
+  private fd: number | null = null;
+  private spilled = 0;
+
+  constructor(
+    private readonly spill: string | null = null,
+    private readonly blockBytes = BLOCK_BYTES,
+  ) {
+    this.block = new Uint8Array(blockBytes);
+  }
+
+  get size(): number {
+    return this.kept.length;
+  }
+
+  /** A row as the documents table reads it back (an undefined nullable column is stored as null, as the table holds it). */
+  add(row: DocumentRow): void {
+    const record = row as unknown as Record<string, unknown>;
+    const json = JSON.stringify(this.columns.map((c) => record[c] ?? null));
+    // Encoded straight into the block (no buffer per row); 3 bytes per UTF-16 unit is UTF-8's most.
+    if (this.used + json.length * 3 > this.block.length) this.flushBlock(json.length * 3);
+    const { written } = ENCODER.encodeInto(json, this.block.subarray(this.used));
+    const bytes = this.block.subarray(this.used, this.used + written);
+    this.used += bytes.length;
+    this.total += bytes.length;
+    this.ends.push(this.total);
+    // The rows are read one at a time, after open, so each guards itself.
+    const check = bytes.length > 0 ? crc32(bytes) : 0;
+    this.checks.push(check | 0);
+    if (bytes.length > 0) this.crc = crc32(bytes, this.crc);
+    this.kept.push({
+      id: detached(row.id),
+      title: detached(normaliseTitle(row.title)),
+      archived: row.archived,
+      workspace: detached(row.workspace),
+      supersedes: row.archived || row.supersedes.length === 0 ? NONE : row.supersedes.filter((old) => old !== row.id).map(detached),
+      file: detached(`${row.root}:${row.path}`),
+      size: row.size,
+      mtimeMs: row.mtimeMs,
+    });
+  }
+
+  /** The full block goes to the spill file (or is kept), and a new one of at least `room` bytes starts. */
+  private flushBlock(room: number): void {
+    const full = this.block.subarray(0, this.used);
+    if (this.spill === null) this.blocks.push(full);
+    else if (full.length > 0) {
+      this.fd ??= openSync(this.spill, 'w+');
+      writeSync(this.fd, full);
+      this.spilled += full.length;
+    }
+    this.block = this.spill === null || this.block.length < room ? new Uint8Array(Math.max(this.blockBytes, room)) : this.block;
+    this.used = 0;
+  }
+
+  /** The encoded rows as the snapshot writer reads them: the spilled part from the file, a block at a time, then the block in memory. */
+  private data(): ByteSource {
+    const { fd, spilled, blocks } = this;
+    const last = this.block.subarray(0, this.used);
+    return {
+      byteLength: this.total,
+      crc: this.crc >>> 0,
+      *pieces() {
+        // One buffer, filled again for each piece: a reader takes each piece before it asks for the next.
+        const buffer = Buffer.allocUnsafe(Math.min(BLOCK_BYTES, spilled));
+        for (let at = 0; fd !== null && at < spilled; ) {
+          const piece = buffer.subarray(0, Math.min(buffer.length, spilled - at));
+          const n = readSync(fd, piece, 0, piece.length, at);
+          if (n <= 0) throw new Error('the spilled rows ended early');
+          yield piece.subarray(0, n);
+          at += n;
+        }
+        yield* blocks;
+        yield last;
+      },
+    };
+  }
+
+  sections(): [string, SnapshotPart][] {
+    const rows = this.kept;
+    const offsets = new Int32Array(rows.length + 1);
+    offsets.set(this.ends, 1);
+    const workspaces = [...new Set(rows.map((r) => r.workspace))];
+    const workspaceIndex = new Map(workspaces.map((w, i) => [w, i]));
+    const supersedes: string[] = [];
+    for (const r of rows) for (const old of r.supersedes) supersedes.push(r.id, old);
+    return [
+      ['rows.columns', this.columns],
+      ...packedSections('rows.ids', TermTable.pack(rows.map((r) => r.id))),
+      ['rows.offsets', offsets],
+      ['rows.data', new Deferred(this.data())],
+      ['rows.crc', Int32Array.from(this.checks)],
+      ...packedSections('rows.titles', TermTable.pack(rows.map((r) => r.title))),
+      ['rows.archived', Uint8Array.from(rows, (r) => (r.archived ? 1 : 0))],
+      ['rows.workspaceOf', Int32Array.from(rows, (r) => workspaceIndex.get(r.workspace)!)],
+      ['rows.workspaces', workspaces],
+      ['rows.supersedes', supersedes],
+      // The manifest check of an open (is each diary file as indexed?) without listing the table.
+      ['rows.files', new Deferred(new JsonStrings(rows.length, (i) => rows[i]!.file))],
+      ['rows.sizes', Float64Array.from(rows, (r) => r.size)],
+      ['rows.mtimes', Float64Array.from(rows, (r) => r.mtimeMs)],
+    ];
+  }
+
+  /** Removes the spill file (best effort: a leftover of a killed pass is swept by the next snapshot write). */
+  dispose(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    if (this.spill !== null) rmSync(this.spill, { force: true });
+  }
+}
+
+const NONE: readonly string[] = [];
+const ENCODER = new TextEncoder();
+
+/**
+ * A copy of `s` that holds nothing else alive: a parsed title or workspace is often a slice of the
+ * whole file's text, and keeping 50,000 such slices kept every file's text (+86 MB at the peak of a
+ * 50,000-note pass).
+ */
+function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 const packedSections = (name: string, p: PackedTerms): [string, SnapshotPart][] => [

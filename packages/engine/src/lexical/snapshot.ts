@@ -74,20 +74,53 @@ export class JsonStrings {
  * checksum: the header keeps their own CRC-32 for a whole read, and the caller guards the pieces it
  * reads (the stored rows keep a CRC per row).
  */
+/** Bytes that are not (all) in memory: their size and CRC-32 known, read piece by piece when written. */
+export interface ByteSource {
+  readonly byteLength: number;
+  readonly crc: number;
+  /** The bytes in order; a piece is valid until the next one is asked for. */
+  pieces(): Iterable<Uint8Array>;
+}
+
 export class Deferred {
-  readonly bytes: Uint8Array;
+  readonly byteLength: number;
   /** Whether the bytes are a JSON list of strings (read back as a JsonList). */
   readonly json: boolean;
+  private readonly source: ByteSource;
+  private joined: Uint8Array | null = null;
 
-  constructor(part: Uint8Array | JsonStrings) {
-    if (part instanceof JsonStrings) {
-      const { pieces } = encodeStrings(part);
-      this.bytes = Buffer.concat([...pieces()]);
-      this.json = true;
-    } else {
-      this.bytes = part;
-      this.json = false;
+  constructor(part: Uint8Array | ByteSource | JsonStrings) {
+    this.json = part instanceof JsonStrings;
+    if (part instanceof JsonStrings || part instanceof Uint8Array) {
+      const { pieces } = part instanceof JsonStrings ? encodeStrings(part) : { pieces: () => [part] };
+      const joined = part instanceof Uint8Array ? part : Buffer.concat([...pieces()]);
+      this.joined = joined;
+      this.source = { byteLength: joined.length, crc: joined.length > 0 ? crc32(joined) >>> 0 : 0, pieces: () => [joined] };
+    } else this.source = part;
+    this.byteLength = this.source.byteLength;
+  }
+
+  /** The bytes as one array (joined on first use: for a reader of a part still in memory). */
+  get bytes(): Uint8Array {
+    if (this.joined === null) {
+      // Each piece is copied as it comes: a source may fill one buffer again for every piece.
+      const joined = new Uint8Array(this.byteLength);
+      let at = 0;
+      for (const piece of this.source.pieces()) {
+        joined.set(piece, at);
+        at += piece.length;
+      }
+      this.joined = joined;
     }
+    return this.joined;
+  }
+
+  get crc(): number {
+    return this.source.crc;
+  }
+
+  pieces(): Iterable<Uint8Array> {
+    return this.source.pieces();
   }
 }
 
@@ -128,7 +161,7 @@ function encodePart(name: string, part: WritablePart): EncodedPart {
   if (Array.isArray(part)) return { name, kind: 'json', deferred: null, ...encodeStrings(new JsonStrings(part.length, (i) => part[i]!)) };
   if (part instanceof JsonStrings) return { name, kind: 'json', deferred: null, ...encodeStrings(part) };
   if (part instanceof Deferred)
-    return { name, kind: part.json ? 'json' : 'u8', deferred: part.bytes.length > 0 ? crc32(part.bytes) >>> 0 : 0, byteLength: part.bytes.length, pieces: () => [part.bytes] };
+    return { name, kind: part.json ? 'json' : 'u8', deferred: part.crc, byteLength: part.byteLength, pieces: () => part.pieces() };
   if (ArrayBuffer.isView(part)) {
     const view = new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
     return { name, kind: part instanceof Float64Array ? 'f64' : part instanceof Int32Array ? 'i32' : 'u8', deferred: null, byteLength: view.length, pieces: () => [view] };
@@ -270,7 +303,8 @@ function sweepDeadTemps(path: string): void {
   try {
     for (const name of readdirSync(dirname(path))) {
       if (!name.startsWith(prefix)) continue;
-      const pid = Number(name.slice(prefix.length));
+      // `<pid>` (a snapshot being written) or `<pid>-rows` (rows a full pass spilled while building).
+      const pid = Number(/^(\d+)(?:-rows)?$/.exec(name.slice(prefix.length))?.[1]);
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) rmSync(join(dirname(path), name), { force: true });
     }
   } catch {

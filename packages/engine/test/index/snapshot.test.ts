@@ -2,7 +2,7 @@
 // it from every row; a write since then is patched in; a damaged, foreign or too-stale file is
 // rebuilt. Every path must search exactly like an index built fresh from the database.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
@@ -11,7 +11,8 @@ import { documentHashes } from '@engram/db';
 import { lexicalOptionsOf } from '../../src/index/indexer.ts';
 import { LiveIndex, saveBuiltSnapshot } from '../../src/index/live.ts';
 import { LexicalIndex } from '../../src/lexical/bm25.ts';
-import { rowSections, StoredRows } from '../../src/index/stored-rows.ts';
+import { rowSections, StoredRows, StoredRowsBuilder } from '../../src/index/stored-rows.ts';
+import { readLexicalSnapshot, writeLexicalSnapshot } from '../../src/lexical/snapshot.ts';
 import { lexicalOptions } from '../../src/runtime/state.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
@@ -144,6 +145,8 @@ test('a full index pass saves the snapshot it built, so the load after it reads 
   await engine.index({ full: true });
   await engine.live.refreshIfStale(engine.database.db); // a one-shot engine loads it on use
   assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'loaded from the pass snapshot');
+  assert.equal(engine.live.lastRows, 'snapshot', 'with the rows the pass stored: the table is not listed');
+  assert.deepEqual(readdirSync(dirs.dataDir).filter((f) => f.includes('.tmp-')), [], 'the rows the pass spilled are removed');
   await assertSearchesLikeFreshBuild(engine);
   engine.close();
 });
@@ -386,3 +389,55 @@ function middleOfLargestCheckedSection(bytes: Buffer): number {
   assert.ok(best.middle > 0, 'a section the open reads');
   return best.middle;
 }
+
+test('a one-shot open whose sync finds the folder unchanged answers its first recall without comparing every document; a change found by the sync is caught up from the change log', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  engine.close();
+
+  // As `engram recall` opens: the sync on open, index loaded on first use.
+  engine = await openTestEngine(dirs, { preload: false });
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.notEqual(engine.live.lastRefresh, 'versions', 'nothing changed: no listing of every version');
+  await assertSearchesLikeFreshBuild(engine);
+  engine.close();
+
+  const edited = join(dirs.diaryDir, '2026-09-02-n1.txt');
+  writeFileSync(edited, `${readFileSync(edited, 'utf8')}\n补充:改用新的巡检脚本。\n`);
+  engine = await openTestEngine(dirs, { preload: false });
+  await engine.live.refreshIfStale(engine.database.db);
+  assert.notEqual(engine.live.lastRefresh, 'versions', 'the edit the sync indexed is named by the change log');
+  await assertSearchesLikeFreshBuild(engine);
+  const found = engine.live.lexical.search(engine.tokenizer.tokenize('巡检脚本'), 5).map((h) => h.docId);
+  const n1 = [...engine.live.docs.values()].find((d) => d.path.endsWith('-n1.txt'))!.id;
+  assert.ok(found.includes(n1), 'the edited note is found by its new words');
+  engine.close();
+});
+
+test('rows a full pass spills to a file, a block at a time, read back exactly from the snapshot written with them; the file is removed', async () => {
+  const dirs = tempDirs();
+  seedMore(dirs.diaryDir, 12);
+  const engine = await openTestEngine(dirs);
+  try {
+    const docs = [...engine.live.docs.values()];
+    const spill = join(dirs.dataDir, 'rows.spill');
+    const builder = new StoredRowsBuilder(spill, 256); // blocks smaller than the rows: every path of the spill
+    for (const d of docs) builder.add(d);
+    assert.ok(statSync(spill).size > 0, 'the rows went to the file');
+    const path = join(dirs.dataDir, 'spilled.lexical');
+    const options = lexicalOptions(engine.config);
+    writeLexicalSnapshot(path, engine.live.lexical, options, { generation: 1, count: docs.length }, builder.sections());
+    builder.dispose();
+    assert.equal(existsSync(spill), false, 'the spill file is removed');
+    const read = readLexicalSnapshot<unknown>(path, options);
+    assert.ok(read.ok, 'the snapshot reads back');
+    const rows = StoredRows.from(read.extra)!;
+    assert.equal(rows.size, docs.length);
+    docs.forEach((d, i) => assert.deepEqual(rows.row(rows.indexOf(d.id)!), d, `row ${i}`));
+    assert.deepEqual(rows.all(), docs, 'read whole (its checksum checked), in the order added');
+    read.close();
+  } finally {
+    engine.close();
+  }
+});
