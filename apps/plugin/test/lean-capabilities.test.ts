@@ -220,6 +220,48 @@ test('lean history layers: past sessions listed and read, this session’s compa
   host.assertClean();
 });
 
+test('lean history: a memory’s docId opens the session it came from; view shows the thinking or the raw messages', async (t) => {
+  await (zstdReady ??= init());
+  const home = mkdtempSync(join(tmpdir(), 'engram-lean-dsh-'));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  const id = 'c3c3c3c3-0000-4000-8000-000000000003';
+  const t0 = Date.UTC(2026, 2, 9, 1, 30);
+  let seq = 0;
+  const ev = (type: string, data: unknown) => ({ type, seq: seq++, time: t0 + seq * 1000, data });
+  const turn = (n: number) => [
+    ev('turn/start', { turn: n }),
+    ev('user/message', { id: `u${n}`, role: 'user', content: [{ type: 'text', text: `第 ${n} 个问题` }], source: { kind: 'user' } }),
+    ev('assistant/message', { turn: n, step: 1, message: { content: [{ type: 'reasoning', text: `THINKING-${n}` }, { type: 'text', text: `第 ${n} 个结论` }] } }),
+    ev('turn/end', { turn: n }),
+  ];
+  mkdirSync(join(home, 'sessions', 'app', id), { recursive: true });
+  writeFileSync(
+    join(home, 'sessions', 'app', id, 'session.v4.jsonl.zstd'),
+    Buffer.concat([frame([{ type: 'session/header', data: { id, cwd: '/work/app', createdAt: t0 } }]), ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => frame(turn(n)))]),
+  );
+  const { host, engine } = await loadPlugin(t, { corpus: makeCorpus([]), config: { tools: LEAN, sessions: { dshHome: home } } });
+  const written = await engine.write({ title: '第 5 个结论', content: '会话里第 5 个结论,记下来以后用。', meta: { workspace: 'global', sessionId: id, origin: 'agent' } });
+  const session = host.createSession({ cwd: '/work/app' });
+
+  const source = await call(host, 'engram_history', { id: written.docId }, session);
+  assert.equal(source.value.layer, 'session');
+  assert.equal(source.value.result.source.turn, 5, source.text);
+  assert.match(source.text, /第 5 个结论/);
+  assert.doesNotMatch(source.text, /session_read/, 'the text names the lean call');
+
+  const thinking = await call(host, 'engram_history', { id: id.slice(0, 8), view: 'thinking' }, session);
+  assert.match(thinking.text, /THINKING-1/);
+  const raw = await call(host, 'engram_history', { id: id.slice(0, 8), view: 'raw' }, session);
+  assert.match(raw.text, /assistant\/message/);
+  const inside = await call(host, 'engram_history', { id: id.slice(0, 8), q: '第 7 个问题' }, session);
+  assert.equal(inside.value.layer, 'session', 'q with an id searches that session, not the compacted turns');
+  assert.equal(inside.value.result.hits[0], 7, inside.text);
+  const badView = await call(host, 'engram_history', { id: id.slice(0, 8), view: 'everything' }, session, true);
+  assert.match(badView.text, /\[invalid-arguments\][^\n]*view/);
+  await host.settle();
+  host.assertClean();
+});
+
 test('every lean tool with arbitrary arguments: a value that fits its output.schema, or its own "[code] …" error', { timeout: 300_000 }, async (t) => {
   const fc = (await import('fast-check')).default;
   const { fragmentText } = await import('../../../packages/engine/test/reliability/arbitraries.ts');
@@ -243,6 +285,7 @@ test('every lean tool with arbitrary arguments: a value that fits its output.sch
         book: fc.oneof(fc.constantFrom('notes', 'rules', 'minor', 'x'), any0),
         replace: any0,
         from: any0,
+        view: fc.oneof(fc.constantFrom('thinking', 'raw', 'turns', 'x'), any0),
       },
       { requiredKeys: [] },
     ),

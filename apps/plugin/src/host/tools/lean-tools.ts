@@ -3,7 +3,8 @@
 //   engram         — read:  q → search (summaries + docId) · id+q → locate · id(+seg) → detail · {} → index
 //   engram_save    — write: content → new · id+target → edit · id+content → supersede · id+forget → archive · {} → the whole guideline
 //   engram_sync    — other sessions: {} → brief · say → wall post · wall → wall read · book → private notebook
-//   engram_history — verbatim: {} → past sessions · id → one session's turns · q → this session's compacted turns
+//   engram_history — verbatim: {} → past sessions · id → one session's turns, or a memory's source
+//                    session (+q words inside it, +view thinking/raw) · q alone → this session's compacted turns
 // A layer runs the full tool's own execute (same scope checks, guards and engine calls), so the two
 // profiles cannot drift apart in what they do, only in how they are described. Texts the engine or
 // a full tool wrote that name a full-profile tool are renamed to the lean call before the model
@@ -85,7 +86,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
     [
       ...createTools({ engine: deps.engine, ...(deps.scope ? { scope: deps.scope } : {}) }),
       ...createCrossSessionTools({ engine: deps.engine, workspaceOf: deps.workspaceOf }),
-      ...sessionToolSpecs({ config: () => deps.engine()?.config ?? null }),
+      ...sessionToolSpecs({ config: () => deps.engine()?.config ?? null, engine: deps.engine, ...(deps.scope ? { scope: deps.scope } : {}) }),
       ...createCompactionTools({ memory: deps.compaction }),
     ].map((tool) => [tool.name, tool]),
   );
@@ -196,7 +197,8 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
 
   const history: ToolDefinition<Record<string, unknown>, LayerValue<(typeof HISTORY_LAYERS)[number]>> = {
     name: LEAN_HISTORY_TOOL,
-    description: '原话:无参数=本工作区过去的会话;id 读其一(from 翻页);q 查本会话被压缩掉的原文。',
+    // view is taken but not declared (the fixed cost has no room for it): session_read checks it.
+    description: '原话:无参数=过去的会话;id 读会话或记忆出处,from 翻页;q 查本会话被压缩掉的原文。',
     parameters: { type: 'object', properties: { id: { type: 'string' }, from: { type: 'integer' }, q: { type: 'string' } } },
     output: {
       schema: layerSchema(HISTORY_LAYERS),
@@ -206,7 +208,8 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
     execute: withArgs(LEAN_HISTORY_TOOL, async (args, exec) => {
       if (has(args, 'id')) {
         const pick: Record<string, unknown> = { id: args.id };
-        if (has(args, 'from')) pick.from = args.from;
+        // q with an id searches that session (session_read's q); alone it means the compacted turns.
+        for (const key of ['from', 'q', 'view'] as const) if (has(args, key)) pick[key] = args[key];
         return { layer: 'session', result: await run('session_read', pick, exec) };
       }
       if (typeof args.q === 'string') return { layer: 'compacted', result: await run('history_read', { query: args.q }, exec) };
