@@ -1,6 +1,8 @@
 // What `npm start` tells a person once the console answers: one short block with the address, the two
 // folders, what recall will use, and how to stop. Chinese first, English after the dot, as the CLI's
-// refusals are. Pure: the facts come from describeStart(), which reads the engine's own resolver.
+// refusals are. The folders are the running engine's (engineFolders: the server's health answer), not
+// the config file's: a diary folder moved from Settings lives in the data dir's settings, which only
+// the engine reads. The rest is pure: the facts come from scripts/start.mjs.
 
 /** The address a browser opens: a wildcard bind is reached through the loopback address. */
 export function consoleUrl(host, port) {
@@ -25,6 +27,22 @@ export function modelLine(model) {
       if (!model.installed) return `${model.id} 未安装：只用关键词召回；安装：npx engram model install 或 设置 → 安装模型 · not installed: lexical recall only`;
       if (model.runtime === 'missing') return `${model.id} 已安装，缺 ONNX 运行时：npx engram model install --runtime yes · installed, runtime missing: lexical recall only`;
       return `${model.id} 已安装：语义 + 关键词召回 · installed: semantic + lexical recall`;
+  }
+}
+
+/**
+ * The diary and data folders the console's engine opened, asked from the running server's health
+ * query (which opens the engine if nothing has yet). Null when it does not answer them (the engine
+ * failed to open: the server's log says why), so the caller can fall back to the config's.
+ */
+export async function engineFolders(url, { fetchImpl = fetch, timeoutMs = 120_000 } = {}) {
+  try {
+    const res = await fetchImpl(`${url}/api/trpc/system.health`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) return null;
+    const data = (await res.json())?.result?.data;
+    return typeof data?.diaryDir === 'string' && typeof data?.dataDir === 'string' ? { diaryDir: data.diaryDir, dataDir: data.dataDir } : null;
+  } catch {
+    return null;
   }
 }
 

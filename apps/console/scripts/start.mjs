@@ -4,7 +4,8 @@
 // then `console.host` / `console.port` from the deploy config file (ENGRAM_CONFIG), then 127.0.0.1:3000.
 // The console must not listen on every interface unless someone asks for it.
 // Next's telemetry is off unless NEXT_TELEMETRY_DISABLED is set to something else explicitly.
-// Prints one short block when the console answers (start-info.mjs) in place of Next's banner.
+// Prints one short block when the console answers (start-info.mjs) in place of Next's banner, with the
+// folders the running console's engine opened (its health query), not those of the config file.
 // `--no-build` skips the freshness check (a deploy that builds separately, the browser tests).
 // `--install-model` first installs the embedding model once per user (the root `npm start`): a failed
 // install leaves recall lexical, and the block says so.
@@ -14,13 +15,17 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildWithProgress } from './build-console.mjs';
 import { appDir, buildIsFresh, repoRoot } from './build-state.mjs';
-import { isNextBanner, isNextReady, startBlock } from './start-info.mjs';
+import { consoleUrl, engineFolders, isNextBanner, isNextReady, startBlock } from './start-info.mjs';
 
 const nextBin = createRequire(join(appDir, 'package.json')).resolve('next/dist/bin/next');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? '1' };
 const args = process.argv.slice(2);
 
-/** What the console will open, read through the engine's own resolver (config file + env). */
+/**
+ * What the config file and environment say, through the engine's own resolver: the address, and the
+ * folders to show should the running engine not answer. `model(dataDir)` reads the model's state
+ * in the data dir the engine actually uses.
+ */
 async function describeStart() {
   const { register } = await import('tsx/esm/api');
   register();
@@ -31,7 +36,7 @@ async function describeStart() {
     console: base.console,
     diaryDir: base.diaryDir,
     dataDir: base.dataDir,
-    model: { provider: e.provider, id: DEFAULT_MODEL.id, installed: installedModel(base.dataDir) !== null, runtime: locateRuntime(base.dataDir).where, endpoint: e.baseUrl, modelDir: e.modelDir },
+    model: (dataDir) => ({ provider: e.provider, id: DEFAULT_MODEL.id, installed: installedModel(dataDir) !== null, runtime: locateRuntime(dataDir).where, endpoint: e.baseUrl, modelDir: e.modelDir }),
   };
 }
 
@@ -82,7 +87,9 @@ const handle = async (line) => {
       child.kill('SIGTERM');
       fail(e.message);
     });
-    console.log(startBlock({ host, port, diaryDir: f.diaryDir, dataDir: f.dataDir, model: f.model }).join('\n'));
+    const base = (process.env.NEXT_PUBLIC_ENGRAM_BASE_PATH ?? '').replace(/\/+$/, '');
+    const { diaryDir, dataDir } = (await engineFolders(`${consoleUrl(host, port).url}${base}`)) ?? f;
+    console.log(startBlock({ host, port, diaryDir, dataDir, model: f.model(dataDir) }).join('\n'));
   } else if (!isNextBanner(line, ready)) console.log(line);
 };
 createInterface({ input: child.stdout }).on('line', (line) => (printed = printed.then(() => handle(line))));

@@ -192,10 +192,11 @@ describe('tRPC procedures over a real engine', () => {
     assert.equal((await framed.settings.save({ patch: { recall: { kMin: 2 } } })).ok, true);
   });
 
-  test('system.health names the data dir', async () => {
+  test('system.health names the folders the engine opened', async () => {
     const h = await browser().system.health();
     assert.equal(h.ok, true);
     assert.equal(h.dataDir, env.ENGRAM_DATA_DIR);
+    assert.equal(h.diaryDir, env.ENGRAM_DIARY_DIR);
   });
 });
 

@@ -1,9 +1,11 @@
 // `npm start`'s own output (scripts/start-info.mjs, scripts/build-console.mjs): one block in place of
 // Next's banner, and a build that says what it does instead of printing its route table.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { buildWithProgress, BUILD_NOTE } from '../scripts/build-console.mjs';
-import { consoleUrl, isNextBanner, isNextReady, modelLine, startBlock, type StartModel } from '../scripts/start-info.mjs';
+import { consoleUrl, engineFolders, isNextBanner, isNextReady, modelLine, startBlock, type StartModel } from '../scripts/start-info.mjs';
 
 const installed: StartModel = { provider: 'auto', id: 'BAAI/bge-small-zh-v1.5', installed: true, runtime: 'workspace' };
 
@@ -15,6 +17,36 @@ test('the block names the address, both folders, the model and how to stop', () 
   assert.match(lines[3]!, /\/d\/data$/);
   assert.match(lines[4]!, /已安装：语义 \+ 关键词召回/);
   assert.match(lines[5]!, /Ctrl\+C/);
+});
+
+/** A stand-in for the running console: answers its health query with `answer` (status, body). */
+async function fakeConsole(t: { after(fn: () => unknown): void }, status: number, body: unknown): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => server.close(r)));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+}
+
+test("the block's folders are the ones the running engine opened, asked from its health query", async (t) => {
+  // The engine's diary folder differs from the config's (moved from Settings: only the engine reads that).
+  const c = await fakeConsole(t, 200, { result: { data: { ok: true, diaryDir: '/moved/diaries', dataDir: '/d/data' } } });
+  const folders = await engineFolders(c.url);
+  assert.deepEqual(folders, { diaryDir: '/moved/diaries', dataDir: '/d/data' });
+  assert.deepEqual(c.asked, ['/api/trpc/system.health']);
+  const lines = startBlock({ host: '127.0.0.1', port: '3000', ...folders!, model: installed });
+  assert.match(lines[2]!, /\/moved\/diaries$/);
+});
+
+test('a console whose engine does not answer its folders gives null (the caller shows the config\'s)', async (t) => {
+  const failing = await fakeConsole(t, 500, { error: { message: 'config broken' } });
+  assert.equal(await engineFolders(failing.url), null);
+  const older = await fakeConsole(t, 200, { result: { data: { ok: true, dataDir: '/d/data' } } });
+  assert.equal(await engineFolders(older.url), null, 'a health answer without the diary folder is not half-used');
+  assert.equal(await engineFolders('http://127.0.0.1:1'), null, 'nothing listening');
 });
 
 test('a wildcard bind is opened through the loopback address and says it listens everywhere', () => {
