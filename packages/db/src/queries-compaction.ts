@@ -135,6 +135,30 @@ export async function purgeCompactionBlocks(db: EngramDb, scope: CompactionScope
   return results.reduce((n, r) => n + r.rowsAffected, 0);
 }
 
+/** Sessions with blocks trashed before `before` (ISO time): how many, and the distinct trash times. */
+export async function expiredCompactionTrash(db: EngramDb, before: string): Promise<(CompactionScope & { count: number; trashedAt: string[] })[]> {
+  const rows = await db
+    .select({ workspace: compactionBlocks.workspace, sessionId: compactionBlocks.sessionId, deletedAt: compactionBlocks.deletedAt, n: count() })
+    .from(compactionBlocks)
+    .where(and(isNotNull(compactionBlocks.deletedAt), lt(compactionBlocks.deletedAt, before)))
+    .groupBy(compactionBlocks.workspace, compactionBlocks.sessionId, compactionBlocks.deletedAt);
+  const byScope = new Map<string, CompactionScope & { count: number; trashedAt: string[] }>();
+  for (const r of rows) {
+    const key = `${r.workspace}\u0000${r.sessionId}`;
+    const entry = byScope.get(key) ?? { workspace: r.workspace, sessionId: r.sessionId, count: 0, trashedAt: [] };
+    entry.count += r.n;
+    entry.trashedAt.push(r.deletedAt!);
+    byScope.set(key, entry);
+  }
+  return [...byScope.values()];
+}
+
+/** Deletes for good the session's blocks trashed before `before` (ISO time); returns how many. */
+export async function purgeCompactionTrashBefore(db: EngramDb, scope: CompactionScope, before: string): Promise<number> {
+  const r = await db.delete(compactionBlocks).where(and(inBlockScope(scope), isNotNull(compactionBlocks.deletedAt), lt(compactionBlocks.deletedAt, before)));
+  return r.rowsAffected;
+}
+
 async function updateBlocks(db: EngramDb, scope: CompactionScope, ids: readonly string[] | null, set: { deletedAt: string | null }, filter: SQL): Promise<number> {
   if (ids === null) {
     const r = await db.update(compactionBlocks).set(set).where(and(inBlockScope(scope), filter));

@@ -92,12 +92,22 @@ export class CompactionFiles {
     await writeFileAtomic(this.lookAgainPath(scope), `${JSON.stringify(state)}\n`);
   }
 
+  /** The trash entry a session's folder moved to when it was trashed at `stamp`. */
+  trashEntryName(scope: SessionScope, stamp: string): string {
+    return safeSegment(`${stamp}_${sessionDir(scope).split('/').slice(1).join('__')}`);
+  }
+
+  /** The trash entries' names (none when there is no trash yet). */
+  async trashEntries(): Promise<string[]> {
+    return (await readOrNullDir(this.pathOf(`${COMPACTION_DIR}/${TRASH_DIR}`))) ?? [];
+  }
+
   /** Moves a session's folder into the trash; returns the trash entry's name, null when there was none. */
   async trashSession(scope: SessionScope, stamp: string): Promise<string | null> {
     const from = this.pathOf(sessionDir(scope));
     if ((await readOrNullDir(from)) === null) return null;
     assertStrictlyInside(this.pathOf(COMPACTION_DIR), from);
-    const name = safeSegment(`${stamp}_${sessionDir(scope).split('/').slice(1).join('__')}`);
+    const name = this.trashEntryName(scope, stamp);
     await this.ensureDir(`${COMPACTION_DIR}/${TRASH_DIR}`);
     const to = this.pathOf(`${COMPACTION_DIR}/${TRASH_DIR}/${name}`);
     await rename(from, to);

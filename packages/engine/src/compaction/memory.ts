@@ -7,7 +7,8 @@
 //   answer      — on a question: what to inject (scored locally, within the budgets);
 //   historyRead — verbatim past turns, for the history_read tool;
 //   recheck     — on demand: local search, optional query rewrite and strong-relevance verdict;
-//   trash / restore / purge / audit — storage management.
+//   trash / restore / purge / audit — storage management; expireTrash purges what has been in the
+//                 trash longer than compaction.trashDays (run by ingest and listSessions, hourly at most).
 import type { Database } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
@@ -116,6 +117,16 @@ export interface RecheckResult {
 }
 
 const scopeKey = (scope: SessionScope): string => `${scope.workspace}\u0000${scope.sessionId}`;
+const DAY_MS = 86_400_000;
+/** The automatic trash expiry runs at most this often (the trash is kept in days). */
+const EXPIRY_EVERY_MS = 3_600_000;
+/** A trash entry's name starts with the time it was trashed, made file-safe. */
+const trashStamp = (at: string): string => at.replace(/[:.]/g, '-');
+/** The time a trash entry's name starts with, as ISO text; null for a name not made by trashStamp. */
+function trashedAtOf(name: string): string | null {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z_/.exec(name);
+  return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : null;
+}
 
 export class CompactionMemory {
   readonly store: CompactionStore;
@@ -132,6 +143,9 @@ export class CompactionMemory {
    * saw and turned down for that question (not brought back with them).
    */
   private readonly pending = new Map<string, { picked: string[]; declined: string[] }>();
+  /** When the automatic trash expiry last started, and its run (for idleExpiry). */
+  private lastExpiry: number | null = null;
+  private expiring: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: CompactionMemoryDeps) {
     this.store = new CompactionStore(deps.database.db);
@@ -175,7 +189,10 @@ export class CompactionMemory {
   }
 
   ingest(input: IngestInput): Promise<IngestReport> {
-    return this.serial(input.scope, () => this.ingestNow(input));
+    const report = this.serial(input.scope, () => this.ingestNow(input));
+    // After the ingest, not beside it: the compaction's own writes come first.
+    void report.then(() => this.autoExpire(), () => this.autoExpire());
+    return report;
   }
 
   private async ingestNow(input: IngestInput): Promise<IngestReport> {
@@ -490,8 +507,64 @@ export class CompactionMemory {
 
   // Storage management.
 
-  listSessions(): Promise<SessionSummary[]> {
+  async listSessions(): Promise<SessionSummary[]> {
+    await this.autoExpire();
     return this.store.sessions();
+  }
+
+  /**
+   * Purges for good what has been in the trash longer than compaction.trashDays (0 = kept until
+   * emptied by hand): the blocks, and the session folders trashed with them. One audit line per
+   * session (and per leftover folder); the trash itself is how a delete stays restorable until then.
+   */
+  async expireTrash(): Promise<{ blocks: number; entries: number }> {
+    const days = this.config.trashDays;
+    if (days <= 0 || this.readOnly) return { blocks: 0, entries: 0 };
+    const nowMs = this.now().getTime();
+    const at = new Date(nowMs).toISOString();
+    const before = new Date(nowMs - days * DAY_MS).toISOString();
+    const why = `trashed before ${before} (compaction.trashDays ${days})`;
+    const removed = new Set<string>();
+    let blocks = 0;
+    for (const expired of await this.store.expiredTrash(before)) {
+      const scope = { workspace: expired.workspace, sessionId: expired.sessionId };
+      blocks += await this.serial(scope, async () => {
+        const count = await this.store.purgeTrashBefore(scope, before);
+        const files: string[] = [];
+        for (const trashedAt of expired.trashedAt) {
+          const name = this.files.trashEntryName(scope, trashStamp(trashedAt));
+          if (await this.files.purgeTrashEntry(name)) files.push(name);
+        }
+        for (const name of files) removed.add(name);
+        const detail = files.length > 0 ? `${why}; files ${files.map((n) => `_trash/${n}`).join(', ')} removed` : why;
+        await this.store.audit({ at, ...scope, action: 'purge', target: 'expired', count, detail });
+        this.invalidate(scope);
+        return count;
+      });
+    }
+    // Folders whose blocks went already (purged by hand, or a session that had none).
+    for (const name of await this.files.trashEntries()) {
+      const trashedAt = trashedAtOf(name);
+      if (removed.has(name) || trashedAt === null || trashedAt >= before) continue;
+      if (!(await this.files.purgeTrashEntry(name))) continue;
+      removed.add(name);
+      await this.store.audit({ at, workspace: '', sessionId: '', action: 'purge', target: 'expired', count: 0, detail: `${why}; files _trash/${name} removed` });
+    }
+    return { blocks, entries: removed.size };
+  }
+
+  /** Starts expireTrash when the last automatic run is an hour old; failures are logged, never thrown. */
+  private autoExpire(): Promise<unknown> {
+    const nowMs = this.now().getTime();
+    if (this.lastExpiry !== null && nowMs - this.lastExpiry < EXPIRY_EVERY_MS) return this.expiring;
+    this.lastExpiry = nowMs;
+    this.expiring = this.expireTrash().catch((error) => this.log('warn', `compaction trash expiry failed: ${errorText(error)}`));
+    return this.expiring;
+  }
+
+  /** Resolves when the automatic trash expiry started last has finished. */
+  async idleExpiry(): Promise<void> {
+    await this.expiring;
   }
 
   listBlocks(scope: SessionScope, options: { trashed?: boolean } = {}): Promise<StoredBlock[]> {
@@ -528,7 +601,7 @@ export class CompactionMemory {
       if (this.config.trash) {
         count = await this.store.trash(scope, ids, at);
         if (ids === null) {
-          const entry = await this.files.trashSession(scope, at.replace(/[:.]/g, '-'));
+          const entry = await this.files.trashSession(scope, trashStamp(at));
           if (entry) detail = `files → _trash/${entry}`;
         }
         await this.store.audit({ at, ...scope, action: 'trash', target, count, detail });

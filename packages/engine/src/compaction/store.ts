@@ -18,6 +18,8 @@ import {
   insertCompactionRun,
   markCompactionBlocksInjected,
   purgeCompactionBlocks,
+  purgeCompactionTrashBefore,
+  expiredCompactionTrash,
   restoreCompactionBlocks,
   setCompactionModelKeywords,
   trashCompactionBlocks,
@@ -131,6 +133,16 @@ export class CompactionStore {
   /** Deletes blocks for good: the trashed ones (`onlyTrashed`) or any. */
   async purge(scope: SessionScope, ids: readonly string[] | null, onlyTrashed: boolean): Promise<number> {
     return purgeCompactionBlocks(this.db, scope, ids, onlyTrashed);
+  }
+
+  /** Sessions with blocks trashed before `before`: how many, and when they were trashed. */
+  async expiredTrash(before: string): Promise<(SessionScope & { count: number; trashedAt: string[] })[]> {
+    return expiredCompactionTrash(this.db, before);
+  }
+
+  /** Deletes for good the session's blocks trashed before `before`. */
+  async purgeTrashBefore(scope: SessionScope, before: string): Promise<number> {
+    return purgeCompactionTrashBefore(this.db, scope, before);
   }
 
   async audit(entry: AuditEntry): Promise<void> {

@@ -274,6 +274,8 @@ export const configSchema = z.object({
         }),
       /** Deletes go to a trash (restorable) rather than away. */
       trash: d(z.boolean(), true),
+      /** Days a trashed block (and its session's folder) stays restorable before it is purged; 0 = until emptied by hand. */
+      trashDays: d(int(0, 3650), 30),
       /** Characters history_read returns at most. */
       historyReadMaxChars: d(int(500, 200_000), 6000),
       assist: section({

@@ -2,7 +2,7 @@
 // answers (once, cool-down), history_read's cap, trash / restore / purge with an audit, and the
 // model-assistance gates (daily cap, cache, timeout, cooldown, malformed output).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -190,6 +190,51 @@ test('with the trash off a delete is permanent, and still audited', async (t) =>
   assert.equal(await memory.remove(scope, null), n);
   assert.equal((await memory.listBlocks(scope, { trashed: true })).length, 0);
   assert.deepEqual((await memory.auditLog(scope)).map((a) => [a.action, a.count]), [['delete', n]]);
+});
+
+test('trashed blocks older than compaction.trashDays are purged for good, with their files, one audit line per session', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engram-cmp-mem-'));
+  const database = await openDatabase({ url: `file:${join(dataDir, 'engram.db')}` });
+  t.after(() => {
+    database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  let now = new Date('2026-03-01T08:00:00Z');
+  let config = configSchema.parse({ dataDir, compaction: { trashDays: 7 } });
+  const memory = new CompactionMemory({ database, dataDir, tokenizer, config: () => config, now: () => now });
+  const other = { ...scope, sessionId: 's2' };
+  await memory.ingest(ingestInput(transcript(), 'c1'));
+  await memory.ingest({ ...ingestInput(transcript(), 'c2'), scope: other });
+  const blocks = (await memory.listBlocks(scope)).length;
+  assert.equal(await memory.remove(scope, null), blocks, 'the whole session, files into the trash');
+  const trashDir = join(dataDir, 'compaction', '_trash');
+  assert.equal(readdirSync(trashDir).length, 1);
+  now = new Date('2026-03-05T08:00:00Z');
+  const port = (await memory.listBlocks(other)).filter((b) => /8443/.test(b.body)).map((b) => b.id);
+  await memory.remove(other, port);
+
+  now = new Date('2026-03-07T08:00:00Z');
+  assert.deepEqual(await memory.expireTrash(), { blocks: 0, entries: 0 }, 'six days: nothing is old enough');
+  assert.equal((await memory.listBlocks(scope, { trashed: true })).length, blocks);
+
+  now = new Date('2026-03-09T08:00:00Z');
+  assert.deepEqual(await memory.expireTrash(), { blocks, entries: 1 }, 'eight days: the first session, files included');
+  assert.equal((await memory.listBlocks(scope, { trashed: true })).length, 0);
+  assert.equal(readdirSync(trashDir).length, 0);
+  assert.equal((await memory.listBlocks(other, { trashed: true })).length, port.length, 'trashed four days ago: kept');
+  const [line] = await memory.auditLog(scope);
+  assert.deepEqual([line!.action, line!.count], ['purge', blocks]);
+  assert.match(line!.detail, /trashDays 7/);
+  assert.match(line!.detail, /_trash\//, 'the files removed are named');
+  assert.deepEqual((await memory.auditLog(other)).map((a) => a.action), ['trash'], 'no line for a session with nothing expired');
+
+  config = configSchema.parse({ dataDir, compaction: { trashDays: 0 } });
+  now = new Date('2027-03-09T08:00:00Z');
+  assert.deepEqual(await memory.expireTrash(), { blocks: 0, entries: 0 }, '0 days: the trash is kept until emptied by hand');
+  config = configSchema.parse({ dataDir, compaction: { trashDays: 7 } });
+  await memory.listSessions();
+  await memory.idleExpiry();
+  assert.equal((await memory.listBlocks(other, { trashed: true })).length, 0, 'listing the sessions expires the trash too');
 });
 
 test('model assistance: daily cap, 30-day cache, malformed output dropped, timeout cools the path down', async (t) => {

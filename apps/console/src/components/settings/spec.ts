@@ -253,6 +253,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'compaction.rules.maxRules', kind: 'number', min: 1, max: 500, label: ['次要规则条数上限', 'Max minor rules'], showIf: compactionOn },
       { path: 'compaction.rules.archiveMaxBytes', kind: 'number', min: 1024, max: 50000000, step: 1024, label: ['压缩存档字节上限', 'Archive byte budget'], showIf: compactionOn },
       { path: 'compaction.trash', kind: 'bool', label: ['删除先进回收站', 'Deletes go to the trash'], showIf: compactionOn },
+      { path: 'compaction.trashDays', kind: 'number', min: 0, max: 3650, label: ['回收站保留天数', 'Days kept in the trash'], help: ['超过这么多天的已删除压缩块连同文件彻底清除，每次记入审计；0 = 一直保留到手动清空', 'Deleted compaction blocks older than this are purged for good with their files, each purge audited; 0 = kept until emptied by hand'], showIf: compactionOn },
       { path: 'compaction.historyReadMaxChars', kind: 'number', min: 500, max: 200000, step: 500, label: ['history_read 字数上限', 'history_read max characters'], showIf: compactionOn },
       { path: 'compaction.assist.mode', kind: 'select', options: ['off', 'main', 'model'], label: ['模型辅助', 'Model assistance'], help: ['off = 不调用大模型（默认）；main = 会话主模型；model = 下面指定的模型', 'off = no model calls (default); main = the session’s model; model = the one below'], showIf: compactionOn },
       { path: 'compaction.assist.provider', kind: 'text', label: ['辅助模型提供方', 'Assist provider'], showIf: assistModel },
