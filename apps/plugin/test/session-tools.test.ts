@@ -11,6 +11,7 @@ import { createHost, HOST_VARIANTS } from '@engram/dsh-sim';
 import type { ToolExec } from '../src/host/core/host-types.ts';
 import { SESSION_READ_TOOL, sessionToolSpecs, type SessionToolConfig, type SessionToolDeps } from '../src/host/sessions/tools.ts';
 import { loadPlugin } from './helpers.ts';
+import { fallbackTokenizer } from '@engram/engine';
 
 const T0 = new Date(2026, 2, 9, 9, 30).getTime();
 const IDS = { alpha1: 'a1a1a1a1-0000-4000-8000-000000000001', alpha2: 'a1a2a2a2-0000-4000-8000-000000000002', beta: 'b2b2b2b2-0000-4000-8000-000000000003' };
@@ -80,6 +81,22 @@ test('without an id: this workspace’s sessions, newest first, the caller marke
   assert.deepEqual((result.value as { kind: string }).kind, 'list');
   await host.settle();
   host.assertClean();
+});
+
+test('times are shown in the engine’s stored zone, not the process’s: the list and a session’s head', async (t) => {
+  const home = await makeHome(t);
+  // UTC+14: whatever zone the test runs in, at least one of the two zones differs from it.
+  for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+    const engine = { config: config(home), tokenizer: fallbackTokenizer(), timeZone, read: async () => null };
+    const [tool] = sessionToolSpecs({ config: () => config(home), engine: () => engine });
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(T0);
+    const get = (type: string) => parts.find((p) => p.type === type)!.value;
+    const expected = `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+    const list = (await tool!.execute({}, exec('/work/alpha'))) as { text: string };
+    assert.match(list.text, new RegExp(`a1a1a1a1 · ${expected} · 端口排查`), timeZone);
+    const read = (await tool!.execute({ id: 'a1a1a1a1', from: 1, to: 1 }, exec('/work/alpha'))) as { text: string };
+    assert.ok(read.text.includes(expected), `${timeZone}: the session's head`);
+  }
 });
 
 test('with an id prefix: the turns without thinking or injected text, paged under readMaxChars', async (t) => {

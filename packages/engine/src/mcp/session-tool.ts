@@ -56,7 +56,7 @@ export function sessionTool(ctx: SessionToolContext, home: string): SessionToolS
       if (id === '') {
         if (q !== '') throw new EngramError('invalid-arguments', 'q 在一次会话里搜,需要 id / "q" searches inside one session: give its "id"');
         const items = await listSessions(home, { injectedTags: injectedTags() });
-        return { text: formatSessionList(items, { maxChars, scope: '全部工作区' }), structured: { total: items.length, sessions: items.map((i) => ({ id: i.id, title: i.title, turns: i.turns, startedAt: i.startedAt, cwd: i.cwd })) } };
+        return { text: formatSessionList(items, { maxChars, scope: '全部工作区', timeZone: ctx.engine.timeZone }), structured: { total: items.length, sessions: items.map((i) => ({ id: i.id, title: i.title, turns: i.turns, startedAt: i.startedAt, cwd: i.cwd })) } };
       }
       const answer = await readSessionById(
         { id, from: args.from as number | undefined, q, view },
@@ -65,6 +65,7 @@ export function sessionTool(ctx: SessionToolContext, home: string): SessionToolS
           maxChars,
           injectedTags: injectedTags(),
           tokenizer: () => ctx.engine.tokenizer,
+          timeZone: ctx.engine.timeZone,
           // A scoped server sees its workspace's memories and the global ones, as its other tools do.
           memory: memoryLookup(ctx.engine, (ws) => visibleIn({ workspace: ctx.workspace }, ws)),
         },

@@ -6,9 +6,9 @@
 //
 // Shapes: packages/core/session/src/types.ts (SessionEventMap) and packages/llm/llm/src/types.ts
 // (ContentBlockMap: text, reasoning, image, tool-call, tool-result) in the host repository.
-import { localTimeString } from '../diary/dates.ts';
 import { toolResultCallId, type SessionRawEvent, type SessionTurn } from './log.ts';
 import { clipChars } from './text.ts';
+import { zonedStamp } from '../timeq/calendar.ts';
 
 /** Characters of one tool result shown. */
 export const RAW_TOOL_RESULT_CHARS = 2000;
@@ -71,8 +71,8 @@ function renderEvent(event: SessionRawEvent, loggedCalls: ReadonlySet<string>): 
   }
 }
 
-export function renderRawTurn(turn: SessionTurn): string {
-  const when = turn.startedAt === null ? '' : ` · ${localTimeString(turn.startedAt)}`;
+export function renderRawTurn(turn: SessionTurn, timeZone?: string): string {
+  const when = turn.startedAt === null ? '' : ` · ${zonedStamp(turn.startedAt, timeZone).time}`;
   const raw = turn.raw ?? [];
   const head = `—— 第 ${turn.turn} 轮${when} · 原始消息 ${raw.length} 条 ——`;
   if (raw.length === 0) return `${head}\n(没有读取原始消息)`;

@@ -3,7 +3,7 @@
 //   turns    — what was said: the person's words, the final answers, the tools used (the default)
 //   thinking — the same with the model's reasoning of each turn
 //   raw      — the turn's messages as the log stores them (needs a log parsed with `keepRaw`)
-import { localDateString, localTimeString } from '../diary/dates.ts';
+import { zonedStamp } from '../timeq/calendar.ts';
 import type { SessionListItem } from './list.ts';
 import type { SessionLog, SessionTurn } from './log.ts';
 import { renderRawTurn } from './raw.ts';
@@ -20,6 +20,8 @@ export interface SessionReadOptions {
   view?: SessionView;
   /** A line under the header saying why these turns (e.g. which memory they are the source of). */
   note?: string;
+  /** The zone times are shown in: the data directory's (engine.timeZone); absent, this machine's. */
+  timeZone?: string;
 }
 
 export interface SessionReadPage {
@@ -34,13 +36,20 @@ export interface SessionReadPage {
   cut: boolean;
 }
 
-const stamp = (ms: number | null): string => (ms === null ? '时间未知' : `${localDateString(ms)} ${localTimeString(ms)}`);
+const stamp = (ms: number | null, timeZone: string | undefined): string => {
+  if (ms === null) return '时间未知';
+  const { date, time } = zonedStamp(ms, timeZone);
+  return `${date} ${time}`;
+};
 
-function span(log: SessionLog): string {
+/** The time of a turn within its session ("HH:MM"), in `timeZone`. */
+export const turnTime = (ms: number, timeZone: string | undefined): string => zonedStamp(ms, timeZone).time;
+
+function span(log: SessionLog, timeZone: string | undefined): string {
   if (log.startedAt === null) return '时间未知';
-  if (log.endedAt === null || log.endedAt === log.startedAt) return stamp(log.startedAt);
-  const sameDay = localDateString(log.startedAt) === localDateString(log.endedAt);
-  return `${stamp(log.startedAt)} – ${sameDay ? localTimeString(log.endedAt) : stamp(log.endedAt)}`;
+  if (log.endedAt === null || log.endedAt === log.startedAt) return stamp(log.startedAt, timeZone);
+  const [start, end] = [zonedStamp(log.startedAt, timeZone), zonedStamp(log.endedAt, timeZone)];
+  return `${start.date} ${start.time} – ${start.date === end.date ? end.time : `${end.date} ${end.time}`}`;
 }
 
 export function toolsLine(tools: SessionTurn['tools'], maxChars = 400): string {
@@ -48,9 +57,9 @@ export function toolsLine(tools: SessionTurn['tools'], maxChars = 400): string {
   return clipChars(parts.join('、'), maxChars);
 }
 
-export function renderTurn(turn: SessionTurn, view: SessionView = 'turns'): string {
-  if (view === 'raw') return renderRawTurn(turn);
-  const when = turn.startedAt === null ? '' : ` · ${localTimeString(turn.startedAt)}`;
+export function renderTurn(turn: SessionTurn, view: SessionView = 'turns', timeZone?: string): string {
+  if (view === 'raw') return renderRawTurn(turn, timeZone);
+  const when = turn.startedAt === null ? '' : ` · ${turnTime(turn.startedAt, timeZone)}`;
   const lines = [`—— 第 ${turn.turn} 轮${when} ——`];
   lines.push(`用户:${turn.user !== '' ? turn.user : '(本轮没有用户发言)'}`);
   // The reasoning before the answer: the order it happened in.
@@ -69,10 +78,10 @@ function damageNote(log: SessionLog): string {
 const VIEW_LABEL: Record<SessionView, string> = { turns: '', thinking: ' · 含思考', raw: ' · 原始消息' };
 
 /** The lines that open every answer about one session. */
-export function sessionHead(log: SessionLog, view: SessionView = 'turns', note?: string): string {
+export function sessionHead(log: SessionLog, view: SessionView = 'turns', note?: string, timeZone?: string): string {
   return [
     `会话 ${log.id} · ${clipChars(log.title, 80)}`,
-    `${span(log)} · 共 ${log.turns.length} 轮${log.cwd ? ` · 工作目录 ${log.cwd}` : ''}${VIEW_LABEL[view]}`,
+    `${span(log, timeZone)} · 共 ${log.turns.length} 轮${log.cwd ? ` · 工作目录 ${log.cwd}` : ''}${VIEW_LABEL[view]}`,
     damageNote(log),
     note ?? '',
   ]
@@ -89,7 +98,7 @@ export function sessionReadPage(log: SessionLog, options: SessionReadOptions): S
   // The config floor (sessions.readMaxChars ≥ 500) leaves room for the header and one cut turn.
   const maxChars = Math.max(500, Math.floor(options.maxChars) || 0);
   const idShort = log.id.slice(0, 8);
-  const head = sessionHead(log, view, options.note);
+  const head = sessionHead(log, view, options.note, options.timeZone);
   if (total === 0) return { text: `${head}\n这次会话没有可读的对话。`, from: 0, to: 0, total, nextFrom: null, cut: false };
 
   const rawFrom = options.turns?.[0];
@@ -106,7 +115,7 @@ export function sessionReadPage(log: SessionLog, options: SessionReadOptions): S
   let shownTo = from - 1;
   let cut = false;
   for (let n = from; n <= to; n++) {
-    const block = renderTurn(log.turns[n - 1]!, view);
+    const block = renderTurn(log.turns[n - 1]!, view, options.timeZone);
     if (block.length + 2 <= budget) {
       blocks.push(block);
       budget -= block.length + 2;
@@ -139,6 +148,8 @@ export interface SessionListTextOptions {
   currentId?: string;
   /** Where the list came from, for the heading (e.g. the workspace folder). */
   scope?: string;
+  /** The zone times are shown in (see SessionReadOptions). */
+  timeZone?: string;
 }
 
 /** The listing session_read returns when no id is given. */
@@ -151,7 +162,7 @@ export function formatSessionList(items: readonly SessionListItem[], options: Se
   const rows: string[] = [];
   for (const item of items) {
     const current = options.currentId && item.id === options.currentId ? ' (当前会话)' : '';
-    const row = `- ${item.id.slice(0, 8)} · ${stamp(item.startedAt ?? item.mtimeMs)} · ${clipChars(item.title, 60)} · ${item.turns} 轮${item.damaged ? ' · 日志有损坏' : ''}${current}`;
+    const row = `- ${item.id.slice(0, 8)} · ${stamp(item.startedAt ?? item.mtimeMs, options.timeZone)} · ${clipChars(item.title, 60)} · ${item.turns} 轮${item.damaged ? ' · 日志有损坏' : ''}${current}`;
     if (row.length + 1 > budget) break;
     rows.push(row);
     budget -= row.length + 1;

@@ -71,6 +71,8 @@ export interface SessionSearchPageOptions extends SessionSearchOptions {
   view?: SessionView;
   /** A line under the header (e.g. the memory whose source this is). */
   note?: string;
+  /** The zone times are shown in (see SessionReadOptions). */
+  timeZone?: string;
 }
 
 export interface SessionSearchPage {
@@ -92,7 +94,7 @@ export function sessionSearchPage(log: SessionLog, query: string, tokenizer: Tok
   const hits = searchSession(log, query, tokenizer, { limit: options.limit, thinking: options.thinking ?? view !== 'turns' });
   const idShort = log.id.slice(0, 8);
   const maxChars = Math.max(500, Math.floor(options.maxChars) || 0);
-  const head = sessionHead(log, view, options.note);
+  const head = sessionHead(log, view, options.note, options.timeZone);
   const q = clipChars(query.replace(/\s+/g, ' ').trim(), 60);
   let shown: number[];
   let intro: string;
@@ -118,7 +120,7 @@ export function sessionSearchPage(log: SessionLog, query: string, tokenizer: Tok
       const turn = log.turns[c - 1]!;
       if (c === n) {
         const matched = matchedOf.get(n);
-        const block = `${matched ? `★ 命中:${matched.slice(0, 6).join(' ')}\n` : ''}${renderTurn(turn, view)}`;
+        const block = `${matched ? `★ 命中:${matched.slice(0, 6).join(' ')}\n` : ''}${renderTurn(turn, view, options.timeZone)}`;
         parts.push(block.length > share ? `${clipChars(block, share)}\n(本轮原文 ${block.length} 字,已截断;全文:session_read({ id: "${idShort}", from: ${n}, to: ${n}${view === 'turns' ? '' : `, view: "${view}"`} }))` : block);
       } else parts.push(contextTurn(turn, words));
       done.add(c);

@@ -36,6 +36,8 @@ export interface SessionReadDeps {
   tokenizer(): Tokenizer;
   /** The memory an id names, when it names one this caller may read; absent: ids are sessions only. */
   memory?(id: string): Promise<SourceMemory | null>;
+  /** The zone times are shown in: the data directory's (engine.timeZone); absent, this machine's. */
+  timeZone?: string;
 }
 
 export interface SessionReadAnswer {
@@ -108,13 +110,13 @@ export async function readSessionById(request: SessionReadRequest, deps: Session
   const source = memory && anchor ? { docId: memory.docId, turn: anchor.turn, how: anchor.how } : undefined;
 
   if (q !== '') {
-    const page = sessionSearchPage(log, q, deps.tokenizer(), { maxChars: deps.maxChars, view, note });
+    const page = sessionSearchPage(log, q, deps.tokenizer(), { maxChars: deps.maxChars, view, note, timeZone: deps.timeZone });
     const turns = page.hits.map((h) => h.turn);
     return { ...base, from: turns.length ? Math.min(...turns) : 0, to: turns.length ? Math.max(...turns) : 0, nextFrom: null, text: page.text, hits: turns, ...(source ? { source } : {}) };
   }
   const explicit = request.from !== undefined || request.to !== undefined;
   const turns: [number, number?] | undefined = explicit ? [request.from ?? 1, request.to] : anchor ? [anchor.from, anchor.to] : undefined;
-  const page = sessionReadPage(log, { turns, maxChars: deps.maxChars, view, note });
+  const page = sessionReadPage(log, { turns, maxChars: deps.maxChars, view, note, timeZone: deps.timeZone });
   return { ...base, from: page.from, to: page.to, nextFrom: page.nextFrom, text: page.text, ...(source ? { source } : {}) };
 }
 

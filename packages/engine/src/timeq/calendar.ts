@@ -44,6 +44,26 @@ export function localDay(now: Date, timeZone: string | undefined): Ymd {
   return { y: get('year'), m: get('month'), d: get('day') };
 }
 
+const stampFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * "YYYY-MM-DD" and "HH:MM" of `ms` in `timeZone` (an unknown zone means this machine's zone): how
+ * session times are shown, in the zone the data directory was set up in, so a machine that later
+ * runs in another zone (or with TZ=UTC) shows the same history the same way.
+ */
+export function zonedStamp(ms: number, timeZone: string | undefined): { date: string; time: string } {
+  const zone = usableTimeZone(timeZone);
+  let f = stampFormatters.get(zone ?? '');
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    stampFormatters.set(zone ?? '', f);
+  }
+  const at = new Date(Number.isFinite(ms) ? ms : 0);
+  const parts = f.formatToParts(Number.isNaN(at.getTime()) ? new Date(0) : at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { date: formatYmd({ y: get('year'), m: get('month'), d: get('day') }), time: `${pad2(get('hour'))}:${pad2(get('minute'))}` };
+}
+
 /** Calendar arithmetic on plain dates (UTC underneath, so no zone or DST can shift a day). */
 export function addDays(day: Ymd, delta: number): Ymd {
   const t = new Date(Date.UTC(day.y, day.m - 1, day.d + delta));

@@ -37,6 +37,8 @@ export interface SessionToolConfig {
 export interface SessionToolEngine {
   readonly config: SessionToolConfig;
   readonly tokenizer: ReturnType<SessionReadDeps['tokenizer']>;
+  /** The zone the data directory was set up in: session times are shown in it. */
+  readonly timeZone?: string;
   read(idOrPath: string): Promise<MemoryDetail | null>;
 }
 
@@ -113,7 +115,8 @@ export function sessionToolSpecs(deps: SessionToolDeps): ToolDefinition[] {
       if (id === '') {
         // Without a cwd there is no workspace to narrow to: every session is listed, and the text says so.
         const items = await listSessions(home, { cwd: cwd ?? undefined, workspacePaths: cwd ? (deps.workspacePaths?.(cwd) ?? []) : [], injectedTags });
-        const text = formatSessionList(items, { maxChars, currentId: header?.id, scope: cwd ?? '全部工作区' });
+        // Times in the zone the data directory was set up in (the engine's), as memory dates are.
+        const text = formatSessionList(items, { maxChars, currentId: header?.id, scope: cwd ?? '全部工作区', timeZone: deps.engine?.()?.timeZone });
         return {
           kind: 'list',
           scope: cwd,
@@ -136,7 +139,7 @@ export function sessionToolSpecs(deps: SessionToolDeps): ToolDefinition[] {
       try {
         return await readSessionById(
           { id, from, to, q: typeof args.q === 'string' ? args.q : undefined, view: args.view },
-          { home, maxChars, injectedTags, tokenizer: () => engine?.tokenizer ?? fallbackTokenizer(), ...(memory ? { memory } : {}) },
+          { home, maxChars, injectedTags, tokenizer: () => engine?.tokenizer ?? fallbackTokenizer(), timeZone: engine?.timeZone, ...(memory ? { memory } : {}) },
         );
       } catch (error) {
         if (isEngramError(error)) throw new ToolError(error.code, error.message);
