@@ -21,7 +21,7 @@ const CONFIG = { consoleUrl: 'http://127.0.0.1:3000', proxyPath: '/engram/consol
 const EXCERPT = '## 东京节点端口(对话原文)\n\n用户:东京节点 443 端口被占用了怎么办?\n助手:改用 8443 端口。';
 
 /** A packed client: `compacted` says which sessions the availability route calls compacted. */
-function loadClient(compacted: Set<string>, found: boolean) {
+function loadClient(compacted: Set<string>, found: boolean, skippedRewrite = false) {
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string> };
   const code = readFileSync(join(bundle, pkg.exports['./client']!), 'utf8');
   const mini = createMiniReact();
@@ -33,7 +33,7 @@ function loadClient(compacted: Set<string>, found: boolean) {
       const sessionId = new URL(url, 'http://host').searchParams.get('sessionId') ?? '';
       asked.push(sessionId);
       body = { sessionId, available: compacted.has(sessionId) };
-    } else body = { ok: true, query: '东京节点现在用哪个端口?', result: { found, blocks: found ? [{ title: '东京节点端口' }] : [] }, excerpt: found ? EXCERPT : '' };
+    } else body = { ok: true, query: '东京节点现在用哪个端口?', result: { found, skippedRewrite, blocks: found ? [{ title: '东京节点端口' }] : [] }, excerpt: found ? EXCERPT : '' };
     return { ok: true, status: 200, json: async () => body };
   };
   const loaded = loadClientBundle(code, { id: pkg.name, modules: { react: mini.React }, globals: { fetch, location: { protocol: 'http:' }, setTimeout, console } });
@@ -77,4 +77,15 @@ test('↻ 再查 that found nothing says so and offers no 打开原文', async (
   assert.match(textOf(findAll(tree, byData('recheck-note'))[0]), /未搜索到强相关内容/);
   assert.equal(findAll(tree, byData('recheck-open')).length, 0);
   assert.equal(findAll(tree, byData('recheck-dismiss')).length, 1);
+});
+
+test('↻ 再查 whose local search was strong enough says the model rewrite was skipped; otherwise it says nothing of it', async () => {
+  const skipped = loadClient(new Set(['s-1']), true, true);
+  const props = { sessionId: 's-1', messageId: 'm-1' };
+  await click(await settle(skipped.mini, skipped.action, props), 'recheck-button');
+  const tree = await settle(skipped.mini, skipped.action, props);
+  assert.match(textOf(findAll(tree, byData('recheck-skipped'))[0]), /本地已经直接找到内容,跳过了辅助模型的查询改写\(省一次调用\)/);
+  const asked = loadClient(new Set(['s-1']), true, false);
+  await click(await settle(asked.mini, asked.action, props), 'recheck-button');
+  assert.equal(findAll(await settle(asked.mini, asked.action, props), byData('recheck-skipped')).length, 0);
 });

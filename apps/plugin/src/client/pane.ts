@@ -5,6 +5,7 @@ import { appearanceMessage, readAppearance, watchAppearance, withAppearance, typ
 import { drawerPlacement, reserveBeside } from './drawer.ts';
 import { describeFailure, readJsonAnswer } from './failure.ts';
 import { chipLabel, withoutNoteBlocks, type NoteChip } from './note-chip.ts';
+import { recheckText, type RecheckOutcome } from './recheck-text.ts';
 import { chooseSource, describeSource, iframeSrc, type ClientConfig, type ConsoleSource } from './source.ts';
 
 export const CLIENT_CONFIG_PATH = '/engram/client-config';
@@ -271,7 +272,7 @@ export function ConsoleDrawerButton(openTab: () => (() => void) | null): () => u
 interface RecheckBody {
   ok: boolean;
   error?: string;
-  result?: { found: boolean; blocks: { title: string }[] };
+  result?: RecheckOutcome;
   /** The found passages verbatim (Markdown), for 打开原文. */
   excerpt?: string;
 }
@@ -365,6 +366,7 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
   const h = React.createElement;
   const [shown, setShown] = React.useState<boolean | null>(null);
   const [note, setNote] = React.useState<string | null>(null);
+  const [skipped, setSkipped] = React.useState<string | null>(null);
   const [excerpt, setExcerpt] = React.useState<string>('');
   const [open, setOpen] = React.useState(false);
   const [busy, setBusy] = React.useState(false);
@@ -391,6 +393,7 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
   if (!props.sessionId || shown !== true) return null;
   const dismiss = () => {
     setNote(null);
+    setSkipped(null);
     setExcerpt('');
     setOpen(false);
   };
@@ -411,7 +414,9 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
       // Refusals come as JSON with a known error; anything else (guard, proxy page) shows the status.
       const body = await readJsonAnswer<RecheckBody>(path, res, true);
       if (body.ok && body.result) {
-        setNote(body.result.found ? `已搜索已压缩的历史:找到 ${body.result.blocks.length} 段相关内容,资料已备好 —— 直接继续提问即可` : '已搜索已压缩的历史:未搜索到强相关内容');
+        const text = recheckText(body.result, readAppearance(hostDocument()).lang);
+        setNote(text.note);
+        setSkipped(text.skipped);
         setExcerpt(body.result.found ? (body.excerpt ?? '') : '');
       } else setNote(RECHECK_ERRORS[body.error ?? ''] ?? `再查失败:宿主回答 HTTP ${res.status}`);
     } catch (e) {
@@ -427,6 +432,7 @@ export function RecheckAction(props: { sessionId?: string; messageId?: string })
         'div',
         { style: panelLook },
         h('span', { 'data-engram': 'recheck-note' }, note),
+        skipped !== null ? h('span', { 'data-engram': 'recheck-skipped', style: { opacity: 0.75 } }, skipped) : null,
         excerpt !== '' ? h('button', { style: iconButton, onClick: () => setOpen((v) => !v), 'data-engram': 'recheck-open' }, open ? '收起原文' : '打开原文') : null,
         !busy ? h('button', { style: iconButton, onClick: dismiss, 'data-engram': 'recheck-dismiss' }, '知道了') : null,
         open && excerpt !== '' ? h('pre', { style: { ...excerptBox, flexBasis: '100%' }, 'data-engram': 'recheck-excerpt' }, excerpt) : null,
