@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEFAULT_MODEL, manifestKey } from '../packages/engine/src/model/manifest.ts';
+import { CHROMIUM, CHROMIUM_ARGS, consoleInChromium, haveChromium } from './console-in-chromium.ts';
 import { seedDiary } from './fixtures.ts';
 import { ensureBuild, freePort, startConsole, type RunningConsole } from './server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 const modelCache = process.env.ENGRAM_TEST_MODEL_DATA_DIR ?? join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), manifestKey());
 const modelFolder = join(modelCache, 'models', ...DEFAULT_MODEL.id.split('/'));
 const haveModel = existsSync(join(modelFolder, 'config.json'));
@@ -39,31 +37,16 @@ async function trpcGet(url: string, path: string): Promise<unknown> {
 }
 
 describe('console data and operations in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 600_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-data-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  before(async () => {
-    ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    seedSameDay(env.ENGRAM_DIARY_DIR);
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-  });
+  const c = consoleInChromium('data', (env) => seedSameDay(env.ENGRAM_DIARY_DIR));
+  const env = c.env;
+  const root = env.HOME;
 
   async function open(path = '/?lang=zh', width = 1360): Promise<Page> {
-    const context = await browser!.newContext({ viewport: { width, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     // tsx keeps function names with a `__name` helper that page.evaluate'd code would otherwise lack.
     await page.addInitScript('window.__name = (f) => f;');
-    await page.goto(`${server!.url}${path}`);
+    await page.goto(`${c.server.url}${path}`);
     await page.getByTestId('shell').waitFor({ timeout: 30_000 });
     return page;
   }
@@ -148,13 +131,13 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
     }
 
     // The API fails: the error shows, the "no memories yet" empty state does not.
-    const failing = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const failing = await c.browser.newContext({ viewport: { width: 1360, height: 900 } });
     const p2 = await failing.newPage();
     try {
       await p2.route(/\/api\/trpc\/[^?]*memories\.page/, (route) =>
         route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify([{ error: { message: 'boom', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } } }]) }),
       );
-      await p2.goto(`${server!.url}/?lang=zh#library`);
+      await p2.goto(`${c.server.url}/?lang=zh#library`);
       await p2.getByTestId('shell').waitFor();
       await p2.getByTestId('panel-memories').getByTestId('error-note').waitFor({ timeout: 20_000 });
       await p2.waitForTimeout(300);
@@ -221,7 +204,7 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
       assert.ok(![...phases].some((p) => /\b(download|verify|write|embed)\b/.test(p)), 'no raw phase ids');
       assert.equal(await page.getByTestId('model-percent').innerText(), '100%');
       assert.equal(await page.getByTestId('model-installed').getAttribute('data-installed'), 'true');
-      const status = (await trpcGet(server!.url, 'index.status')) as { semantic: { state: string }; vectors: number };
+      const status = (await trpcGet(c.server.url, 'index.status')) as { semantic: { state: string }; vectors: number };
       assert.equal(status.semantic.state, 'ready', 'the provider uses the model');
       assert.ok(status.vectors > 0, 'existing memories embedded');
       await page.getByTestId('nav-index').click();

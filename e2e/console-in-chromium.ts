@@ -23,24 +23,41 @@ export interface ConsoleInChromium {
   /** Set once the block's `before` ran. */
   readonly server: RunningConsole;
   readonly browser: Browser;
+  /** How long the block's `before` spent building the console (0 when the build was fresh). */
+  readonly buildMs: number;
+  /** Stops the console and starts it again on the same port, `extra` added to its environment. */
+  restart(extra?: ExtraEnv): Promise<RunningConsole>;
 }
+
+/** Variables for the console's environment only (e.g. ENGRAM_ALLOWED_ORIGINS, DSH_HOME). */
+export type ExtraEnv = Record<string, string>;
 
 /**
  * Registers the block's before / after hooks (call it inside `describe`): a fresh temp home named
  * after `name`, the seeded diary, then `prepare` (more files, folders for screenshots) before the
- * console starts (it may be async: e.g. memory stored through an engine of the test's own).
+ * console starts (it may be async: e.g. memory stored through an engine of the test's own). What
+ * `prepare` puts in `consoleEnv` is added to the console's environment (and kept across restarts).
  */
-export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => void | Promise<void> = () => {}): ConsoleInChromium {
+export function consoleInChromium(
+  name: string,
+  prepare: (env: ConsoleEnv, consoleEnv: ExtraEnv) => unknown = () => {},
+  /** `seed: false`: the diary starts empty (a block that writes its own corpus, e.g. thousands of memories). */
+  { seed = true }: { seed?: boolean } = {},
+): ConsoleInChromium {
   const root = mkdtempSync(join(tmpdir(), `engram-e2e-${name}-`));
   const env: ConsoleEnv = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
   let server: RunningConsole | null = null;
   let browser: Browser | null = null;
+  let port = 0;
+  const extra: ExtraEnv = {};
+  let buildMs = 0;
   before(async () => {
-    ensureBuild((s) => console.log(`# ${s}`));
+    buildMs = ensureBuild((s) => console.log(`# ${s}`));
     mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    await prepare(env);
-    server = await startConsole(env, await freePort());
+    if (seed) seedDiary(env.ENGRAM_DIARY_DIR);
+    await prepare(env, extra);
+    port = await freePort();
+    server = await startConsole({ ...env, ...extra }, port);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
@@ -58,6 +75,14 @@ export function consoleInChromium(name: string, prepare: (env: ConsoleEnv) => vo
     },
     get browser() {
       return started(browser, 'Chromium');
+    },
+    get buildMs() {
+      return buildMs;
+    },
+    async restart(more: ExtraEnv = {}) {
+      await started(server, 'the console').stop();
+      server = await startConsole({ ...env, ...extra, ...more }, port);
+      return server;
     },
   };
 }

@@ -2,20 +2,18 @@
 // it in Recall debug with its explanation, rebuild with a live progress bar, change a setting, restart
 // the server and see it kept; plus a cross-origin write that must be rejected.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { after, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { freePort, repoRoot } from './server.ts';
 import { openAdvancedSettings } from './settings.ts';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
 
 const execFileP = promisify(execFile);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
 const WIDTHS = [300, 760, 1360] as const;
 
@@ -33,29 +31,21 @@ const MEMORIES: Record<(typeof WIDTHS)[number], { title: string; body: string; t
   1360: { title: '火山观测站值班', body: '凌晨地震仪记录到三次微震,二氧化硫浓度略有上升。', tags: '火山, 地震仪', query: '火山观测站 地震仪 二氧化硫浓度' },
 };
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-const haveChromium = existsSync(CHROMIUM);
-
 describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 240_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  const c = consoleInChromium('console', () => mkdirSync(ARTIFACTS, { recursive: true }));
+  const env = c.env;
   const timings = { buildMs: 0, cold: [] as number[], warm: [] as number[], coldTtfb: [] as number[], warmTtfb: [] as number[] };
-  let port = 0;
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
   let coldPending = true;
 
   const restart = async () => {
-    await server?.stop();
-    server = await startConsole(env, port);
+    await c.restart();
     coldPending = true;
   };
 
   /** Loads the console and waits until the library shows rows; records the time as cold or warm. */
   const load = async (page: Page, how: 'goto' | 'reload' = 'goto') => {
     const started = Date.now();
-    if (how === 'goto') await page.goto(`${server!.url}/#library`);
+    if (how === 'goto') await page.goto(`${c.server.url}/#library`);
     else await page.reload();
     await page.getByTestId('memory-row').first().waitFor({ state: 'attached' });
     const ms = Date.now() - started;
@@ -70,19 +60,8 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
 
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
 
-  before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    timings.buildMs = ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    port = await freePort();
-    server = await startConsole(env, port);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
+  after(() => {
+    timings.buildMs = c.buildMs;
     const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null);
     const summary = { ...timings, coldMedianMs: median(timings.cold), warmMedianMs: median(timings.warm), measuredAt: new Date().toISOString() };
     writeFileSync(join(ARTIFACTS, 'timings.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -91,7 +70,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
 
   for (const width of WIDTHS) {
     test(`at ${width}px: create → recall explains it → rebuild to 100 % → a setting survives a restart`, async () => {
-      const context = await browser!.newContext({ viewport: { width, height: 900 } });
+      const context = await c.browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -190,7 +169,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
   }
 
   test('settings: bad input is a typed error in the UI; a fingerprint change asks first', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
       await load(page);
@@ -215,7 +194,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
       await page.getByTestId('settings-confirm-cancel').click();
       await dialog.waitFor({ state: 'detached' });
       assert.match(await page.getByTestId('settings-dirty').innerText(), /3/);
-      const saved = (await (await fetch(`${server!.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { embedding: { provider: string } } } } };
+      const saved = (await (await fetch(`${c.server.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { embedding: { provider: string } } } } };
       assert.equal(saved.result.data.effective.embedding.provider, 'auto', 'nothing was saved');
     } finally {
       await context.close();
@@ -224,21 +203,21 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
 
   test('a cross-origin write is rejected, in the browser and over HTTP', async () => {
     const token = (await import('node:fs')).readFileSync(join(env.ENGRAM_DATA_DIR, 'console-token'), 'utf8').trim();
-    const createUrl = `${server!.url}/api/trpc/memories.create`;
+    const createUrl = `${c.server.url}/api/trpc/memories.create`;
     const evilTitle = '跨站写入尝试';
 
     // A page on another origin tries to write (a "simple" request: no preflight stops it on the way).
     const evilPort = await freePort();
     const evil: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><title>evil</title><iframe id="f" src="${server!.url}/"></iframe><script>
+      res.end(`<!doctype html><title>evil</title><iframe id="f" src="${c.server.url}/"></iframe><script>
         fetch(${JSON.stringify(createUrl)}, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' },
           body: JSON.stringify({ content: '[10:00] ${evilTitle}\\n\\n跨站写入 Tag: x' }) })
           .then(() => { document.title = 'sent' }, (e) => { document.title = 'failed ' + e });
       </script>`);
     });
     await new Promise<void>((r) => evil.listen(evilPort, '127.0.0.1', () => r()));
-    const context = await browser!.newContext();
+    const context = await c.browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${evilPort}/`);
@@ -251,7 +230,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
       await context.close();
       await new Promise<void>((r) => evil.close(() => r()));
     }
-    const list = (await (await fetch(`${server!.url}/api/trpc/memories.list`)).json()) as { result: { data: { title: string }[] } };
+    const list = (await (await fetch(`${c.server.url}/api/trpc/memories.list`)).json()) as { result: { data: { title: string }[] } };
     assert.equal(list.result.data.some((m) => m.title === evilTitle), false, 'nothing was written');
 
     const post = (headers: Record<string, string>) =>
@@ -259,11 +238,11 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
     assert.equal((await post({ origin: `http://127.0.0.1:${evilPort}` })).status, 403, 'foreign origin, no token');
     assert.equal((await post({ origin: `http://127.0.0.1:${evilPort}`, 'x-engram-token': token })).status, 403, 'foreign origin, even with the token');
     assert.equal((await post({})).status, 403, 'no token');
-    const rebuild = await fetch(`${server!.url}/api/index/rebuild`, { method: 'POST', headers: { origin: `http://127.0.0.1:${evilPort}` } });
+    const rebuild = await fetch(`${c.server.url}/api/index/rebuild`, { method: 'POST', headers: { origin: `http://127.0.0.1:${evilPort}` } });
     assert.equal(rebuild.status, 403, 'the rebuild stream is guarded too');
   });
   test('the page answers with the security headers the DSH iframe needs', async () => {
-    const res = await fetch(server!.url);
+    const res = await fetch(c.server.url);
     assert.equal(res.status, 200);
     const csp = res.headers.get('content-security-policy') ?? '';
     assert.match(csp, /frame-ancestors 'self'(;|$)/);
@@ -276,7 +255,7 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
   test('the documented example script lists memories and runs a recall over HTTP', async () => {
     const script = join(repoRoot, 'docs/examples/list-and-recall.mjs');
     const { stdout } = await execFileP(process.execPath, [script, MEMORIES[1360].query, '--write'], {
-      env: { ...process.env, ENGRAM_CONSOLE_URL: server!.url, ENGRAM_DATA_DIR: env.ENGRAM_DATA_DIR },
+      env: { ...process.env, ENGRAM_CONSOLE_URL: c.server.url, ENGRAM_DATA_DIR: env.ENGRAM_DATA_DIR },
       timeout: 30_000,
     });
     assert.match(stdout, /written: /);
@@ -287,14 +266,13 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
   });
   test('an allowed host origin (DSH) may frame the console', async () => {
     const hostPort = await freePort();
-    await server?.stop();
-    server = await startConsole({ ...env, ENGRAM_ALLOWED_ORIGINS: `http://127.0.0.1:${hostPort}` }, port);
+    await c.restart({ ENGRAM_ALLOWED_ORIGINS: `http://127.0.0.1:${hostPort}` });
     const host: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><title>host</title><iframe style="width:300px;height:600px" src="${server!.url}/"></iframe>`);
+      res.end(`<!doctype html><title>host</title><iframe style="width:300px;height:600px" src="${c.server.url}/"></iframe>`);
     });
     await new Promise<void>((r) => host.listen(hostPort, '127.0.0.1', () => r()));
-    const context = await browser!.newContext();
+    const context = await c.browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${hostPort}/`);

@@ -5,19 +5,16 @@
 // re-run a summary, post on the wall.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { after, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { sampleSessions, writeDshHome } from '../apps/console/test/dsh-home.ts';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
+import { repoRoot } from './server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const WIDTHS = [320, 1360] as const;
 /** Session id prefixes per width: each width imports its own two sessions. */
 const PREFIX: Record<(typeof WIDTHS)[number], string> = { 320: '3200aaaa', 1360: '1360bbbb' };
@@ -27,41 +24,30 @@ interface WorkspaceRow {
   path: string;
 }
 
-describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-ws-'));
-  const dshHome = join(root, 'dsh');
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root, DSH_HOME: dshHome };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  const api = async <T,>(path: string): Promise<T> => ((await (await fetch(`${server!.url}/api/trpc/${path}`)).json()) as { result: { data: T } }).result.data;
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
-  const folder = (width: number, name: string) => join(root, 'projects', `w${width}-${name}`);
-
-  before(async () => {
+describe('workspaces, import and wall in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
+  const c = consoleInChromium('ws', async (_env, consoleEnv) => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
     for (const w of WIDTHS) {
       for (const name of ['alpha', 'beta']) mkdirSync(folder(w, name), { recursive: true });
       await writeDshHome(dshHome, sampleSessions(folder(w, 'alpha'), join(root, 'projects', 'unrelated'), PREFIX[w]), `p${w}`);
     }
     mkdirSync(folder(0, 'script'), { recursive: true });
     await writeDshHome(dshHome, sampleSessions(folder(0, 'script'), join(root, 'projects', 'unrelated'), 'cafe0001'), 'pscript');
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    consoleEnv.DSH_HOME = dshHome;
   });
+  const root = c.env.HOME;
+  const dshHome = join(root, 'dsh');
+  const env = { ...c.env, DSH_HOME: dshHome };
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const api = async <T,>(path: string): Promise<T> => ((await (await fetch(`${c.server.url}/api/trpc/${path}`)).json()) as { result: { data: T } }).result.data;
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+  const folder = (width: number, name: string) => join(root, 'projects', `w${width}-${name}`);
+
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   for (const width of WIDTHS) {
     test(`at ${width}px: switch workspace → filtered; pin → first; import two sessions → 100 % → listed; wall post`, async () => {
-      const context = await browser!.newContext({ viewport: { width, height: 900 } });
+      const context = await c.browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -70,7 +56,7 @@ describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM)
         assert.ok(scrollWidth <= width + 1, `no horizontal page scroll at ${width} on ${where} (${scrollWidth})`);
       };
       try {
-        await page.goto(`${server!.url}/#library`);
+        await page.goto(`${c.server.url}/#library`);
         await page.getByTestId('memory-row').first().waitFor({ state: 'attached' });
 
         // Register the two project folders in the Workspaces tab.
@@ -226,7 +212,7 @@ describe('workspaces, import and wall in Chromium', { skip: existsSync(CHROMIUM)
   test('the documented example imports a folder’s sessions over HTTP', async () => {
     const run = (extra: string[]) =>
       promisify(execFile)(process.execPath, [join(repoRoot, 'docs/examples/import-sessions.mjs'), folder(0, 'script'), ...extra], {
-        env: { ...process.env, ENGRAM_CONSOLE_URL: server!.url, ENGRAM_DATA_DIR: env.ENGRAM_DATA_DIR },
+        env: { ...process.env, ENGRAM_CONSOLE_URL: c.server.url, ENGRAM_DATA_DIR: env.ENGRAM_DATA_DIR },
         timeout: 30_000,
       });
     const dry = await run(['--dry-run']);
