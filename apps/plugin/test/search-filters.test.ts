@@ -111,3 +111,29 @@ test('lean profile: filters written into q reach the same search', async (t) => 
   const schema = host.tools!.schemas().find((s) => s.name === 'engram')!;
   assert.match(schema.description, /tag:/, 'the lean description names the inline filters');
 });
+
+test('filter: off shows the ranking the gates would have silenced; strict keeps only hits near the best; an explicit minScore holds in every mode', async (t) => {
+  const { host } = await loadPlugin(t, { corpus: backupCorpus() });
+  const tools = host.tools!;
+  // A query whose only shared word is common across the corpus (记录 is in every other-topic note):
+  // the gates inject nothing for it, and off shows what they set aside.
+  const gated = await tools.call('engram_search', JSON.stringify({ query: '记录', k: 10 }));
+  assert.equal(gated.error, undefined, gated.text);
+  const auto = gated.value as { hits: Hit[]; gated: number };
+  const off = (await search(tools, { query: '记录', k: 10, filter: 'off' })).hits;
+  assert.ok(off.length > auto.hits.length, `off (${off.length}) shows more than auto (${auto.hits.length})`);
+  for (let i = 1; i < off.length; i++) assert.ok(off[i - 1]!.score >= off[i]!.score, 'the raw ranking, best first');
+
+  // Two notes name both words; the other snapshot notes only one: the tail strict cuts.
+  const broad = (await search(tools, { query: '数据库快照', k: 20, filter: 'off' })).hits;
+  const strict = (await search(tools, { query: '数据库快照', k: 20, filter: 'strict' })).hits;
+  assert.ok(strict.length >= 1 && strict.length < broad.length, `strict (${strict.length}) keeps fewer than off (${broad.length})`);
+  const best = Math.max(...broad.map((h) => h.score));
+  for (const h of strict) assert.ok(h.score >= 0.88 * best - 1e-9, `${h.title} ${h.score} near the best ${best}`);
+
+  const floored = (await search(tools, { query: '数据库快照', k: 20, filter: 'off', minScore: 0.95 })).hits;
+  assert.ok(floored.length < broad.length && floored.every((h) => h.score >= 0.95 * best - 1e-9), 'minScore applies with the filter off');
+
+  const bad = await tools.call('engram_search', JSON.stringify({ query: '快照', filter: 'loose' }));
+  assert.match(bad.text, /filter/);
+});

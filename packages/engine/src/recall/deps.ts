@@ -54,4 +54,9 @@ export interface RecallOptions {
   time?: boolean;
   /** The recall's workspace: it sees that workspace's memories and global ones. Absent/null = all. */
   workspace?: string | null;
+  /**
+   * 'off': the relevance gates and the judge stand aside and the ranking is returned as it is (a
+   * search that asks to see past the filter; the explanation says so). Default 'on'.
+   */
+  gates?: 'on' | 'off';
 }

@@ -74,7 +74,17 @@ interface SearchArgs extends SearchFilter {
   query: string;
   k?: number;
   tag?: string;
+  filter?: SearchGates;
 }
+
+/**
+ * The relevance filter a search asks for: auto (the gates, as recall injects), off (the ranking as
+ * it is, gates and judge aside), strict (also only hits near the best one: the seed's tail rule,
+ * score ≥ STRICT_TAIL × the best). An explicit minScore applies in every mode.
+ */
+type SearchGates = 'auto' | 'off' | 'strict';
+const SEARCH_GATES: readonly SearchGates[] = ['auto', 'off', 'strict'];
+const STRICT_TAIL = 0.88;
 
 /** The filter a search's parameters ask for (the inline ones in its query are parsed apart). */
 function searchFilterOf(args: SearchArgs): SearchFilter {
@@ -302,6 +312,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         to: { type: 'string', description: '日期上限 YYYY、YYYY-MM 或 YYYY-MM-DD(含整月/整年)' },
         workspace: { type: 'string', description: 'global:只要全局记忆;工作区 id:只要该工作区的' },
         kind: { type: 'string', description: 'fact/pref/lesson/task/proj' },
+        filter: { type: 'string', enum: ['auto', 'off', 'strict'], description: '相关度过滤:auto(默认,同自动注入);off 不过滤,看原始排名;strict 只留接近最好一条的' },
         minScore: { type: 'number', minimum: 0, maximum: 1, description: '相关度下限,相对最好的一条(1 = 只要最好的)' },
         archived: { type: 'boolean', description: 'true:只查已归档的记忆(可用 engram_detail 读)' },
       },
@@ -314,7 +325,10 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     execute: (args, exec) =>
       guarded(async () => {
         const inline = parseInlineFilters(nonEmpty(args.query, 'query'));
+        if (args.filter !== undefined && !SEARCH_GATES.includes(args.filter)) throw new ToolError('invalid-arguments', `"filter" must be one of ${SEARCH_GATES.join(', ')}`);
+        const gates = args.filter ?? 'auto';
         const filter = mergeFilters(inline.filter, searchFilterOf(args));
+        if (gates === 'strict') filter.minScore = Math.max(filter.minScore ?? 0, STRICT_TAIL);
         const problem = filterProblem(filter);
         if (problem) throw new ToolError('invalid-arguments', problem);
         const query = inline.query || (filter.archived ? '' : nonEmpty(inline.query, 'query'));
@@ -333,7 +347,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         }
         // A filtered search asks recall for its most candidates and keeps the ones that pass.
         const filtering = isFiltering(filter);
-        const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace });
+        const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace, ...(gates === 'off' ? { gates: 'off' as const } : {}) });
         const passing = filtering ? filterHits(result.hits, filter, Infinity) : result.hits;
         const kept = filtering ? passing.slice(0, k ?? engine().config.recall.kMax) : passing;
         const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m]));

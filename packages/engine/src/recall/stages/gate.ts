@@ -21,6 +21,7 @@ export function silenceOf(kept: unknown[], removals: GateRemoval[]): SilenceExpl
 export const gate: RecallStage = {
   name: 'gate',
   run(fused, run) {
+    if (run.options.gates === 'off') return { candidates: fused, record: { kept: fused.length, dropped: 0, note: 'gates off (asked by the caller)', explain: { removals: [], silencedBy: null } } };
     const { deps, cfg } = run;
     const { distinctive, information } = run.analysis;
     // An English query meets the English bars (recall.english); every other query the configured ones.

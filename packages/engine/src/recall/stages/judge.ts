@@ -9,7 +9,7 @@ const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 export const judge: RecallStage = {
   name: 'judge',
   async run(candidates, run) {
-    const ask = run.deps.judge;
+    const ask = run.options.gates === 'off' ? undefined : run.deps.judge;
     if (!ask || candidates.length === 0) return { candidates, record: { kept: candidates.length, dropped: 0, listed: false, explain: { judge: null } } };
     const t0 = performance.now();
     let verdict: JudgeVerdict;
