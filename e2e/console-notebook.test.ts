@@ -4,19 +4,15 @@
 // archive with 撤销 and the 已归档 filter with restore, the dense 300 px list with its keys, no stray
 // English in the Chinese views. Screenshots of every page at both widths go to e2e/screenshots/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { after, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { repoRoot } from './server.ts';
 import { englishWords, halfWidthPunctuation, ZH_ALLOWED } from './zh-text.ts';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 /** Screenshots for reviewers (committed). */
 const SHOTS = join(repoRoot, 'e2e/screenshots');
 
@@ -36,20 +32,13 @@ async function notEnglish(page: Page, where: string): Promise<string[]> {
 for (const width of [300, 1360]) {
   describe(`the notebook at ${width} px`, { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 420_000 }, () => {
     // A console of its own per width: the story changes the memory, each width tells it from the start.
-    const root = mkdtempSync(join(tmpdir(), 'engram-e2e-notebook-'));
-    const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-    let server: RunningConsole | null = null;
-    let browser: Browser | null = null;
     const height = width === 300 ? 800 : 900;
     // A host on another site that frames the console at this width (localhost ≠ 127.0.0.1).
     let host: Server | null = null;
     let hostPort = 0;
 
-    before(async () => {
+    const c = consoleInChromium('notebook', async (env, consoleEnv) => {
       mkdirSync(SHOTS, { recursive: true });
-      ensureBuild((s) => console.log(`# ${s}`));
-      mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-      seedDiary(env.ENGRAM_DIARY_DIR);
       writeFileSync(join(env.ENGRAM_DIARY_DIR, `2026-10-24-${DINNER_TITLE}.txt`), DINNER);
       host = createServer((req, res) => {
         res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -57,23 +46,18 @@ for (const width of [300, 1360]) {
       });
       await new Promise<void>((r) => host!.listen(0, '127.0.0.1', () => r()));
       hostPort = (host.address() as { port: number }).port;
-      server = await startConsole({ ...env, ENGRAM_ALLOWED_ORIGINS: `http://localhost:${hostPort}` }, await freePort());
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      consoleEnv.ENGRAM_ALLOWED_ORIGINS = `http://localhost:${hostPort}`;
     });
-    after(async () => {
-      await browser?.close().catch(() => {});
-      await server?.stop();
-      await new Promise<void>((r) => (host ? host.close(() => r()) : r()));
-    });
+    after(() => new Promise<void>((r) => (host ? host.close(() => r()) : r())));
 
     test('in a cross-site frame: the host language and theme at load, and the host changing them later', async () => {
-      const context = await browser!.newContext({ viewport: { width: width + 40, height } });
+      const context = await c.browser.newContext({ viewport: { width: width + 40, height } });
       const page = await context.newPage();
       try {
-        await page.goto(`http://localhost:${hostPort}/?${encodeURIComponent(`${server!.url}/?lang=zh&theme=light#agent`)}`);
+        await page.goto(`http://localhost:${hostPort}/?${encodeURIComponent(`${c.server.url}/?lang=zh&theme=light#agent`)}`);
         const frame = page.frameLocator('#f');
         await frame.getByTestId('agent-query').waitFor();
-        const inFrame = () => page.frames().find((f) => f.url().startsWith(server!.url))!;
+        const inFrame = () => page.frames().find((f) => f.url().startsWith(c.server.url))!;
         assert.deepEqual(await inFrame().evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme]), ['zh-CN', 'light']);
         await page.evaluate(() => (document.getElementById('f') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'engram:appearance', lang: 'en', theme: 'dark' }, '*'));
         await inFrame().waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.theme === 'dark');
@@ -85,9 +69,9 @@ for (const width of [300, 1360]) {
     });
 
     const open = async (hash: string) => {
-      const context = await browser!.newContext({ viewport: { width, height } });
+      const context = await c.browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
-      await page.goto(`${server!.url}/?lang=zh${hash}`);
+      await page.goto(`${c.server.url}/?lang=zh${hash}`);
       return { context, page };
     };
 

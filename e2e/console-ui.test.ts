@@ -4,23 +4,18 @@
 // (in Chinese), validates settings per field, traps focus in its dialogs, fits 300 px in both
 // languages, and shows no stray English in the Chinese UI.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, repoRoot, startConsole, type RunningConsole } from './server.ts';
+import { after, describe, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from './server.ts';
 import { seedBulkDiary } from './bulk.ts';
 import { englishWords, halfWidthPunctuation, ZH_ALLOWED } from './zh-text.ts';
 import { openAdvancedSettings } from './settings.ts';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'e2e/artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
-
 
 function hostServer(html: (consoleUrl: string) => string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
@@ -36,21 +31,12 @@ function hostServer(html: (consoleUrl: string) => string): Promise<{ server: Ser
 }
 
 describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 420_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-ui-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-  let port = 0;
   let hostPort = 0;
   let host: Server | null = null;
   let frameSrc = '';
 
-  before(async () => {
+  const c = consoleInChromium('ui', async (_env, consoleEnv) => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    ensureBuild((s) => console.log(`# ${s}`));
-    mkdirSync(env.ENGRAM_DIARY_DIR, { recursive: true });
-    seedDiary(env.ENGRAM_DIARY_DIR);
-    port = await freePort();
     // The host page: it frames whatever `frameSrc` says, at the DSH sidebar's 300 px.
     const h = await hostServer(() => '');
     host = h.server;
@@ -61,27 +47,22 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
       res.end(`<!doctype html><title>host</title><iframe id="f" style="width:300px;height:700px;border:0" src="${frameSrc}"></iframe>`);
     });
     // Both spellings of the host are allowed: 127.0.0.1 (same site) and localhost (another site).
-    server = await startConsole({ ...env, ENGRAM_ALLOWED_ORIGINS: `http://localhost:${hostPort},http://127.0.0.1:${hostPort}` }, port);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    consoleEnv.ENGRAM_ALLOWED_ORIGINS = `http://localhost:${hostPort},http://127.0.0.1:${hostPort}`;
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await new Promise<void>((r) => (host ? host.close(() => r()) : r()));
-  });
+  after(() => new Promise<void>((r) => (host ? host.close(() => r()) : r())));
 
   for (const [kind, hostName] of [
     ['cross-site', 'localhost'],
     ['same-site', '127.0.0.1'],
   ] as const) {
     test(`in a ${kind} iframe (host ${hostName}) the console runs, with the host's theme and language`, async () => {
-      const context = await browser!.newContext({ viewport: { width: 800, height: 800 } });
+      const context = await c.browser.newContext({ viewport: { width: 800, height: 800 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       try {
-        frameSrc = `${server!.url}/?theme=dark&lang=en`;
+        frameSrc = `${c.server.url}/?theme=dark&lang=en`;
         await page.goto(`http://${hostName}:${hostPort}/`);
         const frame = await consoleFrame(page);
         // Storage really is refused in the cross-site case (that is what broke the app).
@@ -115,10 +96,10 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
   }
 
   test('an edited memory is never dropped: read view first, draft kept on collapse, Escape asks before discarding', async () => {
-    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 760, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/#library`);
+      await page.goto(`${c.server.url}/#library`);
       const row = page.getByTestId('memory-row').filter({ hasText: '接口限流方案' });
       await row.waitFor();
       const toggle = row.locator('button').first();
@@ -162,10 +143,10 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
 
   for (const lang of ['zh', 'en'] as const) {
     test(`at 300 px in ${lang}: every page fits, the nav shows all pages and both toggles`, async () => {
-      const context = await browser!.newContext({ viewport: { width: 300, height: 800 } });
+      const context = await c.browser.newContext({ viewport: { width: 300, height: 800 } });
       const page = await context.newPage();
       try {
-        await page.goto(`${server!.url}/?lang=${lang}#library`);
+        await page.goto(`${c.server.url}/?lang=${lang}#library`);
         await page.getByTestId('memory-row').first().waitFor();
         for (const id of ['toggle-lang', 'toggle-theme', 'nav-settings', 'nav-library', 'nav-agent']) {
           const box = (await page.getByTestId(id).boundingBox())!;
@@ -217,10 +198,10 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
   }
 
   test('the Chinese UI has no untranslated English outside the allow-list, and no half-width punctuation in Chinese text', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/?lang=zh#library`);
+      await page.goto(`${c.server.url}/?lang=zh#library`);
       await page.getByTestId('memory-row').first().locator('button').first().click();
       await page.getByTestId('memory-reader').waitFor();
       const found = new Map<string, string>();
@@ -279,27 +260,13 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
 });
 
 describe('at 2,000 memories, with no host origin in the environment', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-bulk-'));
-  const env = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  before(async () => {
-    ensureBuild((s) => console.log(`# ${s}`));
-    seedBulkDiary(env.ENGRAM_DIARY_DIR, 2000);
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-  });
+  const c = consoleInChromium('bulk', (env) => seedBulkDiary(env.ENGRAM_DIARY_DIR, 2000), { seed: false });
 
   test('the bar moves through ≥ 5 values, moves while the files are read, and names its phases in Chinese', async () => {
-    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 760, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/#index`);
+      await page.goto(`${c.server.url}/#index`);
       await page.getByTestId('stat-documents').waitFor({ timeout: 120_000 });
       await page.evaluate(() => {
         const seen: { percent: number; phase: string; label: string }[] = [];
@@ -334,10 +301,10 @@ describe('at 2,000 memories, with no host origin in the environment', { skip: ha
   });
 
   test('the Library at 2,000 memories: only a window of rows in the page, search on the server, more rows on scroll', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/#library`);
+      await page.goto(`${c.server.url}/#library`);
       await page.getByTestId('memory-row').first().waitFor();
       assert.match(await page.getByTestId('library-count').innerText(), /2000/);
       const rendered = await page.getByTestId('memory-row').count();
@@ -366,10 +333,10 @@ describe('at 2,000 memories, with no host origin in the environment', { skip: ha
   });
 
   test('settings: errors show on the field (red, with the range), cross-field and origin checks, nothing saved', async () => {
-    const context = await browser!.newContext({ viewport: { width: 760, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 760, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/#settings`);
+      await page.goto(`${c.server.url}/#settings`);
       const kMin = page.getByTestId('setting-recall.kMin');
       await kMin.waitFor();
       assert.equal(await page.locator('[data-invalid="true"]').count(), 0, 'a fresh settings page has no errors');
@@ -389,7 +356,7 @@ describe('at 2,000 memories, with no host origin in the environment', { skip: ha
       assert.match(await page.locator('[data-field="recall.kMax"]').innerText(), /范围 1–50/, 'the range is shown');
       await page.getByTestId('settings-errors').waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'setting-recall.kMin', 'focus goes to the first wrong field');
-      const saved = (await (await fetch(`${server!.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { recall: { kMin: number } } } } };
+      const saved = (await (await fetch(`${c.server.url}/api/trpc/settings.get`)).json()) as { result: { data: { effective: { recall: { kMin: number } } } } };
       assert.equal(saved.result.data.effective.recall.kMin, 3, 'nothing was saved');
       await page.screenshot({ path: join(ARTIFACTS, 'ui-settings-errors.png') });
 

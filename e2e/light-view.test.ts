@@ -13,9 +13,7 @@ import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
 import { CORPUS, makeCorpus } from '../apps/plugin/test/helpers.ts';
 import { repoRoot } from './server.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+import { CHROMIUM, CHROMIUM_ARGS } from './console-in-chromium.ts';
 
 test('the light view in Chromium at 300 px: list, search, open, back, under its CSP', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, async (t) => {
   const corpus = makeCorpus();

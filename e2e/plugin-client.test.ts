@@ -12,7 +12,7 @@
 // hand (docs/real-host.md); this carries the guarantee in CI.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -20,13 +20,11 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { HOST_SLOTS } from '@engram/dsh-sim';
+import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from './console-in-chromium.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'apps/plugin/bundle');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(root, 'e2e/artifacts/plugin-client');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const haveChromium = existsSync(CHROMIUM);
 const SESSION_ID = 'session-e2e-7f3a9c21';
 const TOKEN = 'k'.repeat(43);
 

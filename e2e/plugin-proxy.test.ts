@@ -11,7 +11,7 @@
 // Build folder: ENGRAM_PROXY_CONSOLE_DIST, default '.next-plugin' — the same base-path build that
 // apps/plugin/test/console-proxy.test.ts makes, so `npm test` builds it once.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,13 +21,11 @@ import { createHost, type SimHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
 import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, STATUS_PATH, TOKEN_HEADER } from '../apps/plugin/src/host/routes/index.ts';
 import { consoleDir, ensureBuild, freePort, repoRoot } from './server.ts';
+import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from './console-in-chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const BASE_PATH = '/engram/console';
 const DIST = process.env.ENGRAM_PROXY_CONSOLE_DIST || '.next-plugin';
 const nextBin = createRequire(join(consoleDir, 'package.json')).resolve('next/dist/bin/next');
-const haveChromium = existsSync(CHROMIUM);
 
 const SEEDED = { title: '灯塔维修日志', body: '灯塔的旋转透镜轴承换成了黄铜件，下次检修在十一月的大潮之后。' };
 const CREATED = { title: '海底电缆巡检', body: '海底电缆二号段的绝缘电阻偏低，潜水员下周复测接头。' };

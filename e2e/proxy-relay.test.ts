@@ -13,9 +13,7 @@ import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+import { CHROMIUM, CHROMIUM_ARGS } from './console-in-chromium.ts';
 
 async function serve(t: { after(fn: () => unknown): void }, handler: (url: string) => { type: string; body: string }): Promise<{ base: string; hostPort: string; hits: string[] }> {
   const hits: string[] = [];
