@@ -4,10 +4,9 @@
 // the host's model, so the console page asks it here, through the host. It spends tokens, so it is
 // guarded like a write: the install token, or a same-site browser request from the host's own page
 // (what the console proxy vouches for).
-import type { IncomingMessage } from 'node:http';
 import { checkHost, checkMutation, headerBag, type AssistRoute, type Complete, type Engine, type GuardPolicy } from '@engram/engine';
 import type { RouteDefinition } from '../core/host-types.ts';
-import { passes, ROUTE_BASE, safePolicy, sendJson, vouchesFor } from '../routes/routes.ts';
+import { passes, readJsonBody, ROUTE_BASE, safePolicy, sendJson, vouchesFor } from '../routes/routes.ts';
 
 export const SUMMARY_TRY_PATH = `${ROUTE_BASE}/summary/try`;
 const MAX_BODY = 256 * 1024;
@@ -18,28 +17,6 @@ export interface SummaryTryDeps {
   /** The latest session's model: the route when the summaries settings name none. */
   route(): AssistRoute | null;
   policy(): GuardPolicy;
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        resolve(chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch {
-        reject(new Error('body is not JSON'));
-      }
-    });
-    req.on('error', reject);
-  });
 }
 
 export function createSummaryTryRoutes(deps: SummaryTryDeps): RouteDefinition[] {
@@ -58,7 +35,7 @@ export function createSummaryTryRoutes(deps: SummaryTryDeps): RouteDefinition[] 
         if (!engine) return sendJson(res, 503, { error: 'engine not open' });
         let body: { title?: unknown; body?: unknown };
         try {
-          body = (await readJson(req)) as typeof body;
+          body = (await readJsonBody(req, MAX_BODY)) as typeof body;
         } catch (error) {
           return sendJson(res, 400, { error: (error as Error).message });
         }
