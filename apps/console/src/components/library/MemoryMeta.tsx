@@ -21,44 +21,24 @@ export function MemoryMeta({ memory: d }: { memory: Detail }) {
   const { workspaces, nameOf, labelOf } = useWorkspaces();
   const [target, setTarget] = useState('');
   const onError = (e: unknown) => toast.error(e);
+  /** Each switch says what it did, then the lists and this memory are read again. */
+  const done = async (message: string) => {
+    toast.ok(message);
+    await invalidate();
+  };
 
-  const pin = useMutation(
-    trpc.memories.setPinned.mutationOptions({
-      onSuccess: async (m) => {
-        toast.ok(t(m.pinned ? 'memory.pinned.done' : 'memory.unpinned.done'));
-        await invalidate();
-      },
-      onError,
-    }),
-  );
-  const lock = useMutation(
-    trpc.memories.setLocked.mutationOptions({
-      onSuccess: async (m) => {
-        toast.ok(t(m.locked ? 'memory.locked.done' : 'memory.unlocked.done'));
-        await invalidate();
-      },
-      onError,
-    }),
-  );
+  const pin = useMutation(trpc.memories.setPinned.mutationOptions({ onSuccess: (m) => done(t(m.pinned ? 'memory.pinned.done' : 'memory.unpinned.done')), onError }));
+  const lock = useMutation(trpc.memories.setLocked.mutationOptions({ onSuccess: (m) => done(t(m.locked ? 'memory.locked.done' : 'memory.unlocked.done')), onError }));
   const move = useMutation(
     trpc.memories.move.mutationOptions({
-      onSuccess: async (m) => {
-        toast.ok(t('memory.moved', { name: nameOf(m.workspace) }));
+      onSuccess: (m) => {
         setTarget('');
-        await invalidate();
+        return done(t('memory.moved', { name: nameOf(m.workspace) }));
       },
       onError,
     }),
   );
-  const rerun = useMutation(
-    trpc.memories.rerunSummary.mutationOptions({
-      onSuccess: async () => {
-        toast.ok(t('memory.summary.queued'));
-        await invalidate();
-      },
-      onError,
-    }),
-  );
+  const rerun = useMutation(trpc.memories.rerunSummary.mutationOptions({ onSuccess: () => done(t('memory.summary.queued')), onError }));
 
   const source = (['manual', 'auto', 'rule', 'none'] as const).find((s) => s === d.summarySource) ?? 'none';
   const targets = workspaces.filter((w) => w.id !== d.workspace && w.kind !== 'orphan');
