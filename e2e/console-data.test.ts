@@ -4,15 +4,13 @@
 // name (#13), and the #16 polish items (no "Test connection" without a provider, same-day order,
 // an API error without the empty state, overview facets that filter, "1 chunk", "Built at" uncut).
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { DEFAULT_MODEL, manifestKey } from '../packages/engine/src/model/manifest.ts';
-import { CHROMIUM, CHROMIUM_ARGS, consoleInChromium, haveChromium } from './console-in-chromium.ts';
-import { seedDiary } from './fixtures.ts';
-import { ensureBuild, freePort, startConsole, type RunningConsole } from './server.ts';
+import { CHROMIUM, consoleInChromium, haveChromium } from './console-in-chromium.ts';
 
 const modelCache = process.env.ENGRAM_TEST_MODEL_DATA_DIR ?? join(process.env.ENGRAM_MODEL_CACHE ?? join(homedir(), '.cache/engram-models'), manifestKey());
 const modelFolder = join(modelCache, 'models', ...DEFAULT_MODEL.id.split('/'));
@@ -217,34 +215,18 @@ describe('console data and operations in Chromium', { skip: haveChromium ? false
 
 describe('diary-root move from Settings (#13)', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
   // No ENGRAM_DIARY_DIR: the diary root is a setting (`<dataDir>/diaries` by default), so it can move.
-  const root = mkdtempSync(join(tmpdir(), 'engram-e2e-diary-'));
-  const env = { ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
-  const next = join(root, 'elsewhere', 'diaries');
-  let server: RunningConsole | null = null;
-  let browser: Browser | null = null;
-
-  before(async () => {
-    ensureBuild((s) => console.log(`# ${s}`));
-    seedDiary(join(root, 'data', 'diaries'));
-    mkdirSync(next, { recursive: true });
-    server = await startConsole(env, await freePort());
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-  });
+  const c = consoleInChromium('diary', () => mkdirSync(next, { recursive: true }), { diaryEnv: false });
+  const next = join(c.env.HOME, 'elsewhere', 'diaries');
 
   test('saving a new diary root asks in a dialog naming the path; cancel keeps the root, confirm moves it', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1360, height: 900 } });
+    const context = await c.browser.newContext({ viewport: { width: 1360, height: 900 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${server!.url}/?lang=zh`);
+      await page.goto(`${c.server.url}/?lang=zh`);
       await page.getByTestId('nav-settings').click();
       const field = page.getByTestId('setting-diaryDir');
       await field.waitFor();
-      const before = ((await trpcGet(server!.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir;
+      const before = ((await trpcGet(c.server.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir;
       await field.fill(next);
       await page.getByTestId('settings-save').click();
       const dialog = page.getByTestId('settings-diary-confirm');
@@ -254,14 +236,14 @@ describe('diary-root move from Settings (#13)', { skip: haveChromium ? false : `
 
       await page.getByTestId('settings-diary-cancel').click();
       await dialog.waitFor({ state: 'detached' });
-      assert.equal(((await trpcGet(server!.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir, before, 'cancel saves nothing');
+      assert.equal(((await trpcGet(c.server.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir, before, 'cancel saves nothing');
 
       await page.getByTestId('settings-save').click();
       await dialog.waitFor();
       await page.getByTestId('settings-diary-move').click();
       await dialog.waitFor({ state: 'detached' });
       await page.waitForFunction(() => document.querySelector('[data-testid="settings-dirty"]')?.textContent?.includes('没有') ?? false, undefined, { timeout: 20_000 }).catch(() => undefined);
-      const after = ((await trpcGet(server!.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir;
+      const after = ((await trpcGet(c.server.url, 'settings.get')) as { effective: { diaryDir: string } }).effective.diaryDir;
       assert.equal(after, next, 'confirmed: the root moved');
     } finally {
       await context.close();

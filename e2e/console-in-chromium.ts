@@ -41,11 +41,20 @@ export type ExtraEnv = Record<string, string>;
 export function consoleInChromium(
   name: string,
   prepare: (env: ConsoleEnv, consoleEnv: ExtraEnv) => unknown = () => {},
-  /** `seed: false`: the diary starts empty (a block that writes its own corpus, e.g. thousands of memories). */
-  { seed = true }: { seed?: boolean } = {},
+  /**
+   * `seed: false`: the diary starts empty (a block that writes its own corpus, e.g. thousands of memories).
+   * `diaryEnv: false`: the diary is the default `<data>/diaries` and ENGRAM_DIARY_DIR is not set for the
+   * console, so its diary root is a setting that can move (env would lock it).
+   */
+  { seed = true, diaryEnv = true }: { seed?: boolean; diaryEnv?: boolean } = {},
 ): ConsoleInChromium {
   const root = mkdtempSync(join(tmpdir(), `engram-e2e-${name}-`));
-  const env: ConsoleEnv = { ENGRAM_DIARY_DIR: join(root, 'diary'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  const env: ConsoleEnv = { ENGRAM_DIARY_DIR: diaryEnv ? join(root, 'diary') : join(root, 'data', 'diaries'), ENGRAM_DATA_DIR: join(root, 'data'), HOME: root };
+  /** What the console is started with: `env`, less the diary folder when it is a setting. */
+  const startEnv = (): Record<string, string> => {
+    const { ENGRAM_DIARY_DIR, ...rest } = env;
+    return { ...(diaryEnv ? { ENGRAM_DIARY_DIR } : {}), ...rest, ...extra };
+  };
   let server: RunningConsole | null = null;
   let browser: Browser | null = null;
   let port = 0;
@@ -57,7 +66,7 @@ export function consoleInChromium(
     if (seed) seedDiary(env.ENGRAM_DIARY_DIR);
     await prepare(env, extra);
     port = await freePort();
-    server = await startConsole({ ...env, ...extra }, port);
+    server = await startConsole(startEnv(), port);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
@@ -81,7 +90,7 @@ export function consoleInChromium(
     },
     async restart(more: ExtraEnv = {}) {
       await started(server, 'the console').stop();
-      server = await startConsole({ ...env, ...extra, ...more }, port);
+      server = await startConsole({ ...startEnv(), ...more }, port);
       return server;
     },
   };
