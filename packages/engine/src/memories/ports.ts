@@ -5,7 +5,7 @@
 import type { Database, DocumentRow } from '@engram/db';
 import type { EngramConfig } from '../config/schema.ts';
 import type { MemoryDetail, MemorySummary, WriteInput, WriteResult } from '../api.ts';
-import type { MetaPatch } from '../memory-index.ts';
+import type { MemoryIndexPage, MetaPatch } from '../memory-index.ts';
 import type { SummaryQueue } from '../summaries/queue.ts';
 import type { WriterLock } from '../diary/lock.ts';
 
@@ -34,6 +34,11 @@ export interface DatabaseSource {
 
 export interface MemoryLister {
   list(opts?: ListOptions): Promise<MemorySummary[]>;
+}
+
+/** The layered index, a page at a time: pinned first, then by last change (what engram_index returns). */
+export interface MemoryIndexReader {
+  memoryIndex(opts?: { workspace?: string | null; tag?: string; page?: number; pageSize?: number }): Promise<MemoryIndexPage>;
 }
 
 export interface MemoryReader extends MemoryLister {

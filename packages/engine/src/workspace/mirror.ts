@@ -11,7 +11,7 @@ import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
 import { writeFileAtomic } from '../diary/fsio.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
-import type { Engine } from '../engine.ts';
+import type { MemoryIndexReader } from '../memories/ports.ts';
 import { errorMessage } from '../errors.ts';
 import type { WorkspaceIndexEntry } from '../preview/texts.ts';
 
@@ -76,7 +76,7 @@ export function notesOf(text: string): string | null {
 const withoutTimestamp = (text: string): string => text.replace(new RegExp(`^${UPDATED}[^·\\n]*·`, 'm'), '');
 
 /** The workspace's own memories in the index's order (pinned first, then by last change), global ones left out. */
-async function ownEntries(engine: Pick<Engine, 'memoryIndex'>, id: string): Promise<WorkspaceIndexEntry[]> {
+async function ownEntries(engine: MemoryIndexReader, id: string): Promise<WorkspaceIndexEntry[]> {
   const out: WorkspaceIndexEntry[] = [];
   for (let page = 1; out.length < MIRROR_MAX_ITEMS; page++) {
     const result = await engine.memoryIndex({ workspace: id, page, pageSize: 100 });
@@ -108,7 +108,7 @@ const isFolder = (path: string): boolean => {
  * scan reads (the mirror would come back as a memory), or a Memory.md there is not ours.
  */
 export async function refreshMemoryMirror(
-  engine: Pick<Engine, 'memoryIndex'> & { config: Pick<EngramConfig, 'diaryDir' | 'legacyDir'> & { workspace: Pick<EngramConfig['workspace'], 'mirror'> } },
+  engine: MemoryIndexReader & { config: Pick<EngramConfig, 'diaryDir' | 'legacyDir'> & { workspace: Pick<EngramConfig['workspace'], 'mirror'> } },
   workspace: MirrorWorkspace,
   options: { now?: Date } = {},
 ): Promise<MirrorOutcome> {
