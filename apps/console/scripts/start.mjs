@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildWithProgress } from './build-console.mjs';
 import { appDir, buildIsFresh, repoRoot } from './build-state.mjs';
-import { consoleUrl, engineFolders, isNextBanner, isNextReady, startBlock } from './start-info.mjs';
+import { consoleUrl, engineFolders, isNextBanner, isNextReady, startBlock, warmUp } from './start-info.mjs';
 
 const nextBin = createRequire(join(appDir, 'package.json')).resolve('next/dist/bin/next');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? '1' };
@@ -89,6 +89,7 @@ const handle = async (line) => {
     });
     const base = (process.env.NEXT_PUBLIC_ENGRAM_BASE_PATH ?? '').replace(/\/+$/, '');
     const { diaryDir, dataDir } = (await engineFolders(`${consoleUrl(host, port).url}${base}`)) ?? f;
+    await warmUp(`${consoleUrl(host, port).url}${base}`);
     console.log(startBlock({ host, port, diaryDir, dataDir, model: f.model(dataDir) }).join('\n'));
   } else if (!isNextBanner(line, ready)) console.log(line);
 };

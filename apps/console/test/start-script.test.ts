@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { buildWithProgress, BUILD_NOTE } from '../scripts/build-console.mjs';
-import { consoleUrl, engineFolders, isNextBanner, isNextReady, modelLine, startBlock, type StartModel } from '../scripts/start-info.mjs';
+import { consoleUrl, engineFolders, isNextBanner, isNextReady, modelLine, startBlock, warmUp, type StartModel } from '../scripts/start-info.mjs';
 
 const installed: StartModel = { provider: 'auto', id: 'BAAI/bge-small-zh-v1.5', installed: true, runtime: 'workspace' };
 
@@ -108,4 +108,20 @@ test('a failed build shows everything it said; a build that warns shows its warn
   const warned = sink();
   await buildWithProgress({ command: process.execPath, args: ['-e', 'console.log("Turbopack build encountered 1 warning:\\nModule not found")'], out: warned.out });
   assert.match(warned.text(), /报告了警告[\s\S]*Module not found/);
+});
+
+test('before "ready", the start asks the server once for the page and the Library\'s first rows; a server that fails or is gone only makes it say so', async (t) => {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    res.writeHead(req.url === '/' || req.url?.startsWith('/api/trpc/memories.page?') ? 200 : 404).end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  assert.equal(await warmUp(url), true);
+  assert.deepEqual(asked.map((u) => u.split('?')[0]).sort(), ['/', '/api/trpc/memories.page']);
+  assert.deepEqual(JSON.parse(decodeURIComponent(asked.find((u) => u.includes('?'))!.split('input=')[1]!)), { limit: 100 }, 'the first page, as the Library asks it');
+  assert.equal(await warmUp(`${url}/base-that-404s`), false);
+  assert.equal(await warmUp('http://127.0.0.1:1'), false, 'nothing listening: false, no throw');
 });
