@@ -59,8 +59,19 @@ for (const width of [300, 1360]) {
         await frame.getByTestId('agent-query').waitFor();
         const inFrame = () => page.frames().find((f) => f.url().startsWith(c.server.url))!;
         assert.deepEqual(await inFrame().evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme]), ['zh-CN', 'light']);
-        await page.evaluate(() => (document.getElementById('f') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'engram:appearance', lang: 'en', theme: 'dark' }, '*'));
-        await inFrame().waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.theme === 'dark');
+        // The field is in the server's HTML before the page's script listens for messages: a message
+        // posted in between is not seen, so the host's change is posted again until it is followed.
+        const followed = async () => {
+          for (let i = 0; i < 30; i++) {
+            await page.evaluate(() => (document.getElementById('f') as HTMLIFrameElement).contentWindow!.postMessage({ type: 'engram:appearance', lang: 'en', theme: 'dark' }, '*'));
+            const done = await inFrame()
+              .waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.theme === 'dark', undefined, { timeout: 1_000 })
+              .then(() => true, () => false);
+            if (done) return true;
+          }
+          return false;
+        };
+        assert.ok(await followed(), 'the frame follows the host’s language and theme');
         assert.equal(await frame.getByTestId('agent-run').innerText(), 'Preview');
         await page.screenshot({ path: join(SHOTS, `frame-host-dark-en-${width}.png`) });
       } finally {
