@@ -35,6 +35,12 @@ for (const width of [300, 1360]) {
         await page.getByTestId('library-search').fill(TITLE);
         const row = page.getByTestId('memory-row').filter({ hasText: TITLE });
         await row.waitFor();
+        // The row can show in the unfiltered list before the search answers; opening it then loses the
+        // editor when the filtered list replaces the rows. Wait until every row is a match.
+        await page.waitForFunction((title) => {
+          const rows = [...document.querySelectorAll('[data-testid="memory-row"]')];
+          return rows.length > 0 && rows.every((r) => r.textContent?.includes(title));
+        }, TITLE);
         await row.locator('button').first().click();
         await row.getByTestId('memory-edit').click();
         const title = row.getByTestId('edit-title');
