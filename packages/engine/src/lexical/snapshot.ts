@@ -69,11 +69,6 @@ export class JsonStrings {
   ) {}
 }
 
-/**
- * Bytes a reader reads later (see DeferredSection) instead of at open. They are outside the prefix
- * checksum: the header keeps their own CRC-32 for a whole read, and the caller guards the pieces it
- * reads (the stored rows keep a CRC per row).
- */
 /** Bytes that are not (all) in memory: their size and CRC-32 known, read piece by piece when written. */
 export interface ByteSource {
   readonly byteLength: number;
@@ -82,6 +77,11 @@ export interface ByteSource {
   pieces(): Iterable<Uint8Array>;
 }
 
+/**
+ * Bytes a reader reads later (see DeferredSection) instead of at open. They are outside the prefix
+ * checksum: the header keeps their own CRC-32 for a whole read, and the caller guards the pieces it
+ * reads (the stored rows keep a CRC per row).
+ */
 export class Deferred {
   readonly byteLength: number;
   /** Whether the bytes are a JSON list of strings (read back as a JsonList). */
@@ -92,8 +92,7 @@ export class Deferred {
   constructor(part: Uint8Array | ByteSource | JsonStrings) {
     this.json = part instanceof JsonStrings;
     if (part instanceof JsonStrings || part instanceof Uint8Array) {
-      const { pieces } = part instanceof JsonStrings ? encodeStrings(part) : { pieces: () => [part] };
-      const joined = part instanceof Uint8Array ? part : Buffer.concat([...pieces()]);
+      const joined = part instanceof JsonStrings ? Buffer.concat([...encodeStrings(part).pieces()]) : part;
       this.joined = joined;
       this.source = { byteLength: joined.length, crc: joined.length > 0 ? crc32(joined) >>> 0 : 0, pieces: () => [joined] };
     } else this.source = part;

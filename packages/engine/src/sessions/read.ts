@@ -43,7 +43,7 @@ const stamp = (ms: number | null, timeZone: string | undefined): string => {
 };
 
 /** The time of a turn within its session ("HH:MM"), in `timeZone`. */
-export const turnTime = (ms: number, timeZone: string | undefined): string => zonedStamp(ms, timeZone).time;
+const turnTime = (ms: number, timeZone: string | undefined): string => zonedStamp(ms, timeZone).time;
 
 function span(log: SessionLog, timeZone: string | undefined): string {
   if (log.startedAt === null) return '时间未知';
