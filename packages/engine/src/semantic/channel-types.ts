@@ -128,4 +128,12 @@ export interface SemanticChannelOptions {
 export interface ModelLoading {
   load: 'at-open' | 'on-demand';
   embedLater?: boolean;
+  /**
+   * Where a local model runs. `main` (default): in this thread. `worker`: in a worker thread that
+   * loads and runs it (semantic/worker-embedder.ts), so a host's event loop never waits on the ONNX
+   * runtime, and the thread is ended after `idleMs` without an embed request (its memory released).
+   */
+  thread?: 'main' | 'worker';
+  /** `worker` only: idle time before the thread ends (default 10 minutes; 0 = never). */
+  idleMs?: number;
 }

@@ -275,7 +275,7 @@ export class SemanticChannel {
   }
 
   private createEmbedder(): Promise<Embedder> {
-    return createEmbedder(this.config, this.opts.fetchImpl, { dataDir: this.opts.dataDir });
+    return createEmbedder(this.config, this.opts.fetchImpl, { dataDir: this.opts.dataDir, model: this.opts.model });
   }
 
   /** Chunks as embedded: with their document's context lines, fingerprinted together so a title change re-embeds. */

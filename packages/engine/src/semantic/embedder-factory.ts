@@ -1,7 +1,9 @@
 // Builds the embedder a configuration names: the pinned local model for `auto`, an OpenAI-compatible
-// endpoint, or a local ONNX model directory. Every refusal is an EmbeddingFault with its reason.
+// endpoint, or a local ONNX model directory (in this thread, or in a worker thread when the opener
+// asks: see ModelLoading.thread). Every refusal is an EmbeddingFault with its reason.
 import type { EngramConfig } from '../config/schema.ts';
 import { effectiveEmbedding } from './auto.ts';
+import type { ModelLoading } from './channel-types.ts';
 import type { Embedder } from './embedder.ts';
 import { EmbeddingFault } from './embedding-fault.ts';
 import { localModelName } from './fingerprint.ts';
@@ -9,7 +11,11 @@ import { LocalEmbedder, modelFacts } from './local-embedder.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 
 /** Builds the embedder a configuration names (also used by the console's "test connection"). */
-export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?: typeof fetch, env: { dataDir?: string } = {}): Promise<Embedder> {
+export async function createEmbedder(
+  cfg: EngramConfig['embedding'],
+  fetchImpl?: typeof fetch,
+  env: { dataDir?: string; model?: Pick<ModelLoading, 'thread' | 'idleMs'> | undefined } = {},
+): Promise<Embedder> {
   if (cfg.provider === 'auto') {
     const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
     if (eff.offReason) throw new EmbeddingFault('unavailable', eff.offReason);
@@ -34,16 +40,21 @@ export async function createEmbedder(cfg: EngramConfig['embedding'], fetchImpl?:
     });
   }
   const instruction = cfg.queryInstruction === 'model' ? modelFacts(cfg.modelDir).queryInstruction : cfg.queryInstruction;
-  const local = await LocalEmbedder.load(cfg.modelDir, {
+  const options = {
     model: localModelName(cfg),
     dataDir: env.dataDir ?? null,
     pooling: cfg.pooling,
     queryInstruction: instruction,
     threads: cfg.threads,
     batchTokens: cfg.batchTokens,
-  });
+  };
+  // The worker module is imported only when asked for: the CLI and the console never load it.
+  const local: Embedder =
+    env.model?.thread === 'worker'
+      ? await (await import('./worker-embedder.ts')).WorkerEmbedder.load(cfg.modelDir, options, { ...(env.model.idleMs !== undefined ? { idleMs: env.model.idleMs } : {}) })
+      : await LocalEmbedder.load(cfg.modelDir, options);
   if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
-    await local.dispose();
+    await local.dispose?.();
     throw new EmbeddingFault('unavailable', `the model in ${local.endpoint} produces ${local.dimensions}-dimensional vectors, but embedding.dimensions is ${cfg.dimensions}`);
   }
   return local;

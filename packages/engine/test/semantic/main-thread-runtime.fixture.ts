@@ -1,0 +1,34 @@
+// Run as a child process by worker-embedder.test.ts: embeds through one path and prints whether this
+// (main) thread loaded the ONNX runtime. A child, so nothing loaded by another test counts.
+//   node --import tsx main-thread-runtime.fixture.ts <modelDir> <embedder-inline|embedder-worker|engine-worker> <tmp root>
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { configSchema } from '../../src/config/schema.ts';
+import { openEngine } from '../../src/engine.ts';
+import { createEmbedder } from '../../src/semantic/embedder-factory.ts';
+import { seedCorpus } from '../engine/helpers.ts';
+
+const [modelDir, mode, root] = process.argv.slice(2) as [string, string, string];
+const embedding = configSchema.parse({ embedding: { provider: 'local', modelDir } }).embedding;
+let dims = 0;
+let hits = 0;
+if (mode === 'engine-worker') {
+  const diaryDir = join(root, 'diaries');
+  seedCorpus(diaryDir);
+  const engine = await openEngine({
+    options: { diaryDir, dataDir: join(root, 'data'), embedding: { provider: 'local', modelDir } },
+    env: { HOME: root },
+    model: { load: 'at-open', thread: 'worker', idleMs: 0 },
+  });
+  const status = engine.semantic?.status();
+  dims = status?.dimensions ?? 0;
+  const found = await engine.semantic!.search('东京节点端口', 3);
+  hits = found.ran ? found.hits.length : 0;
+  await engine.close();
+} else {
+  const e = await createEmbedder(embedding, undefined, mode === 'embedder-worker' ? { model: { thread: 'worker' } } : {});
+  dims = (await e.embed(['记忆向量检索']))[0]!.length;
+  await e.dispose?.();
+}
+const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => /onnxruntime-node|@huggingface[\\/]transformers/.test(k));
+console.log(JSON.stringify({ dims, hits, runtimeInMainThread: loaded.length > 0 }));
