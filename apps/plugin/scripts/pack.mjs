@@ -3,6 +3,11 @@
 //
 //   lib/host.mjs       the host half with the engine bundled in (ESM, Node 20). Native and heavy
 //                      packages stay external and are the bundle's dependencies.
+//   lib/embed-worker.mjs
+//                      the embedding worker's entry (the engine's src/semantic/embed-worker.ts): the
+//                      local model is loaded and run in a worker thread started on this file, which
+//                      the engine looks for next to its own (bundled) file, so the ONNX runtime never
+//                      runs on the host's event loop (src/semantic/worker-embedder.ts).
 //   lib/client.js      the client half, registering itself: the host serves exports['./client'] as it
 //                      is and runs it as a classic script, so the CommonJS body is wrapped in
 //                      window.__ModuleLoader__.load({ id: <package name>, factory: (require) => … })
@@ -42,6 +47,8 @@ const RUNTIME_DEPENDENCIES = ['@libsql/client', '@node-rs/jieba'];
  */
 const LAZY_RUNTIME = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-common', 'sharp'];
 const EXTERNAL = [...RUNTIME_DEPENDENCIES, ...LAZY_RUNTIME, 'libsql'];
+/** WORKER_FILE of the engine's src/semantic/worker-embedder.ts: the name the bundled engine looks for next to host.mjs. */
+const EMBED_WORKER = 'embed-worker';
 /** An array (cordis reads an object's keys as service names); optional services are feature-detected. */
 const CLIENT_INJECT = ['slots'];
 
@@ -68,6 +75,20 @@ await build({
   target: 'node20',
   external: EXTERNAL,
   // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
+  banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+// Same externals and require banner as the host entry: the worker imports the runtime from the same places.
+await build({
+  entryPoints: [join(root, 'packages/engine/src/semantic/embed-worker.ts')],
+  outfile: join(out, `lib/${EMBED_WORKER}.mjs`),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
   banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
@@ -162,4 +183,4 @@ writeFileSync(
 );
 
 const size = (file) => `${(statSync(join(out, file)).size / 1024).toFixed(0)} KiB`;
-console.log(`bundle written to ${relative(root, out)}/: lib/host.mjs ${size('lib/host.mjs')}, lib/client.js ${size('lib/client.js')}`);
+console.log(`bundle written to ${relative(root, out)}/: lib/host.mjs ${size('lib/host.mjs')}, lib/${EMBED_WORKER}.mjs ${size(`lib/${EMBED_WORKER}.mjs`)}, lib/client.js ${size('lib/client.js')}`);

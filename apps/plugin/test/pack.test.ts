@@ -175,3 +175,55 @@ test('the bundle ships the prebuilt jieba word index and background IDF table ne
   assert.ok(idf.ok, idf.ok ? '' : `jieba-idf.bin: ${idf.reason}`);
   assert.ok(pkg.files.includes('lib'), 'lib/ (with both files) is what the package ships');
 });
+
+test('the bundle ships the embedding worker next to its host entry, where the bundled engine looks; it loads as a worker and embeds as the inline model does', async (t) => {
+  const { WorkerEmbedder, workerEntry } = await import('../../../packages/engine/src/semantic/worker-embedder.ts');
+  const { LocalEmbedder } = await import('../../../packages/engine/src/semantic/local-embedder.ts');
+  const { EmbeddingFault } = await import('../../../packages/engine/src/semantic/embedding-fault.ts');
+  const { cosine } = await import('../../../packages/engine/src/semantic/vector-index.ts');
+  const { installedModel } = await import('../../../packages/engine/src/model/install.ts');
+  const { buildTinyModel } = await import('../../../packages/engine/test/semantic/tiny-onnx.ts');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const lib = join(bundle, pkg.main, '..');
+  const entry = workerEntry(lib);
+  assert.equal(entry, join(lib, 'embed-worker.mjs'), 'the bundled engine finds the worker beside host.mjs');
+  assert.match(readFileSync(join(lib, 'host.mjs'), 'utf8'), /WORKER_FILE = "embed-worker"/, 'the host entry looks for that name');
+
+  const tmp = mkdtempSync(join(tmpdir(), 'engram-pack-worker-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  // The tiny test model through the bundled worker: the same vectors as the inline embedder.
+  const tiny = buildTinyModel(join(tmp, 'tiny-bert'), { dims: 16 });
+  const texts = ['记忆向量检索', 'coffee with milk 42', '今天天气晴朗'];
+  const inline = await LocalEmbedder.load(tiny, { model: 'tiny-bert' });
+  const worker = await WorkerEmbedder.load(tiny, { model: 'tiny-bert' }, { entry: entry as string, idleMs: 0 });
+  try {
+    const a = await inline.embed(texts);
+    const b = await worker.embed(texts);
+    for (let i = 0; i < texts.length; i++) assert.deepEqual([...(b[i] as Float32Array)], [...(a[i] as Float32Array)]);
+  } finally {
+    await inline.dispose();
+    await worker.dispose();
+  }
+
+  // A model the runtime cannot load: the bundled worker says so as 'unavailable', and this process carries on.
+  const broken = buildTinyModel(join(tmp, 'broken'), { dims: 16 });
+  writeFileSync(join(broken, 'onnx/model.onnx'), 'not an onnx file');
+  await assert.rejects(WorkerEmbedder.load(broken, { model: 'broken' }, { entry: entry as string }), (e: unknown) => e instanceof EmbeddingFault && e.kind === 'unavailable' && /could not be loaded|could not embed/.test(e.message));
+
+  // With the real model (ENGRAM_TEST_MODEL_DATA_DIR, as for the engine's real-model tests): the same batch, cosine ≥ 0.999.
+  const real = installedModel(process.env.ENGRAM_TEST_MODEL_DATA_DIR ?? '');
+  if (!real) return t.diagnostic('real model not compared: set ENGRAM_TEST_MODEL_DATA_DIR');
+  const batch = ['东京节点改用八四四三端口，防火墙规则已经更新。', '周报每周五下午写', 'the cat knocked the plant off the windowsill'];
+  const bgeInline = await LocalEmbedder.load(real.dir, { model: 'bge-small-zh-v1.5', threads: 1 });
+  const bgeWorker = await WorkerEmbedder.load(real.dir, { model: 'bge-small-zh-v1.5', threads: 1 }, { entry: entry as string, idleMs: 0 });
+  try {
+    const a = await bgeInline.embed(batch, { purpose: 'document' });
+    const b = await bgeWorker.embed(batch, { purpose: 'document' });
+    for (let i = 0; i < batch.length; i++) assert.ok(cosine(a[i] as Float32Array, b[i] as Float32Array) >= 0.999, batch[i]);
+  } finally {
+    await bgeInline.dispose();
+    await bgeWorker.dispose();
+  }
+});
