@@ -227,3 +227,20 @@ test('the bundle ships the embedding worker next to its host entry, where the bu
     await bgeWorker.dispose();
   }
 });
+
+// Red until apps/plugin/src/host/apply.ts opens the engine with model: { load: 'at-open', thread: 'worker' }
+// (checked green against a bundle built with that line); then drop the todo.
+test('with a local model, the packed plugin loads the ONNX runtime in its worker, never in the host thread', { todo: "apply.ts: startEngine({ model: { load: 'at-open', thread: 'worker' }, … })" }, async (t) => {
+  const { buildTinyModel } = await import('../../../packages/engine/test/semantic/tiny-onnx.ts');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const tmp = mkdtempSync(join(tmpdir(), 'engram-pack-thread-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const tiny = buildTinyModel(join(tmp, 'tiny-bert'), { dims: 16 });
+  const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bundle-model-thread.fixture.ts'), join(bundle, pkg.main, '..'), tiny], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const seen = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { inProcess: boolean; inHostThread: boolean };
+  assert.equal(seen.inProcess, true, 'the model was loaded');
+  assert.equal(seen.inHostThread, false, 'but not by the host thread');
+});
