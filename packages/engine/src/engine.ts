@@ -43,11 +43,30 @@ export { MAX_QUERY_CHARS } from './recall/service.ts';
  * (`engram --switch-diary-dir`, or ENGRAM_SWITCH_DIARY_DIR=1); without it such an open is refused.
  */
 export async function openEngine(options: OpenEngineOptions & { switchDiaryDir?: boolean } = {}): Promise<Engine> {
+  return (await startEngine(options)).ready;
+}
+
+/** An engine whose settings are read and whose index is still being opened. */
+export interface OpeningEngine {
+  /** The resolved settings (the data dir's saved overlay applied), known before the index opens. */
+  readonly config: EngramConfig;
+  /** The engine once its index is open and synced; rejects when opening fails (the database is then closed). */
+  readonly ready: Promise<Engine>;
+}
+
+/**
+ * Opens in two steps: the database and the settings (fast; a refusal such as a missing or swapped
+ * diary folder throws here), then the index — loading, syncing with the files, the time zone, the
+ * semantic channel — in `ready`. A host that must not wait for the second step (the plugin: a
+ * host start) reads `config` and lets `ready` finish in the background.
+ */
+export async function startEngine(options: OpenEngineOptions & { switchDiaryDir?: boolean } = {}): Promise<OpeningEngine> {
   const env = options.env ?? process.env;
   const resolved = resolveBase(options);
   mkdirSync(resolved.base.dataDir, { recursive: true });
   // A corrupt database file is moved to backups/ and rebuilt from the diary files below.
   const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined, recoverCorrupt: true });
+  let engine: Engine;
   try {
     const { overlay, config, notes } = await loadOverlay(db, resolved, env);
     refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
@@ -55,7 +74,7 @@ export async function openEngine(options: OpenEngineOptions & { switchDiaryDir?:
     if (!isSharedDatabaseUrl(db.url))
       await checkDiaryFolder(db.db, config.diaryDir, { switchOnPurpose: options.switchDiaryDir === true || env.ENGRAM_SWITCH_DIARY_DIR === '1', writable: !db.readOnly });
     ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
-    const engine = new Engine(db, resolved, overlay, config, options);
+    engine = new Engine(db, resolved, overlay, config, options);
     if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
     if (db.readOnly) notes.push(db.readOnly.reason);
     engine.dataWarnings = notes;
@@ -65,14 +84,23 @@ export async function openEngine(options: OpenEngineOptions & { switchDiaryDir?:
         notes.push(`this database is indexed by ${engine.indexOwner}; this engine reads it (recall, list, status) and does not index or write — set ENGRAM_INDEX_OWNER=this to move the index here`);
     }
     for (const note of notes) options.log?.('warn', note);
-    // Read-only data is never indexed into; a rebuilt database is always filled from the files.
-    await engine.init(!db.readOnly && !engine.indexOwner && ((options.syncOnOpen ?? true) || db.recovered !== null));
-    if (options.watch && !engine.indexOwner) engine.watch(options.watch === true ? {} : options.watch);
-    return engine;
   } catch (e) {
     db.close();
     throw e;
   }
+  const opened = engine;
+  const ready = (async () => {
+    try {
+      // Read-only data is never indexed into; a rebuilt database is always filled from the files.
+      await opened.init(!db.readOnly && !opened.indexOwner && ((options.syncOnOpen ?? true) || db.recovered !== null));
+      if (options.watch && !opened.indexOwner) opened.watch(options.watch === true ? {} : options.watch);
+      return opened;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  })();
+  return { config: opened.config, ready };
 }
 
 export class Engine {

@@ -1,4 +1,4 @@
-export { openEngine, Engine, type OpenEngineOptions } from './engine.ts';
+export { openEngine, startEngine, Engine, type OpenEngineOptions, type OpeningEngine } from './engine.ts';
 export * from './api.ts';
 export * from './recall/types.ts';
 export { EngramError, isEngramError } from './errors.ts';

@@ -2,10 +2,10 @@
 // speaks is decided on every turn from engine.config, so switching a mode in the console applies
 // to the next step without a restart. No failure inside the plugin reaches the conversation: each
 // hook catches, logs, and hands back the host's value unchanged.
-import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, openEngine, resolveDshHome, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, CompactionMemory, resolveDshHome, startEngine, WorkspaceRegistry, type Engine, type EngramConfig, type GuardPolicy } from '@engram/engine';
 import { CompactionChannel, completeThrough, createCompactionRoutes, createCompactionTools, listenForCompactions, mainRouteOf, type LlmService } from './compaction/index.ts';
 import { errorText, escapePromptVariables, loggerOf, renderNotice, renderResident, RotatingLog, splitPluginConfig, teeLogger } from './core/index.ts';
-import type { AssembleContext, HostContext, HostLogger, HostSession, PreStepDecision, PreStepPayload, PromptAssembly, UserMessage } from './core/index.ts';
+import type { AssembleContext, HostContext, HostLogger, HostSession, PreStepDecision, PreStepPayload, PromptAssembly, ToolDefinition, UserMessage } from './core/index.ts';
 import { registerCrossSessionTools, registerNotebookSection } from './crosssession/index.ts';
 import { createSummaryTryRoutes, listenForNoteBlocks, NoteSink, startSummaryWorker } from './notes/index.ts';
 import { RECALL_CONTEXT_NAME, RecallChannel, WarmUp, within } from './recall/index.ts';
@@ -23,6 +23,8 @@ export const PLUGIN_VERSION = '0.1.0';
 export const PLUGIN_INJECT = ['systemPrompt'];
 
 type Env = Record<string, string | undefined>;
+/** How long a tool call made while the index is still opening waits for it (a large store: seconds). */
+const TOOL_OPEN_WAIT_MS = 30_000;
 type EnterDecision = Extract<PreStepDecision, { kind: 'enter' }>;
 
 /** How this step's extra messages reach the host: appended to the decision, never the inbox. */
@@ -35,6 +37,8 @@ export interface HostPluginDeps {
   env?: Env;
   /** Called once the engine is open: tests change settings through it as the console would. */
   onEngine?(engine: Engine): void;
+  /** Called at load with the engine's open, which goes on in the background (null: it failed). */
+  onOpening?(ready: Promise<Engine | null>): void;
   /** Replaceable only so a mutation test can prove the inbox assertions catch a wrong delivery. */
   deliver?: Deliver;
   /** The model install's steps (tests give a source that fails, or one that waits). */
@@ -42,7 +46,7 @@ export interface HostPluginDeps {
   /** Called with the background model install once it is decided (tests wait on its `done`). */
   onModelInstall?(install: ModelAutoInstall): void;
   /** Engine open options a test replaces (a semantic channel that loads slowly, say). */
-  engineOptions?: Pick<Parameters<typeof openEngine>[0] & object, 'semanticFactory'>;
+  engineOptions?: Pick<Parameters<typeof startEngine>[0] & object, 'semanticFactory'>;
   /** Called with the start-up warm-up (tests wait on its `done`). */
   onWarmUp?(warmUp: WarmUp): void;
   /** The Memory.md keeper (tests wait for its background refreshes). */
@@ -80,20 +84,37 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const deliver = deps.deliver ?? appendToDecision;
   const { engineOptions, plugin } = splitPluginConfig(rawConfig, env);
 
+  // The settings are read at load (fast); the index opens in the background, so a host start never
+  // waits for it. Until it is open every hook answers as a plugin without memory would, and a turn
+  // waits for it no longer than recallWaitMs.
   let engine: Engine | null = null;
   let engineError: string | null = null;
   let disposed = false;
+  let initial: EngramConfig | null = null;
+  let opening: Promise<Engine> | null = null;
   try {
-    engine = await openEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, ...deps.engineOptions });
-    const logProblem = logFile.open(engine.config.dataDir);
+    const started = await startEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, ...deps.engineOptions });
+    initial = started.config;
+    opening = started.ready;
+    const logProblem = logFile.open(initial.dataDir);
     if (logProblem) log.warn(`plugin log file off: ${logProblem}`);
-    log.info(`engine open: diaries ${engine.config.diaryDir}, data ${engine.config.dataDir}`);
   } catch (error) {
     engineError = errorText(error);
     // The plugin stays loaded and inert: the conversation goes on without memory.
     log.error(`engine failed to open, memory is off: ${engineError}`);
   }
   const getEngine = (): Engine | null => (disposed ? null : engine);
+  /** Settles when the background open has (set at the end of apply, once every channel exists). */
+  let ready: Promise<Engine | null> = Promise.resolve(null);
+  /** The open engine, waiting for the background open at most `ms` of this step's budget. */
+  const engineWithin = async (what: string, ms: number): Promise<Engine | null> => {
+    if (engine || disposed || engineError !== null || opening === null) return getEngine();
+    if ((await within(Math.max(0, ms), ready)) === 'late') {
+      log.info(`${what}: the memory index is still opening after ${plugin.recallWaitMs} ms; this step goes on without memory`);
+      return null;
+    }
+    return getEngine();
+  };
   // Settings saved by the console process reach this engine when it reloads them; an engine that can
   // (refreshConfig) is asked once per step, before the step reads its config.
   const refreshConfig = async (current: Engine): Promise<void> => {
@@ -105,7 +126,6 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       log.warn(`config refresh failed, keeping the current settings: ${errorText(error)}`);
     }
   };
-  const initial: EngramConfig | null = engine?.config ?? null;
   // The tool/prompt profile is read once: the tools offered and the sections that describe them change together, at a reload.
   // An engine that failed to open still offers the tools the config asked for (they answer not-ready).
   const profile = profileOf(initial ?? (engineOptions as Partial<EngramConfig>));
@@ -116,8 +136,8 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     url: consoleUrl,
     token: () => {
       if (plugin.consoleToken) return plugin.consoleToken;
-      const dataDir = getEngine()?.config.dataDir;
-      if (!dataDir) throw new Error('no data directory: the engine is not open');
+      const dataDir = (getEngine()?.config ?? initial)?.dataDir;
+      if (!dataDir) throw new Error('no data directory: the engine did not open');
       return ensureConsoleToken(dataDir);
     },
     command: plugin.consoleCommand,
@@ -154,47 +174,42 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     consoleLink.stop();
     engine?.close();
   });
-  if (engine && deps.onEngine) deps.onEngine(engine);
   // First start installs the embedding model in the background (embedding.provider auto, none installed).
   const modelInstall = new ModelAutoInstall({ engine: getEngine, log, options: { enabled: plugin.modelAutoInstall, from: plugin.modelFrom }, install: deps.modelInstall });
-  modelInstall.start();
   deps.onModelInstall?.(modelInstall);
 
   // Every session works in the workspace of its cwd (resolved once, followed through merges).
-  const registry = engine ? new WorkspaceRegistry(engine) : null;
+  let registry: WorkspaceRegistry | null = null;
   const scopes = new WorkspaceScopes({ registry: () => (disposed ? null : registry), log });
-  // The model, its reference vectors and the word tables load now, in the background: a turn that
-  // comes first recalls lexically instead of waiting for them.
+  // The model, its reference vectors and the word tables load once the index is open, in the
+  // background: a turn that comes first recalls lexically instead of waiting for them.
   const warmUp = new WarmUp({ engine: getEngine, log });
-  warmUp.start();
   deps.onWarmUp?.(warmUp);
   const recall = new RecallChannel({ engine: getEngine, log, workspace: (session) => scopes.workspaceOf(session), lexicalReason: () => warmUp.lexicalReason() });
   /** A recall for this step, waited for at most recallWaitMs; a later one is delivered with a later step. */
-  const recallWithin = async (what: string, sessionId: string, run: Promise<void>): Promise<void> => {
+  const recallWithin = async (what: string, sessionId: string, run: Promise<void>, ms = plugin.recallWaitMs): Promise<void> => {
     const settled = run.catch((error: unknown) => log.warn(`recall (${what}) failed (session ${sessionId}): ${errorText(error)}`));
-    if ((await within(plugin.recallWaitMs, settled)) === 'late') log.info(`recall (${what}) session=${sessionId}: still running after ${plugin.recallWaitMs} ms, the step goes on; what it finds comes with a later step`);
+    if ((await within(Math.max(0, ms), settled)) === 'late') log.info(`recall (${what}) session=${sessionId}: still running after ${plugin.recallWaitMs} ms, the step goes on; what it finds comes with a later step`);
   };
+  /**
+   * A tool called while the index is still opening waits for the open (up to TOOL_OPEN_WAIT_MS): the
+   * model asked for it, and a second or two beats a "not ready" answer it would act on.
+   */
+  const whenOpen = (tool: ToolDefinition): ToolDefinition => ({
+    ...tool,
+    execute: async (args, exec) => {
+      if (!engine && !disposed && engineError === null && opening !== null) await within(TOOL_OPEN_WAIT_MS, ready);
+      return tool.execute(args, exec);
+    },
+  });
+  /** Milliseconds left of a step's wait for Engram that began at `since`. */
+  const leftOf = (since: number): number => plugin.recallWaitMs - (performance.now() - since);
 
   // Cross-compaction memory: its own channel over the engine's database and data dir.
   let llm: LlmService | null = null;
   /** The provider/model the latest main turn used: the summary queue's default route. */
   let lastMainRoute: { provider: string; model: string } | null = null;
   let compactionMemory: CompactionMemory | null = null;
-  if (engine) {
-    try {
-      const open = engine;
-      compactionMemory = new CompactionMemory({
-        database: open.database,
-        dataDir: open.config.dataDir,
-        tokenizer: open.tokenizer,
-        config: () => open.config,
-        complete: completeThrough(() => llm),
-        log: engineLogger(log),
-      });
-    } catch (error) {
-      log.warn(`compaction memory unavailable: ${errorText(error)}`);
-    }
-  }
   const getCompactionMemory = (): CompactionMemory | null => (disposed ? null : compactionMemory);
   const compaction = new CompactionChannel({ memory: getCompactionMemory, config: () => getEngine()?.config ?? null, log });
   listenForCompactions(ctx, compaction, log);
@@ -234,8 +249,9 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       name: GUIDELINE_SECTION_NAME,
       order: GUIDELINE_ORDER,
       text: () => {
-        const current = getEngine();
-        return current ? escapePromptVariables(guidelineSection(current.config.diary, BUILTIN_DIARY_GUIDELINE, sections, toolsAvailable)) : '';
+        // Needs only the settings: present from the first request, before the index is open.
+        const config = getEngine()?.config ?? initial;
+        return config ? escapePromptVariables(guidelineSection(config.diary, BUILTIN_DIARY_GUIDELINE, sections, toolsAvailable)) : '';
       },
     }),
   );
@@ -262,9 +278,10 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     'system-prompt/assemble',
     async (_assembly: PromptAssembly, context: AssembleContext | undefined, next: () => Promise<PromptAssembly>) => {
       const result = await next();
+      const since = performance.now();
       try {
         const session = context?.agent?.session;
-        if (!getEngine() || !session?.header || isSubagent(session)) return result;
+        if (!session?.header || isSubagent(session) || !(await engineWithin('assemble (workspace)', leftOf(since)))) return result;
         return await workspaceInjection.fill(result, session);
       } catch (error) {
         log.warn(`assemble: workspace section left as is: ${errorText(error)}`);
@@ -281,16 +298,18 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     'system-prompt/assemble',
     async (_assembly: PromptAssembly, context: AssembleContext | undefined, next: () => Promise<PromptAssembly>) => {
       const result = await next();
+      const since = performance.now();
       try {
-        const current = getEngine();
         const session = context?.agent?.session;
-        if (!current || !session || isSubagent(session)) return result;
+        if (!session || isSubagent(session)) return result;
+        const current = await engineWithin('assemble (recall)', leftOf(since));
+        if (!current) return result;
         await refreshConfig(current);
         if (current.config.inject.mode !== 'context' || !current.config.inject.enabled) return result;
         if (!Array.isArray(result?.contexts)) return result;
         // Person messages are the pre-step's job (it sees the new one before it is recorded; here, on
         // hosts that assemble first, only the previous one is visible). Todo progress is read here.
-        await recallWithin('context', session.header.id, recall.refresh(session, null, 'context', { phaseOnly: true }));
+        await recallWithin('context', session.header.id, recall.refresh(session, null, 'context', { phaseOnly: true }), leftOf(since));
         const text = recall.contextText(session.header.id, current.config);
         if (text === '') return result;
         return { ...result, contexts: result.contexts.map((entry) => (entry.name === RECALL_CONTEXT_NAME ? { ...entry, text } : entry)) };
@@ -312,11 +331,13 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   }));
   ctx.on('agent/pre-step', async (payload: PreStepPayload, next: () => Promise<PreStepDecision>) => {
     const decision = await next();
+    const since = performance.now();
     if (decision?.kind !== 'enter' || !Array.isArray(decision.messages)) return decision;
     try {
-      const current = getEngine();
       const session = payload?.agent?.session;
-      if (!current || !session || isSubagent(session)) return decision;
+      if (!session || isSubagent(session)) return decision;
+      const current = await engineWithin('pre-step', leftOf(since));
+      if (!current) return decision;
       await refreshConfig(current);
       const sessionId = session.header.id;
       lastMainRoute = mainRouteOf(sessionEvents(session)) ?? lastMainRoute;
@@ -338,7 +359,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       await attempt('recall', async () => {
         if (!current.config.inject.enabled) return;
         // The person's message of this step is in the payload, not yet in the events.
-        await recallWithin('pre-step', sessionId, recall.refresh(session, lastPersonMessage(payload.messages ?? []), current.config.inject.mode));
+        await recallWithin('pre-step', sessionId, recall.refresh(session, lastPersonMessage(payload.messages ?? []), current.config.inject.mode), leftOf(since));
         const config = current.config;
         if (config.inject.mode !== 'message') return;
         const message = recall.messageFor(session, sessionEvents(session), config);
@@ -380,20 +401,20 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   ctx.inject?.(['tools'], (scoped) => {
     toolsAvailable = true;
     // Read once: the host offers what is registered, so a change takes effect when the plugin reloads.
-    const disabled = new Set(getEngine()?.config.tools.disabled ?? []);
+    const disabled = new Set((getEngine()?.config ?? initial)?.tools.disabled ?? []);
     const full = profile === 'full';
     const scope: ToolDeps['scope'] = (exec) => scopes.of(exec?.agent?.session);
     const own = full
       ? createTools({ engine: getEngine, scope })
       : createLeanTools({ engine: getEngine, scope, workspaceOf: (session) => scopes.workspaceOf(session), compaction: getCompactionMemory });
     for (const tool of own) {
-      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(tool)));
+      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool))));
     }
-    if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled });
+    if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled, prepare: whenOpen });
     const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null, engine: getEngine, scope })];
     for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
-        effect(scoped, () => scoped.tools.register(toHostTool(tool)));
+        effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool))));
       } catch (error) {
         // Another plugin may own the name (history_read is a common one): ours is then left out.
         log.warn(`tool ${tool.name} not registered: ${errorText(error)}`);
@@ -434,10 +455,46 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     });
   }
 
-  if (plugin.autoStartConsole && engine) {
-    void consoleLink.start().then(
-      (outcome) => log.info(`console auto-start: ${outcome.ok ? outcome.state : outcome.message}`),
-      (error) => log.warn(`console auto-start failed: ${errorText(error)}`),
-    );
-  }
+  // What needs the open index starts once it is open.
+  ready = opening === null
+    ? Promise.resolve(null)
+    : opening.then(
+        (open) => {
+          if (disposed) {
+            open.close();
+            return null;
+          }
+          engine = open;
+          log.info(`engine open: diaries ${open.config.diaryDir}, data ${open.config.dataDir}`);
+          registry = new WorkspaceRegistry(open);
+          try {
+            compactionMemory = new CompactionMemory({
+              database: open.database,
+              dataDir: open.config.dataDir,
+              tokenizer: open.tokenizer,
+              config: () => open.config,
+              complete: completeThrough(() => llm),
+              log: engineLogger(log),
+            });
+          } catch (error) {
+            log.warn(`compaction memory unavailable: ${errorText(error)}`);
+          }
+          deps.onEngine?.(open);
+          modelInstall.start();
+          warmUp.start();
+          if (plugin.autoStartConsole) {
+            void consoleLink.start().then(
+              (outcome) => log.info(`console auto-start: ${outcome.ok ? outcome.state : outcome.message}`),
+              (error) => log.warn(`console auto-start failed: ${errorText(error)}`),
+            );
+          }
+          return open;
+        },
+        (error: unknown) => {
+          engineError = errorText(error);
+          log.error(`engine failed to open, memory is off: ${engineError}`);
+          return null;
+        },
+      );
+  deps.onOpening?.(ready);
 }

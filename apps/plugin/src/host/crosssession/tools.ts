@@ -181,11 +181,14 @@ export function createCrossSessionTools(deps: CrossSessionToolDeps): ToolDefinit
  * Registers the three tools on a context that has the tools service (call it inside
  * `ctx.inject(['tools'], scoped => …)`). A name another plugin already owns is skipped and logged.
  */
-export function registerCrossSessionTools(ctx: HostContext, deps: CrossSessionToolDeps & { log?: HostLogger; skip?: ReadonlySet<string> }): void {
+export function registerCrossSessionTools(
+  ctx: HostContext,
+  deps: CrossSessionToolDeps & { log?: HostLogger; skip?: ReadonlySet<string>; prepare?: (tool: ToolDefinition) => ToolDefinition },
+): void {
   for (const tool of createCrossSessionTools(deps)) {
     if (deps.skip?.has(tool.name)) continue;
     try {
-      const hostTool = toHostTool(tool);
+      const hostTool = toHostTool(deps.prepare ? deps.prepare(tool) : tool);
       if (typeof ctx.effect === 'function') ctx.effect(() => ctx.tools.register(hostTool));
       else ctx.tools.register(hostTool);
     } catch (error) {

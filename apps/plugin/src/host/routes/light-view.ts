@@ -109,7 +109,12 @@ export function createLightViewRoutes(deps: LightViewDeps): RouteDefinition[] {
       if (!guarded(req, res, deps.policy())) return;
       const engine = deps.engine();
       const log = deps.logFile();
-      if (!engine) return json(res, 503, { error: `记忆引擎没有打开:${deps.engineError() ?? '原因未知'}${log ? `。详见日志 ${log}` : ''}` });
+      if (!engine) {
+        const failed = deps.engineError();
+        // Opening goes on in the background after a host start: the view asks again.
+        if (failed === null) return json(res, 503, { error: '记忆引擎正在打开，请几秒后再试', opening: true });
+        return json(res, 503, { error: `记忆引擎没有打开:${failed}${log ? `。详见日志 ${log}` : ''}` });
+      }
       const url = new URL(req.url ?? '/', 'http://view');
       try {
         if (url.pathname === `${API_PATH}/list`) {
@@ -168,7 +173,7 @@ var asked=new URLSearchParams(location.search);theme(asked.get('theme'));
 addEventListener('message',function(e){if(e.source!==parent||parent===window||!e.data||e.data.type!=='engram:appearance')return;theme(e.data.theme);
 if(e.data.lang==='zh'||e.data.lang==='en')asked.set('lang',e.data.lang);if(e.data.theme==='light'||e.data.theme==='dark')asked.set('theme',e.data.theme)});
 function carried(){var o=new URLSearchParams();['lang','theme'].forEach(function(k){if(asked.get(k))o.set(k,asked.get(k))});var q=o.toString();return q?'?'+q:''}
-function get(path){return fetch(path,{credentials:'same-origin'}).then(function(r){return r.json().then(function(b){if(!r.ok)throw new Error(b&&b.error||('HTTP '+r.status));return b})})}
+function get(path){return fetch(path,{credentials:'same-origin'}).then(function(r){return r.json().then(function(b){if(!r.ok){var e=new Error(b&&b.error||('HTTP '+r.status));e.opening=!!(b&&b.opening);throw e}return b})})}
 function item(m){var li=document.createElement('li');var b=document.createElement('button');b.type='button';
 var t=document.createElement('div');t.className='t';t.textContent=(m.pinned?'📌 ':'')+m.title;
 var s=document.createElement('div');s.className='m';s.textContent=[m.date,m.category,(m.tags||[]).slice(0,3).join('、'),m.summary].filter(Boolean).join(' · ');
@@ -176,7 +181,7 @@ b.appendChild(t);b.appendChild(s);b.addEventListener('click',function(){open(m.d
 function load(q){$('status').textContent=q?'正在召回…':'正在读取记忆…';
 get(api+'/list?q='+encodeURIComponent(q||'')).then(function(r){var ul=$('list');ul.textContent='';r.items.forEach(function(m){ul.appendChild(item(m))});
 $('status').textContent=r.mode==='recall'?('召回 '+r.items.length+' 条'):('共 '+r.total+' 条记忆'+(r.total>r.items.length?',显示最近 '+r.items.length+' 条':''));
-$('note').textContent=r.note||'';$('detail').hidden=true;ul.hidden=false}).catch(function(e){$('status').textContent='读取失败:'+e.message})}
+$('note').textContent=r.note||'';$('detail').hidden=true;ul.hidden=false}).catch(function(e){if(e.opening){$('status').textContent=e.message;setTimeout(function(){load(q)},1000);return}$('status').textContent='读取失败:'+e.message})}
 function open(id){get(api+'/read?id='+encodeURIComponent(id)).then(function(d){$('text').textContent=d.raw;$('list').hidden=true;$('detail').hidden=false;$('back').focus()}).catch(function(e){$('status').textContent='打开失败:'+e.message})}
 $('go').addEventListener('click',function(){load($('q').value.trim())});
 $('q').addEventListener('keydown',function(e){if(e.key==='Enter')load($('q').value.trim())});

@@ -17,7 +17,8 @@ export interface StatusInput {
 
 export async function describeStatus(input: StatusInput): Promise<Record<string, unknown>> {
   const { engine } = input;
-  let engineStatus: Record<string, unknown> = { ready: false, error: input.engineError };
+  // Not ready and no error: the index is still opening in the background (a host start).
+  let engineStatus: Record<string, unknown> = { ready: false, opening: input.engineError === null, error: input.engineError };
   if (engine) {
     try {
       const s = await engine.status();
