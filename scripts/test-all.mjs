@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Runs every test file in the repository with node's test runner (unit, integration and browser
 // end-to-end alike) and ends with one plain `N passed, N failed` line that CI reads.
-// `--quick` (`npm run test:quick`): the engine's own tests only, one file per core — no browser, no
-// console build, no real model, and not the stress that `npm test` runs (NOT_QUICK).
+// Files run in one lane per core; those that cannot run beside each other share one lane (SERIAL).
+// `--quick` (`npm run test:quick`): the engine's own tests only — no browser, no console build, no
+// real model, and not the stress that `npm test` runs (NOT_QUICK).
 // Arguments that are not flags keep only the files whose path contains one of them.
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, homedir } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const roots = ['packages', 'apps', 'e2e', 'scripts'];
@@ -59,33 +60,91 @@ function ensureTestModel() {
 }
 if (files.some((f) => needsModel.some((n) => f.includes(n)))) ensureTestModel();
 
+// Files that must not run beside each other: the plugin-bundle tests each repack apps/plugin/bundle
+// in place (one reading it while another rewrites it fails), and the files that build the production
+// console (`next build` into one folder) or drive it in Chromium. They run one at a time in their own
+// lane, the console's builders first; the other lanes take the rest, longest first.
+const CONSOLE_BUILDERS = ['apps/console/test/fuzz-secrets', 'packages/client/test/client.test'];
+const SERIAL = [...CONSOLE_BUILDERS, 'e2e/', 'apps/plugin/test/pack', 'apps/plugin/test/bundle-', 'apps/plugin/test/client-', 'apps/plugin/test/proxy-relay-bundle', 'apps/plugin/test/settings-live'];
+const isSerial = (f) => !quick && SERIAL.some((s) => f.includes(s));
+const builds = (f) => CONSOLE_BUILDERS.some((s) => f.includes(s));
+const builderFirst = (a, b) => Number(builds(b)) - Number(builds(a)) || a.localeCompare(b);
+
+// Each file runs in its own process, as node's own runner would, but through these lanes: the output
+// of a file is printed whole when it ends (never interleaved), with its wall time, and the slowest
+// files are listed at the end. The last run's times order the next run longest first.
+const timesFile = join(root, 'node_modules/.cache/engram-test-times.json');
+const readTimes = () => {
+  try {
+    return JSON.parse(readFileSync(timesFile, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+const lastTimes = readTimes();
+const byLastTime = (a, b) => (lastTimes[b] ?? 30_000) - (lastTimes[a] ?? 30_000) || a.localeCompare(b);
+const pooled = files.filter((f) => !isSerial(f)).sort(byLastTime);
+const serial = files.filter(isSerial).sort(builderFirst);
+
+// `npm test` also type-checks every package and checks the import layers, as jobs in the same lanes
+// (a failure counts as one failed; a pass adds no test). A filtered or quick run leaves them out.
+const TYPECHECKED = ['packages/db', 'packages/engine', 'packages/dsh-sim', 'apps/plugin', 'apps/console', 'packages/client', 'docs/examples'];
+const checks = only.length || quick || process.argv.includes('--no-checks')
+  ? []
+  : [...TYPECHECKED.map((dir) => ({ name: `typecheck ${dir}`, args: [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir] })), { name: 'import layers (check:cycles)', args: ['scripts/check-cycles.mjs'] }];
+
 // Tests never see the user's own model cache (a model there would turn every `auto` engine
 // semantic), nor one another's: scripts/test-isolation.mjs gives each test file's process its own.
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/test-isolation.mjs', '--test', '--test-reporter=spec', `--test-concurrency=${quick ? availableParallelism() : 1}`, ...files], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE_MODEL_CACHE: '1' },
-});
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-let buffer = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  buffer += chunk.toString();
-  let nl;
-  while ((nl = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, nl);
-    buffer = buffer.slice(nl + 1);
-    const m = /^(?:ℹ|#) (pass|fail|skipped) (\d+)$/.exec(line.trim());
-    if (m) {
-      if (m[1] === 'pass') passed = Number(m[2]);
-      else if (m[1] === 'fail') failed = Number(m[2]);
-      else skipped = Number(m[2]);
-    }
-  }
-});
-child.on('close', (code) => {
-  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-  process.exit(code === 0 && failed === 0 ? 0 : 1);
-});
+const env = { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE_MODEL_CACHE: '1' };
+const totals = { pass: 0, fail: 0, skipped: 0, todo: 0 };
+const times = {};
+const failed = [];
+
+function run(name, args, { counted }) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => { out += c; });
+    child.stderr.on('data', (c) => { out += c; });
+    child.on('close', (code, signal) => {
+      const ms = Date.now() - started;
+      if (counted) times[name] = ms;
+      const counts = { pass: 0, fail: 0, skipped: 0, todo: 0 };
+      for (const m of out.matchAll(/^ℹ (pass|fail|skipped|todo) (\d+)$/gm)) counts[m[1]] = Number(m[2]);
+      // A file that dies before its summary (a syntax error, a crash, a kill) is one failure.
+      if ((code !== 0 || signal) && counts.fail === 0) counts.fail = 1;
+      if (!counted) counts.pass = 0;
+      for (const k of Object.keys(totals)) totals[k] += counts[k];
+      if (counts.fail) failed.push(name);
+      const shown = counted || counts.fail ? out : '';
+      process.stdout.write(`# ${name} (${(ms / 1000).toFixed(1)} s${counted ? '' : counts.fail ? ', failed' : ', ok'})\n${shown}${shown && !shown.endsWith('\n') ? '\n' : ''}`);
+      resolve();
+    });
+  });
+}
+
+const testArgs = (file) => ['--import', 'tsx', '--import', './scripts/test-isolation.mjs', '--test-reporter=spec', file];
+const queue = [...checks.map((c) => () => run(c.name, c.args, { counted: false })), ...pooled.map((f) => () => run(f, testArgs(f), { counted: true }))];
+const serialQueue = serial.map((f) => () => run(f, testArgs(f), { counted: true }));
+
+async function lane(own) {
+  for (let job = own.shift(); job; job = own.shift()) await job();
+  for (let job = queue.shift(); job; job = queue.shift()) await job();
+}
+
+const started = Date.now();
+const width = Math.max(1, availableParallelism());
+await Promise.all([lane(serialQueue), ...Array.from({ length: width - 1 }, () => lane([]))]);
+const wall = Date.now() - started;
+
+try {
+  mkdirSync(dirname(timesFile), { recursive: true });
+  // Read again: another run may have written meanwhile.
+  writeFileSync(timesFile, JSON.stringify({ ...readTimes(), ...times }));
+} catch { /* the order is only an optimisation */ }
+const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 8);
+console.log(`# ${files.length} test files${checks.length ? ` and ${checks.length} checks` : ''} in ${(wall / 1000).toFixed(0)} s on ${width} lanes (${serial.length} of them one at a time); slowest: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+if (failed.length) console.log(`# failed: ${failed.join(', ')}`);
+console.log(`${totals.pass} passed, ${totals.fail} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.fail === 0 ? 0 : 1);
