@@ -4,7 +4,8 @@
 //   the model loads, during 50 query embeddings one after another, and while 8 chunk-sized texts
 //   are embedded in one call (what a sync of new notes asks);
 // - process RSS before the model, with it loaded (after the queries), and after idling — the worker
-//   ended by its idle timer; inline, the model disposed (the most the inline embedder can give back);
+//   ended by its idle timer; inline, the model disposed (the most the inline embedder can give back) —
+//   and, for the worker, after CYCLES idle → restart cycles (does ending workers leak?);
 // - wall times: load, query p50, and (worker) the first query after idling, which starts it again.
 //
 // Both children run bundled by esbuild, without tsx, as the plugin's host.mjs does (through tsx the
@@ -29,6 +30,7 @@ interface Result {
   rssBefore: number;
   rssLoaded: number;
   rssIdle: number;
+  rssCycles: number | null;
   loadStall: number;
   queryStall: number;
   docStall: number;
@@ -41,6 +43,8 @@ interface Result {
 
 const IDLE_MS = 2000;
 const QUERIES = 50;
+/** Idle → restart cycles of the worker before the last RSS reading. */
+const CYCLES = 5;
 const mb = () => Math.round(process.memoryUsage().rss / 1e6);
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -91,13 +95,22 @@ async function child(variant: Variant, modelDir: string, entry: string | undefin
     const again = await stalls(() => e.embed(['东京节点现在用哪个端口？'], { purpose: 'query' }));
     restartMs = again.ms;
     restartStall = again.maxMs;
+    // More idle → restart cycles, each with a sync's worth of chunks: whether ending workers leaks.
+    for (let i = 0; i < CYCLES - 1; i++) {
+      await e.embed(docs, { purpose: 'document' });
+      while (e.alive) await sleep(50);
+      if (i < CYCLES - 2) await e.embed(['东京节点现在用哪个端口？'], { purpose: 'query' });
+    }
+    gc();
+    await sleep(1000);
+    const rssCycles = mb();
     await e.dispose();
-    return { rssBefore, rssLoaded, rssIdle, loadStall: load.maxMs, queryStall: queries.maxMs, docStall, loadMs: load.ms, queryP50: times[times.length >> 1] as number, restartMs, restartStall, floorStall };
+    return { rssBefore, rssLoaded, rssIdle, rssCycles, loadStall: load.maxMs, queryStall: queries.maxMs, docStall, loadMs: load.ms, queryP50: times[times.length >> 1] as number, restartMs, restartStall, floorStall };
   }
   await e.dispose?.();
   gc();
   await sleep(1000);
-  return { rssBefore, rssLoaded, rssIdle: mb(), loadStall: load.maxMs, queryStall: queries.maxMs, docStall, loadMs: load.ms, queryP50: times[times.length >> 1] as number, restartMs, restartStall, floorStall };
+  return { rssBefore, rssLoaded, rssIdle: mb(), rssCycles: null, loadStall: load.maxMs, queryStall: queries.maxMs, docStall, loadMs: load.ms, queryP50: times[times.length >> 1] as number, restartMs, restartStall, floorStall };
 }
 
 function modelDirOf(arg: string): string {
@@ -154,13 +167,13 @@ if (args[0] === '--child') {
     return a && b !== null ? `${(b / a).toFixed(2)}×` : '—';
   };
   console.log(`model ${modelDir}, worker entry ${entry ?? 'embed-worker.ts (source, through tsx)'}, ${runs} runs per variant (medians), load ${load0.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)}\n`);
-  console.log('| calling thread | longest stall, model load | longest stall, 50 queries | longest stall, 8 chunks | RSS before model | RSS loaded | RSS after idling | load wall | query p50 | first query after idling |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`| calling thread | longest stall, model load | longest stall, 50 queries | longest stall, 8 chunks | RSS before model | RSS loaded | RSS after idling | after ${CYCLES} idle cycles | load wall | query p50 | first query after idling |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const v of ['inline', 'worker'] as const) {
     console.log(
-      `| ${v === 'inline' ? 'inline (baseline; "after idling" = disposed)' : `worker (ended after ${IDLE_MS / 1000} s idle)`} | ${fmt(median(v, 'loadStall'))} ms | ${fmt(median(v, 'queryStall'), 1)} ms | ${fmt(median(v, 'docStall'), 1)} ms | ${fmt(median(v, 'rssBefore'))} MB | ${fmt(median(v, 'rssLoaded'))} MB | ${fmt(median(v, 'rssIdle'))} MB | ${fmt(median(v, 'loadMs'))} ms | ${fmt(median(v, 'queryP50'), 1)} ms | ${v === 'worker' ? `${fmt(median(v, 'restartMs'))} ms (stall ${fmt(median(v, 'restartStall'), 1)} ms)` : '—'} |`,
+      `| ${v === 'inline' ? 'inline (baseline; "after idling" = disposed)' : `worker (ended after ${IDLE_MS / 1000} s idle)`} | ${fmt(median(v, 'loadStall'))} ms | ${fmt(median(v, 'queryStall'), 1)} ms | ${fmt(median(v, 'docStall'), 1)} ms | ${fmt(median(v, 'rssBefore'))} MB | ${fmt(median(v, 'rssLoaded'))} MB | ${fmt(median(v, 'rssIdle'))} MB | ${v === 'worker' ? `${fmt(median(v, 'rssCycles'))} MB` : '—'} | ${fmt(median(v, 'loadMs'))} ms | ${fmt(median(v, 'queryP50'), 1)} ms | ${v === 'worker' ? `${fmt(median(v, 'restartMs'))} ms (stall ${fmt(median(v, 'restartStall'), 1)} ms)` : '—'} |`,
     );
   }
-  console.log(`| nothing running, 1 s (noise floor) | | ${fmt(median('inline', 'floorStall'), 1)} ms | | | | | | | |`);
-  console.log(`| worker ÷ inline | ${ratio('loadStall')} | ${ratio('queryStall')} | ${ratio('docStall')} | | ${ratio('rssLoaded')} | ${ratio('rssIdle')} | ${ratio('loadMs')} | ${ratio('queryP50')} | |`);
+  console.log(`| nothing running, 1 s (noise floor) | | ${fmt(median('inline', 'floorStall'), 1)} ms | | | | | | | | |`);
+  console.log(`| worker ÷ inline | ${ratio('loadStall')} | ${ratio('queryStall')} | ${ratio('docStall')} | | ${ratio('rssLoaded')} | ${ratio('rssIdle')} | | ${ratio('loadMs')} | ${ratio('queryP50')} | |`);
 }
