@@ -68,3 +68,7 @@ export * from './search/filters.ts';
 export { parseDiaryParts, isTagLine, splitTags, type DiaryParts } from './diary/parse.ts';
 export { isMetaLine, normaliseGoal, withTxtMeta, parseMetaFields, DEFAULT_META } from './diary/meta.ts';
 export { withLayoutOf } from './diary/lines.ts';
+// The .md layouts, for the same editors: the parser itself, and the front matter with the lines each key was read from.
+export { parseDiaryText, withoutClosingHashes, normaliseTitle } from './diary/parse.ts';
+export { parseFrontMatter, scalar, type FrontMatter } from './diary/frontmatter.ts';
+export { splitKeepingEnds, joinLines, splice, type Lines } from './diary/lines.ts';

@@ -8,6 +8,12 @@ export interface FrontMatter {
   data: Record<string, FrontMatterValue>;
   /** 0-based index of the first line after the closing `---`. */
   bodyStartLine: number;
+  /**
+   * Where each key's value was read from: its key line and the end (exclusive) of the lines its value
+   * took (list items, block or folded lines). For a key written twice, the occurrence that was read
+   * (the last). Lets a writer replace one key's lines and leave every other byte alone.
+   */
+  spans: Record<string, { line: number; end: number }>;
 }
 
 const KEY_RE = /^([A-Za-z0-9_\u3400-\u9fff][\w.\-\u3400-\u9fff]*)\s*:(?:\s+(.*)|\s*)$/u;
@@ -27,6 +33,7 @@ export function parseFrontMatter(lines: string[]): FrontMatter | null {
   if (end < 0) return null;
 
   const data: Record<string, FrontMatterValue> = {};
+  const spans: Record<string, { line: number; end: number }> = {};
   let i = 1;
   while (i < end) {
     const line = lines[i]!;
@@ -41,6 +48,7 @@ export function parseFrontMatter(lines: string[]): FrontMatter | null {
     }
     const key = m[1]!;
     const rawValue = (m[2] ?? '').trim();
+    const keyLine = i;
     i++;
     if (rawValue === '') {
       // Either a block list or an empty value.
@@ -50,6 +58,7 @@ export function parseFrontMatter(lines: string[]): FrontMatter | null {
         i++;
       }
       data[key] = items.length > 0 ? items : '';
+      spans[key] = { line: keyLine, end: i };
       continue;
     }
     if (/^[|>][+-]?$/.test(rawValue)) {
@@ -59,10 +68,12 @@ export function parseFrontMatter(lines: string[]): FrontMatter | null {
         i++;
       }
       data[key] = blockScalar(block, rawValue.startsWith('|'));
+      spans[key] = { line: keyLine, end: i };
       continue;
     }
     if (rawValue.startsWith('[') && rawValue.endsWith(']')) {
       data[key] = splitInlineList(rawValue.slice(1, -1)).map(scalar).filter((s) => s !== '');
+      spans[key] = { line: keyLine, end: i };
       continue;
     }
     let value = scalar(rawValue);
@@ -74,8 +85,9 @@ export function parseFrontMatter(lines: string[]): FrontMatter | null {
       }
     }
     data[key] = value;
+    spans[key] = { line: keyLine, end: i };
   }
-  return { data, bodyStartLine: end + 1 };
+  return { data, bodyStartLine: end + 1, spans };
 }
 
 /** A front-matter value as one string (lists joined with ", "). */

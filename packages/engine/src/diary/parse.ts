@@ -345,10 +345,14 @@ export interface DiaryParts {
   goal: string;
 }
 
-export function parseDiaryParts(text: string): DiaryParts {
+/**
+ * `markdown`: the text of a .md without a closed front matter, which the scanner reads the same way
+ * except that the title line's `# ` marker and closing hashes are not part of the title.
+ */
+export function parseDiaryParts(text: string, opts: { markdown?: boolean } = {}): DiaryParts {
   const lines = normaliseNewlines(String(text)).split('\n');
   const info: DiaryParseInfo = { root: 'diary', path: '', mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false };
-  const f = parseTxtLines(lines, info, { date: null, id: null, titleHint: '' }, () => {}, false);
+  const f = parseTxtLines(lines, info, { date: null, id: null, titleHint: '' }, () => {}, opts.markdown === true);
   return {
     anchored: f.anchored,
     time: f.time,

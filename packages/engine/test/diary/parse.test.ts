@@ -331,3 +331,17 @@ test('pathological inputs (long blank and hash runs) are handled in linear time'
   }
   assert.match(diaryFileName('2026-01-01', `a${'-'.repeat(200_000)}b`, 'abcdef12'), /^2026-01-01-a-?[-.\w]*-abcdef12\.txt$/);
 });
+
+test('front matter tells the lines each key was read from (the last of a repeated key), for writers that splice one key', () => {
+  const lines = ['---', 'title: 旧', 'tags:', '  - a', '  - b', 'summary: 一行', '  接着一行', 'title: "新"', 'note: |', '  x', '---', '正文'];
+  const fm = parseFrontMatter(lines)!;
+  assert.deepEqual(fm.spans, { title: { line: 7, end: 8 }, tags: { line: 2, end: 5 }, summary: { line: 5, end: 7 }, note: { line: 8, end: 10 } });
+  assert.equal(fm.data.title, '新');
+});
+
+test('parseDiaryParts reads a .md without front matter as the scanner does: no heading marker or closing hashes in the title', () => {
+  const text = '[09:30] # 会议 ##\n\n正文。\n\nTag: a\n';
+  assert.equal(parseDiaryParts(text).lineTitle, '# 会议 ##');
+  assert.equal(parseDiaryParts(text, { markdown: true }).lineTitle, '会议');
+  assert.equal(parseDiaryText(text, info('x.md')).title, '会议');
+});
