@@ -75,3 +75,23 @@ test('kind and goal saved from the fields editor rewrite only the Meta line and 
   const again = await h.api().memories.fields({ id });
   assert.deepEqual([again.fields.kind, again.fields.goal], ['task', '东京节点换到 9443']);
 });
+
+test('a .md memory is edited as fields too: front-matter keys in their style, the heading, every other byte kept', async (t) => {
+  const h = await openHarness(t);
+  const file = join(h.root, 'diary', '2026-10-25-osaka.md');
+  const raw = '\ufeff---\r\nid: "0a1b2c3d"\r\ntitle: "端口规划: 大阪"\r\ndescription: "大阪节点用 9443。"\r\ntags:\r\n  - 网络\r\n  - 大阪\r\nworkspace: global\r\n---\r\n\r\n# 端口规划: 大阪\r\n\r\n旧端口 8080 被占用。\r\n';
+  writeFileSync(file, raw);
+  await h.engine.index();
+  const id = (await h.api().search.memories({ query: '8080' })).items[0]!.docId;
+  const f = await h.api().memories.fields({ id });
+  assert.equal(f.editable, true);
+  assert.deepEqual(f.fields, { title: '端口规划: 大阪', tags: ['网络', '大阪'], body: '旧端口 8080 被占用。' });
+  const same = await h.api().memories.saveFields({ id, expectedHash: f.contentHash, ...f.fields });
+  assert.ok(same.ok && !same.changed);
+  const res = await h.api().memories.saveFields({ id, expectedHash: f.contentHash, ...f.fields, tags: ['网络', '大阪', '端口'], title: '端口规划: 大阪节点' });
+  assert.ok(res.ok && res.changed);
+  assert.equal(readFileSync(file, 'utf8'), raw.replaceAll('端口规划: 大阪', '端口规划: 大阪节点').replace('  - 大阪\r\n', '  - 大阪\r\n  - 端口\r\n'));
+  assert.deepEqual(res.memory.tags, ['网络', '大阪', '端口']);
+  assert.equal(res.memory.title, '端口规划: 大阪节点');
+  assert.equal(res.memory.summary, '大阪节点用 9443。', 'the description key is untouched');
+});

@@ -4,7 +4,9 @@
 // file's text, so everything else keeps its bytes (BOM, CRLF, an anchor written 【09：30】, a
 // `Tags：a、b` line, the Meta line). Kind and goal live in the Meta line: a change of them rewrites
 // only that line's kind / goal keys. Unchanged fields give back the text byte for byte. Pure.
-import { DEFAULT_META, isMetaLine, isTagLine, normaliseGoal, parseDiaryParts, parseMetaFields, splitTags, withLayoutOf, withTxtMeta } from '@engram/engine';
+// A .md without front matter is read the same way (`markdown`): its title line may be a `# heading`,
+// whose marker and closing hashes stay as written. A .md with front matter: md-fields.ts.
+import { DEFAULT_META, isMetaLine, isTagLine, normaliseGoal, parseDiaryParts, parseMetaFields, splitTags, withLayoutOf, withoutClosingHashes, withTxtMeta } from '@engram/engine';
 
 export interface DiaryFields {
   title: string;
@@ -23,8 +25,10 @@ interface Layout {
   bom: string;
   lines: string[];
   titleIdx: number;
-  /** The anchor and spacing before the title on its line (`[09:30] `), kept as written. */
+  /** The anchor and spacing before the title on its line (`[09:30] `, `# `), kept as written. */
   titlePrefix: string;
+  /** What follows the title on its line: a heading's closing hashes (` ##`) in a .md. */
+  titleSuffix: string;
   tagIdx: number;
   /** Body lines [bodyStart, bodyEnd), blank lines around them excluded. */
   bodyStart: number;
@@ -34,10 +38,13 @@ interface Layout {
 
 const blank = (s: string | undefined) => s === undefined || s.trim() === '';
 
-function layoutOf(raw: string): Layout {
+/** The anchor of a title line as the engine's ANCHOR_RE takes it (nothing inside the brackets closes them). */
+const ANCHOR_HEAD = /^\s*[[［【][^\]］】]*[\]］】]\s*/;
+
+function layoutOf(raw: string, markdown: boolean): Layout {
   const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
   const lines = raw.slice(bom.length).replace(/\r\n?/g, '\n').split('\n');
-  const parts = parseDiaryParts(raw);
+  const parts = parseDiaryParts(raw, { markdown });
   let first = 0;
   while (first < lines.length && blank(lines[first])) first++;
   let last = lines.length - 1;
@@ -52,10 +59,22 @@ function layoutOf(raw: string): Layout {
   const tagIdx = parts.tags !== null && last >= first && isTagLine(lines[last]!) ? last : -1;
   const titleIdx = parts.lineTitle !== null ? first : -1;
   let titlePrefix = '';
+  let titleSuffix = '';
   if (titleIdx >= 0) {
     const line = lines[titleIdx]!.trimEnd();
     const title = parts.lineTitle!;
-    titlePrefix = parts.anchored ? (title === '' ? `${line} ` : line.slice(0, line.length - title.length)) : (/^\s*/.exec(line)?.[0] ?? '');
+    if (!markdown) titlePrefix = parts.anchored ? (title === '' ? `${line} ` : line.slice(0, line.length - title.length)) : (/^\s*/.exec(line)?.[0] ?? '');
+    else {
+      // After the anchor, a heading marker; before the line's end, closing hashes (the engine drops both).
+      const head = (parts.anchored ? ANCHOR_HEAD.exec(line)?.[0] : /^\s*/.exec(line)?.[0]) ?? '';
+      const rest = line.slice(head.length);
+      const marker = /^#{1,6}\s+/.exec(rest)?.[0] ?? '';
+      const kept = withoutClosingHashes(rest.slice(marker.length));
+      if (kept === title && head + marker + title + rest.slice(marker.length + title.length) === line) {
+        titlePrefix = title === '' && parts.anchored ? `${line} ` : head + marker;
+        titleSuffix = rest.slice(marker.length + title.length);
+      } else titlePrefix = title === '' ? `${line} ` : line.slice(0, Math.max(0, line.length - title.length));
+    }
   }
   let bodyStart = titleIdx >= 0 ? titleIdx + 1 : first;
   let bodyEnd = tagIdx >= 0 ? tagIdx : Math.min(tail, last + 1);
@@ -66,6 +85,7 @@ function layoutOf(raw: string): Layout {
     lines,
     titleIdx,
     titlePrefix,
+    titleSuffix,
     tagIdx,
     bodyStart,
     bodyEnd,
@@ -73,12 +93,14 @@ function layoutOf(raw: string): Layout {
   };
 }
 
-/** Is this memory's file one the fields editor can write (the .txt layout; .md keeps the text editor)? */
-export const fieldsEditable = (path: string): boolean => !path.toLowerCase().endsWith('.md');
+/** `markdown`: the text is a .md without front matter (the scanner strips a heading marker from its title). */
+export interface LayoutOptions {
+  markdown?: boolean;
+}
 
 /** The fields of a diary text, as the engine reads it. */
-export function diaryFields(raw: string): DiaryFields {
-  return layoutOf(raw).fields;
+export function diaryFields(raw: string, opts: LayoutOptions = {}): DiaryFields {
+  return layoutOf(raw, opts.markdown === true).fields;
 }
 
 /** The body as the editor hands it back: LF only, blank lines around it dropped (the layout puts them). */
@@ -102,8 +124,9 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
  * changed; otherwise the new text with the file's BOM and line endings, or the field the engine
  * would not read back as it was typed.
  */
-export function withDiaryFields(raw: string, next: DiaryFields): { text: string } | { problem: FieldProblem } {
-  const l = layoutOf(raw);
+export function withDiaryFields(raw: string, next: DiaryFields, opts: LayoutOptions = {}): { text: string } | { problem: FieldProblem } {
+  const markdown = opts.markdown === true;
+  const l = layoutOf(raw, markdown);
   const title = oneLine(next.title);
   const tags = splitTags(next.tags.join(','));
   const body = tidyBody(next.body);
@@ -149,8 +172,8 @@ export function withDiaryFields(raw: string, next: DiaryFields): { text: string 
     }
   }
   if (titleChanged) {
-    if (l.titleIdx >= 0) lines[l.titleIdx] = l.titlePrefix + title;
-    else lines.splice(l.bodyStart, 0, title, '');
+    if (l.titleIdx >= 0) lines[l.titleIdx] = l.titlePrefix + title + l.titleSuffix;
+    else lines.splice(l.bodyStart, 0, markdown ? `# ${title}` : title, '');
   }
   let text = withLayoutOf(raw, l.bom + lines.join('\n'));
   if (metaChanged) {
@@ -161,7 +184,7 @@ export function withDiaryFields(raw: string, next: DiaryFields): { text: string 
   }
 
   // Read back with the engine's rules: what was typed must be what the engine will read.
-  const back = layoutOf(text).fields;
+  const back = layoutOf(text, markdown).fields;
   if (oneLine(back.title) !== title) return { problem: { field: 'title', code: title === '' ? 'title-empty' : 'title-reads-as-other' } };
   if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags' } };
   if (back.body !== body.join('\n')) return { problem: { field: 'body', code: 'not-kept' } };

@@ -1,13 +1,14 @@
 // The structured editor's two calls: a memory as fields, and a save of fields. A save is spliced into
-// the file's current text (diary-fields.ts) and written through the engine's whole-file save, which
+// the file's current text (diary-fields.ts for a .txt, md-fields.ts for a .md) and written through the engine's whole-file save, which
 // checks the hash the editor started from (CONFLICT when the file changed meanwhile) and keeps the
 // file's encoding. Unchanged fields write nothing.
 import type { Engine, MemoryDetail } from '@engram/engine';
 import { TRPCError } from '@trpc/server';
-import { diaryFields, fieldsEditable, withDiaryFields, type DiaryFields, type FieldProblem } from './diary-fields.ts';
+import type { DiaryFields, FieldProblem } from './diary-fields.ts';
+import { memoryFieldsOf, withMemoryFields } from './md-fields.ts';
 
 export interface MemoryFields {
-  /** False for files the fields editor does not write (.md, read-only legacy): the text editor stays. */
+  /** False for files the fields editor does not write (read-only legacy): the text editor stays. */
   editable: boolean;
   fields: DiaryFields;
   contentHash: string;
@@ -21,7 +22,7 @@ async function detailOf(engine: Engine, id: string): Promise<MemoryDetail> {
 
 export async function memoryFields(engine: Engine, id: string): Promise<MemoryFields> {
   const d = await detailOf(engine, id);
-  return { editable: !d.readOnly && fieldsEditable(d.path), fields: diaryFields(d.raw), contentHash: d.contentHash };
+  return { editable: !d.readOnly, fields: memoryFieldsOf(d.path, d.raw), contentHash: d.contentHash };
 }
 
 export type SaveFieldsResult = { ok: true; changed: boolean; memory: MemoryDetail } | { ok: false; problem: FieldProblem };
@@ -29,8 +30,8 @@ export type SaveFieldsResult = { ok: true; changed: boolean; memory: MemoryDetai
 export async function saveMemoryFields(engine: Engine, input: DiaryFields & { id: string; expectedHash: string }): Promise<SaveFieldsResult> {
   const d = await detailOf(engine, input.id);
   if (d.contentHash !== input.expectedHash) throw new TRPCError({ code: 'CONFLICT', message: `"${d.title}" changed on disk since it was opened; reload before saving` });
-  if (d.readOnly || !fieldsEditable(d.path)) throw new TRPCError({ code: 'BAD_REQUEST', message: `"${d.title}" is not edited as fields` });
-  const next = withDiaryFields(d.raw, { title: input.title, tags: input.tags, body: input.body, kind: input.kind, goal: input.goal });
+  if (d.readOnly) throw new TRPCError({ code: 'BAD_REQUEST', message: `"${d.title}" is not edited as fields` });
+  const next = withMemoryFields(d.path, d.raw, { title: input.title, tags: input.tags, body: input.body, kind: input.kind, goal: input.goal });
   if ('problem' in next) return { ok: false, problem: next.problem };
   if (next.text === d.raw) return { ok: true, changed: false, memory: d };
   return { ok: true, changed: true, memory: await engine.saveText(d.docId, next.text, input.expectedHash) };
