@@ -2,7 +2,8 @@
 // title, tags and body; the file stays the source of truth (a CRLF file with a BOM and a `Tags：a、b`
 // line keeps every byte it had, and a change touches only its own lines); Ctrl+S saves; 预览 renders
 // the `##` sections; a problem is told in Chinese under the field it concerns; kind and goal are saved
-// into the Meta line.
+// into the Meta line. A .md memory opens in the same fields, and a tag change rewrites only its
+// front-matter list.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,12 +17,17 @@ const TITLE = '机房巡检清单';
 const FILE = `2026-11-02-${TITLE}.txt`;
 /** Written on Windows: BOM, CRLF, a full-width anchor and a `Tags：` line with 、 between the tags. */
 const RAW = `\ufeff【09：30】 ${TITLE}\r\n\r\n> 每周一上午巡检二号机房。\r\n\r\n## 步骤\r\n先看空调出风温度，再看 UPS 电池。\r\n\r\nTags：巡检、机房\r\n`;
+const MD_TITLE = '备份轮换: 异地';
+const MD_FILE = '2026-11-03-backup-rotation.md';
+/** A .md with front matter: a quoted title with a colon repeated as the heading, a block list of tags. */
+const MD_RAW = `---\nid: "5e6f7a8b"\ntitle: "${MD_TITLE}"\ndescription: "每月把备份盘带到异地。"\ntags:\n  - 备份\n  - 机房\n---\n\n# ${MD_TITLE}\n\n每月第一个周五换盘。\n`;
 
 for (const width of [300, 1360]) {
   describe(`the structured editor at ${width} px`, { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 300_000 }, () => {
     const c = consoleInChromium('editor', (env) => {
       mkdirSync(SHOTS, { recursive: true });
       writeFileSync(join(env.ENGRAM_DIARY_DIR, FILE), RAW);
+      writeFileSync(join(env.ENGRAM_DIARY_DIR, MD_FILE), MD_RAW);
     });
     const file = join(c.env.ENGRAM_DIARY_DIR, FILE);
 
@@ -100,6 +106,35 @@ for (const width of [300, 1360]) {
         await row.getByTestId('memory-reader').waitFor();
         assert.equal(readFileSync(file, 'utf8'), `${after}Meta: kind=task; goal=每周一十点前巡检完\r\n`);
         assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a .md memory opens in the same fields; a tag change rewrites only its front-matter list', async () => {
+      const context = await c.browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${c.server.url}/?lang=zh#library`);
+        await page.getByTestId('library-search').fill('备份轮换');
+        const row = page.getByTestId('memory-row').filter({ hasText: MD_TITLE });
+        await row.waitFor();
+        await page.waitForFunction((title) => {
+          const rows = [...document.querySelectorAll('[data-testid="memory-row"]')];
+          return rows.length > 0 && rows.every((r) => r.textContent?.includes(title));
+        }, MD_TITLE);
+        await row.locator('button').first().click();
+        await row.getByTestId('memory-edit').click();
+        const title = row.getByTestId('edit-title');
+        await title.waitFor();
+        assert.equal(await title.inputValue(), MD_TITLE, 'the title from the front matter, not the raw text');
+        assert.equal(await row.getByTestId('edit-tags').inputValue(), '备份，机房');
+        assert.equal(await row.getByTestId('memory-editor').inputValue(), '每月第一个周五换盘。', 'the body without front matter or heading');
+        await row.getByTestId('edit-tags').fill('备份，机房，异地');
+        await row.getByTestId('edit-tags').press('Control+s');
+        await row.getByTestId('memory-reader').waitFor();
+        const mdFile = join(c.env.ENGRAM_DIARY_DIR, MD_FILE);
+        assert.equal(readFileSync(mdFile, 'utf8'), MD_RAW.replace('  - 机房\n', '  - 机房\n  - 异地\n'));
       } finally {
         await context.close();
       }
