@@ -130,6 +130,7 @@ for (const width of [300, 1360]) {
         assert.equal(await title.inputValue(), MD_TITLE, 'the title from the front matter, not the raw text');
         assert.equal(await row.getByTestId('edit-tags').inputValue(), '备份，机房');
         assert.equal(await row.getByTestId('memory-editor').inputValue(), '每月第一个周五换盘。', 'the body without front matter or heading');
+        await row.getByText('这条记忆的摘要写在文件开头的元信息里').waitFor();
         await row.getByTestId('edit-tags').fill('备份，机房，异地');
         await row.getByTestId('edit-tags').press('Control+s');
         await row.getByTestId('memory-reader').waitFor();

@@ -95,3 +95,19 @@ test('a .md memory is edited as fields too: front-matter keys in their style, th
   assert.equal(res.memory.title, '端口规划: 大阪节点');
   assert.equal(res.memory.summary, '大阪节点用 9443。', 'the description key is untouched');
 });
+
+test('the editor\'s own checks follow a .md front matter: a Tag-like last line adds tags even with tags; title and Meta-like lines are free', async (t) => {
+  const base = { title: '端口规划', tags: '网络', body: '正文。' };
+  assert.deepEqual(fieldProblems({ ...base, body: '正文。\n标签：甲' }, base, 'front-matter'), { body: 'edit.problem.body-reads-as-tags-md' });
+  assert.deepEqual(fieldProblems({ ...base, tags: '', body: '正文。\nMeta: pinned=true' }, base, 'front-matter'), {}, 'a front matter holds the metadata: the line is body');
+  assert.deepEqual(fieldProblems({ ...base, title: '> 不是摘要' }, base, 'front-matter'), {}, 'the title is a YAML key, not a line');
+  assert.deepEqual(fieldProblems({ ...base, title: ' ' }, base, 'front-matter'), { title: 'edit.problem.title-empty' });
+  // The server says which layout a memory has.
+  const h = await openHarness(t);
+  writeFileSync(join(h.root, 'diary', '2026-10-26-fm.md'), '---\ntitle: 有前言\n---\n正文 7001。\n');
+  writeFileSync(join(h.root, 'diary', '2026-10-26-plain.md'), '# 没有前言\n\n正文 7002。\n');
+  await h.engine.index();
+  const layoutOf = async (q: string) => (await h.api().memories.fields({ id: (await h.api().search.memories({ query: q })).items[0]!.docId })).layout;
+  assert.equal(await layoutOf('7001'), 'front-matter');
+  assert.equal(await layoutOf('7002'), 'lines');
+});

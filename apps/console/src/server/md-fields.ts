@@ -304,6 +304,11 @@ export function withMarkdownFields(raw: string, next: DiaryFields): { text: stri
   return { text };
 }
 
+/** `front-matter`: a .md whose fields are YAML keys; `lines`: a .txt, or a .md without front matter. */
+export type FieldsLayout = 'lines' | 'front-matter';
+
+export const memoryLayoutOf = (path: string, raw: string): FieldsLayout => (isMarkdownPath(path) && mdLayout(raw) !== null ? 'front-matter' : 'lines');
+
 /** The fields of a memory's text, by its file's layout. */
 export function memoryFieldsOf(path: string, raw: string): DiaryFields {
   if (!isMarkdownPath(path)) return diaryFields(raw);

@@ -5,11 +5,13 @@
 import type { Engine, MemoryDetail } from '@engram/engine';
 import { TRPCError } from '@trpc/server';
 import type { DiaryFields, FieldProblem } from './diary-fields.ts';
-import { memoryFieldsOf, withMemoryFields } from './md-fields.ts';
+import { memoryLayoutOf, memoryFieldsOf, withMemoryFields, type FieldsLayout } from './md-fields.ts';
 
 export interface MemoryFields {
   /** False for files the fields editor does not write (read-only legacy): the text editor stays. */
   editable: boolean;
+  /** How the file holds the fields: the editor's own checks and hints follow it. */
+  layout: FieldsLayout;
   fields: DiaryFields;
   contentHash: string;
 }
@@ -22,7 +24,7 @@ async function detailOf(engine: Engine, id: string): Promise<MemoryDetail> {
 
 export async function memoryFields(engine: Engine, id: string): Promise<MemoryFields> {
   const d = await detailOf(engine, id);
-  return { editable: !d.readOnly, fields: memoryFieldsOf(d.path, d.raw), contentHash: d.contentHash };
+  return { editable: !d.readOnly, layout: memoryLayoutOf(d.path, d.raw), fields: memoryFieldsOf(d.path, d.raw), contentHash: d.contentHash };
 }
 
 export type SaveFieldsResult = { ok: true; changed: boolean; memory: MemoryDetail } | { ok: false; problem: FieldProblem };

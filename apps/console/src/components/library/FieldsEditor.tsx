@@ -6,7 +6,7 @@
 import type { KeyboardEvent, Ref } from 'react';
 import { useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
-import type { EditorFields, FieldName, FieldProblems } from '../notebook/fields-check.ts';
+import type { EditorFields, FieldName, FieldProblems, FieldsLayout } from '../notebook/fields-check.ts';
 import { tagList } from '../notebook/fields-check.ts';
 import { inputClassFor } from '../ui.tsx';
 import { MemoryReader } from './MemoryReader.tsx';
@@ -27,9 +27,11 @@ export interface FieldsEditorProps {
   bodyRef?: Ref<HTMLTextAreaElement>;
   /** Extra classes of the body field (the Library lets it grow with the text). */
   bodyClass?: string;
+  /** A .md front matter holds the summary: the body's hint says so. */
+  layout?: FieldsLayout;
 }
 
-export function FieldsEditor({ value, onChange, problems, onSave, onCancel, name, idBase, bodyRef, bodyClass = 'min-h-56' }: FieldsEditorProps) {
+export function FieldsEditor({ value, onChange, problems, onSave, onCancel, name, idBase, bodyRef, bodyClass = 'min-h-56', layout = 'lines' }: FieldsEditorProps) {
   const { t } = useI18n();
   const [tab, setTab] = useState<'write' | 'preview'>('write');
   const set = (field: FieldName | 'goal', text: string) => onChange({ ...value, [field]: text });
@@ -184,7 +186,7 @@ export function FieldsEditor({ value, onChange, problems, onSave, onCancel, name
           </div>
         )}
         <p id={`${idBase}-body-hint`} className="text-xs text-muted">
-          {t('edit.body.hint')} <span data-allow-en>{t('edit.shortcut')}</span>
+          {t(layout === 'front-matter' ? 'edit.body.hint.md' : 'edit.body.hint')} <span data-allow-en>{t('edit.shortcut')}</span>
         </p>
         {problem('body')}
       </div>

@@ -30,7 +30,7 @@ export function MemoryDetailView({ id }: { id: string }) {
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [conflict, setConflict] = useState(false);
   const editor = useRef<HTMLTextAreaElement>(null);
-  // The fields editor for the diary's .txt files; the text editor for the rest (.md).
+  // The fields editor for every writable memory (.txt and .md); the text editor for read-only files.
   const fieldsQ = useQuery(trpc.memories.fields.queryOptions({ id }, { staleTime: 0, enabled: editing }));
   const [serverProblems, setServerProblems] = useState<FieldProblems>({});
 
@@ -52,7 +52,7 @@ export function MemoryDetailView({ id }: { id: string }) {
   const dirty = isDirty(draft);
   const baseFields: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body, kind: fieldsQ.data.fields.kind ?? '', goal: fieldsQ.data.fields.goal ?? '' } : null;
   const fields = draft?.fields ?? baseFields;
-  const problems: FieldProblems = structured && fields ? { ...fieldProblems(fields, draft?.baseFields ?? baseFields!), ...serverProblems } : {};
+  const problems: FieldProblems = structured && fields ? { ...fieldProblems(fields, draft?.baseFields ?? baseFields!, fieldsQ.data?.layout), ...serverProblems } : {};
   const problem = editing && !structured ? diaryProblem(text) : null;
   const blocked = structured ? Object.keys(problems).length > 0 : problem !== null;
   const pending = save.isPending || saveFields.isPending;
@@ -100,6 +100,7 @@ export function MemoryDetailView({ id }: { id: string }) {
           onCancel={requestCancel}
           name={d.title || d.path}
           idBase={`edit-${d.docId}`}
+          layout={fieldsQ.data?.layout}
           bodyRef={editor}
           bodyClass="max-h-[75vh] min-h-56 [field-sizing:content]"
         />

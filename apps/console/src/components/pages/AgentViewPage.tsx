@@ -235,8 +235,8 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
   const structured = fieldsQ.data?.editable === true;
   const base: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body, kind: fieldsQ.data.fields.kind ?? '', goal: fieldsQ.data.fields.goal ?? '' } : null;
   const value = fields ?? base;
-  const problems: FieldProblems = structured && value && base ? { ...fieldProblems(value, base), ...serverProblems } : {};
-  // The text editor stays for files the fields editor does not write (.md).
+  const problems: FieldProblems = structured && value && base ? { ...fieldProblems(value, base, fieldsQ.data?.layout), ...serverProblems } : {};
+  // The text editor stays for files the fields editor does not write (read-only).
   const raw = text ?? detail.data?.raw ?? '';
   const problem = structured ? null : diaryProblem(raw);
   const problemId = useId();
@@ -277,6 +277,7 @@ function EditDialog({ id, onClose, onSaved }: { id: string; onClose: () => void;
           name={detail.data?.title ?? value.title}
           idBase={idBase}
           bodyClass="h-56"
+          layout={fieldsQ.data?.layout}
         />
       ) : fieldsQ.data ? (
         <>
