@@ -111,9 +111,23 @@ test('kind and goal are front-matter keys: changed in their style, removed when 
 
 test('what the engine would read back differently is refused, on the field it concerns', () => {
   assert.deepEqual(problemOf(save(MD.both, { ...fieldsOf(MD.both), title: ' ' })), { field: 'title', code: 'title-empty' });
-  // A heading title ending in " #" loses it (closing hashes).
-  assert.deepEqual(problemOf(save(MD.emptyKey, { ...fieldsOf(MD.emptyKey), title: 'C #' })), { field: 'title', code: 'title-reads-as-other' });
+  // Without front matter, a heading title ending in " #" loses it (closing hashes).
+  assert.deepEqual(problemOf(save(MD.plain, { ...fieldsOf(MD.plain), title: 'C #' })), { field: 'title', code: 'title-reads-as-other' });
+  // With one, the title key holds it and the heading repeats it.
+  assert.equal(textOf(save(MD.emptyKey, { ...fieldsOf(MD.emptyKey), title: 'C #' })), '---\ntitle: "C #"\ntags:\n---\n# C #\n正文\n');
+  // A title that makes the body's first heading read as the title would lose that heading from the body.
+  assert.deepEqual(problemOf(save(MD.otherHeading, { ...fieldsOf(MD.otherHeading), title: '乙' })), { field: 'body', code: 'not-kept' });
   assert.equal(textOf(save(MD.heading, { ...fieldsOf(MD.heading), title: 'C #' })), MD.heading.replace('旧笔记', 'C #'), 'kept by the closing hashes after it');
+});
+
+test('a heading-only title the engine would fold (full-width ：，) is kept exactly by a title key beside the heading', () => {
+  const raw = '---\ndate: 2024-01-05\n---\n\n# 端口规划:东京\n\n正文。\n';
+  const out = textOf(save(raw, { ...fieldsOf(raw), title: '端口规划：大阪，二期' }));
+  assert.equal(out, '---\ntitle: "端口规划：大阪，二期"\ndate: 2024-01-05\n---\n\n# 端口规划：大阪，二期\n\n正文。\n');
+  assert.equal(engine(out).title, '端口规划：大阪，二期');
+  assert.equal(engine(out).body, '正文。');
+  // Titles the heading holds as typed stay in the heading alone.
+  assert.equal(textOf(save(raw, { ...fieldsOf(raw), title: '端口规划' })), raw.replace('# 端口规划:东京', '# 端口规划'));
   // With the tags in the front matter, a last body line written like a Tag line would add tags.
   assert.deepEqual(problemOf(save(MD.block, { ...fieldsOf(MD.block), body: '正文。\n\nTag: 其实是正文' })), { field: 'body', code: 'body-reads-as-tags' });
   // A body opening with the title as a heading would be read as the title, not as body.
@@ -123,26 +137,28 @@ test('what the engine would read back differently is refused, on the field it co
 // ---- properties ---------------------------------------------------------------------------------
 
 const KEYS = {
-  title: ['title: 标题', 'title: "标题: 副"', "title: '它''s 标题'", 'title: ""', 'title: 标题 # 注释'],
-  tags: ['tags: [a, b]', 'tags: ["甲", "乙"]', "tags: ['x']", 'tags:\n  - a\n  - b', 'tags:\n- 甲', 'tags: a, b', 'tag: 甲、乙', 'tags: []', 'tags:'],
-  other: ['id: "abc12345"', 'description: "摘要"', 'workspace: ws-a', '# 注释', 'kind: task', 'goal: "做完; 再说"', 'created_at: 2026-01-02', 'pinned: true'],
+  title: ['title: 标题', 'title: "标题: 副"', "title: '它''s 标题'", 'title: ""', 'title: 标题 # 注释', 'title: >\n  折叠的\n  标题', 'title: 续行的\n  标题', 'title:', 'title: "转义\\u0041"'],
+  tags: ['tags: [a, b]', 'tags: ["甲", "乙"]', "tags: ['x']", 'tags:\n  - a\n  - b', 'tags:\n- 甲', 'tags: a, b', 'tag: 甲、乙', 'tags: []', 'tags:', '标签: 甲；乙', 'tags: [a, b] # 注释', 'tags: "a, b"'],
+  other: ['id: "abc12345"', 'title: 第二个标题', 'description: "摘要"', 'workspace: ws-a', '# 注释', 'kind: task', 'goal: "做完; 再说"', 'created_at: 2026-01-02', 'pinned: true'],
 };
 const withFrontMatter = fc
   .record({
     bom: fc.boolean(),
-    eol: fc.constantFrom('\n', '\r\n'),
+    // Line endings as found: one kind, or mixed line by line.
+    eols: fc.array(fc.constantFrom('\n', '\r\n'), { minLength: 1, maxLength: 3 }),
     keys: fc.tuple(fc.option(fc.constantFrom(...KEYS.title)), fc.option(fc.constantFrom(...KEYS.tags)), fc.subarray(KEYS.other)).chain(([t, g, o]) =>
       fc.shuffledSubarray([...(t ? [t] : []), ...(g ? [g] : []), ...o], { minLength: [t, g, ...o].filter(Boolean).length }),
     ),
     close: fc.constantFrom('---', '...'),
     heading: fc.constantFrom(null, '# 标题', '# 标题 ##', '# 别的', ''),
-    body: fc.array(fc.constantFrom('正文一行', '## 小节', '> 引用', '', '- 列表', 'Tag: c, d', 'Meta: pinned'), { maxLength: 5 }),
+    body: fc.array(fc.constantFrom('正文一行', '## 小节', '> 引用', '', '- 列表', 'Tag: c, d', 'Meta: pinned', '---', '# 标题', 'title: 不是键'), { maxLength: 5 }),
     tagLine: fc.constantFrom(null, 'Tag: c, d', '标签：丙'),
     final: fc.boolean(),
   })
   .map((f) => {
-    const lines = ['---', ...f.keys, f.close, ...(f.heading === null ? [] : [f.heading]), ...f.body, ...(f.tagLine ? ['', f.tagLine] : [])];
-    return (f.bom ? '\ufeff' : '') + lines.join('\n').replace(/\n/g, f.eol) + (f.final ? f.eol : '');
+    const lines = ['---', ...f.keys, f.close, ...(f.heading === null ? [] : [f.heading]), ...f.body, ...(f.tagLine ? ['', f.tagLine] : [])].join('\n').split('\n');
+    const eol = (i: number) => f.eols[i % f.eols.length]!;
+    return (f.bom ? '\ufeff' : '') + lines.map((l, i) => l + (i < lines.length - 1 || f.final ? eol(i) : '')).join('');
   });
 const withoutFrontMatter = fc
   .array(fc.tuple(fc.constantFrom('# 标题', '[09:30] # 标题 #', '## 小节', '> 摘要', '正文一行', 'Tag: a, b', 'Meta: pinned=true', '', '---', '\ufeff'), fc.constantFrom('\n', '\r\n', '\r', '')), { maxLength: 10 })
@@ -193,12 +209,13 @@ test('property: one changed field is read back by the engine exactly as typed, t
     fc.record({ field: fc.constant('title' as const), title: fc.constantFrom('新标题', '东京 大阪', '端口: 8443', "It's") }),
     fc.record({ field: fc.constant('tags' as const), tags: fc.array(words, { maxLength: 3 }) }),
     fc.record({ field: fc.constant('body' as const), body: fc.constantFrom('新的正文。', '## 一节\n内容', '', '第一行\n\n第二行') }),
+    fc.record({ field: fc.constant('meta' as const), kind: fc.constantFrom('', 'lesson', '偏好'), goal: fc.constantFrom('', '月底前完成', 'a; "b"') }),
   );
   let written = 0;
   fc.assert(
     fc.property(withFrontMatter, change, (raw, c) => {
       const before = fieldsOf(raw);
-      const next = { ...before, ...(c.field === 'title' ? { title: c.title } : c.field === 'tags' ? { tags: c.tags } : { body: c.body }) };
+      const next = { ...before, ...(c.field === 'title' ? { title: c.title } : c.field === 'tags' ? { tags: c.tags } : c.field === 'body' ? { body: c.body } : { kind: c.kind, goal: c.goal }) };
       const r = save(raw, next);
       if ('problem' in r) return true; // refused, nothing written: the person is told on the field
       written++;
@@ -208,7 +225,7 @@ test('property: one changed field is read back by the engine exactly as typed, t
       assert.equal(b.title, c.field === 'title' ? c.title : a.title);
       assert.deepEqual(b.tags, c.field === 'tags' ? [...new Set(c.tags)] : a.tags);
       assert.equal(b.body, c.field === 'body' ? c.body : a.body);
-      assert.deepEqual(b.meta, a.meta);
+      assert.deepEqual(b.meta, c.field === 'meta' ? { ...a.meta, kind: c.kind, goal: c.goal } : a.meta);
       if (c.field !== 'body') assert.equal(b.summary, a.summary);
       assert.equal(r.text.startsWith('\ufeff'), raw.startsWith('\ufeff'), 'the BOM stays');
       // Only the field's lines are removed or added.
@@ -218,6 +235,8 @@ test('property: one changed field is read back by the engine exactly as typed, t
         for (const l of d.added) assert.ok(l.includes(c.title.replace("'", "''")) || l.includes(JSON.stringify(c.title)) || l.includes(c.title), `added ${JSON.stringify(l)}`);
       } else if (c.field === 'tags') {
         for (const l of [...d.removed, ...d.added]) assert.ok(blank(l) || TAGGISH.test(l), `tags changed ${JSON.stringify(l)}`);
+      } else if (c.field === 'meta') {
+        for (const l of [...d.removed, ...d.added]) assert.ok(/^(kind|goal)\s*:/.test(l), `meta changed ${JSON.stringify(l)}`);
       } else {
         const old = new Set(before.body.split('\n'));
         const now = new Set(c.body.split('\n'));

@@ -209,7 +209,12 @@ function dropLine(md: MdLayout, i: number): Edit {
   return { from, to: i + 1, lines: [] };
 }
 
-function titleEdits(md: MdLayout, title: string): Edit[] {
+/**
+ * `withKey`: also write the title into the `title:` key when it lives only in the heading — the engine
+ * reads a heading-only title folded (NFKC: `：` as `:`), a key's as written, and a heading repeating
+ * the key's title stays the title's heading.
+ */
+function titleEdits(md: MdLayout, title: string, withKey = false): Edit[] {
   const edits: Edit[] = [];
   const { l } = md;
   if (md.h1 >= 0) {
@@ -221,8 +226,8 @@ function titleEdits(md: MdLayout, title: string): Edit[] {
     const closing = kept !== rest && normaliseTitle(kept) === normaliseTitle(md.fields.title) ? rest.slice(kept.length) : '';
     edits.push({ from: md.h1, to: md.h1 + 1, lines: [lead + title + closing + line.slice(line.trimEnd().length)] });
   }
-  if (md.keyTitle !== '' || (md.h1 < 0 && md.spans.title)) edits.push(scalarEdit(md, 'title', title, false));
-  else if (md.h1 < 0) edits.push({ from: 1, to: 1, lines: [`title: ${JSON.stringify(title)}`] });
+  if (md.keyTitle !== '' || ((md.h1 < 0 || withKey) && md.spans.title)) edits.push(scalarEdit(md, 'title', title, false));
+  else if (md.h1 < 0 || withKey) edits.push({ from: 1, to: 1, lines: [`title: ${JSON.stringify(title)}`] });
   return edits;
 }
 
@@ -285,18 +290,24 @@ export function withMarkdownFields(raw: string, next: DiaryFields): { text: stri
   const metaChanged = kind !== (md.fields.kind ?? '') || goal !== (md.fields.goal ?? '');
   if (!titleChanged && !tagsChanged && !bodyChanged && !metaChanged) return { text: raw };
 
-  const edits = [
-    ...(titleChanged ? titleEdits(md, title) : []),
-    ...(tagsChanged ? tagEdits(md, tags) : []),
-    ...(bodyChanged ? bodyEdits(md, body) : []),
-    ...(metaChanged ? metaEdits(md, kind, goal) : []),
-  ];
-  const l = { ...md.l, text: [...md.l.text], eol: [...md.l.eol] };
-  apply(l, edits);
-  const text = joinLines(l);
-
+  const write = (titleKey: boolean): string => {
+    const edits = [
+      ...(titleChanged ? titleEdits(md, title, titleKey) : []),
+      ...(tagsChanged ? tagEdits(md, tags) : []),
+      ...(bodyChanged ? bodyEdits(md, body) : []),
+      ...(metaChanged ? metaEdits(md, kind, goal) : []),
+    ];
+    const l = { ...md.l, text: [...md.l.text], eol: [...md.l.eol] };
+    apply(l, edits);
+    return joinLines(l);
+  };
+  let text = write(false);
   // Read back with the engine's rules: what was typed must be what the engine will read.
-  const back = mdLayout(text)?.fields;
+  let back = mdLayout(text)?.fields;
+  if (back && oneLine(back.title) !== title && titleChanged && md.keyTitle === '' && md.h1 >= 0) {
+    text = write(true);
+    back = mdLayout(text)?.fields;
+  }
   if (!back || oneLine(back.title) !== title) return { problem: { field: 'title', code: title === '' ? 'title-empty' : 'title-reads-as-other' } };
   if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags' } };
   if (back.body !== body.join('\n')) return { problem: { field: 'body', code: 'not-kept' } };
