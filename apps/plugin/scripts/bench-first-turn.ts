@@ -11,7 +11,10 @@
 // has one, with it (semantic once the warm-up has loaded it; the row says what the warm-up reported).
 // The model of the conversation does nothing in the simulator: a turn's own cost is the host's,
 // Engram's is what differs.
-// Run: node --import tsx apps/plugin/scripts/bench-first-turn.ts [starts]   (prints a markdown table)
+// The plugin is the packed bundle a user installs (npm run pack:plugin, run first), as the host loads
+// it; `--source` loads apps/plugin/src instead (no prebuilt word tables: the first index builds them).
+// Each timed start is a restart: an untimed start in its own process indexed the data folder first.
+// Run: node --import tsx apps/plugin/scripts/bench-first-turn.ts [starts] [--source]   (prints a markdown table)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
@@ -39,12 +42,17 @@ interface Timing {
 
 const WAIT: Record<Exclude<Mode, 'off'>, number> = { shipped: 100, blocking: 60_000 };
 
+const bundleEntry = fileURLToPath(new URL('../bundle/lib/host.mjs', import.meta.url));
+const fromSource = process.argv.includes('--source');
+
+/** Resolves once a log line matches (the bundle's plugin has no test hooks: its log says when it is open and warm). */
+async function untilLogged(logs: { message: string }[], re: RegExp): Promise<void> {
+  while (!logs.some((l) => re.test(l.message))) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 /** One host start in this process: the plugin loaded (unless off), a first turn, a warm turn. */
-async function oneStart(mode: Mode): Promise<Timing> {
-  const root = mkdtempSync(join(tmpdir(), 'engram-bench-first-'));
+async function oneStart(mode: Mode, root: string): Promise<Timing> {
   const diaryDir = join(root, 'diaries');
-  mkdirSync(diaryDir, { recursive: true });
-  for (const m of CODING_MEMORIES) writeFileSync(join(diaryDir, `${m.date}-${m.title}.txt`), m.text);
   const host = createHost({});
   let warmUp: WarmUp | undefined;
   let opening: Promise<unknown> = Promise.resolve();
@@ -58,8 +66,19 @@ async function oneStart(mode: Mode): Promise<Timing> {
     if (mode !== 'off') {
       // The model cache is looked up under HOME: the process's own (startInChild gives a 'none' start
       // an empty one; some engine paths read the process's HOME, not the env handed to the plugin).
-      const plugin = createHostPlugin({ env: { DSH_HOME: join(root, 'dsh'), HOME: homedir(), ENGRAM_MODEL_AUTO_INSTALL: '0' }, onWarmUp: (w) => (warmUp = w), onOpening: (ready) => (opening = ready) });
-      await host.load(plugin, { diaryDir, dataDir: join(root, 'data'), model: { autoInstall: false }, recallWaitMs: WAIT[mode] });
+      const config = { diaryDir, dataDir: join(root, 'data'), model: { autoInstall: false }, recallWaitMs: WAIT[mode] };
+      if (fromSource) {
+        const plugin = createHostPlugin({ env: { DSH_HOME: join(root, 'dsh'), HOME: homedir(), ENGRAM_MODEL_AUTO_INSTALL: '0' }, onWarmUp: (w) => (warmUp = w), onOpening: (ready) => (opening = ready) });
+        await host.load(plugin, config);
+      } else {
+        process.env.DSH_HOME = join(root, 'dsh');
+        // The module's own import (the host's, at its start) is not the plugin's load.
+        const mod = (await import(bundleEntry)) as Parameters<typeof host.load>[0];
+        c = cpuMs();
+        t = performance.now();
+        await host.load(mod, config);
+        opening = untilLogged(host.logs, /engine open:|engine failed to open/).then(() => untilLogged(host.logs, /^warm-up:/));
+      }
     }
     const load = performance.now() - t;
     const loadCpu = cpuMs() - c;
@@ -79,18 +98,31 @@ async function oneStart(mode: Mode): Promise<Timing> {
     return { load, first, warm, loadCpu, firstCpu, firstRecalled, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
   } finally {
     await host.close();
-    rmSync(root, { recursive: true, force: true });
   }
 }
 
 /** Runs one start in a fresh Node process and reads its timing. */
 function startInChild(mode: Mode, model: Model): Timing {
+  // A restart: the data folder was indexed by an earlier start (its own process, untimed), as a
+  // host's every start but the first finds it.
+  const root = mkdtempSync(join(tmpdir(), 'engram-bench-first-'));
+  mkdirSync(join(root, 'diaries'), { recursive: true });
+  for (const m of CODING_MEMORIES) writeFileSync(join(root, 'diaries', `${m.date}-${m.title}.txt`), m.text);
+  try {
+    if (mode !== 'off') startInChildAt(mode, model, root);
+    return startInChildAt(mode, model, root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function startInChildAt(mode: Mode, model: Model, root: string): Timing {
   const emptyHome = model === 'none' ? mkdtempSync(join(tmpdir(), 'engram-bench-home-')) : null;
   const env: NodeJS.ProcessEnv = { ...process.env, ENGRAM_MODEL_AUTO_INSTALL: '0' };
   delete env.ENGRAM_MODEL_CACHE;
   delete env.XDG_CACHE_HOME;
   if (emptyHome) env.HOME = emptyHome;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--one', mode], { encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--one', mode, root, ...(fromSource ? ['--source'] : [])], { encoding: 'utf8', env });
   if (emptyHome) rmSync(emptyHome, { recursive: true, force: true });
   const line = run.stdout.trim().split('\n').at(-1) ?? '';
   if (run.status !== 0 || !line.startsWith('{')) throw new Error(`a ${mode} start failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
@@ -100,9 +132,10 @@ function startInChild(mode: Mode, model: Model): Timing {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 if (process.argv[2] === '--one') {
-  console.log(JSON.stringify(await oneStart(process.argv[3] as Mode)));
+  console.log(JSON.stringify(await oneStart(process.argv[3] as Mode, process.argv[4]!)));
 } else {
-  const starts = Number(process.argv[2] ?? 5);
+  const starts = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
+  if (!fromSource && !existsSync(bundleEntry)) throw new Error('no packed plugin: run npm run pack:plugin first (or pass --source)');
   const cached = existsSync(join(homedir(), '.cache', 'engram', 'models'));
   const rows: { mode: Mode; model: Model }[] = [
     { mode: 'off', model: 'none' },
@@ -119,7 +152,7 @@ if (process.argv[2] === '--one') {
     const said = [...new Set(runs[k]!.map((r) => r.recall))];
     return rows[k]!.mode === 'off' ? '—' : said.join(' / ');
   };
-  console.log(`\n### First turn after a host start (simulated host, ${CODING_MEMORIES.length} memories; each start a fresh process)\n`);
+  console.log(`\n### First turn after a host start (simulated host, ${fromSource ? 'the plugin from source' : 'the packed bundle'}, ${CODING_MEMORIES.length} memories; each start a fresh process)\n`);
   console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | first turn with a memory | warm turn ms | first turn added vs off, ms | first turn ÷ off |');
   console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
   rows.forEach((row, k) => {

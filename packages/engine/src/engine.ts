@@ -125,12 +125,18 @@ export class Engine {
   async init(syncOnOpen: boolean): Promise<void> {
     const s = this.state;
     const preload = s.options.preload ?? true;
+    // An embedded database answers synchronously, so awaiting it never lets a timer in: a host that
+    // opens in the background (the plugin) gets its event loop back between the steps of the open.
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
     // Every recall weighs query words with it: a long-lived host pays the ~100-300 ms load at open, not on the first query.
     if (preload) backgroundIdfTable();
+    await turn();
     s.timeZone = await ensureTimeZone(s.db, detectTimeZone, zoneShaped).then((z) => z.timeZone, () => detectTimeZone());
     await s.openSemantic();
     s.rebuildJudge(s.config);
+    await turn();
     if (syncOnOpen) await this.indexer.syncOnOpen();
+    await turn();
     // A long-lived host loads the in-memory index now; a one-shot command (preload false) on the
     // first call that needs it (`engram status` never does).
     if (preload) await s.live.load(s.db);

@@ -318,6 +318,8 @@ async function diaryPathStream(config: EngramConfig, paths: string[]): Promise<S
         );
       }
       yield docs;
+      // Timers and I/O run between batches, as in the whole scan (diary/scan.ts).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
   return { total: paths.length, batches, warnings: resident.warnings, skipped, resident: resident.resident };
