@@ -42,7 +42,12 @@ for (const width of [300, 1360]) {
       writeFileSync(join(env.ENGRAM_DIARY_DIR, `2026-10-24-${DINNER_TITLE}.txt`), DINNER);
       host = createServer((req, res) => {
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end(`<!doctype html><title>host</title><iframe id="f" style="width:${width}px;height:${height}px;border:0" src="${decodeURIComponent((req.url ?? '/').slice(2))}"></iframe>`);
+        // /answering?<src>: a host whose appearance changed before the frame's page listened; it posts
+        // only when the frame asks (engram:appearance-request), as the plugin's pane does.
+        const answering = (req.url ?? '/').startsWith('/answering?');
+        const src = decodeURIComponent((req.url ?? '/').slice((req.url ?? '/').indexOf('?') + 1));
+        const answer = `<script>addEventListener('message',function(e){var f=document.getElementById('f');if(e.source===f.contentWindow&&e.data&&e.data.type==='engram:appearance-request')f.contentWindow.postMessage({type:'engram:appearance',lang:'en',theme:'dark'},'*')})</script>`;
+        res.end(`<!doctype html><title>host</title>${answering ? answer : ''}<iframe id="f" style="width:${width}px;height:${height}px;border:0" src="${src}"></iframe>`);
       });
       await new Promise<void>((r) => host!.listen(0, '127.0.0.1', () => r()));
       hostPort = (host.address() as { port: number }).port;
@@ -74,6 +79,20 @@ for (const width of [300, 1360]) {
         assert.ok(await followed(), 'the frame follows the host’s language and theme');
         assert.equal(await frame.getByTestId('agent-run').innerText(), 'Preview');
         await page.screenshot({ path: join(SHOTS, `frame-host-dark-en-${width}.png`) });
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('in a frame whose host changed its appearance before the console listened: the console asks, and follows the answer', async () => {
+      const context = await c.browser.newContext({ viewport: { width: width + 40, height } });
+      const page = await context.newPage();
+      try {
+        // The URL still says zh / light; the host's answer says en / dark.
+        await page.goto(`http://localhost:${hostPort}/answering?${encodeURIComponent(`${c.server.url}/?lang=zh&theme=light#agent`)}`);
+        await page.frameLocator('#f').getByTestId('agent-query').waitFor();
+        const inFrame = () => page.frames().find((f) => f.url().startsWith(c.server.url))!;
+        await inFrame().waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.theme === 'dark', undefined, { timeout: 10_000 });
       } finally {
         await context.close();
       }

@@ -5,8 +5,8 @@
 // two halves cannot drift apart). The browser half is e2e/plugin-client.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appearanceOf } from '../../console/src/client/host-appearance.ts';
-import { appearanceMessage, readAppearance, watchAppearance, withAppearance, type DocumentLike } from '../src/client/appearance.ts';
+import { APPEARANCE_REQUEST as CONSOLE_REQUEST, appearanceOf } from '../../console/src/client/host-appearance.ts';
+import { appearanceMessage, isAppearanceRequest, readAppearance, watchAppearance, withAppearance, type DocumentLike } from '../src/client/appearance.ts';
 
 function hostDoc(lang: string | null, scheme: string, dark: boolean) {
   const html = { attrs: new Map<string, string>(lang === null ? [] : [['lang', lang]]), style: { colorScheme: scheme } };
@@ -71,4 +71,16 @@ test('a switch of language or theme on the host is reported once; other attribut
   html.attrs.set('lang', 'zh-CN');
   fire();
   assert.equal(seen.length, 2, 'stopped');
+});
+
+test('the framed console asks for the appearance once it listens; only its own frame is answered', () => {
+  const frameWindow = {};
+  const request = { type: 'engram:appearance-request' };
+  assert.equal(isAppearanceRequest(request, frameWindow, frameWindow), true);
+  assert.equal(isAppearanceRequest(request, {}, frameWindow), false, 'another window (another frame, a popup) is not answered');
+  assert.equal(isAppearanceRequest(request, frameWindow, null), false, 'no frame open: nobody to answer');
+  assert.equal(isAppearanceRequest({ type: 'engram:appearance' }, frameWindow, frameWindow), false);
+  assert.equal(isAppearanceRequest('engram:appearance-request', frameWindow, frameWindow), false);
+  // The console's request is the plugin's constant: the two halves cannot drift apart.
+  assert.equal(CONSOLE_REQUEST, request.type);
 });

@@ -18,7 +18,14 @@ export function appearanceOf(data: unknown): HostAppearance | null {
   return out.lang || out.theme ? out : null;
 }
 
-/** Listens for the host's messages (only from the parent frame); returns the unsubscribe. */
+/**
+ * Sent to the parent once the console listens: a host that changed its appearance after setting the
+ * frame's URL but before this page's script ran (its message then went unheard) answers with the
+ * current one. Carries nothing.
+ */
+export const APPEARANCE_REQUEST = 'engram:appearance-request';
+
+/** Listens for the host's messages (only from the parent frame), then asks for the current appearance; returns the unsubscribe. */
 export function onHostAppearance(apply: (a: HostAppearance) => void): () => void {
   const listener = (e: MessageEvent) => {
     if (typeof window === 'undefined' || window.parent === window || e.source !== window.parent) return;
@@ -26,5 +33,12 @@ export function onHostAppearance(apply: (a: HostAppearance) => void): () => void
     if (a) apply(a);
   };
   window.addEventListener('message', listener);
+  if (window.parent !== window) {
+    try {
+      window.parent.postMessage({ type: APPEARANCE_REQUEST }, '*');
+    } catch {
+      // A parent that cannot be messaged keeps the URL's appearance.
+    }
+  }
   return () => window.removeEventListener('message', listener);
 }

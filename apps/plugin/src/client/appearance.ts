@@ -19,6 +19,13 @@ export interface Appearance {
 }
 
 export const APPEARANCE_MESSAGE = 'engram:appearance';
+/** What the console (and the light view) post to the host once they listen: answer with the appearance now. */
+export const APPEARANCE_REQUEST = 'engram:appearance-request';
+
+/** Whether a message event is the framed page asking for the appearance (pure). */
+export function isAppearanceRequest(data: unknown, source: unknown, frameWindow: unknown): boolean {
+  return frameWindow != null && source === frameWindow && !!data && typeof data === 'object' && (data as { type?: unknown }).type === APPEARANCE_REQUEST;
+}
 export const DARK_ATTRIBUTE = 'data-ds-dark-theme';
 
 interface ElementLike {

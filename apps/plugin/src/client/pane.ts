@@ -1,7 +1,7 @@
 // The tab body: the console in an iframe, a line saying which source is used (with a switch), and a
 // start button when the console is not running. React comes from the host through the module
 // loader's `require`, never bundled.
-import { appearanceMessage, readAppearance, watchAppearance, withAppearance, type Appearance, type DocumentLike } from './appearance.ts';
+import { appearanceMessage, isAppearanceRequest, readAppearance, watchAppearance, withAppearance, type Appearance, type DocumentLike } from './appearance.ts';
 import { drawerPlacement, reserveBeside } from './drawer.ts';
 import { describeFailure, readJsonAnswer } from './failure.ts';
 import { chipLabel, withoutNoteBlocks, type NoteChip } from './note-chip.ts';
@@ -138,6 +138,16 @@ export function ConsolePane(): unknown {
   const [frame, setFrame] = React.useState<FrameLike | null>(null);
   React.useEffect(() => watchAppearance(hostDocument(), setAppearance), []);
   React.useEffect(() => tellFrame(frame, appearance), [frame, appearance.lang, appearance.theme]);
+  // The framed page asks once it listens: a change made before then was posted to nobody.
+  React.useEffect(() => {
+    const win = globalThis as { addEventListener?: (type: string, fn: (e: { data?: unknown; source?: unknown }) => void) => void; removeEventListener?: (type: string, fn: (e: { data?: unknown; source?: unknown }) => void) => void };
+    if (typeof win.addEventListener !== 'function') return undefined;
+    const onMessage = (e: { data?: unknown; source?: unknown }) => {
+      if (isAppearanceRequest(e.data, e.source, frame?.contentWindow)) tellFrame(frame, appearance);
+    };
+    win.addEventListener('message', onMessage);
+    return () => win.removeEventListener?.('message', onMessage);
+  }, [frame, appearance.lang, appearance.theme]);
 
   React.useEffect(() => {
     let live = true;

@@ -172,6 +172,7 @@ function theme(t){if(t==='light'||t==='dark')document.documentElement.setAttribu
 var asked=new URLSearchParams(location.search);theme(asked.get('theme'));
 addEventListener('message',function(e){if(e.source!==parent||parent===window||!e.data||e.data.type!=='engram:appearance')return;theme(e.data.theme);
 if(e.data.lang==='zh'||e.data.lang==='en')asked.set('lang',e.data.lang);if(e.data.theme==='light'||e.data.theme==='dark')asked.set('theme',e.data.theme)});
+if(parent!==window)try{parent.postMessage({type:'engram:appearance-request'},'*')}catch(e){}
 function carried(){var o=new URLSearchParams();['lang','theme'].forEach(function(k){if(asked.get(k))o.set(k,asked.get(k))});var q=o.toString();return q?'?'+q:''}
 function get(path){return fetch(path,{credentials:'same-origin'}).then(function(r){return r.json().then(function(b){if(!r.ok){var e=new Error(b&&b.error||('HTTP '+r.status));e.opening=!!(b&&b.opening);throw e}return b})})}
 function item(m){var li=document.createElement('li');var b=document.createElement('button');b.type='button';
