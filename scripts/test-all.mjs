@@ -32,9 +32,9 @@ let files = roots.flatMap((r) => {
 }).sort();
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
 const needsModel = ['semantic/real-model', 'semantic/integrity-drift', 'plugin/test/model-install'];
-// The reliability suite (process kills, fault floods, fuzzing) and the engine's slowest property,
+// The reliability suite (process kills, fault floods, fuzzing), the model worker's threads and processes, and the engine's slowest property,
 // flood and process tests: each over 10 s on two cores, together most of the engine's test time.
-const NOT_QUICK = ['packages/engine/test/reliability/', 'mcp/mcp.test', 'text/jieba-words', 'cli/compiled', 'lexical/reference', 'recall/background-idf', 'index/flood.test', 'sessions/fuzz', ...needsModel];
+const NOT_QUICK = ['packages/engine/test/reliability/', 'semantic/worker-embedder', 'mcp/mcp.test', 'text/jieba-words', 'cli/compiled', 'lexical/reference', 'recall/background-idf', 'index/flood.test', 'sessions/fuzz', ...needsModel];
 if (quick) files = files.filter((f) => f.startsWith('packages/engine/test/') && !NOT_QUICK.some((n) => f.includes(n)));
 if (files.length === 0) {
   console.error('no test files found');
