@@ -197,14 +197,19 @@ test('the bundle ships the embedding worker next to its host entry, where the bu
   const tiny = buildTinyModel(join(tmp, 'tiny-bert'), { dims: 16 });
   const texts = ['记忆向量检索', 'coffee with milk 42', '今天天气晴朗'];
   const inline = await LocalEmbedder.load(tiny, { model: 'tiny-bert' });
-  const worker = await WorkerEmbedder.load(tiny, { model: 'tiny-bert' }, { entry: entry as string, idleMs: 0 });
   try {
     const a = await inline.embed(texts);
-    const b = await worker.embed(texts);
-    for (let i = 0; i < texts.length; i++) assert.deepEqual([...(b[i] as Float32Array)], [...(a[i] as Float32Array)]);
+    for (const isolation of ['thread', 'process'] as const) {
+      const worker = await WorkerEmbedder.load(tiny, { model: 'tiny-bert' }, { entry: entry as string, idleMs: 0, isolation });
+      try {
+        const b = await worker.embed(texts);
+        for (let i = 0; i < texts.length; i++) assert.deepEqual([...(b[i] as Float32Array)], [...(a[i] as Float32Array)], isolation);
+      } finally {
+        await worker.dispose();
+      }
+    }
   } finally {
     await inline.dispose();
-    await worker.dispose();
   }
 
   // A model the runtime cannot load: the bundled worker says so as 'unavailable', and this process carries on.
@@ -217,7 +222,7 @@ test('the bundle ships the embedding worker next to its host entry, where the bu
   if (!real) return t.diagnostic('real model not compared: set ENGRAM_TEST_MODEL_DATA_DIR');
   const batch = ['东京节点改用八四四三端口，防火墙规则已经更新。', '周报每周五下午写', 'the cat knocked the plant off the windowsill'];
   const bgeInline = await LocalEmbedder.load(real.dir, { model: 'bge-small-zh-v1.5', threads: 1 });
-  const bgeWorker = await WorkerEmbedder.load(real.dir, { model: 'bge-small-zh-v1.5', threads: 1 }, { entry: entry as string, idleMs: 0 });
+  const bgeWorker = await WorkerEmbedder.load(real.dir, { model: 'bge-small-zh-v1.5', threads: 1 }, { entry: entry as string, idleMs: 0, isolation: 'process' });
   try {
     const a = await bgeInline.embed(batch, { purpose: 'document' });
     const b = await bgeWorker.embed(batch, { purpose: 'document' });
@@ -229,7 +234,7 @@ test('the bundle ships the embedding worker next to its host entry, where the bu
 });
 
 // Red until apps/plugin/src/host/apply.ts opens the engine with model: { load: 'at-open', thread: 'worker' }
-// (checked green against a bundle built with that line); then drop the todo.
+// (with or without isolation: 'process'; checked green against bundles built with either); then drop the todo.
 test('with a local model, the packed plugin loads the ONNX runtime in its worker, never in the host thread', { todo: "apply.ts: startEngine({ model: { load: 'at-open', thread: 'worker' }, … })" }, async (t) => {
   const { buildTinyModel } = await import('../../../packages/engine/test/semantic/tiny-onnx.ts');
   const { mkdtempSync, rmSync } = await import('node:fs');
@@ -240,7 +245,7 @@ test('with a local model, the packed plugin loads the ONNX runtime in its worker
   const pkg = JSON.parse(readFileSync(join(bundle, 'package.json'), 'utf8'));
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bundle-model-thread.fixture.ts'), join(bundle, pkg.main, '..'), tiny], { cwd: root, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  const seen = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { inProcess: boolean; inHostThread: boolean };
-  assert.equal(seen.inProcess, true, 'the model was loaded');
+  const seen = JSON.parse(run.stdout.trim().split('\n').pop() as string) as { modelLoaded: boolean; inHostThread: boolean };
+  assert.equal(seen.modelLoaded, true, 'the model was loaded');
   assert.equal(seen.inHostThread, false, 'but not by the host thread');
 });

@@ -1,5 +1,6 @@
-// The local model inline (the caller's thread, the baseline) against the model in a worker thread
-// (semantic/worker-embedder.ts), each variant in a fresh child process, alternated, same run:
+// The local model inline (the caller's thread, the baseline) against the model in a worker thread and
+// in a child process (semantic/worker-embedder.ts), each variant in a fresh child process, alternated,
+// same run (RSS counts the bench process and its children, so the `process` worker's own too):
 // - the longest event-loop stall of the calling thread (perf_hooks.monitorEventLoopDelay max) while
 //   the model loads, during 50 query embeddings one after another, and while 8 chunk-sized texts
 //   are embedded in one call (what a sync of new notes asks);
@@ -18,14 +19,14 @@
 //   apps/plugin/bundle/lib/embed-worker.mjs after `npm run pack:plugin`, as the plugin runs it;
 //   `source`: embed-worker.ts through tsx, which compiles it in each new worker)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { installedModel } from '../src/model/install.ts';
 import type { Embedder } from '../src/semantic/embedder.ts';
 
-type Variant = 'inline' | 'worker';
+type Variant = 'inline' | 'thread' | 'process';
 interface Result {
   rssBefore: number;
   rssLoaded: number;
@@ -45,7 +46,21 @@ const IDLE_MS = 2000;
 const QUERIES = 50;
 /** Idle → restart cycles of the worker before the last RSS reading. */
 const CYCLES = 5;
-const mb = () => Math.round(process.memoryUsage().rss / 1e6);
+/** RSS of this process and its child processes (the `process` worker), MB (Linux: /proc). */
+function mb(): number {
+  let kb = process.memoryUsage().rss / 1000;
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      for (const pid of readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+        const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (m) kb += Number(m[1]) * 1.024;
+      }
+    }
+  } catch {
+    // not Linux, or a child that just ended
+  }
+  return Math.round(kb / 1000);
+}
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
@@ -69,7 +84,7 @@ async function child(variant: Variant, modelDir: string, entry: string | undefin
   const rssBefore = mb();
   const floorStall = (await stalls(() => sleep(1000))).maxMs;
   const options = { model: 'bge-small-zh-v1.5', queryInstruction: '为这个句子生成表示以用于检索相关文章：' };
-  const load = await stalls<Embedder>(() => (variant === 'inline' ? LocalEmbedder.load(modelDir, options) : WorkerEmbedder.load(modelDir, options, { idleMs: IDLE_MS, ...(entry ? { entry } : {}) })));
+  const load = await stalls<Embedder>(() => (variant === 'inline' ? LocalEmbedder.load(modelDir, options) : WorkerEmbedder.load(modelDir, options, { isolation: variant, idleMs: IDLE_MS, ...(entry ? { entry } : {}) })));
   const e = load.value;
   const times: number[] = [];
   const queries = await stalls(async () => {
@@ -147,10 +162,10 @@ if (args[0] === '--child') {
   });
   // The source worker entry by default (its path is lost in the bundle: given explicitly).
   const workerFile = entry ?? join(import.meta.dirname, '../src/semantic/embed-worker.ts');
-  const results: Record<Variant, Result[]> = { inline: [], worker: [] };
+  const results: Record<Variant, Result[]> = { inline: [], thread: [], process: [] };
   const load0 = loadavg()[0] as number;
   for (let i = 0; i < runs; i++) {
-    for (const variant of ['inline', 'worker'] as const) {
+    for (const variant of ['inline', 'thread', 'process'] as const) {
       const res = spawnSync(process.execPath, ['--expose-gc', childFile, '--child', variant, modelDir, workerFile], { encoding: 'utf8' });
       if (res.status !== 0) throw new Error(`${variant} run failed:\n${res.stderr}`);
       results[variant].push(JSON.parse(res.stdout.trim().split('\n').pop() as string) as Result);
@@ -161,19 +176,20 @@ if (args[0] === '--child') {
     return xs.length ? (xs[xs.length >> 1] as number) : null;
   };
   const fmt = (x: number | null, digits = 0) => (x === null ? '—' : x.toFixed(digits));
-  const ratio = (k: keyof Result) => {
+  const ratio = (v: Variant, k: keyof Result) => {
     const a = median('inline', k);
-    const b = median('worker', k);
+    const b = median(v, k);
     return a && b !== null ? `${(b / a).toFixed(2)}×` : '—';
   };
   console.log(`model ${modelDir}, worker entry ${entry ?? 'embed-worker.ts (source, through tsx)'}, ${runs} runs per variant (medians), load ${load0.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)}\n`);
   console.log(`| calling thread | longest stall, model load | longest stall, 50 queries | longest stall, 8 chunks | RSS before model | RSS loaded | RSS after idling | after ${CYCLES} idle cycles | load wall | query p50 | first query after idling |`);
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const v of ['inline', 'worker'] as const) {
+  for (const v of ['inline', 'thread', 'process'] as const) {
     console.log(
-      `| ${v === 'inline' ? 'inline (baseline; "after idling" = disposed)' : `worker (ended after ${IDLE_MS / 1000} s idle)`} | ${fmt(median(v, 'loadStall'))} ms | ${fmt(median(v, 'queryStall'), 1)} ms | ${fmt(median(v, 'docStall'), 1)} ms | ${fmt(median(v, 'rssBefore'))} MB | ${fmt(median(v, 'rssLoaded'))} MB | ${fmt(median(v, 'rssIdle'))} MB | ${v === 'worker' ? `${fmt(median(v, 'rssCycles'))} MB` : '—'} | ${fmt(median(v, 'loadMs'))} ms | ${fmt(median(v, 'queryP50'), 1)} ms | ${v === 'worker' ? `${fmt(median(v, 'restartMs'))} ms (stall ${fmt(median(v, 'restartStall'), 1)} ms)` : '—'} |`,
+      `| ${v === 'inline' ? 'inline (baseline; "after idling" = disposed)' : `${v === 'thread' ? 'worker thread' : 'child process'} (ended after ${IDLE_MS / 1000} s idle)`} | ${fmt(median(v, 'loadStall'))} ms | ${fmt(median(v, 'queryStall'), 1)} ms | ${fmt(median(v, 'docStall'), 1)} ms | ${fmt(median(v, 'rssBefore'))} MB | ${fmt(median(v, 'rssLoaded'))} MB | ${fmt(median(v, 'rssIdle'))} MB | ${v !== 'inline' ? `${fmt(median(v, 'rssCycles'))} MB` : '—'} | ${fmt(median(v, 'loadMs'))} ms | ${fmt(median(v, 'queryP50'), 1)} ms | ${v !== 'inline' ? `${fmt(median(v, 'restartMs'))} ms (stall ${fmt(median(v, 'restartStall'), 1)} ms)` : '—'} |`,
     );
   }
   console.log(`| nothing running, 1 s (noise floor) | | ${fmt(median('inline', 'floorStall'), 1)} ms | | | | | | | | |`);
-  console.log(`| worker ÷ inline | ${ratio('loadStall')} | ${ratio('queryStall')} | ${ratio('docStall')} | | ${ratio('rssLoaded')} | ${ratio('rssIdle')} | | ${ratio('loadMs')} | ${ratio('queryP50')} | |`);
+  for (const v of ['thread', 'process'] as const)
+    console.log(`| ${v} ÷ inline | ${ratio(v, 'loadStall')} | ${ratio(v, 'queryStall')} | ${ratio(v, 'docStall')} | | ${ratio(v, 'rssLoaded')} | ${ratio(v, 'rssIdle')} | | ${ratio(v, 'loadMs')} | ${ratio(v, 'queryP50')} | |`);
 }

@@ -39,8 +39,9 @@ export interface OpenEngineOptions extends ResolveInput {
   preload?: boolean;
   /**
    * When the embedding model loads (default at open; one-shot commands: on demand, see semantic/channel.ts),
-   * and where a local one runs: `thread: 'worker'` (long-lived hosts sharing their event loop, the plugin)
-   * keeps the ONNX runtime off this thread and frees the model after `idleMs` unused (semantic/worker-embedder.ts).
+   * and where a local one runs: `thread: 'worker'` (long-lived hosts sharing their event loop, the plugin; in a
+   * thread or, `isolation: 'process'`, a child process) keeps the ONNX runtime off this thread and frees the
+   * model after `idleMs` unused (semantic/worker-embedder.ts).
    */
   model?: ModelLoading;
   /** Watch the diary folder and index outside changes as they happen (long-lived hosts: the console, the plugin). */

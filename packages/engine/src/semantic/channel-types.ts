@@ -129,11 +129,17 @@ export interface ModelLoading {
   load: 'at-open' | 'on-demand';
   embedLater?: boolean;
   /**
-   * Where a local model runs. `main` (default): in this thread. `worker`: in a worker thread that
-   * loads and runs it (semantic/worker-embedder.ts), so a host's event loop never waits on the ONNX
-   * runtime, and the thread is ended after `idleMs` without an embed request (its memory released).
+   * Where a local model runs. `main` (default): in this thread. `worker`: in a worker that loads and
+   * runs it (semantic/worker-embedder.ts), so a host's event loop never waits on the ONNX runtime;
+   * the worker is ended after `idleMs` without an embed request and started again by the next one.
    */
   thread?: 'main' | 'worker';
-  /** `worker` only: idle time before the thread ends (default 10 minutes; 0 = never). */
+  /**
+   * `worker` only: a worker thread (default) or a child process. A process gives all of the model's
+   * memory back when it ends, a thread only part (docs/benchmarks.md); a process costs a second Node
+   * runtime (~40 MB) while it runs.
+   */
+  isolation?: 'thread' | 'process';
+  /** `worker` only: idle time before the worker ends (default 10 minutes; 0 = never). */
   idleMs?: number;
 }

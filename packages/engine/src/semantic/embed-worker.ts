@@ -1,15 +1,23 @@
 // The embedding worker's entry (started by worker-embedder.ts, never imported): loads the local
-// model in this thread and answers embed requests, so the ONNX runtime — its synchronous session
-// creation and its runs — never occupies the host's event loop. Vectors are transferred back.
+// model here — a worker thread, or a child process — and answers embed requests, so the ONNX runtime
+// (its synchronous session creation and its runs) never occupies the host's event loop. Vectors are
+// transferred back to a thread, sent over IPC to a process.
 import { parentPort, workerData } from 'node:worker_threads';
 import { EmbeddingFault, type FaultKind } from './embedding-fault.ts';
 import { LocalEmbedder } from './local-embedder.ts';
-import type { FromWorker, ToWorker, WorkerStart } from './worker-embedder.ts';
+import { START_ENV, type FromWorker, type ToWorker, type WorkerStart } from './worker-embedder.ts';
 
 const port = parentPort;
-if (!port) throw new Error(`${import.meta.url} runs only as a worker thread (see worker-embedder.ts)`);
-const start = workerData as WorkerStart;
-const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+const send = process.send?.bind(process);
+if (!port && !send) throw new Error(`${import.meta.url} runs only as a worker thread or a forked process (see worker-embedder.ts)`);
+const start = (port ? workerData : JSON.parse(process.env[START_ENV] ?? 'null')) as WorkerStart;
+const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => {
+  if (port) port.postMessage(m, transfer);
+  else send?.(m);
+};
+const listen = (fn: (m: ToWorker) => void) => (port ? port.on('message', fn) : process.on('message', fn as (m: unknown) => void));
+// A process whose parent is gone (the host crashed or was killed) ends too.
+if (!port) process.on('disconnect', () => process.exit(0));
 const faultOf = (e: unknown): { kind: FaultKind; message: string } =>
   e instanceof EmbeddingFault ? { kind: e.kind, message: e.message } : { kind: 'unavailable', message: `local model failed: ${e instanceof Error ? e.message : String(e)}` };
 
@@ -44,7 +52,7 @@ function embed(m: Extract<ToWorker, { type: 'embed' }>): void {
   inflight.add(job);
 }
 
-/** Frees the model's session once the runs in flight have stopped, then ends this thread. */
+/** Frees the model's session once the runs in flight have stopped, then ends this thread or process. */
 async function close(): Promise<void> {
   if (closing) return;
   closing = true;
@@ -52,10 +60,10 @@ async function close(): Promise<void> {
   await Promise.allSettled([...inflight]);
   await loaded.catch(() => undefined);
   await embedder?.dispose();
-  process.exit(0); // in a worker: ends this thread only
+  process.exit(0); // in a thread: ends this thread only
 }
 
-port.on('message', (m: ToWorker) => {
+listen((m: ToWorker) => {
   if (m.type === 'embed') {
     if (closing) post({ type: 'fault', id: m.id, kind: 'unavailable', message: 'the embedding worker is closing' });
     else embed(m);

@@ -14,7 +14,7 @@ import { OpenAiEmbedder } from './openai-embedder.ts';
 export async function createEmbedder(
   cfg: EngramConfig['embedding'],
   fetchImpl?: typeof fetch,
-  env: { dataDir?: string; model?: Pick<ModelLoading, 'thread' | 'idleMs'> | undefined } = {},
+  env: { dataDir?: string; model?: Pick<ModelLoading, 'thread' | 'isolation' | 'idleMs'> | undefined } = {},
 ): Promise<Embedder> {
   if (cfg.provider === 'auto') {
     const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
@@ -49,9 +49,13 @@ export async function createEmbedder(
     batchTokens: cfg.batchTokens,
   };
   // The worker module is imported only when asked for: the CLI and the console never load it.
+  const placement = env.model;
   const local: Embedder =
-    env.model?.thread === 'worker'
-      ? await (await import('./worker-embedder.ts')).WorkerEmbedder.load(cfg.modelDir, options, { ...(env.model.idleMs !== undefined ? { idleMs: env.model.idleMs } : {}) })
+    placement?.thread === 'worker'
+      ? await (await import('./worker-embedder.ts')).WorkerEmbedder.load(cfg.modelDir, options, {
+          ...(placement.isolation ? { isolation: placement.isolation } : {}),
+          ...(placement.idleMs !== undefined ? { idleMs: placement.idleMs } : {}),
+        })
       : await LocalEmbedder.load(cfg.modelDir, options);
   if (cfg.dimensions > 0 && local.dimensions !== cfg.dimensions) {
     await local.dispose?.();

@@ -1,15 +1,20 @@
-// The local model (LocalEmbedder) run in a worker thread. onnxruntime-node creates its session
-// synchronously and runs through a binding on the thread that calls it: loaded in a host's main
-// thread, the model held that thread's event loop for hundreds of ms at start, so no wait the host
-// put on Engram was a hard cap. Here the worker loads the model and embeds; this thread only posts
-// texts and receives vectors (transferred, not copied), and never imports the ONNX runtime.
+// The local model (LocalEmbedder) run in a worker: a worker thread, or a child process. onnxruntime-node
+// creates its session synchronously and runs through a binding on the thread that calls it: loaded
+// in a host's main thread, the model held that thread's event loop for hundreds of ms at start, so no
+// wait the host put on Engram was a hard cap. Here the worker loads the model and embeds; this thread
+// only posts texts and receives vectors (a thread's are transferred, not copied), and never imports
+// the ONNX runtime.
 //
 // Idling: after `idleMs` without an embed request the worker is asked to free the model and end
 // (ended by force if it does not within CLOSE_GRACE_MS); the next request starts a fresh one, which
-// loads the model again. A worker that dies answers its requests 'unavailable'; the next call starts
-// a new one. Faults keep their kinds: timeout and aborted are decided here (the wall clock includes
-// a restart), anything the worker reports comes back as the kind it had there.
+// loads the model again. A thread gives back only part of the memory (the runtime's library stays
+// loaded, and glibc keeps freed heaps: docs/benchmarks.md); a process gives back all of it. A worker
+// that dies answers its requests 'unavailable'; the next call starts a new one. Faults keep their
+// kinds: timeout and aborted are decided here (the wall clock includes a restart), anything the
+// worker reports comes back as the kind it had there.
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +50,12 @@ export type FromWorker =
   | { type: 'fault'; id: number; kind: FaultKind; message: string };
 
 export interface WorkerEmbedderOptions {
+  /**
+   * `thread` (default): a worker thread. `process`: a child process of this Node — its memory goes
+   * back to the system entirely when it ends (a thread's partly stays with the process's allocator,
+   * see docs/benchmarks.md), at the cost of a second Node (~40 MB) while it runs.
+   */
+  isolation?: 'thread' | 'process';
   /** End the worker after this long without a request (default DEFAULT_IDLE_MS; 0 = never). */
   idleMs?: number;
   /** The worker entry to run (tests; default: found next to this module, see workerEntry). */
@@ -87,9 +98,71 @@ import(pathToFileURL(tsx).href).then((api) => { api.register(); return import(${
   return { script, eval: true };
 }
 
+/** A child process gets its WorkerStart as JSON in this variable (a thread gets it as workerData). */
+export const START_ENV = 'ENGRAM_EMBED_WORKER_START';
+
+/** A started worker, thread or child process, seen one way. */
+interface Carrier {
+  post(m: ToWorker): void;
+  ref(): void;
+  unref(): void;
+  kill(): void;
+  /** Settles once when it has ended, with why. */
+  readonly exited: Promise<{ code: number | null; error: Error | null }>;
+}
+
+function threadCarrier(entry: string, start: WorkerStart, onMessage: (m: FromWorker) => void): Carrier {
+  const launch = workerLaunch(entry);
+  const worker = new Worker(launch.script, { eval: launch.eval, workerData: start, execArgv: [] });
+  let error: Error | null = null;
+  worker.on('message', onMessage);
+  worker.on('error', (e) => {
+    error = e;
+  });
+  const exited = new Promise<{ code: number | null; error: Error | null }>((ok) => worker.once('exit', (code) => ok({ code, error })));
+  return {
+    post: (m) => worker.postMessage(m),
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
+    kill: () => void worker.terminate(),
+    exited,
+  };
+}
+
+function processCarrier(entry: string, start: WorkerStart, onMessage: (m: FromWorker) => void): Carrier {
+  // A .ts entry (tests, development) runs through tsx's loader, found from the entry's own node_modules.
+  const execArgv = entry.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(entry).resolve('tsx')).href] : [];
+  const child = fork(entry, [], { execArgv, serialization: 'advanced', env: { ...process.env, [START_ENV]: JSON.stringify(start) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let error: Error | null = null;
+  child.on('message', (m) => onMessage(m as FromWorker));
+  const exited = new Promise<{ code: number | null; error: Error | null }>((ok) => {
+    child.once('exit', (code) => ok({ code, error }));
+    child.on('error', (e) => {
+      error = e;
+      if (child.pid === undefined) ok({ code: null, error }); // never started: no exit event follows
+    });
+  });
+  const channel = () => (child as unknown as { channel?: { ref(): void; unref(): void } | null }).channel;
+  return {
+    post: (m) => {
+      if (child.connected) child.send(m);
+    },
+    ref: () => {
+      child.ref();
+      channel()?.ref();
+    },
+    unref: () => {
+      child.unref();
+      channel()?.unref();
+    },
+    kill: () => void child.kill('SIGKILL'),
+    exited,
+  };
+}
+
 interface Running {
-  /** null when no thread could be started (ready has then failed with the reason). */
-  worker: Worker | null;
+  /** null when nothing could be started (ready has then failed with the reason). */
+  worker: Carrier | null;
   /** Settles when the worker has loaded the model (or could not). */
   ready: Promise<void>;
   /** Set when this side ended it (idle, dispose, failed load): its exit is not a crash. */
@@ -119,6 +192,7 @@ export class WorkerEmbedder implements Embedder {
   private disposed = false;
   private readonly start: WorkerStart;
   private readonly entry: string | null;
+  private readonly isolation: 'thread' | 'process';
 
   private constructor(dir: string, dtype: string, options: Omit<LocalEmbedderOptions, 'runtime'>, opts: WorkerEmbedderOptions) {
     this.model = options.model;
@@ -127,6 +201,7 @@ export class WorkerEmbedder implements Embedder {
     this.idleMs = Math.max(0, opts.idleMs ?? DEFAULT_IDLE_MS);
     this.start = { modelDir: dir, options };
     this.entry = opts.entry ?? workerEntry();
+    this.isolation = opts.isolation ?? 'thread';
   }
 
   get dimensions(): number | null {
@@ -186,23 +261,13 @@ export class WorkerEmbedder implements Embedder {
       settleReady = (fault) => (fault ? fail(fault) : ok());
     });
     ready.catch(() => undefined); // observed by every request; an idle failure must not be "unhandled"
-    if (!this.entry) {
-      settleReady(new EmbeddingFault('unavailable', `the embedding worker's file (${WORKER_FILE}.mjs or .ts) is not next to ${moduleDir() ?? 'the engine'}`));
+    if (!this.entry || !existsSync(this.entry)) {
+      settleReady(new EmbeddingFault('unavailable', `the embedding worker's file (${this.entry ?? `${WORKER_FILE}.mjs or .ts`}) is not next to ${moduleDir() ?? 'the engine'}`));
       return { worker: null, ready, closing: true };
     }
-    let worker: Worker;
-    try {
-      const launch = workerLaunch(this.entry);
-      worker = new Worker(launch.script, { eval: launch.eval, workerData: this.start, execArgv: [] });
-    } catch (e) {
-      settleReady(new EmbeddingFault('unavailable', `the embedding worker could not start: ${(e as Error).message}`));
-      return { worker: null, ready, closing: true };
-    }
-    this.starts++;
-    const run: Running = { worker, ready, closing: false };
-    this.running = run;
-    let lastError: Error | null = null;
-    worker.on('message', (m: FromWorker) => {
+    let run: Running | null = null;
+    const onMessage = (m: FromWorker) => {
+      if (!run) return;
       if (m.type === 'ready') {
         this.dims ??= m.dimensions;
         settleReady();
@@ -216,21 +281,29 @@ export class WorkerEmbedder implements Embedder {
         if (m.type === 'vectors') p.resolve(m.vectors);
         else p.reject(new EmbeddingFault(m.kind, m.message));
       }
-    });
-    worker.on('error', (e) => {
-      lastError = e;
-    });
-    worker.on('exit', (code) => {
-      if (this.running === run) this.running = null;
-      const reason = run.closing ? 'the embedding worker was stopped' : `the embedding worker stopped (exit code ${code}${lastError ? `: ${lastError.message}` : ''})`;
+    };
+    let worker: Carrier;
+    try {
+      worker = (this.isolation === 'process' ? processCarrier : threadCarrier)(this.entry, this.start, onMessage);
+    } catch (e) {
+      settleReady(new EmbeddingFault('unavailable', `the embedding worker could not start: ${(e as Error).message}`));
+      return { worker: null, ready, closing: true };
+    }
+    this.starts++;
+    const started: Running = { worker, ready, closing: false };
+    run = started;
+    this.running = started;
+    void worker.exited.then(({ code, error }) => {
+      if (this.running === started) this.running = null;
+      const reason = started.closing ? 'the embedding worker was stopped' : `the embedding worker stopped (exit code ${code}${error ? `: ${error.message}` : ''})`;
       settleReady(new EmbeddingFault('unavailable', reason));
       for (const [id, p] of this.pending) {
-        if (p.run !== run) continue;
+        if (p.run !== started) continue;
         this.pending.delete(id);
         p.reject(new EmbeddingFault('unavailable', reason));
       }
     });
-    return run;
+    return started;
   }
 
   /** One request to a worker, bounded by the caller's deadline and signal (which include a restart's load). */
@@ -252,7 +325,7 @@ export class WorkerEmbedder implements Embedder {
       };
       // The worker stops between sub-batches when told; its late answer is dropped (no pending entry).
       const cancel = (fault: EmbeddingFault) => {
-        if (sent && this.pending.has(id)) run.worker?.postMessage({ type: 'cancel', id } satisfies ToWorker);
+        if (sent && this.pending.has(id)) run.worker?.post({ type: 'cancel', id });
         finish(fault);
       };
       const onAbort = () => cancel(new EmbeddingFault('aborted', 'cancelled'));
@@ -267,7 +340,7 @@ export class WorkerEmbedder implements Embedder {
           if (done) return;
           const left = deadline - performance.now();
           const msg: ToWorker = { type: 'embed', id, texts, ...(opts.purpose ? { purpose: opts.purpose } : {}), ...(Number.isFinite(left) ? { timeoutMs: Math.max(1, Math.ceil(left)) } : {}) };
-          run.worker?.postMessage(msg);
+          run.worker?.post(msg);
           sent = true;
         },
         (fault: EmbeddingFault) => finish(fault),
@@ -302,22 +375,18 @@ export class WorkerEmbedder implements Embedder {
     if (this.running === run) this.running = null;
     const worker = run.worker;
     if (!worker) return Promise.resolve();
-    const exited = new Promise<void>((ok) => {
-      if (worker.threadId < 0) ok(); // already gone
-      else worker.once('exit', () => ok());
-    });
     if (hold) worker.ref();
     if (!run.closing) {
       run.closing = true;
       try {
-        worker.postMessage({ type: 'close' } satisfies ToWorker);
+        worker.post({ type: 'close' });
       } catch {
-        // the port is already closed: the exit is on its way
+        // the channel is already closed: the exit is on its way
       }
-      const force = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+      const force = setTimeout(() => worker.kill(), CLOSE_GRACE_MS);
       force.unref();
-      void exited.then(() => clearTimeout(force));
+      void worker.exited.then(() => clearTimeout(force));
     }
-    return exited;
+    return worker.exited.then(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-// The real model (bge-small-zh-v1.5) in a worker thread against the same model inline: the same
+// The real model (bge-small-zh-v1.5) in a worker thread (and once in a child process) against the same model inline: the same
 // batch gives the same vectors (cosine ≥ 0.999), queries get their instruction, long texts their
 // windows, and a worker restarted after idling answers as the first one did. Skipped unless
 // ENGRAM_TEST_MODEL_DATA_DIR points at a data dir with the model (scripts/test-all.mjs sets it).
@@ -40,6 +40,17 @@ describe('bge-small-zh-v1.5 in a worker thread', { skip }, () => {
     assert.equal(worker.dimensions, inline.dimensions);
     assert.equal(worker.endpoint, inline.endpoint);
     assert.equal(worker.quantised, inline.quantised);
+  });
+
+  it('a child-process worker embeds the same batch too (cosine >= 0.999)', async () => {
+    const proc = await WorkerEmbedder.load(modelDirOf(source as string), options, { isolation: 'process', idleMs: 0 });
+    try {
+      const a = await inline.embed(batch, { purpose: 'query' });
+      const b = await proc.embed(batch, { purpose: 'query' });
+      for (let i = 0; i < batch.length; i++) assert.ok(cosine(a[i] as Float32Array, b[i] as Float32Array) >= 0.999, `text ${i}`);
+    } finally {
+      await proc.dispose();
+    }
   });
 
   for (const purpose of ['document', 'query'] as const) {

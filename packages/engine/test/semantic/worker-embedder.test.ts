@@ -45,38 +45,50 @@ describe('the main thread and the ONNX runtime', () => {
     mkdirSync(dir, { recursive: true });
     const res = spawnSync(process.execPath, ['--import', 'tsx', FIXTURE, modelDir, mode, dir], { encoding: 'utf8', cwd: import.meta.dirname });
     assert.equal(res.status, 0, res.stderr);
-    return JSON.parse(res.stdout.trim().split('\n').pop() as string) as { dims: number; hits: number; runtimeInMainThread: boolean };
+    return JSON.parse(res.stdout.trim().split('\n').pop() as string) as { dims: number; hits: number; runtimeInMainThread: boolean; nativeInProcess: boolean };
   };
 
   it('the inline embedder loads onnxruntime-node into the calling thread (what the check detects)', () => {
-    const r = run('embedder-inline');
+    const r = run('embedder-main');
     assert.equal(r.dims, 16);
     assert.equal(r.runtimeInMainThread, true);
+    assert.equal(r.nativeInProcess, true);
   });
 
-  it('with thread: worker the calling thread never loads it, and the vectors still come', () => {
-    const r = run('embedder-worker');
+  it('thread: worker — the calling thread never loads it, the process does (in the worker), and the vectors come', () => {
+    const r = run('embedder-thread');
     assert.equal(r.dims, 16);
     assert.equal(r.runtimeInMainThread, false);
+    assert.equal(r.nativeInProcess, true);
   });
 
-  it('an engine opened with model.thread = worker searches semantically without loading it', () => {
-    const r = run('engine-worker');
+  it('thread: worker, isolation: process — not even the calling process loads it', () => {
+    const r = run('embedder-process');
     assert.equal(r.dims, 16);
-    assert.ok(r.hits > 0, 'the semantic channel answered');
     assert.equal(r.runtimeInMainThread, false);
+    assert.equal(r.nativeInProcess, false);
   });
+
+  for (const isolation of ['thread', 'process']) {
+    it(`an engine opened with model.thread = worker (${isolation}) searches semantically without loading it in its thread`, () => {
+      const r = run(`engine-${isolation}`);
+      assert.equal(r.dims, 16);
+      assert.ok(r.hits > 0, 'the semantic channel answered');
+      assert.equal(r.runtimeInMainThread, false);
+      assert.equal(r.nativeInProcess, isolation === 'thread');
+    });
+  }
 });
 
-describe('worker embedder with the tiny ONNX model', () => {
-  it('finds its entry next to its own module (the .ts source here)', () => {
-    assert.match(workerEntry() ?? '', /embed-worker\.ts$/);
-  });
+it('finds its entry next to its own module (the .ts source here)', () => {
+  assert.match(workerEntry() ?? '', /embed-worker\.ts$/);
+});
 
+for (const isolation of ['thread', 'process'] as const) describe(`worker embedder (${isolation}) with the tiny ONNX model`, () => {
   it('gives the same vectors as the inline embedder, as Float32Arrays, and reports the same facts', async () => {
     const texts = ['coffee with milk', '今天天气晴朗', '记忆向量检索 42', 'zebra'];
     const inline = await LocalEmbedder.load(modelDir, { model: 'tiny-bert' });
-    const worker = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { idleMs: 0 });
+    const worker = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { isolation, idleMs: 0 });
     try {
       assert.equal(worker.dimensions, inline.dimensions);
       assert.equal(worker.endpoint, inline.endpoint);
@@ -98,7 +110,7 @@ describe('worker embedder with the tiny ONNX model', () => {
   });
 
   it('after idling the worker is ended; the next request starts a new one and gets identical vectors', async () => {
-    const e = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { idleMs: 20 });
+    const e = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { isolation, idleMs: 20 });
     try {
       const texts = ['记忆向量检索', 'coffee 42'];
       const first = await e.embed(texts);
@@ -115,7 +127,7 @@ describe('worker embedder with the tiny ONNX model', () => {
   });
 
   it('an abort reaches the caller as aborted; a model directory without weights is refused before any thread starts', async () => {
-    const e = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { idleMs: 0 });
+    const e = await WorkerEmbedder.load(modelDir, { model: 'tiny-bert' }, { isolation, idleMs: 0 });
     try {
       const ctl = new AbortController();
       const pending = e.embed(['咖啡猫狗'], { signal: ctl.signal });
@@ -126,12 +138,12 @@ describe('worker embedder with the tiny ONNX model', () => {
     } finally {
       await e.dispose();
     }
-    assert.equal(await kindOf(WorkerEmbedder.load(join(root, 'nowhere'), { model: 'x' })), 'unavailable');
+    assert.equal(await kindOf(WorkerEmbedder.load(join(root, 'nowhere'), { model: 'x' }, { isolation })), 'unavailable');
   });
 });
 
-describe('worker embedder faults (a stand-in worker)', () => {
-  const load = (model = 'fake', idleMs = 0) => WorkerEmbedder.load(modelDir, { model }, { entry: FAKE, idleMs });
+for (const isolation of ['thread', 'process'] as const) describe(`worker embedder (${isolation}) faults, with a stand-in worker`, () => {
+  const load = (model = 'fake', idleMs = 0) => WorkerEmbedder.load(modelDir, { model }, { entry: FAKE, idleMs, isolation });
 
   it('a request the worker never answers times out', async () => {
     const e = await load();
@@ -170,6 +182,6 @@ describe('worker embedder faults (a stand-in worker)', () => {
   });
 
   it('a missing worker file is unavailable, not a crash', async () => {
-    await assert.rejects(WorkerEmbedder.load(modelDir, { model: 'x' }, { entry: join(root, 'no-such-worker.mjs') }), (err: unknown) => err instanceof EmbeddingFault && err.kind === 'unavailable');
+    await assert.rejects(WorkerEmbedder.load(modelDir, { model: 'x' }, { entry: join(root, 'no-such-worker.mjs'), isolation }), (err: unknown) => err instanceof EmbeddingFault && err.kind === 'unavailable');
   });
 });
