@@ -233,9 +233,9 @@ test('the bundle ships the embedding worker next to its host entry, where the bu
   }
 });
 
-// Red until apps/plugin/src/host/apply.ts opens the engine with model: { load: 'at-open', thread: 'worker' }
-// (with or without isolation: 'process'; checked green against bundles built with either); then drop the todo.
-test('with a local model, the packed plugin loads the ONNX runtime in its worker, never in the host thread', { todo: "apply.ts: startEngine({ model: { load: 'at-open', thread: 'worker' }, … })" }, async (t) => {
+// The plugin opens the engine with model: { load: 'at-open', thread: 'worker', isolation: 'process' }
+// (apps/plugin/src/host/apply.ts): red while it ran the model inline.
+test('with a local model, the packed plugin loads the ONNX runtime in its worker, never in the host thread', async (t) => {
   const { buildTinyModel } = await import('../../../packages/engine/test/semantic/tiny-onnx.ts');
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');

@@ -93,7 +93,11 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let initial: EngramConfig | null = null;
   let opening: Promise<Engine> | null = null;
   try {
-    const started = await startEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, ...deps.engineOptions });
+    // The embedding model loads and runs in a child process: the host's event loop never waits on the
+    // ONNX runtime (its load is synchronous), and after 10 idle minutes the process ends and gives all
+    // its memory back (a worker thread keeps the runtime and the allocator's heaps: docs/benchmarks.md).
+    const model = { load: 'at-open', thread: 'worker', isolation: 'process' } as const;
+    const started = await startEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, model, ...deps.engineOptions });
     initial = started.config;
     opening = started.ready;
     const logProblem = logFile.open(initial.dataDir);
