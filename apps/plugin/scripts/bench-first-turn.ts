@@ -38,6 +38,8 @@ interface Timing {
   recall: string;
   /** Whether the first turn's request carried a recalled memory (the index may still be opening). */
   firstRecalled: boolean;
+  /** The host process's resident memory once warm (MB); the model's own process is not in it. */
+  rssMb: number;
 }
 
 const WAIT: Record<Exclude<Mode, 'off'>, number> = { shipped: 100, blocking: 60_000 };
@@ -95,7 +97,7 @@ async function oneStart(mode: Mode, root: string): Promise<Timing> {
     await session.userTurn('迁移用什么工具生成?', [{ text: 'ok' }]);
     const warm = performance.now() - t;
     const said = host.logs.find((l) => l.message.startsWith('warm-up:'))?.message ?? '';
-    return { load, first, warm, loadCpu, firstCpu, firstRecalled, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
+    return { load, first, warm, loadCpu, firstCpu, firstRecalled, rssMb: process.memoryUsage().rss / 2 ** 20, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
   } finally {
     await host.close();
   }
@@ -145,7 +147,7 @@ if (process.argv[2] === '--one') {
   ];
   const runs = rows.map(() => [] as Timing[]);
   for (let i = 0; i < starts; i++) rows.forEach((row, k) => runs[k]!.push(startInChild(row.mode, row.model)));
-  const med = (k: number, key: 'load' | 'first' | 'warm' | 'loadCpu' | 'firstCpu') => median(runs[k]!.map((r) => r[key]));
+  const med = (k: number, key: 'load' | 'first' | 'warm' | 'loadCpu' | 'firstCpu' | 'rssMb') => median(runs[k]!.map((r) => r[key]));
   const offFirst = med(0, 'first');
   const label: Record<Mode, string> = { off: 'off (host alone: baseline)', shipped: 'on, as shipped (waits ≤ 100 ms)', blocking: 'on, waiting for every recall (before)' };
   const recallOf = (k: number) => {
@@ -153,11 +155,11 @@ if (process.argv[2] === '--one') {
     return rows[k]!.mode === 'off' ? '—' : said.join(' / ');
   };
   console.log(`\n### First turn after a host start (simulated host, ${fromSource ? 'the plugin from source' : 'the packed bundle'}, ${CODING_MEMORIES.length} memories; each start a fresh process)\n`);
-  console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | first turn with a memory | warm turn ms | first turn added vs off, ms | first turn ÷ off |');
-  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | first turn with a memory | warm turn ms | first turn added vs off, ms | first turn ÷ off | host RSS when warm, MB |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   rows.forEach((row, k) => {
     const first = med(k, 'first');
-    console.log(`| ${label[row.mode]} | ${row.mode === 'off' ? '—' : row.model === 'cached' ? 'yes' : 'no'} | ${recallOf(k)} | ${starts} | ${med(k, 'load').toFixed(0)} (${med(k, 'loadCpu').toFixed(0)}) | ${first.toFixed(0)} (${med(k, 'firstCpu').toFixed(0)}) | ${row.mode === 'off' ? '—' : `${runs[k]!.filter((r) => r.firstRecalled).length} of ${starts}`} | ${med(k, 'warm').toFixed(0)} | ${(first - offFirst).toFixed(0)} | ${(first / offFirst).toFixed(1)}× |`);
+    console.log(`| ${label[row.mode]} | ${row.mode === 'off' ? '—' : row.model === 'cached' ? 'yes' : 'no'} | ${recallOf(k)} | ${starts} | ${med(k, 'load').toFixed(0)} (${med(k, 'loadCpu').toFixed(0)}) | ${first.toFixed(0)} (${med(k, 'firstCpu').toFixed(0)}) | ${row.mode === 'off' ? '—' : `${runs[k]!.filter((r) => r.firstRecalled).length} of ${starts}`} | ${med(k, 'warm').toFixed(0)} | ${(first - offFirst).toFixed(0)} | ${(first / offFirst).toFixed(1)}× | ${med(k, 'rssMb').toFixed(0)} |`);
   });
   console.log(`\nMedians over the starts; CPU: the process's user + system time, all threads. "load" is the plugin's load into the host (0 when off): the settings are read, the index opens in the background; the warm turn comes once it is open and warm. Load average at the end: ${loadavg()[0]!.toFixed(1)}.`);
 }

@@ -110,11 +110,23 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const getEngine = (): Engine | null => (disposed ? null : engine);
   /** Settles when the background open has (set at the end of apply, once every channel exists). */
   let ready: Promise<Engine | null> = Promise.resolve(null);
+  // The hooks of one step (its assembly's two, its pre-step) share one wait for the open: the first
+  // starts a window of recallWaitMs, and a hook within it (or the second after it) waits only for
+  // what is left, so a step waits recallWaitMs in all, not once per hook.
+  let openWindowEnd = -Infinity;
+  let openWindowSaid = false;
   /** The open engine, waiting for the background open at most `ms` of this step's budget. */
   const engineWithin = async (what: string, ms: number): Promise<Engine | null> => {
     if (engine || disposed || engineError !== null || opening === null) return getEngine();
-    if ((await within(Math.max(0, ms), ready)) === 'late') {
-      log.info(`${what}: the memory index is still opening after ${plugin.recallWaitMs} ms; this step goes on without memory`);
+    const now = performance.now();
+    if (now > openWindowEnd + 1_000) {
+      openWindowEnd = now + Math.max(0, ms);
+      openWindowSaid = false;
+    }
+    if ((await within(Math.max(0, Math.min(ms, openWindowEnd - now)), ready)) === 'late') {
+      // Said once per window: the step's other hooks went without memory for the same reason.
+      if (!openWindowSaid) log.info(`${what}: the memory index is still opening after ${plugin.recallWaitMs} ms; this step goes on without memory`);
+      openWindowSaid = true;
       return null;
     }
     return getEngine();
