@@ -14,6 +14,7 @@
 // The plugin is the packed bundle a user installs (npm run pack:plugin, run first), as the host loads
 // it; `--source` loads apps/plugin/src instead (no prebuilt word tables: the first index builds them).
 // Each timed start is a restart: an untimed start in its own process indexed the data folder first.
+// Memory is bench-host-rss.mjs's: under tsx, transforming the bundle alone adds ~240 MB here.
 // Run: node --import tsx apps/plugin/scripts/bench-first-turn.ts [starts] [--source]   (prints a markdown table)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,8 +39,6 @@ interface Timing {
   recall: string;
   /** Whether the first turn's request carried a recalled memory (the index may still be opening). */
   firstRecalled: boolean;
-  /** The host process's resident memory once warm (MB); the model's own process is not in it. */
-  rssMb: number;
 }
 
 const WAIT: Record<Exclude<Mode, 'off'>, number> = { shipped: 100, blocking: 60_000 };
@@ -97,7 +96,7 @@ async function oneStart(mode: Mode, root: string): Promise<Timing> {
     await session.userTurn('迁移用什么工具生成?', [{ text: 'ok' }]);
     const warm = performance.now() - t;
     const said = host.logs.find((l) => l.message.startsWith('warm-up:'))?.message ?? '';
-    return { load, first, warm, loadCpu, firstCpu, firstRecalled, rssMb: process.memoryUsage().rss / 2 ** 20, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
+    return { load, first, warm, loadCpu, firstCpu, firstRecalled, recall: mode === 'off' ? '' : said.includes('semantic ready') ? 'semantic' : 'lexical' };
   } finally {
     await host.close();
   }
@@ -147,7 +146,7 @@ if (process.argv[2] === '--one') {
   ];
   const runs = rows.map(() => [] as Timing[]);
   for (let i = 0; i < starts; i++) rows.forEach((row, k) => runs[k]!.push(startInChild(row.mode, row.model)));
-  const med = (k: number, key: 'load' | 'first' | 'warm' | 'loadCpu' | 'firstCpu' | 'rssMb') => median(runs[k]!.map((r) => r[key]));
+  const med = (k: number, key: 'load' | 'first' | 'warm' | 'loadCpu' | 'firstCpu') => median(runs[k]!.map((r) => r[key]));
   const offFirst = med(0, 'first');
   const label: Record<Mode, string> = { off: 'off (host alone: baseline)', shipped: 'on, as shipped (waits ≤ 100 ms)', blocking: 'on, waiting for every recall (before)' };
   const recallOf = (k: number) => {
@@ -155,11 +154,11 @@ if (process.argv[2] === '--one') {
     return rows[k]!.mode === 'off' ? '—' : said.join(' / ');
   };
   console.log(`\n### First turn after a host start (simulated host, ${fromSource ? 'the plugin from source' : 'the packed bundle'}, ${CODING_MEMORIES.length} memories; each start a fresh process)\n`);
-  console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | first turn with a memory | warm turn ms | first turn added vs off, ms | first turn ÷ off | host RSS when warm, MB |');
-  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| plugin | model in cache | recall after warm-up | starts | load ms (CPU) | first turn ms (CPU) | first turn with a memory | warm turn ms | first turn added vs off, ms | first turn ÷ off |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
   rows.forEach((row, k) => {
     const first = med(k, 'first');
-    console.log(`| ${label[row.mode]} | ${row.mode === 'off' ? '—' : row.model === 'cached' ? 'yes' : 'no'} | ${recallOf(k)} | ${starts} | ${med(k, 'load').toFixed(0)} (${med(k, 'loadCpu').toFixed(0)}) | ${first.toFixed(0)} (${med(k, 'firstCpu').toFixed(0)}) | ${row.mode === 'off' ? '—' : `${runs[k]!.filter((r) => r.firstRecalled).length} of ${starts}`} | ${med(k, 'warm').toFixed(0)} | ${(first - offFirst).toFixed(0)} | ${(first / offFirst).toFixed(1)}× | ${med(k, 'rssMb').toFixed(0)} |`);
+    console.log(`| ${label[row.mode]} | ${row.mode === 'off' ? '—' : row.model === 'cached' ? 'yes' : 'no'} | ${recallOf(k)} | ${starts} | ${med(k, 'load').toFixed(0)} (${med(k, 'loadCpu').toFixed(0)}) | ${first.toFixed(0)} (${med(k, 'firstCpu').toFixed(0)}) | ${row.mode === 'off' ? '—' : `${runs[k]!.filter((r) => r.firstRecalled).length} of ${starts}`} | ${med(k, 'warm').toFixed(0)} | ${(first - offFirst).toFixed(0)} | ${(first / offFirst).toFixed(1)}× |`);
   });
   console.log(`\nMedians over the starts; CPU: the process's user + system time, all threads. "load" is the plugin's load into the host (0 when off): the settings are read, the index opens in the background; the warm turn comes once it is open and warm. Load average at the end: ${loadavg()[0]!.toFixed(1)}.`);
 }

@@ -96,7 +96,9 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     // The embedding model loads and runs in a child process: the host's event loop never waits on the
     // ONNX runtime (its load is synchronous), and after 10 idle minutes the process ends and gives all
     // its memory back (a worker thread keeps the runtime and the allocator's heaps: docs/benchmarks.md).
-    const model = { load: 'at-open', thread: 'worker', isolation: 'process' } as const;
+    // It loads on the first search (the warm-up's), not in the open: the index is open, and recall
+    // lexical, while the model comes up (bench-first-turn: the first turn then carries its memory).
+    const model = { load: 'on-demand', thread: 'worker', isolation: 'process' } as const;
     const started = await startEngine({ options: engineOptions, env, log: engineLogger(log), syncOnOpen: plugin.syncOnOpen, watch: plugin.watch, model, ...deps.engineOptions });
     initial = started.config;
     opening = started.ready;
