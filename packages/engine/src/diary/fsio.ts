@@ -5,7 +5,7 @@ import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { DiaryError, fsCode, isGoneError, movedAwayError, withStorageErrors } from './errors.ts';
-import { moveNoReplaceSync, parseAsideName, recoverAside, swapIfUnchanged, type SwapOutcome } from './swap.ts';
+import { lateWrite, moveNoReplaceSync, parseAsideName, recoverAside, swapIfUnchanged, type SwapOutcome } from './swap.ts';
 
 /** Temp files of atomic writes start with this (a dot-file, so scanners skip them anyway). */
 export const TEMP_PREFIX = '.engram-tmp-';
@@ -84,9 +84,26 @@ export async function replaceIfUnchanged(path: string, expected: Uint8Array, con
       await rm(tmp, { force: true }).catch(() => {});
     }
   });
-  if (outcome.kind !== 'changed') await syncDir(dirname(path));
-  if (outcome.kind !== 'replaced') throw swapConflict(path, outcome);
+  if (outcome.kind !== 'replaced') {
+    if (outcome.kind !== 'changed') await syncDir(dirname(path));
+    throw swapConflict(path, outcome);
+  }
+  // A write through a descriptor opened before the swap can land just after its last read (a
+  // program descheduled between its open and its write): the replaced version is looked at once
+  // more a moment later, in the background (a save does not wait for it), and what came is kept as
+  // a conflict copy beside the diary.
+  setTimeout(() => {
+    try {
+      if (lateWrite(path, outcome.replaced) !== null) void syncDir(dirname(path)).catch(() => {});
+    } catch {
+      // The copy could not be written (a full disk): the replaced version's descriptor is closed.
+    }
+  }, LATE_WRITE_GRACE_MS);
+  await syncDir(dirname(path));
 }
+
+/** How long after a swap the replaced version is looked at once more. */
+const LATE_WRITE_GRACE_MS = 20;
 
 function swapConflict(path: string, outcome: Exclude<SwapOutcome, { kind: 'replaced' }>): DiaryError {
   const name = basename(path);

@@ -127,8 +127,11 @@ function readAllSync(fd: number): Buffer {
 }
 
 export type SwapOutcome =
-  /** Our version is in place; the one replaced was exactly `expected`. */
-  | { kind: 'replaced' }
+  /**
+   * Our version is in place; the one replaced was exactly `expected`. `replaced` is the replaced
+   * version, still open: lateWrite reads it once more a moment later and closes it.
+   */
+  | { kind: 'replaced'; replaced: ReplacedVersion }
   /** Nothing written: the file no longer held `expected` (or was gone) and stays as the other program left it. */
   | { kind: 'changed'; deleted: boolean }
   /**
@@ -158,7 +161,9 @@ export type SwapOutcome =
  *
  * What remains, stated exactly: a program that opened the file before step 2 and writes through
  * that descriptor after the last read of step 4 writes into a file that has no name any more — as
- * it would after any editor's atomic save; no rename-based replace can prevent it. And between 2
+ * it would after any editor's atomic save; no rename-based replace can prevent it. The replaced
+ * version is handed back open, and lateWrite looks at it once more a moment later: a write that
+ * comes within that moment is kept too. And between 2
  * and 3 (one system call) the name is absent: another process may see ENOENT for that instant.
  * A writer killed between 2 and 3 leaves the original under its aside name; recoverAside puts it
  * back at the next start.
@@ -210,15 +215,42 @@ export function swapIfUnchanged(path: string, tmp: string, expected: Uint8Array)
     keepAsConflictCopy(aside, path);
     throw e;
   }
+  let handedOver = false;
   try {
     const moved = readAllSync(fd);
     if (!placed || !sameBytes(moved, expected)) return { kind: 'kept-both', written: placed, copy: keepAsConflictCopy(aside, path) };
     unlinkSync(aside);
     const last = readAllSync(fd);
-    if (sameBytes(last, moved)) return { kind: 'replaced' };
+    if (sameBytes(last, moved)) {
+      handedOver = true;
+      return { kind: 'replaced', replaced: { fd, bytes: last } };
+    }
     return { kind: 'kept-both', written: true, copy: writeConflictCopy(path, last, fstatSync(fd).mode & 0o7777) };
   } finally {
-    closeSync(fd);
+    if (!handedOver) closeSync(fd);
+  }
+}
+
+/** The version a swap replaced: its descriptor (the name is gone) and the bytes it last held. */
+export interface ReplacedVersion {
+  fd: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * The last look at a replaced version, a moment after the swap (the caller waits): a program that
+ * opened the file before the swap and was held up between its open and its write (a busy machine
+ * deschedules it for milliseconds) writes into the replaced version after the swap's own last read.
+ * What it wrote is kept as a conflict copy beside `path` (its path is returned); null when nothing
+ * came. Always closes the descriptor.
+ */
+export function lateWrite(path: string, replaced: ReplacedVersion): string | null {
+  try {
+    const now = readAllSync(replaced.fd);
+    if (sameBytes(now, replaced.bytes)) return null;
+    return writeConflictCopy(path, now, fstatSync(replaced.fd).mode & 0o7777);
+  } finally {
+    closeSync(replaced.fd);
   }
 }
 

@@ -101,6 +101,8 @@ for (const mode of ['append', 'rename'] as const) {
     } finally {
       externalSaves = await editor.stop();
     }
+    // The last save's second look at the version it replaced comes a moment after it returned.
+    await new Promise((resolve) => setTimeout(resolve, 100));
 
     const files = readdirSync(diaryDir).filter((name) => !name.startsWith('.'));
     const onDisk = files.map((name) => readFileSync(join(diaryDir, name), 'utf8')).join('\n');
@@ -227,6 +229,21 @@ test('swap: a write through an old descriptor after the moved version was checke
   const copy = readdirSync(dir).find((n) => n.includes('冲突副本'))!;
   assert.equal(readFileSync(join(dir, copy), 'utf8'), BASE + APPENDED);
   assert.equal(statSync(join(dir, copy)).mode & 0o777, 0o640, 'the copy keeps the permissions');
+});
+
+test('swap: a write through an old descriptor just after the swap ended (a writer held up between its open and its write) → kept by the look a moment later', async () => {
+  const { dir, file, replace } = setup();
+  const fd = openSync(file, 'a');
+  try {
+    // setImmediate: the write comes once the synchronous swap has returned, after its last read.
+    await after('unlinkSync', (p) => p.includes(ASIDE_PREFIX), () => setImmediate(() => writeSync(fd, APPENDED)))(() => replace());
+  } finally {
+    closeSync(fd);
+  }
+  assert.equal(readFileSync(file, 'utf8'), OURS, 'the save itself went through');
+  // The look comes a moment after the save returned (it does not wait for it).
+  for (let i = 0; i < 200 && besides(dir).copies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(besides(dir), { copies: [BASE + APPENDED], others: [] });
 });
 
 test('swap: without hard links (EPERM) the same guarantees hold through a guarded rename', async () => {
