@@ -66,9 +66,8 @@ const source = JSON.parse(readFileSync(join(pluginDir, 'package.json'), 'utf8'))
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'lib'), { recursive: true });
 
-await build({
-  entryPoints: [join(pluginDir, 'src/index.ts')],
-  outfile: join(out, 'lib/host.mjs'),
+/** The host entry and the model's worker: Node ESM with the same externals (the worker imports the runtime from the same places). */
+const nodeEntry = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -78,21 +77,9 @@ await build({
   banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
-});
-
-// Same externals and require banner as the host entry: the worker imports the runtime from the same places.
-await build({
-  entryPoints: [join(root, 'packages/engine/src/semantic/embed-worker.ts')],
-  outfile: join(out, `lib/${EMBED_WORKER}.mjs`),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: EXTERNAL,
-  banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+};
+await build({ ...nodeEntry, entryPoints: [join(pluginDir, 'src/index.ts')], outfile: join(out, 'lib/host.mjs') });
+await build({ ...nodeEntry, entryPoints: [join(root, 'packages/engine/src/semantic/embed-worker.ts')], outfile: join(out, `lib/${EMBED_WORKER}.mjs`) });
 
 await build({
   entryPoints: [join(pluginDir, 'src/client/index.ts')],

@@ -104,7 +104,7 @@ export function diaryFields(raw: string, opts: LayoutOptions = {}): DiaryFields 
 }
 
 /** The body as the editor hands it back: LF only, blank lines around it dropped (the layout puts them). */
-function tidyBody(body: string): string[] {
+export function tidyBody(body: string): string[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   let a = 0;
   let b = lines.length;

@@ -8,7 +8,7 @@
 // from what was typed is refused on its field. A .md without front matter is read like a .txt
 // (diary-fields.ts with `markdown`). Pure.
 import { isTagLine, joinLines, normaliseGoal, normaliseTitle, parseDiaryText, parseFrontMatter, scalar, splice, splitKeepingEnds, splitTags, withoutClosingHashes, type Lines } from '@engram/engine';
-import { diaryFields, withDiaryFields, type DiaryFields, type FieldProblem } from './diary-fields.ts';
+import { diaryFields, tidyBody, withDiaryFields, type DiaryFields, type FieldProblem } from './diary-fields.ts';
 
 type Value = string | string[];
 interface Span {
@@ -258,15 +258,6 @@ function metaEdits(md: MdLayout, kind: string, goal: string): Edit[] {
   return edits;
 }
 
-/** The body as the editor hands it back: LF only, blank lines around it dropped. */
-function tidyBody(body: string): string[] {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  let a = 0;
-  let b = lines.length;
-  while (a < b && blank(lines[a])) a++;
-  while (b > a && blank(lines[b - 1])) b--;
-  return lines.slice(a, b);
-}
 
 /** The fields of a .md text with front matter (null without one). */
 export function markdownFields(raw: string): DiaryFields | null {
