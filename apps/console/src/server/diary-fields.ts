@@ -19,7 +19,7 @@ export interface DiaryFields {
 }
 
 /** Which field a save cannot keep, and why (the editor shows it under that field, in the reader's language). */
-export type FieldProblem = { field: 'title' | 'body' | 'kind'; code: 'title-empty' | 'title-reads-as-other' | 'body-reads-as-tags' | 'not-kept' | 'kind-invalid' };
+export type FieldProblem = { field: 'title' | 'body' | 'kind'; code: 'title-empty' | 'title-reads-as-other' | 'body-reads-as-tags' | 'body-reads-as-tags-md' | 'not-kept' | 'kind-invalid' };
 
 interface Layout {
   bom: string;

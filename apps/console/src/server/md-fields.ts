@@ -300,7 +300,8 @@ export function withMarkdownFields(raw: string, next: DiaryFields): { text: stri
     back = mdLayout(text)?.fields;
   }
   if (!back || oneLine(back.title) !== title) return { problem: { field: 'title', code: title === '' ? 'title-empty' : 'title-reads-as-other' } };
-  if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags' } };
+  // With front matter the tags are its key's: a Tag-like last body line is added to them, whatever they are.
+  if (!sameList(back.tags, tags)) return { problem: { field: 'body', code: 'body-reads-as-tags-md' } };
   if (back.body !== body.join('\n')) return { problem: { field: 'body', code: 'not-kept' } };
   if ((back.kind ?? '') !== kind || (back.goal ?? '') !== goal) return { problem: { field: 'kind', code: 'not-kept' } };
   return { text };
