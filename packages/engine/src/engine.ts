@@ -8,6 +8,7 @@
 // over this facade: workspace/, sessions/, crosssession/, compaction/.)
 import { openDatabase, type Database, type DocumentRow } from '@engram/db';
 import { mkdirSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EngineStatus, IndexReport, MemoryDetail, MemorySummary, SaveSettingsResult, SettingsView, WriteInput, WriteResult } from './api.ts';
 import { resolveBase, type ResolvedBase } from './config/resolve.ts';
 import type { EngramConfig } from './config/schema.ts';
@@ -127,16 +128,15 @@ export class Engine {
     const preload = s.options.preload ?? true;
     // An embedded database answers synchronously, so awaiting it never lets a timer in: a host that
     // opens in the background (the plugin) gets its event loop back between the steps of the open.
-    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
     // Every recall weighs query words with it: a long-lived host pays the ~100-300 ms load at open, not on the first query.
     if (preload) backgroundIdfTable();
-    await turn();
+    await nextTurn();
     s.timeZone = await ensureTimeZone(s.db, detectTimeZone, zoneShaped).then((z) => z.timeZone, () => detectTimeZone());
     await s.openSemantic();
     s.rebuildJudge(s.config);
-    await turn();
+    await nextTurn();
     if (syncOnOpen) await this.indexer.syncOnOpen();
-    await turn();
+    await nextTurn();
     // A long-lived host loads the in-memory index now; a one-shot command (preload false) on the
     // first call that needs it (`engram status` never does).
     if (preload) await s.live.load(s.db);

@@ -2,6 +2,7 @@
 // at a time), the read-only legacy corpus and its resident memories.
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParsedDocument } from '../types.ts';
 import { DiaryError, fsCode } from './errors.ts';
 import { DEFAULT_MAX_FILE_BYTES, DIARY_EXTS, extOf, isDirectory, readTextFileSync } from './files.ts';
@@ -224,7 +225,7 @@ export async function streamRoots(opts: ScanOptions & { batchSize?: number }): P
       opts.onFile?.(end, diaryFiles.length);
       yield docs;
       // Let timers and I/O run between batches (a console answering requests during a rebuild).
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

@@ -21,6 +21,7 @@ import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, lexicalEntry, sha1, type DocumentRows } from './rows.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
@@ -319,7 +320,7 @@ async function diaryPathStream(config: EngramConfig, paths: string[]): Promise<S
       }
       yield docs;
       // Timers and I/O run between batches, as in the whole scan (diary/scan.ts).
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return { total: paths.length, batches, warnings: resident.warnings, skipped, resident: resident.resident };

@@ -4,6 +4,7 @@
 // bookkeeping is snapshot-meta.ts, getting the lexical index at load snapshot-load.ts.
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { normaliseTitle } from '../diary/parse.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
@@ -378,15 +379,14 @@ export class LiveIndex {
    * awaiting its reads alone never lets a timer or a request in). Still every read before any change.
    */
   private async reloadInSlices(db: EngramDb, ids: readonly string[]): Promise<void> {
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
     const read: { ids: readonly string[]; docs: DocumentRow[]; rows: IndexRow[] }[] = [];
     for (let i = 0; i < ids.length; i += RELOAD_SLICE) {
-      if (i > 0) await turn();
+      if (i > 0) await nextTurn();
       const slice = ids.slice(i, i + RELOAD_SLICE);
       read.push({ ids: slice, docs: await documentsByIds(db, [...slice]), rows: await indexRowsOfDocuments(db, [...slice]) });
     }
     for (const slice of read) {
-      await turn();
+      await nextTurn();
       this.swapIn(slice.ids, slice.docs, slice.rows, false);
     }
     this.lexical.finishBulkAdd(); // once, not per slice: it copies the tables
