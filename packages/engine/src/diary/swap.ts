@@ -220,12 +220,10 @@ export function swapIfUnchanged(path: string, tmp: string, expected: Uint8Array)
     const moved = readAllSync(fd);
     if (!placed || !sameBytes(moved, expected)) return { kind: 'kept-both', written: placed, copy: keepAsConflictCopy(aside, path) };
     unlinkSync(aside);
-    const last = readAllSync(fd);
-    if (sameBytes(last, moved)) {
-      handedOver = true;
-      return { kind: 'replaced', replaced: { fd, bytes: last } };
-    }
-    return { kind: 'kept-both', written: true, copy: writeConflictCopy(path, last, fstatSync(fd).mode & 0o7777) };
+    const copy = keepWhatCame(path, fd, moved);
+    if (copy !== null) return { kind: 'kept-both', written: true, copy };
+    handedOver = true;
+    return { kind: 'replaced', replaced: { fd, bytes: moved } };
   } finally {
     if (!handedOver) closeSync(fd);
   }
@@ -246,12 +244,16 @@ export interface ReplacedVersion {
  */
 export function lateWrite(path: string, replaced: ReplacedVersion): string | null {
   try {
-    const now = readAllSync(replaced.fd);
-    if (sameBytes(now, replaced.bytes)) return null;
-    return writeConflictCopy(path, now, fstatSync(replaced.fd).mode & 0o7777);
+    return keepWhatCame(path, replaced.fd, replaced.bytes);
   } finally {
     closeSync(replaced.fd);
   }
+}
+
+/** What was written through `fd` since it held `bytes`, kept as a conflict copy beside `path` (its path returned); null when nothing was. */
+function keepWhatCame(path: string, fd: number, bytes: Uint8Array): string | null {
+  const now = readAllSync(fd);
+  return sameBytes(now, bytes) ? null : writeConflictCopy(path, now, fstatSync(fd).mode & 0o7777);
 }
 
 /**
