@@ -110,6 +110,8 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
     log.error(`engine failed to open, memory is off: ${engineError}`);
   }
   const getEngine = (): Engine | null => (disposed ? null : engine);
+  /** The background open is still under way (not done, not failed, the plugin not unloaded). */
+  const stillOpening = (): boolean => engine === null && !disposed && engineError === null && opening !== null;
   /** Settles when the background open has (set at the end of apply, once every channel exists). */
   let ready: Promise<Engine | null> = Promise.resolve(null);
   // The hooks of one step (its assembly's two, its pre-step) share one wait for the open: the first
@@ -119,7 +121,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   let openWindowSaid = false;
   /** The open engine, waiting for the background open at most `ms` of this step's budget. */
   const engineWithin = async (what: string, ms: number): Promise<Engine | null> => {
-    if (engine || disposed || engineError !== null || opening === null) return getEngine();
+    if (!stillOpening()) return getEngine();
     const now = performance.now();
     if (now > openWindowEnd + 1_000) {
       openWindowEnd = now + Math.max(0, ms);
@@ -216,7 +218,7 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
   const whenOpen = (tool: ToolDefinition): ToolDefinition => ({
     ...tool,
     execute: async (args, exec) => {
-      if (!engine && !disposed && engineError === null && opening !== null) await within(TOOL_OPEN_WAIT_MS, ready);
+      if (stillOpening()) await within(TOOL_OPEN_WAIT_MS, ready);
       return tool.execute(args, exec);
     },
   });
