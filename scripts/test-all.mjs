@@ -86,12 +86,22 @@ const byLastTime = (a, b) => (lastTimes[b] ?? 30_000) - (lastTimes[a] ?? 30_000)
 const pooled = files.filter((f) => !isSerial(f)).sort(byLastTime);
 const serial = files.filter(isSerial).sort(builderFirst);
 
-// `npm test` also type-checks every package and checks the import layers, as jobs in the same lanes
-// (a failure counts as one failed; a pass adds no test). A filtered or quick run leaves them out.
-const TYPECHECKED = ['packages/db', 'packages/engine', 'packages/dsh-sim', 'apps/plugin', 'apps/console', 'packages/client', 'docs/examples'];
-const checks = only.length || quick || process.argv.includes('--no-checks')
-  ? []
-  : [...TYPECHECKED.map((dir) => ({ name: `typecheck ${dir}`, args: [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir] })), { name: 'import layers (check:cycles)', args: ['scripts/check-cycles.mjs'] }];
+// `npm test` also runs package.json's `typecheck` (one job per `tsc -p <dir>`) and `check:cycles`, as
+// jobs in the same lanes (a failure counts as one failed; a pass adds no test). A filtered or quick
+// run leaves them out.
+function checkJobs() {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  const typecheck = scripts.typecheck.split('&&').map((step) => {
+    const dir = /^tsc -p (\S+)$/.exec(step.trim())?.[1];
+    if (!dir) throw new Error(`package.json typecheck: expected "tsc -p <dir>" steps, got "${step.trim()}"`);
+    return { name: `typecheck ${dir}`, args: [tsc, '-p', dir] };
+  });
+  const cycles = /^node (\S+)$/.exec(scripts['check:cycles'].trim())?.[1];
+  if (!cycles) throw new Error(`package.json check:cycles: expected "node <script>", got "${scripts['check:cycles']}"`);
+  return [...typecheck, { name: 'import layers (check:cycles)', args: [cycles] }];
+}
+const checks = only.length || quick || process.argv.includes('--no-checks') ? [] : checkJobs();
 
 // Tests never see the user's own model cache (a model there would turn every `auto` engine
 // semantic), nor one another's: scripts/test-isolation.mjs gives each test file's process its own.
