@@ -4,7 +4,7 @@
 // to Streamable HTTP (http.ts).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Engine } from '../engine.ts';
 import { errorMessage, isEngramError } from '../errors.ts';
 import enginePackage from '../../package.json' with { type: 'json' };

@@ -4,7 +4,7 @@
 // The same reader as the plugin's tool (sessions/tool-read.ts). Its schema is paid on every request
 // of the host, so the view rides inside q as `view:thinking` / `view:raw` (as search's filters ride
 // inside its q) instead of costing a parameter of its own (docs/mcp.md has the cost).
-import { z } from 'zod';
+import * as z from 'zod';
 import { EngramError } from '../errors.ts';
 import { visibleIn } from '../recall/scope.ts';
 import { listSessions } from '../sessions/list.ts';

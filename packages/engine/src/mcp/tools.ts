@@ -7,7 +7,9 @@
 // paid on every request of the host (see docs/mcp.md for the measured cost).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+// A namespace import, not `{ z }`: the `z` object as a value holds every locale, and the compiled
+// CLI then loaded them all (~650 KB, shared with the settings' zod/mini) in every command.
+import * as z from 'zod';
 import type { Engine } from '../engine.ts';
 import { EngramError } from '../errors.ts';
 import { recallJson } from '../cli/output.ts';
