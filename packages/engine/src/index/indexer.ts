@@ -344,7 +344,8 @@ export async function syncVectors(
   // Batches that degraded in an earlier run left chunks without vectors, and nothing marks their
   // documents as changed: when vectors are behind the chunk table, sync everything (unchanged
   // vectors are reused by fingerprint, so only the missing ones are embedded).
-  const behind = mode === 'incremental' && status.vectors < (await corpusCounts(ctx.db)).chunks;
+  // Vectors windowed otherwise than the settings now say (semantic/fingerprint.ts) are all embedded again the same way.
+  const behind = mode === 'incremental' && (status.outdated === true || status.vectors < (await corpusCounts(ctx.db)).chunks);
   const syncMode = behind ? 'full' : mode;
   const chunks = syncMode === 'full' ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
   const removedPrefixes = new Set(removedDocIds);

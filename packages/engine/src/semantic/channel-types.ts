@@ -2,7 +2,7 @@
 // and an integrity check answer, and how it is opened. channel.ts re-exports every one of them.
 import type { EngramConfig } from '../config/schema.ts';
 import type { Client } from '@libsql/client';
-import type { EmbeddingFingerprint } from './fingerprint.ts';
+import type { ChunkParams, EmbeddingFingerprint } from './fingerprint.ts';
 
 export interface SemanticStatus {
   state: 'off' | 'ready' | 'mismatch' | 'error';
@@ -22,6 +22,8 @@ export interface SemanticStatus {
   degradedBatches: number;
   /** Non-fatal differences (chunk parameters) that make a rebuild worthwhile. */
   advice: string[];
+  /** Stored vectors were windowed otherwise than the settings now window chunks: the next index run syncs every chunk. */
+  outdated?: boolean;
 }
 
 export interface SyncChunk {
@@ -95,7 +97,7 @@ export type SemanticLog = (level: 'info' | 'warn' | 'error', message: string, da
 export interface SemanticChannelOptions {
   client: Client;
   embedding: EngramConfig['embedding'];
-  chunk: { size: number; overlap: number };
+  chunk: ChunkParams;
   log?: SemanticLog;
   fetchImpl?: typeof fetch;
   /** Wall-clock limit of a query embedding (default min(embedding.timeoutMs, 5000)). */

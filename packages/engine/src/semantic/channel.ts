@@ -25,7 +25,15 @@ import { backgroundStats, drawSample, sampleIsCurrent, SMALL_CORPUS, type Backgr
 import type { Embedder } from './embedder.ts';
 import { createEmbedder } from './embedder-factory.ts';
 import { EmbeddingFault, redact } from './embedding-fault.ts';
-import { compareFingerprints, fingerprintOf, type EmbeddingFingerprint, type FingerprintComparison } from './fingerprint.ts';
+import {
+  compareFingerprints,
+  fingerprintOf,
+  LEGACY_WINDOWING,
+  windowingChanged,
+  type ChunkParams,
+  type EmbeddingFingerprint,
+  type FingerprintComparison,
+} from './fingerprint.ts';
 import { compareWithStored, INTEGRITY_MIN_COS } from './integrity.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 import { RequestPacer } from './pacer.ts';
@@ -60,7 +68,7 @@ type State = SemanticStatus['state'];
 
 export class SemanticChannel {
   private readonly config: EngramConfig['embedding'];
-  private readonly chunkParams: { size: number; overlap: number };
+  private readonly chunkParams: ChunkParams;
   private readonly log: SemanticLog;
   private readonly opts: SemanticChannelOptions;
   private readonly store: VectorStore;
@@ -109,7 +117,7 @@ export class SemanticChannel {
   }
 
   /** The fingerprint a (proposed) configuration would have; for the settings-save gate. */
-  static fingerprintFor(embedding: EngramConfig['embedding'], chunk: { size: number; overlap: number }): EmbeddingFingerprint {
+  static fingerprintFor(embedding: EngramConfig['embedding'], chunk: ChunkParams): EmbeddingFingerprint {
     return fingerprintOf(embedding, chunk);
   }
 
@@ -119,7 +127,7 @@ export class SemanticChannel {
    */
   static async checkSettings(
     client: Client,
-    proposed: { embedding: EngramConfig['embedding']; chunk: { size: number; overlap: number } },
+    proposed: { embedding: EngramConfig['embedding']; chunk: ChunkParams },
   ): Promise<FingerprintComparison & { requiresConfirmation: boolean; stored: EmbeddingFingerprint | null; proposed: EmbeddingFingerprint }> {
     const stored = await SemanticChannel.storedFingerprint(client);
     const next = fingerprintOf(proposed.embedding, proposed.chunk);
@@ -146,7 +154,13 @@ export class SemanticChannel {
       lastError: this.lastError,
       degradedBatches: this.degradedTotal,
       advice: [...this.advice],
+      outdated: this.outdated(),
     };
+  }
+
+  /** Stored vectors were windowed otherwise than the current settings window chunks: an index run must sync every chunk. */
+  private outdated(): boolean {
+    return this.state === 'ready' && this.storedCount > 0 && windowingChanged(this.stored, this.current);
   }
 
   /** Whether this chunk has a vector (a recall gate must not punish chunks the channel never saw). */
@@ -275,18 +289,25 @@ export class SemanticChannel {
   }
 
   private createEmbedder(): Promise<Embedder> {
-    return createEmbedder(this.config, this.opts.fetchImpl, { dataDir: this.opts.dataDir, model: this.opts.model });
+    return createEmbedder(this.config, this.opts.fetchImpl, { dataDir: this.opts.dataDir, model: this.opts.model, chunk: this.chunkParams });
   }
 
-  /** Chunks as embedded: with their document's context lines, fingerprinted together so a title change re-embeds. */
+  /**
+   * Chunks as embedded: with their document's context lines, fingerprinted together so a title
+   * change re-embeds; a windowing other than the legacy one is in the fingerprint too, so vectors
+   * windowed otherwise are embedded again (vectors stored before it existed keep their fingerprints).
+   */
   private async withContext<T extends { id: string; text: string; fingerprint?: string }>(chunks: T[]): Promise<T[]> {
-    if (!this.opts.contextOf || chunks.length === 0) return chunks;
-    const contexts = await this.opts.contextOf(chunks.map((c) => c.id));
+    if (chunks.length === 0) return chunks;
+    const windowing = this.current.windowing && this.current.windowing !== LEGACY_WINDOWING ? this.current.windowing : '';
+    if (!this.opts.contextOf && !windowing) return chunks;
+    const contexts = this.opts.contextOf ? await this.opts.contextOf(chunks.map((c) => c.id)) : new Map<string, string>();
     return chunks.map((c) => {
       const ctx = contexts.get(docIdOfChunk(c.id)) ?? '';
-      if (!ctx) return c;
+      if (!ctx && !windowing) return c;
       const text = embeddedText(ctx, c.text);
-      return { ...c, text, ...(c.fingerprint !== undefined ? { fingerprint: createHash('sha1').update(`${c.fingerprint}\u0000${ctx}`).digest('hex') } : {}) };
+      const key = [c.fingerprint, ...(ctx ? [ctx] : []), ...(windowing ? [`windows ${windowing}`] : [])].join('\u0000');
+      return { ...c, text, ...(c.fingerprint !== undefined ? { fingerprint: createHash('sha1').update(key).digest('hex') } : {}) };
     });
   }
 
@@ -438,7 +459,7 @@ export class SemanticChannel {
     // After a complete full sync every stored vector belongs to the current chunking.
     if (opts.mode === 'full' && !result.aborted && this.stored && this.tableDims !== null) {
       const next = { ...this.current, dimensions: this.tableDims };
-      if (next.chunkSize !== this.stored.chunkSize || next.chunkOverlap !== this.stored.chunkOverlap) {
+      if (next.chunkSize !== this.stored.chunkSize || next.chunkOverlap !== this.stored.chunkOverlap || windowingChanged(this.stored, next)) {
         await this.store.writeFingerprint(next);
         this.stored = next;
         this.advice = [];

@@ -6,7 +6,7 @@ import { effectiveEmbedding } from './auto.ts';
 import type { ModelLoading } from './channel-types.ts';
 import type { Embedder } from './embedder.ts';
 import { EmbeddingFault } from './embedding-fault.ts';
-import { localModelName } from './fingerprint.ts';
+import { localModelName, type ChunkParams } from './fingerprint.ts';
 import { LocalEmbedder, modelFacts } from './local-embedder.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 
@@ -14,7 +14,7 @@ import { OpenAiEmbedder } from './openai-embedder.ts';
 export async function createEmbedder(
   cfg: EngramConfig['embedding'],
   fetchImpl?: typeof fetch,
-  env: { dataDir?: string; model?: Pick<ModelLoading, 'thread' | 'isolation' | 'idleMs'> | undefined } = {},
+  env: { dataDir?: string; model?: Pick<ModelLoading, 'thread' | 'isolation' | 'idleMs'> | undefined; chunk?: ChunkParams } = {},
 ): Promise<Embedder> {
   if (cfg.provider === 'auto') {
     const eff = effectiveEmbedding(cfg, env.dataDir ?? '');
@@ -47,6 +47,10 @@ export async function createEmbedder(
     queryInstruction: instruction,
     threads: cfg.threads,
     batchTokens: cfg.batchTokens,
+    // How a chunk is cut into model windows (config `chunk`; the defaults when not given).
+    ...(env.chunk?.windowTokens !== undefined ? { windowTokens: env.chunk.windowTokens } : {}),
+    ...(env.chunk?.windowOverlap !== undefined ? { windowOverlap: env.chunk.windowOverlap } : {}),
+    windows: env.chunk?.embed === 'header+first-window' ? ('first' as const) : ('all' as const),
   };
   // The worker module is imported only when asked for: the CLI and the console never load it.
   const placement = env.model;

@@ -38,8 +38,9 @@ export async function createSemanticPort(deps: { config: EngramConfig; db: Datab
     ...(deps.model ? { model: deps.model } : {}),
     // `auto` runs Engram's pinned model: when it changes, the vectors are made again without asking.
     rebuildOnModelChange: deps.config.embedding.provider === 'auto',
-    // Title, summary and tags go in front of each chunk's body (see semantic/context.ts).
-    contextOf: eff.embedding.withMetadata
+    // Title, summary and tags go in front of each chunk's body (see semantic/context.ts), unless
+    // either setting says the body alone.
+    contextOf: eff.embedding.withMetadata && deps.config.chunk.embed !== 'body'
       ? async (chunkIds) => {
           const docIds = [...new Set(chunkIds.map(docIdOfChunk))];
           const rows = await documentsByIds(deps.db.db, docIds);

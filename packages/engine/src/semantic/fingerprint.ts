@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EngramConfig } from '../config/schema.ts';
 import { filesKey, MODEL_META_FILE, type InstalledModelMeta } from '../model/manifest.ts';
-import { poolingFor } from './local-embedder.ts';
+import { DEFAULT_WINDOWING, poolingFor } from './local-embedder.ts';
 
 export interface EmbeddingFingerprint {
   provider: string;
@@ -25,6 +25,32 @@ export interface EmbeddingFingerprint {
    * folders without Engram's metadata and for vectors stored before it was recorded.
    */
   modelKey?: string;
+  /**
+   * Local models: how a chunk is cut into model windows, `tokens/overlap/all|first`
+   * (windowingKey). Absent for remote models and for vectors stored before it was recorded (those
+   * were embedded with LEGACY_WINDOWING). Vectors windowed differently stay in the same space, so
+   * a change is not fatal: the next index run re-embeds every chunk (per-chunk fingerprints change).
+   */
+  windowing?: string;
+}
+
+/** Chunk settings that shape the stored vectors (config `chunk`). */
+export interface ChunkParams {
+  size: number;
+  overlap: number;
+  windowTokens?: number;
+  windowOverlap?: number;
+  embed?: 'header+body' | 'body' | 'header+first-window';
+}
+
+/** The windowing every local vector stored before it was recorded was embedded with. */
+export const LEGACY_WINDOWING = '512/64/all';
+
+/** The windowing key of chunk settings (defaults filled in). */
+export function windowingKey(chunk: ChunkParams): string {
+  const tokens = chunk.windowTokens ?? DEFAULT_WINDOWING.tokens;
+  const overlap = chunk.windowOverlap ?? DEFAULT_WINDOWING.overlap;
+  return `${tokens}/${overlap}/${chunk.embed === 'header+first-window' ? 'first' : 'all'}`;
 }
 
 export interface FingerprintComparison {
@@ -87,11 +113,7 @@ export function localModelKey(modelDir: string): string {
  * The fingerprint a configuration would produce. `dimensions` overrides the configured value (the
  * channel passes what the model or the stored vectors actually have).
  */
-export function fingerprintOf(
-  embedding: EmbeddingConfig,
-  chunk: { size: number; overlap: number },
-  dimensions?: number,
-): EmbeddingFingerprint {
+export function fingerprintOf(embedding: EmbeddingConfig, chunk: ChunkParams, dimensions?: number): EmbeddingFingerprint {
   const provider = embedding.provider;
   const base = { provider, chunkSize: chunk.size, chunkOverlap: chunk.overlap };
   if (provider === 'openai') {
@@ -102,7 +124,15 @@ export function fingerprintOf(
     const dims = dimensions ?? (embedding.dimensions || (dir ? localModelDimensions(dir) : 0));
     const model = localModelName(embedding);
     const modelKey = dir ? localModelKey(dir) : '';
-    return { ...base, model, endpoint: dir, dimensions: dims, pooling: poolingFor(embedding.pooling ?? 'auto', dir, model), ...(modelKey ? { modelKey } : {}) };
+    return {
+      ...base,
+      model,
+      endpoint: dir,
+      dimensions: dims,
+      pooling: poolingFor(embedding.pooling ?? 'auto', dir, model),
+      ...(modelKey ? { modelKey } : {}),
+      windowing: windowingKey(chunk),
+    };
   }
   return { ...base, model: '', endpoint: '', dimensions: 0, pooling: '' };
 }
@@ -122,12 +152,24 @@ export function compareFingerprints(stored: EmbeddingFingerprint | null, propose
   if (stored.dimensions > 0 && proposed.dimensions > 0 && stored.dimensions !== proposed.dimensions) {
     reasons.push(`embedding dimensions changed: ${stored.dimensions} → ${proposed.dimensions}`);
   }
+  if (windowingChanged(stored, proposed)) {
+    advise.push(`model windows changed: ${storedWindowing(stored)} → ${proposed.windowing}; the next index run embeds every chunk again (the old vectors serve until then)`);
+  }
   if (stored.chunkSize !== proposed.chunkSize || stored.chunkOverlap !== proposed.chunkOverlap) {
     advise.push(
       `chunk parameters changed: size ${stored.chunkSize}/overlap ${stored.chunkOverlap} → ${proposed.chunkSize}/${proposed.chunkOverlap}; a rebuild re-chunks the corpus`,
     );
   }
   return { fatal: reasons.length > 0, reasons, advise };
+}
+
+/** A local fingerprint's windowing (LEGACY_WINDOWING when it predates the field); '' for remote ones. */
+export const storedWindowing = (f: EmbeddingFingerprint): string => (f.provider === 'local' ? (f.windowing ?? LEGACY_WINDOWING) : '');
+
+/** Whether stored local vectors were windowed otherwise than the proposed setup windows them. */
+export function windowingChanged(stored: EmbeddingFingerprint | null, proposed: EmbeddingFingerprint): boolean {
+  if (!stored || stored.provider !== 'local' || proposed.provider !== 'local') return false;
+  return storedWindowing(stored) !== storedWindowing(proposed);
 }
 
 /** Last two parts of a folder path (`BAAI/bge-small-zh-v1.5`): the model id of an Engram install. */
@@ -154,6 +196,7 @@ export const canonical = (f: EmbeddingFingerprint): EmbeddingFingerprint => ({
   chunkOverlap: f.chunkOverlap,
   pooling: f.pooling,
   ...(f.modelKey ? { modelKey: f.modelKey } : {}),
+  ...(f.windowing ? { windowing: f.windowing } : {}),
 });
 
 /** Parses a stored fingerprint; null when absent or malformed. */
@@ -172,6 +215,7 @@ export function parseFingerprint(json: string | null | undefined): EmbeddingFing
       // Vectors stored before pooling was recorded: local ones were mean-pooled (the old hard-coded choice).
       pooling: typeof o.pooling === 'string' ? o.pooling : o.provider === 'local' ? 'mean' : '',
       ...(typeof o.modelKey === 'string' && o.modelKey ? { modelKey: o.modelKey } : {}),
+      ...(typeof o.windowing === 'string' && o.windowing ? { windowing: o.windowing } : {}),
     });
   } catch {
     return null;

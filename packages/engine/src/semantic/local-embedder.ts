@@ -124,8 +124,12 @@ export interface LocalEmbedderOptions {
   maxRows?: number;
   /** onnxruntime session settings (see DEFAULT_SESSION for why the defaults are what they are). */
   session?: SessionSettings;
+  /** Tokens per model window (special tokens included), capped at the model's limit; 0 = the limit. */
+  windowTokens?: number;
   /** Overlap between windows of an over-long text, in tokens. */
   windowOverlap?: number;
+  /** Documents: embed every window of a text ('all') or only its first ('first'). Queries always use every window. */
+  windows?: WindowsEmbedded;
   /** Test hook: the runtime to use. */
   runtime?: Transformers;
 }
@@ -140,6 +144,12 @@ export interface SessionSettings {
   /** Idle intra-op threads spin waiting for work: lower latency on an idle machine, burnt CPU on a shared one. */
   allowSpinning?: boolean;
 }
+
+/** Which windows of a document are embedded. */
+export type WindowsEmbedded = 'all' | 'first';
+
+/** The windowing the index uses unless configured (config `chunk.windowTokens` / `windowOverlap` / `embed`). */
+export const DEFAULT_WINDOWING = { tokens: 512, overlap: 64, windows: 'all' as WindowsEmbedded };
 
 type Tokenizer = { encode(text: string, opts?: { add_special_tokens?: boolean }): number[] };
 type Model = ((inputs: Record<string, unknown>) => Promise<Record<string, { dims: number[]; data: Float32Array }>>) & { dispose?: () => Promise<unknown> };
@@ -189,6 +199,9 @@ export class LocalEmbedder implements Embedder {
   private readonly batchTokens: number;
   private readonly maxRows: number;
   private readonly overlap: number;
+  /** Tokens per window, special tokens included (≤ maxTokens). */
+  readonly windowTokens: number;
+  private readonly windows: WindowsEmbedded;
   /** Windows embedded for texts over the limit (for status and tests). */
   windowedTexts = 0;
 
@@ -211,7 +224,10 @@ export class LocalEmbedder implements Embedder {
     this.suffix = empty.slice(this.prefix.length);
     this.batchTokens = Math.max(this.maxTokens, opts.batchTokens || DEFAULT_BATCH_TOKENS);
     this.maxRows = Math.max(1, Math.floor(opts.maxRows || DEFAULT_MAX_ROWS));
-    this.overlap = Math.max(0, opts.windowOverlap ?? 64);
+    this.overlap = Math.max(0, opts.windowOverlap ?? DEFAULT_WINDOWING.overlap);
+    const specials = this.prefix.length + this.suffix.length;
+    this.windowTokens = Math.min(this.maxTokens, Math.max(specials + 8, Math.floor(opts.windowTokens || this.maxTokens)));
+    this.windows = opts.windows === 'first' ? 'first' : 'all';
   }
 
   get dimensions(): number | null {
@@ -260,11 +276,18 @@ export class LocalEmbedder implements Embedder {
     return embedder;
   }
 
-  /** Token ids of a text's windows, special tokens included. */
-  windowsOf(text: string): number[][] {
+  /**
+   * Token ids of a text's windows, special tokens included. A document's windows are the configured
+   * size (only the first when so configured); a query's are the model's whole limit, so a long
+   * question is never cut.
+   */
+  windowsOf(text: string, purpose: EmbedOptions['purpose'] = 'document'): number[][] {
     const ids = this.tokenizer.encode(text, { add_special_tokens: false });
-    const room = this.maxTokens - this.prefix.length - this.suffix.length;
-    return tokenWindows(ids, room, this.overlap).map((w) => [...this.prefix, ...w, ...this.suffix]);
+    const query = purpose === 'query';
+    const room = (query ? this.maxTokens : this.windowTokens) - this.prefix.length - this.suffix.length;
+    const all = tokenWindows(ids, room, this.overlap);
+    const kept = !query && this.windows === 'first' ? all.slice(0, 1) : all;
+    return kept.map((w) => [...this.prefix, ...w, ...this.suffix]);
   }
 
   private async forward(rows: number[][]): Promise<Float32Array[]> {
@@ -312,7 +335,7 @@ export class LocalEmbedder implements Embedder {
     const input = opts.purpose === 'query' && this.queryInstruction ? texts.map((t) => this.queryInstruction + t) : texts;
     const windows: { text: number; ids: number[] }[] = [];
     input.forEach((t, i) => {
-      const ws = this.windowsOf(t);
+      const ws = this.windowsOf(t, opts.purpose);
       if (ws.length > 1) this.windowedTexts++;
       for (const ids of ws) windows.push({ text: i, ids });
     });

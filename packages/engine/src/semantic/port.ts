@@ -10,6 +10,8 @@ export interface SemanticPortStatus {
   vectors: number;
   dimensions: number;
   degradedBatches: number;
+  /** The stored vectors were windowed otherwise than the settings now window chunks: sync every chunk. */
+  outdated?: boolean;
 }
 
 export interface SemanticPort {
