@@ -7,8 +7,12 @@
 // Opening checks the file was built from the source it names (size, and the SHA-1 when the mtime is
 // not the one recorded) and is undamaged (the body's SHA-1, hashed through a small buffer: every byte
 // checked, few pages of memory touched); the file is then kept open and blocks are read on demand.
+// Hashing the body costs every one-shot command several milliseconds (the word index is 5 MB), so a
+// body found whole is marked in `<file>.checked` with the file's size, inode, mtime and change time
+// (which no tool can set back); the next open skips the hash while they are unchanged. Any write to
+// the file, a copy over it or a rebuild hashes it again; without a writable folder every open hashes.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 
 const CHUNK = 64 * 1024;
 
@@ -52,7 +56,8 @@ export function openBlockFile<H extends BlockFileHeader>(file: string, spec: Blo
   }
   let keep = false;
   try {
-    const size = fstatSync(fd).size;
+    const stats = fstatSync(fd);
+    const size = stats.size;
     const chunk = Buffer.allocUnsafeSlow(Math.min(CHUNK, Math.max(size, 12)));
     const first = readSync(fd, chunk, 0, chunk.length, 0);
     if (first < 12 || chunk.toString('latin1', 0, 8) !== spec.magic) return { ok: false, reason: spec.notThis };
@@ -70,14 +75,18 @@ export function openBlockFile<H extends BlockFileHeader>(file: string, spec: Blo
     let at = 12 + headerLength;
     at += (8 - (at % 8)) % 8;
     if (at + header.bodyBytes !== size) return { ok: false, reason: 'damaged (length)' };
-    const hash = createHash('sha1');
-    for (let pos = at; pos < size; ) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
-      if (n <= 0) return { ok: false, reason: 'damaged (length)' };
-      hash.update(chunk.subarray(0, n));
-      pos += n;
+    const mark = checkedMark(stats, header.bodySha1);
+    if (!hasMark(file, mark)) {
+      const hash = createHash('sha1');
+      for (let pos = at; pos < size; ) {
+        const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
+        if (n <= 0) return { ok: false, reason: 'damaged (length)' };
+        hash.update(chunk.subarray(0, n));
+        pos += n;
+      }
+      if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
+      writeMark(file, mark);
     }
-    if (hash.digest('hex') !== header.bodySha1) return { ok: false, reason: 'damaged (checksum)' };
     const { blocks } = header;
     const unitsBytes = blocks * 2 + ((4 - ((blocks * 2) % 4)) % 4);
     const directory = readAligned(fd, at, unitsBytes + 2 * (blocks + 1) * 4, spec.short);
@@ -97,6 +106,28 @@ export function openBlockFile<H extends BlockFileHeader>(file: string, spec: Blo
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
   } finally {
     if (!keep) closeSync(fd);
+  }
+}
+
+/** What `<file>.checked` holds for a body found whole: the file as it was then, and the body's SHA-1. */
+const checkedMark = (stats: Stats, bodySha1: string): string => `${stats.size}:${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}:${bodySha1}`;
+
+function hasMark(file: string, mark: string): boolean {
+  try {
+    return readFileSync(`${file}.checked`, 'utf8') === mark;
+  } catch {
+    return false;
+  }
+}
+
+/** Best effort: without the mark the next open only hashes the body again. */
+function writeMark(file: string, mark: string): void {
+  const tmp = `${file}.checked.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, mark);
+    renameSync(tmp, `${file}.checked`);
+  } catch {
+    rmSync(tmp, { force: true });
   }
 }
 

@@ -109,6 +109,25 @@ test('a damaged word index, or one of another dictionary, is refused (the whole 
   assert.equal(lazy.wordsUnavailable, 'damaged (checksum)');
 });
 
+test('a word index found whole is marked, and hashed again once written since or when the mark names another body', () => {
+  const path = join(dir, 'marked.bin');
+  const whole = buildWordIndex(dict, { dictMtimeMs: statSync(dictPath).mtimeMs });
+  writeFileSync(path, whole);
+  assert.ok(readWordIndex(path, dictPath).ok);
+  assert.ok(existsSync(`${path}.checked`), 'the whole body is marked');
+  assert.ok(readWordIndex(path, dictPath).ok, 'a marked file still opens');
+  // The same bytes but one, written over the marked file (its size unchanged): refused despite the mark.
+  const damaged = Buffer.from(whole);
+  damaged[damaged.length - 1000] = damaged[damaged.length - 1000]! ^ 0x01;
+  writeFileSync(path, damaged);
+  assert.deepEqual(readWordIndex(path, dictPath), { ok: false, reason: 'damaged (checksum)' });
+  // A mark that matches the file as it is now but names another body's SHA-1: hashed, and refused.
+  const mark = readFileSync(`${path}.checked`, 'utf8');
+  const s = statSync(path);
+  writeFileSync(`${path}.checked`, `${s.size}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${mark.slice(mark.lastIndexOf(':') + 1).replace(/^./, (c) => (c === '0' ? '1' : '0'))}`);
+  assert.deepEqual(readWordIndex(path, dictPath), { ok: false, reason: 'damaged (checksum)' });
+});
+
 test('an open word index keeps reading the file it checked when the path is replaced (a CLI rebuild swapping dist/cli/)', () => {
   const path = join(dir, 'swapped.bin');
   writeFileSync(path, buildWordIndex(dict, { dictMtimeMs: statSync(dictPath).mtimeMs }));
