@@ -121,8 +121,11 @@ async function openOnce(options: OpenDatabaseOptions, filePath: string | null, r
     await client.execute('PRAGMA foreign_keys = ON');
     const db = drizzle(client, { schema });
     const folder = options.migrationsFolder ?? defaultMigrationsFolder();
-    const readOnly = await newerThanThisBuild(client, folder);
-    if (!readOnly) {
+    const recorded = await recordedMigrations(client, folder);
+    const readOnly = newerThanThisBuild(recorded);
+    // Up to date (every migration of this build recorded, the newest last): drizzle's migrate would
+    // read and hash every migration file only to run none, in every one-shot command.
+    if (!readOnly && !upToDate(recorded)) {
       if (filePath) await backupBeforeMigrating(client, filePath, folder, options.keepBackups ?? 5);
       await migrate(db, { migrationsFolder: folder });
     }
@@ -256,23 +259,38 @@ interface JournalEntry {
 const readJournal = (folder: string): JournalEntry[] =>
   (JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as { entries: JournalEntry[] }).entries;
 
+/** The migrations a database records (none: no table yet) against the ones this build ships. */
+interface RecordedMigrations {
+  table: boolean;
+  applied: number;
+  newest: number;
+  known: number;
+  ourNewest: number;
+}
+
+async function recordedMigrations(client: Client, folder: string): Promise<RecordedMigrations> {
+  const journal = readJournal(folder);
+  const known = { known: journal.length, ourNewest: Math.max(0, ...journal.map((e) => e.when)) };
+  const table = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
+  if (table.rows.length === 0) return { table: false, applied: 0, newest: 0, ...known };
+  const rows = await client.execute('SELECT COUNT(*) AS n, MAX(created_at) AS newest FROM __drizzle_migrations');
+  return { table: true, applied: Number(rows.rows[0]?.n ?? 0), newest: Number(rows.rows[0]?.newest ?? 0), ...known };
+}
+
+/** drizzle runs the migrations created after the newest recorded one: none when ours is recorded, with every one before it. */
+const upToDate = (r: RecordedMigrations): boolean => r.table && r.applied === r.known && r.newest === r.ourNewest;
+
 /**
  * Did a newer Engram migrate this database? It did when the file records more migrations than this
  * build ships, or one created after our newest. Migrating it again (or writing to it) could break it.
  */
-async function newerThanThisBuild(client: Client, folder: string): Promise<ReadOnlyReason | null> {
-  const table = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
-  if (table.rows.length === 0) return null;
-  const rows = await client.execute('SELECT COUNT(*) AS n, MAX(created_at) AS newest FROM __drizzle_migrations');
-  const applied = Number(rows.rows[0]?.n ?? 0);
-  const newest = Number(rows.rows[0]?.newest ?? 0);
-  const journal = readJournal(folder);
-  const ourNewest = Math.max(0, ...journal.map((e) => e.when));
-  if (applied <= journal.length && newest <= ourNewest) return null;
+function newerThanThisBuild({ table, applied, newest, known, ourNewest }: RecordedMigrations): ReadOnlyReason | null {
+  if (!table) return null;
+  if (applied <= known && newest <= ourNewest) return null;
   return {
-    reason: `this database was written by a newer version of Engram (${applied} schema migrations, this version knows ${journal.length}); it is open read-only — upgrade Engram to write to it`,
+    reason: `this database was written by a newer version of Engram (${applied} schema migrations, this version knows ${known}); it is open read-only — upgrade Engram to write to it`,
     applied,
-    known: journal.length,
+    known,
   };
 }
 

@@ -2,7 +2,7 @@
 // reason; pending migrations back the file up first and keep the last five copies; a file that is
 // not a database, or fails its integrity check, is moved aside whole and replaced (never emptied in place).
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -48,6 +48,25 @@ test('a database migrated by a newer build opens read-only with the reason, unmi
   const same = await openDatabase({ url: `file:${file}`, migrationsFolder: migrationsVariant({ future: true }) });
   assert.equal(same.readOnly, null);
   same.close();
+});
+
+test('a database with every migration of this build recorded is not migrated again (the migration files are not read)', async () => {
+  const file = join(tmp(), 'engram.db');
+  const first = await openDatabase({ url: `file:${file}` });
+  await setMeta(first.db, 'k', 'kept');
+  first.close();
+  // The same journal without its SQL files: reading them (drizzle's migrate) would throw.
+  const journalOnly = migrationsVariant({});
+  for (const f of readdirSync(journalOnly)) if (f.endsWith('.sql')) rmSync(join(journalOnly, f));
+  const again = await openDatabase({ url: `file:${file}`, migrationsFolder: journalOnly });
+  assert.equal(again.readOnly, null);
+  assert.equal(await getMeta(again.db, 'k'), 'kept');
+  again.close();
+  // One migration short of this build: migrated (and so the files are read).
+  const behind = join(tmp(), 'engram.db');
+  const old = await openDatabase({ url: `file:${behind}`, migrationsFolder: migrationsVariant({ keep: 1 }) });
+  old.close();
+  await assert.rejects(openDatabase({ url: `file:${behind}`, migrationsFolder: journalOnly }));
 });
 
 test('pending migrations back the file up first and only the newest five copies are kept', async () => {
