@@ -12,9 +12,16 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 export const formatYmd = ({ y, m, d }: Ymd): string => `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}`;
 
+let knownZones: Set<string> | undefined;
+
 /** A usable IANA zone name, or undefined (= this machine's zone) when Intl does not know it. */
 export function usableTimeZone(timeZone: string | undefined): string | undefined {
   if (!timeZone) return undefined;
+  // The first formatter with a zone loads ICU's zone data, ~10-15 ms of a one-shot command that may
+  // never format a date; the list of canonical zones (which every formatter accepts) costs ~1 ms. UTC
+  // is required of every implementation. Aliases and anything else are still tried on a formatter.
+  knownZones ??= new Set(['UTC', ...(Intl.supportedValuesOf?.('timeZone') ?? [])]);
+  if (knownZones.has(timeZone)) return timeZone;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
     return timeZone;
