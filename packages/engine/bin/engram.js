@@ -26,16 +26,18 @@ function buildState() {
   } catch {
     return 'missing';
   }
+  // Paths, not URLs: a URL per source cost more than the ~200 stats themselves.
+  const root = fileURLToPath(engineDir);
   for (const { file, mtimeMs, sha1 } of build.sources) {
-    const url = new URL(file, engineDir);
+    const path = root + file;
     let now;
     try {
-      now = statSync(url).mtimeMs;
+      now = statSync(path).mtimeMs;
     } catch {
       return `stale: ${file} is gone`;
     }
     // A new mtime with the same bytes (a checkout, a touch) is not a change.
-    if (now !== mtimeMs && require('node:crypto').createHash('sha1').update(readFileSync(url)).digest('hex') !== sha1) return `stale: ${file} changed`;
+    if (now !== mtimeMs && require('node:crypto').createHash('sha1').update(readFileSync(path)).digest('hex') !== sha1) return `stale: ${file} changed`;
   }
   return null;
 }
