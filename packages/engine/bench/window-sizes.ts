@@ -14,6 +14,8 @@
 //   WINDOWS_ROUNDS=2        rounds over every configuration (median per configuration)
 //   WINDOWS_ONLY=a,b        only these configurations (names as printed; the default always runs)
 //   WINDOWS_COUNT_ONLY=1    windows and tokens only, no model runs
+//   WINDOWS_STORE=5k        the notes of that growth-benchmark store instead (growth-data.ts: 5,000 notes
+//                           of CMRC paragraphs and distractors); wall seconds are printed beside CPU
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import { embeddedText } from '../src/semantic/context.ts';
 import { DEFAULT_WINDOWING, lengthBuckets, LocalEmbedder, DEFAULT_BATCH_TOKENS, DEFAULT_MAX_ROWS } from '../src/semantic/local-embedder.ts';
 import { chunkText } from '../src/text/chunk.ts';
 import { loadCmrc, titleOf } from './eval-cmrc.ts';
+import { buildStore, cmrcSet, GROWTH_STORES } from './growth-data.ts';
 
 export interface WindowConfig {
   name: string;
@@ -39,6 +42,7 @@ export const WINDOW_CONFIGS: WindowConfig[] = [
   config(256, 0, 'header+body'),
   config(128, 32, 'header+body'),
   config(128, 0, 'header+body'),
+  config(64, 0, 'header+body'),
   config(512, 64, 'body'),
   config(512, 0, 'body'),
   config(512, 0, 'header+first-window'),
@@ -55,7 +59,13 @@ interface Note {
   chunks: string[];
 }
 
-function sampleNotes(n: number): Note[] {
+function sampleNotes(n: number, store: string | undefined): Note[] {
+  const chunked = (header: string, text: string): Note => ({ header, chunks: chunkText(text, { size: 800, overlap: 120 }).map((c) => c.text) });
+  if (store) {
+    const spec = GROWTH_STORES.find((s) => s.name === store);
+    if (!spec) throw new Error(`no growth store named ${store} (${GROWTH_STORES.map((s) => s.name).join(', ')})`);
+    return buildStore(cmrcSet(), spec).notes.map((n) => chunked(n.title, n.text));
+  }
   return loadCmrc()
     .slice(0, n)
     .map((p) => ({ header: titleOf(p.context), chunks: chunkText(p.context, { size: 800, overlap: 120 }).map((c) => c.text) }));
@@ -74,6 +84,7 @@ interface Work {
   windows: number;
   paddedTokens: number;
   cpuS: number[];
+  wallS: number[];
 }
 
 async function load(modelDir: string, c: WindowConfig): Promise<LocalEmbedder> {
@@ -107,39 +118,42 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.env.WINDOWS_ONLY ? new Set(process.env.WINDOWS_ONLY.split(',').map((s) => s.trim())) : null;
   const countOnly = process.env.WINDOWS_COUNT_ONLY === '1';
   const configs = WINDOW_CONFIGS.filter((c, i) => i === 0 || !only || only.has(c.name));
-  const notes = sampleNotes(noteCount);
+  const store = process.env.WINDOWS_STORE;
+  const notes = sampleNotes(noteCount, store);
   const chunks = notes.reduce((n, x) => n + x.chunks.length, 0);
   const work = new Map<string, Work>();
   for (let round = 0; round < (countOnly ? 1 : rounds); round++) {
     for (const c of configs) {
       const e = await load(modelDir, c);
       const batches = batchesFor(notes, c);
-      const w = work.get(c.name) ?? { ...count(e, batches), cpuS: [] };
+      const w = work.get(c.name) ?? { ...count(e, batches), cpuS: [], wallS: [] };
       work.set(c.name, w);
       if (!countOnly) {
         await e.embed(batches[batches.length - 1] as string[]); // warm-up: the first run allocates the arena
         const c0 = process.cpuUsage();
+        const t0 = performance.now();
         for (const b of batches) await e.embed(b);
         const used = process.cpuUsage(c0);
+        w.wallS.push((performance.now() - t0) / 1000);
         w.cpuS.push((used.user + used.system) / 1e6);
-        console.error(`windows: round ${round + 1} ${c.name}: ${((used.user + used.system) / 1e6).toFixed(1)} CPU-s`);
+        console.error(`windows: round ${round + 1} ${c.name}: ${((used.user + used.system) / 1e6).toFixed(1)} CPU-s, ${w.wallS.at(-1)?.toFixed(1)} s wall`);
       }
       await e.dispose();
     }
   }
   const base = work.get((configs[0] as WindowConfig).name) as Work;
   const lines = [
-    `${notes.length} CMRC dev notes (${chunks} chunks of ≤ 800 characters, overlap 120), ${countOnly ? 'counted only' : `median of ${rounds} round${rounds === 1 ? '' : 's'}`}; ratios against the first row, measured in the same run`,
+    `${notes.length.toLocaleString('en')} ${store ? `notes of the growth benchmark's ${store} store` : 'CMRC dev notes'} (${chunks.toLocaleString('en')} chunks of ≤ 800 characters, overlap 120), ${countOnly ? 'counted only' : `median of ${rounds} round${rounds === 1 ? '' : 's'}`}; ratios against the first row, measured in the same run`,
     '',
-    '| windows (tokens/overlap, embedded) | windows per note | padded tokens per note | CPU-s per note | CPU vs default | ENGRAM_EVAL_OPTIONS for bench:growth |',
-    '|---|---|---|---|---|---|',
+    '| windows (tokens/overlap, embedded) | windows per note | padded tokens per note | CPU-s per note | CPU vs default | CPU-s / wall s, all notes | ENGRAM_EVAL_OPTIONS for bench:growth |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const c of configs) {
     const w = work.get(c.name) as Work;
     const cpu = w.cpuS.length > 0 ? median(w.cpuS) / notes.length : NaN;
     const baseCpu = base.cpuS.length > 0 ? median(base.cpuS) / notes.length : NaN;
     lines.push(
-      `| ${c.name} | ${(w.windows / notes.length).toFixed(2)} | ${(w.paddedTokens / notes.length).toFixed(0)} | ${Number.isNaN(cpu) ? '—' : cpu.toFixed(4)} | ${Number.isNaN(cpu) ? `tokens ${(w.paddedTokens / base.paddedTokens).toFixed(2)}×` : `${(cpu / baseCpu).toFixed(2)}×`} | \`${JSON.stringify(evalOptionsOf(c))}\` |`,
+      `| ${c.name} | ${(w.windows / notes.length).toFixed(2)} | ${(w.paddedTokens / notes.length).toFixed(0)} | ${Number.isNaN(cpu) ? '—' : cpu.toFixed(4)} | ${Number.isNaN(cpu) ? `tokens ${(w.paddedTokens / base.paddedTokens).toFixed(2)}×` : `${(cpu / baseCpu).toFixed(2)}×`} | ${w.cpuS.length > 0 ? `${median(w.cpuS).toFixed(1)} / ${median(w.wallS).toFixed(1)}` : '—'} | \`${JSON.stringify(evalOptionsOf(c))}\` |`,
     );
   }
   console.log(lines.join('\n'));
