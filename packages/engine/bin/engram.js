@@ -5,16 +5,21 @@
 //   (about a second, once), so the command never runs stale code.
 // - Build missing, or the rebuild impossible: the TypeScript source runs through tsx, with a note on
 //   stderr, because that start costs seconds instead of milliseconds.
+// - The compiled CLI (one CommonJS file) is compiled with a V8 code cache kept per command in
+//   dist/cli/cache/: written by a command's first successful run (and again when V8 refuses it, e.g.
+//   after a Node upgrade), it holds the code that command ran, so its next runs skip compiling it.
+//   Best effort: an unwritable folder only means compiling as without it.
 // node:crypto and node:child_process are loaded only when needed (a changed mtime, a rebuild):
 // compiling them is a third of what `engram --version` costs on top of node's own start.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
 const engineDir = new URL('..', import.meta.url);
-const compiled = new URL('dist/cli/main.mjs', engineDir);
+const compiled = new URL('dist/cli/main.cjs', engineDir);
 const buildScript = new URL('scripts/build-cli.mjs', engineDir);
 
 /** null when the compiled CLI matches its sources; otherwise why not ('missing' or 'stale: …'). */
@@ -61,10 +66,41 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * The compiled CLI's exports, compiled with the code cache of this command (by its name; anything
+ * else shares one). `saveCache()` writes the cache when there was none or V8 refused it.
+ */
+function loadCompiled(command) {
+  const file = fileURLToPath(compiled);
+  const cacheFile = join(dirname(file), 'cache', `${/^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other'}.v8`);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {}
+  const { Script } = require('node:vm');
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const script = new Script(source, { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const saveCache = () => {
+    if (cachedData !== undefined && !script.cachedDataRejected) return;
+    const tmp = `${cacheFile}.tmp-${process.pid}`;
+    try {
+      mkdirSync(dirname(cacheFile), { recursive: true });
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cacheFile);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  };
+  return { main: module.exports.main, saveCache };
+}
+
 let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();
 if (state?.startsWith('stale') && rebuild()) state = buildState();
 let main;
-if (state === null) ({ main } = await import(compiled.href));
+let saveCache = () => {};
+if (state === null) ({ main, saveCache } = loadCompiled(process.argv[2]));
 else {
   const why = state === 'missing' ? 'the compiled CLI is missing (run npm run build:cli)' : state.startsWith('stale') ? `the compiled CLI is out of date (${state.slice(7)}) and could not be rebuilt` : state;
   process.stderr.write(`engram: ${why}; running the TypeScript source through tsx (slower start)\n`);
@@ -73,3 +109,5 @@ else {
   ({ main } = await import('../src/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));
+// Only a run that did its work: a usage error compiles little, and a typo must not leave a cache file.
+if (process.exitCode === 0) saveCache();

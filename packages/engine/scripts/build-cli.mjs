@@ -3,9 +3,12 @@
 // starts as plain JavaScript instead of type-stripping ~200 TypeScript files through tsx each time.
 // Run by the root `prepare` script (npm install / npm ci) and by `npm run build:cli`.
 //
-//   dist/cli/main.mjs     entry; commands import the engine lazily (code splitting), so
+//   dist/cli/main.cjs     the whole CLI in one CommonJS file. bin/engram.js compiles it with a V8 code
+//                         cache (dist/cli/cache/, one per command, written by the command's first run):
+//                         Node 20 has no code cache for ES modules, and compiling the ~1 MB a command
+//                         loads was its largest single cost. The engine's modules are still evaluated
+//                         only when a command imports them (esbuild wraps lazily imported modules), so
 //                         `engram --version` loads neither the database client nor jieba.
-//   dist/cli/chunk-*.mjs  shared code, loaded by the commands that need it.
 //   dist/drizzle/         the database migrations (found by the db client as ../drizzle).
 //   dist/cli/jieba-words.bin  the word index of jieba's dictionary (scripts/jieba-words.mjs): a
 //                         one-shot command segments with the few words its text contains instead of
@@ -16,7 +19,8 @@
 //   dist/cli/build.json   the source files the bundle was built from (mtime, sha1): bin/engram.js
 //                         runs the source through tsx instead when one of them changed since.
 //
-// Native and heavy packages stay external and load from node_modules as they do under tsx.
+// Native and heavy packages stay external and load from node_modules (their CommonJS entries) as
+// they do under tsx.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -40,18 +44,21 @@ rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: join(engineDir, 'src/cli/main.ts') },
-  outdir: staging,
-  outExtension: { '.js': '.mjs' },
+  entryPoints: [join(engineDir, 'src/cli/main.ts')],
+  outfile: join(staging, 'main.cjs'),
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // import() becomes require(): a script compiled with a code cache (vm.Script) has no loader for
+  // import(), and every external package has a CommonJS entry. A lazily imported module stays lazy.
+  supported: { 'dynamic-import': false },
+  // The sources find their files (the migrations, jieba's tables) from their own URL: the bundle's.
+  define: { 'import.meta.url': '__engramModuleUrl' },
+  // Strict, as the ES modules it is built from are.
+  banner: { js: "'use strict';\nconst __engramModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   external: EXTERNAL,
   metafile: true,
-  // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
-  banner: { js: "import { createRequire as __engramCreateRequire } from 'node:module';\nconst require = __engramCreateRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
 });

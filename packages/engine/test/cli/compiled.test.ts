@@ -1,4 +1,4 @@
-// The compiled CLI is what a user runs (bin/engram.js → dist/cli/main.mjs, built by `prepare`).
+// The compiled CLI is what a user runs (bin/engram.js → dist/cli/main.cjs, built by `prepare`).
 // These tests build it the way `npm install` does and run the artifact as a separate process.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -55,12 +55,12 @@ test('compiled --version loads neither the database client nor jieba; status loa
     const script = `
       import { createRequire } from 'node:module';
       const require = createRequire(import.meta.url);
-      const { main } = await import(${JSON.stringify(join(engineDir, 'dist/cli/main.mjs'))});
+      const { main } = require(${JSON.stringify(join(engineDir, 'dist/cli/main.cjs'))});
       const write = process.stdout.write.bind(process.stdout);
       process.stdout.write = () => true;
       await main(${JSON.stringify(command.split(' '))});
       process.stdout.write = write;
-      console.log(JSON.stringify(Object.keys(require.cache)));`;
+      console.log(JSON.stringify(Object.keys(require.cache).filter((f) => !f.endsWith('main.cjs'))));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root } });
     return JSON.parse(out.trim().split('\n').pop()!) as string[];
   };
@@ -71,6 +71,25 @@ test('compiled --version loads neither the database client nor jieba; status loa
   const statusLoaded = probe(`status --diary-dir ${dirs.diaryDir} --data-dir ${dirs.dataDir} --json`);
   assert.ok(statusLoaded.some((f) => f.includes('libsql')), 'status opens the database (the probe can see loaded modules)');
   assert.equal(statusLoaded.some((f) => /node_modules\/ws\//.test(f)), false, 'an embedded database never loads the WebSocket client');
+});
+
+test('compiled engram keeps a code cache per command; a damaged one is refused, the command runs as without it, and it is written again', () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root };
+  assert.equal(run(bin, ['index', ...common], env).code, 0);
+  const cache = join(engineDir, 'dist/cli/cache/list.v8');
+  rmSync(cache, { force: true });
+  const first = run(bin, ['list', ...common], env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.ok(readFileSync(cache).length > 0, 'the first run writes the cache');
+  writeFileSync(cache, 'not a code cache');
+  const damaged = run(bin, ['list', ...common], env);
+  assert.equal(damaged.code, 0, damaged.stderr);
+  assert.equal(damaged.stderr, '');
+  assert.equal(damaged.stdout, first.stdout);
+  assert.notEqual(readFileSync(cache, 'utf8'), 'not a code cache', 'a refused cache is written again');
 });
 
 test('bin rebuilds a stale build, and runs the source through tsx with a note when it cannot', () => {
