@@ -57,11 +57,24 @@ const result = await build({
   define: { 'import.meta.url': '__engramModuleUrl' },
   // Strict, as the ES modules it is built from are.
   banner: { js: "'use strict';\nconst __engramModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Comments and indentation out, every character ASCII: the file is read and kept as a string of
+  // one-byte characters (~2.3 MB) instead of two-byte ones (~6.4 MB of memory for 3.2 MB of text)
+  // in every command. Names stay, so a stack still names its functions.
+  minifyWhitespace: true,
+  charset: 'ascii',
   external: EXTERNAL,
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// esbuild leaves regular expression literals as written (/[;；]/): their characters are escaped too,
+// so the whole file is ASCII. \uXXXX per UTF-16 unit means the same in every literal left: a pattern
+// without the u flag matches units, and one with it reads an escaped surrogate pair as one character.
+// An identity escape (/\’s/, without the u flag) loses its backslash: \\u2019 would be a backslash.
+const bundle = join(staging, 'main.cjs');
+const unit = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, c) => (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + unit(c)));
 
 // Migrations next to the bundle: the db client looks for ../drizzle from its own file (dist/cli/).
 const migrations = join(root, 'drizzle');
