@@ -37,7 +37,20 @@ const target = join(dist, 'cli');
 // Built aside and swapped in, so a CLI starting meanwhile never loads half a bundle.
 const staging = join(dist, `cli-${process.pid}`);
 
-const EXTERNAL = ['@libsql/client', 'libsql', '@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', 'esbuild', 'tsx'];
+const EXTERNAL = ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', 'esbuild', 'tsx'];
+
+// The embedded database client (@libsql/client/sqlite3 and libsql's JavaScript) is bundled, so its
+// code is in the code cache too; its native module, and the full client for remote URLs (http, ws),
+// load from node_modules. libsql's loader gets scripts/libc-shim.cjs for @neon-rs/load and
+// detect-libc (see there: the same native build chosen, without ~15 ms of probing on glibc).
+const libsqlPlugin = {
+  name: 'engram-libsql',
+  setup(b) {
+    b.onResolve({ filter: /^@libsql\/client$/ }, () => ({ path: '@libsql/client', external: true }));
+    b.onResolve({ filter: /^@libsql\/[a-z0-9-]+-(gnu|musl|msvc|gnueabihf|musleabihf)$|^@libsql\/(darwin|win32|freebsd|android)-/ }, (a) => ({ path: a.path, external: true }));
+    b.onResolve({ filter: /^(@neon-rs\/load|detect-libc)$/ }, (a) => (/[\\/]node_modules[\\/]libsql[\\/]/.test(a.importer) ? { path: join(engineDir, 'scripts/libc-shim.cjs') } : undefined));
+  },
+};
 
 const t0 = performance.now();
 rmSync(staging, { recursive: true, force: true });
@@ -63,6 +76,7 @@ const result = await build({
   minifyWhitespace: true,
   charset: 'ascii',
   external: EXTERNAL,
+  plugins: [libsqlPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
