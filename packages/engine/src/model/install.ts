@@ -4,7 +4,6 @@
 // against its pinned SHA-256 before anything is moved into place; the folder appears whole or not at
 // all. A copy installed by an older version under `<dataDir>/models/<id>/` is still used where it is,
 // and a new install takes its files from there (hard links, else a copy) instead of downloading.
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -140,7 +139,9 @@ function aborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new ModelInstallError('model install cancelled', 'aborted');
 }
 
-function run(cmd: string, args: string[], signal?: AbortSignal): Promise<string> {
+async function run(cmd: string, args: string[], signal?: AbortSignal): Promise<string> {
+  // Imported here: every engine open reads this module, and node:child_process brings net and dgram.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolveRun, reject) => {
     execFile(cmd, args, { signal, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().split('\n').slice(-3).join(' ')}`));

@@ -3,7 +3,6 @@
 // (`<cache>/runtime/<version>-<platform>-<arch>`), where `engram model install` puts it for installs
 // that ship without it (the DSH plugin bundle), else `<dataDir>/runtime` from older versions.
 // Loaded lazily: nothing here is imported until a local model is really used.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -297,6 +296,8 @@ function readMarker(dir: string): string | null {
 async function npmInstallRuntime(dir: string, opts: RuntimeInstallOptions): Promise<RuntimeInstallReport> {
   await mkdir(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) await writeFile(join(dir, 'package.json'), '{ "name": "engram-runtime", "private": true }\n');
+  // Imported here: every engine open reads this module, and node:child_process brings net and dgram.
+  const { execFile } = await import('node:child_process');
   await new Promise<void>((ok, fail) => {
     execFile(
       'npm',

@@ -7,8 +7,12 @@
 // Node offers no way to lower the heap limit once started, but a full collection can be asked for:
 // `--expose-gc` set at run time takes effect for contexts created after it, which is how test
 // runners' leak detectors get `gc`. When anything about that fails, collection is left to V8.
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
+
+// node:v8 only when a collection is asked for: every engine open reads this module, and the heap's
+// size is process.memoryUsage().heapUsed (V8's used_heap_size, what getHeapStatistics reports).
+const heapUsed = (): number => process.memoryUsage().heapUsed;
 
 let collect: (() => void) | null | undefined;
 
@@ -17,7 +21,7 @@ function fullCollection(): (() => void) | null {
   try {
     const existing = (globalThis as { gc?: unknown }).gc;
     if (typeof existing === 'function') return (collect = existing as () => void);
-    setFlagsFromString('--expose-gc');
+    (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
     collect = typeof gc === 'function' ? (gc as () => void) : null;
   } catch {
@@ -32,14 +36,14 @@ function fullCollection(): (() => void) | null {
  * dozen times (each well under 100 ms).
  */
 export class HeapBudget {
-  private base = getHeapStatistics().used_heap_size;
+  private base = heapUsed();
   collections = 0;
 
   constructor(private readonly growthBytes = 64 * 1024 * 1024) {}
 
   /** Call between batches. */
   check(): void {
-    const used = getHeapStatistics().used_heap_size;
+    const used = heapUsed();
     if (used - this.base < this.growthBytes) return;
     const gc = fullCollection();
     if (!gc) {
@@ -48,6 +52,6 @@ export class HeapBudget {
     }
     gc();
     this.collections++;
-    this.base = getHeapStatistics().used_heap_size;
+    this.base = heapUsed();
   }
 }
