@@ -78,10 +78,11 @@ function loadCompiled(command) {
     cachedData = readFileSync(cacheFile);
   } catch {}
   const { Script } = require('node:vm');
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  // __engramImport: the bundle's import() of a file named at run time (see scripts/build-cli.mjs).
+  const source = `(function (exports, require, module, __filename, __dirname, __engramImport) {${readFileSync(file, 'utf8')}\n})`;
   const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier) => import(specifier));
   const saveCache = () => {
     if (cachedData !== undefined && !script.cachedDataRejected) return;
     const tmp = `${cacheFile}.tmp-${process.pid}`;

@@ -43,6 +43,19 @@ const EXTERNAL = ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-no
 // code is in the code cache too; its native module, and the full client for remote URLs (http, ws),
 // load from node_modules. libsql's loader gets scripts/libc-shim.cjs for @neon-rs/load and
 // detect-libc (see there: the same native build chosen, without ~15 ms of probing on glibc).
+// import() of a file named at run time (the model runtime in the model cache) goes through the
+// launcher's import, handed to the bundle as __engramImport (bin/engram.js): the bundle runs as a
+// script, which has no import() of its own, and require() does not load a file URL.
+const runTimeImportPlugin = {
+  name: 'engram-import-at-run-time',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]model[\\/]import-at-run-time\.ts$/ }, () => ({
+      contents: 'export const importAtRunTime = (url) => __engramImport(url);',
+      loader: 'js',
+    }));
+  },
+};
+
 const libsqlPlugin = {
   name: 'engram-libsql',
   setup(b) {
@@ -76,7 +89,7 @@ const result = await build({
   minifyWhitespace: true,
   charset: 'ascii',
   external: EXTERNAL,
-  plugins: [libsqlPlugin],
+  plugins: [libsqlPlugin, runTimeImportPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',

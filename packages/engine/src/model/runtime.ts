@@ -12,6 +12,7 @@ import { arch, platform } from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { modelCacheRoot } from './cache.ts';
+import { importAtRunTime } from './import-at-run-time.ts';
 import { downloadResumable, RangeUnsupportedError } from './download.ts';
 import { downloadsDirOf, integrityOf, sha256, systemNpm, type NpmClient } from './install.ts';
 import { RUNTIME_PACKAGE } from './manifest.ts';
@@ -70,9 +71,8 @@ export function loadRuntime(dataDir: string | null, opts: { workspace?: boolean 
     }
     try {
       if (loc.where === 'workspace') return (await import('@huggingface/transformers')) as Transformers;
-      // A runtime in the model cache is a file chosen at run time: Node's own import loads it, the
-      // console's bundler must keep the expression as it is.
-      return (await import(/* webpackIgnore: true */ pathToFileURL(loc.path).href)) as Transformers;
+      // A runtime in the model cache is a file chosen at run time: Node's own import loads it.
+      return (await importAtRunTime(pathToFileURL(loc.path).href)) as Transformers;
     } catch (e) {
       throw new Error(`the ONNX runtime at ${loc.path} could not be loaded: ${(e as Error).message}`);
     }
