@@ -147,7 +147,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const lines = [
     `${notes.length.toLocaleString('en')} ${store ? `notes of the growth benchmark's ${store} store` : 'CMRC dev notes'} (${chunks.toLocaleString('en')} chunks of ≤ 800 characters, overlap 120), ${countOnly ? 'counted only' : `median of ${rounds} round${rounds === 1 ? '' : 's'}`}; ratios against the first row, measured in the same run`,
     '',
-    '| windows (tokens/overlap, embedded) | windows per note | padded tokens per note | CPU-s per note | CPU vs default | CPU-s / wall s, all notes | ENGRAM_EVAL_OPTIONS for bench:growth |',
+    '| windows (tokens/overlap, embedded) | windows per note | padded tokens per note | CPU-s per note | CPU vs 512/64 | CPU-s / wall s, all notes | ENGRAM_EVAL_OPTIONS for bench:growth |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const c of configs) {

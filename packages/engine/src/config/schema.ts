@@ -71,10 +71,14 @@ export const configSchema = z.object({
   chunk: section({
       size: d(int(100, 20_000), 800),
       overlap: d(int(0, 5_000), 120),
-      /** Local models: tokens per model window (a chunk longer than one is embedded in several, averaged); capped at the model's limit. */
-      windowTokens: d(int(32, 8192), 512),
+      /**
+       * Local models: tokens per model window (a chunk longer than one is embedded in several, averaged);
+       * capped at the model's limit. 256 without overlap: 14 % less model CPU per note than 512/64 at
+       * the same recall on the growth benchmark (docs/benchmarks.md, "Model windows").
+       */
+      windowTokens: d(int(32, 8192), 256),
       /** Local models: tokens shared by consecutive windows of one chunk. */
-      windowOverlap: d(int(0, 4096), 64),
+      windowOverlap: d(int(0, 4096), 0),
       /**
        * Local models: what is embedded per chunk — header+body: the memory's title, summary and tags
        * (with embedding.withMetadata) then every window of the body; body: the body's windows only;

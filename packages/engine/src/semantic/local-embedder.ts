@@ -5,8 +5,8 @@
 // What this provider does beyond calling the model:
 // - pooling per model (BGE: the [CLS] state; others: the masked mean), from the installed model's
 //   metadata or the config, recorded in the fingerprint;
-// - texts longer than the model's token limit are embedded in overlapping windows whose vectors are
-//   averaged (weighted by tokens), so no part of a chunk is silently cut off;
+// - texts longer than a window (DEFAULT_WINDOWING, at most the model's token limit) are embedded in
+//   windows whose vectors are averaged (weighted by tokens), so no part of a chunk is silently cut off;
 // - inputs are sorted by length and cut into sub-batches under a token budget, so a batch is padded
 //   to its own longest text, not the longest of all;
 // - the wall-clock timeout and the abort signal are checked between sub-batches and race each run.
@@ -124,7 +124,7 @@ export interface LocalEmbedderOptions {
   maxRows?: number;
   /** onnxruntime session settings (see DEFAULT_SESSION for why the defaults are what they are). */
   session?: SessionSettings;
-  /** Tokens per model window (special tokens included), capped at the model's limit; 0 = the limit. */
+  /** Tokens per model window (special tokens included), capped at the model's limit; 0 = DEFAULT_WINDOWING.tokens. */
   windowTokens?: number;
   /** Overlap between windows of an over-long text, in tokens. */
   windowOverlap?: number;
@@ -148,8 +148,13 @@ export interface SessionSettings {
 /** Which windows of a document are embedded. */
 export type WindowsEmbedded = 'all' | 'first';
 
-/** The windowing the index uses unless configured (config `chunk.windowTokens` / `windowOverlap` / `embed`). */
-export const DEFAULT_WINDOWING = { tokens: 512, overlap: 64, windows: 'all' as WindowsEmbedded };
+/**
+ * The windowing the index uses unless configured (config `chunk.windowTokens` / `windowOverlap` /
+ * `embed`, whose defaults these are): 256-token windows without overlap cost 12–14 % less CPU per note
+ * than 512 with 64 (shorter sequences: attention grows with the square of a window's length; two
+ * windows share one model run) at the same recall (docs/benchmarks.md, "Model windows").
+ */
+export const DEFAULT_WINDOWING = { tokens: 256, overlap: 0, windows: 'all' as WindowsEmbedded };
 
 type Tokenizer = { encode(text: string, opts?: { add_special_tokens?: boolean }): number[] };
 type Model = ((inputs: Record<string, unknown>) => Promise<Record<string, { dims: number[]; data: Float32Array }>>) & { dispose?: () => Promise<unknown> };
@@ -226,7 +231,7 @@ export class LocalEmbedder implements Embedder {
     this.maxRows = Math.max(1, Math.floor(opts.maxRows || DEFAULT_MAX_ROWS));
     this.overlap = Math.max(0, opts.windowOverlap ?? DEFAULT_WINDOWING.overlap);
     const specials = this.prefix.length + this.suffix.length;
-    this.windowTokens = Math.min(this.maxTokens, Math.max(specials + 8, Math.floor(opts.windowTokens || this.maxTokens)));
+    this.windowTokens = Math.min(this.maxTokens, Math.max(specials + 8, Math.floor(opts.windowTokens || DEFAULT_WINDOWING.tokens)));
     this.windows = opts.windows === 'first' ? 'first' : 'all';
   }
 

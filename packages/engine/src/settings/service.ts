@@ -11,7 +11,7 @@ import { secretPaths, type EngramConfig } from '../config/schema.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import type { IndexService } from '../index/service.ts';
 import { lexicalOptions, type EngineState } from '../runtime/state.ts';
-import { compareFingerprints, fingerprintOf } from '../semantic/fingerprint.ts';
+import { compareFingerprints, fingerprintOf, windowingKey } from '../semantic/fingerprint.ts';
 import { createTokenizer } from '../text/tokenize.ts';
 
 export class SettingsService {
@@ -81,7 +81,9 @@ export class SettingsService {
     s.config = next;
     const tokenizerChanged = prev.recall.tokenizer !== next.recall.tokenizer || JSON.stringify(prev.recall.userDict) !== JSON.stringify(next.recall.userDict);
     if (tokenizerChanged) s.tokenizer = createTokenizer({ kind: next.recall.tokenizer, userDict: next.recall.userDict });
-    if (JSON.stringify(prev.embedding) !== JSON.stringify(next.embedding)) await s.openSemantic();
+    // The model windows and what is embedded (chunk.windowTokens / windowOverlap / embed) are the channel's too.
+    const embedded = (c: EngramConfig) => [c.embedding, windowingKey(c.chunk), c.chunk.embed];
+    if (JSON.stringify(embedded(prev)) !== JSON.stringify(embedded(next))) await s.openSemantic();
     s.rebuildJudge(next);
     const lexicalChanged = JSON.stringify(lexicalOptions(prev)) !== JSON.stringify(lexicalOptions(next));
     if (opts.rebuild) await this.indexer.run({ full: true });

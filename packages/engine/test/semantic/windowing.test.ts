@@ -148,6 +148,24 @@ describe('vectors windowed otherwise are embedded again', () => {
     }
   });
 
+  it('under the default settings, a store from before the windowing was recorded is outdated: the default is not the legacy windowing', async () => {
+    const url = tempDbUrl();
+    const chunks = corpusChunks();
+    const legacy = await open(url, { windowTokens: 512, windowOverlap: 64, embed: 'header+body' });
+    assert.equal((await legacy.channel.sync(chunks, { mode: 'full' })).embedded, chunks.length);
+    const store = new VectorStore(legacy.client);
+    const { windowing: _w, ...old } = (await store.readFingerprint())!;
+    await store.writeFingerprint(old);
+    legacy.close();
+    const defaults = await open(url, configSchema.parse({}).chunk);
+    try {
+      assert.equal(defaults.channel.status().outdated, true);
+      assert.equal((await defaults.channel.sync(chunks, { mode: 'full' })).embedded, chunks.length);
+    } finally {
+      defaults.close();
+    }
+  });
+
   it('through the engine: an ordinary (incremental) index run after a windowing change embeds every chunk again', async () => {
     const work = mkdtempSync(join(root, 'engine-'));
     const diaryDir = join(work, 'diaries');
@@ -174,6 +192,12 @@ describe('vectors windowed otherwise are embedded again', () => {
       assert.equal(report.semantic?.embedded, chunks, 'no file changed, yet every chunk is embedded with the new windows');
       const again = await b.index({});
       assert.equal(again.semantic?.embedded ?? 0, 0);
+      // Saved in the settings (the console): applied at once, every chunk embedded with the new windows.
+      const saved = await b.saveSettings({ chunk: { windowTokens: 64 } });
+      assert.equal(saved.ok, true);
+      const st = b.semantic?.status() as { outdated?: boolean; storedFingerprint?: { windowing?: string } } | undefined;
+      assert.equal(st?.storedFingerprint?.windowing, '64/0/all');
+      assert.equal(st?.outdated, false);
     } finally {
       b.close();
     }

@@ -63,6 +63,9 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'embedding.threads', kind: 'number', min: 0, max: 64, label: ['本地模型线程数', 'Local model threads'], help: ['0 = 运行时默认（全部核心）', '0 = runtime default (all cores)'], showIf: providerIs('auto', 'local') },
       { path: 'embedding.batchTokens', kind: 'number', min: 512, max: 262144, step: 512, label: ['每批 token 上限', 'Tokens per batch'], help: ['按长度分桶后每批最多这么多 token；在 2 核上 512（每次一个窗口）最省 CPU，更大的批反而更慢、更占内存（docs/benchmarks.md）', 'Length-bucketed batches hold at most this many tokens; on 2 cores 512 (one window per run) costs the least CPU, larger batches are slower and use more memory (docs/benchmarks.md)'], showIf: providerIs('auto', 'local') },
       { path: 'embedding.withMetadata', kind: 'bool', label: ['标题、摘要、标签一并嵌入', 'Embed title, summary and tags'], help: ['改动后需重建向量', 'Needs a vector rebuild'] },
+      { path: 'chunk.windowTokens', kind: 'number', min: 32, max: 8192, step: 32, label: ['模型窗口（token）', 'Model window (tokens)'], help: ['长片段按这个长度切成几个窗口分别嵌入再平均；不超过模型上限。改动后下次索引重新嵌入全部片段', 'A long passage is embedded in windows of this length, averaged; capped at the model limit. After a change the next index run embeds every passage again'], showIf: providerIs('auto', 'local') },
+      { path: 'chunk.windowOverlap', kind: 'number', min: 0, max: 4096, step: 16, label: ['窗口重叠（token）', 'Window overlap (tokens)'], showIf: providerIs('auto', 'local') },
+      { path: 'chunk.embed', kind: 'select', options: ['header+body', 'body', 'header+first-window'], label: ['嵌入内容', 'What is embedded'], help: ['header+body = 标题、摘要、标签加正文的每个窗口；body = 只嵌正文；header+first-window = 只嵌第一个窗口', 'header+body = title, summary and tags, then every window of the body; body = the body only; header+first-window = the first window only'], showIf: providerIs('auto', 'local') },
     ],
   },
   {
