@@ -37,7 +37,37 @@ const target = join(dist, 'cli');
 // Built aside and swapped in, so a CLI starting meanwhile never loads half a bundle.
 const staging = join(dist, `cli-${process.pid}`);
 
-const EXTERNAL = ['@node-rs/jieba', '@huggingface/transformers', 'onnxruntime-node', 'esbuild', 'tsx'];
+const EXTERNAL = ['@node-rs/jieba', 'onnxruntime-node', 'onnxruntime-common', 'esbuild', 'tsx'];
+
+// The model runtime (@huggingface/transformers) is bundled as well, so a semantic recall compiles it
+// from the code cache instead of 1.3 MB of source, and without sharp (scripts/sharp-stub.cjs). Its
+// file finds itself (its own folder, and onnxruntime-node through a require from there) by its real
+// location, as when it loads from node_modules. Only when the onnxruntime-node and -common it would
+// load are the ones the CLI resolves; otherwise it stays external, as a runtime in the model cache does.
+const engineRequire = createRequire(join(engineDir, 'package.json'));
+function bundlesTransformers() {
+  try {
+    const own = createRequire(engineRequire.resolve('@huggingface/transformers'));
+    return ['onnxruntime-node', 'onnxruntime-common'].every((p) => own.resolve(p) === engineRequire.resolve(p));
+  } catch {
+    return false;
+  }
+}
+const withTransformers = bundlesTransformers();
+if (!withTransformers) EXTERNAL.push('@huggingface/transformers');
+const transformersPlugin = {
+  name: 'engram-transformers',
+  setup(b) {
+    b.onResolve({ filter: /^sharp$/ }, (a) => (/[\\/]@huggingface[\\/]transformers[\\/]/.test(a.importer) ? { path: join(engineDir, 'scripts/sharp-stub.cjs') } : undefined));
+    b.onLoad({ filter: /[\\/]@huggingface[\\/]transformers[\\/]dist[\\/][^\\/]+\.mjs$/ }, (a) => ({
+      contents:
+        "import { createRequire as __transformersRequire } from 'node:module';\nimport { pathToFileURL as __transformersUrlOf } from 'node:url';\n" +
+        'const __transformersModuleUrl = (() => { try { return __transformersUrlOf(__transformersRequire(__engramModuleUrl).resolve("@huggingface/transformers")).href; } catch { return __engramModuleUrl; } })();\n' +
+        readFileSync(a.path, 'utf8').replaceAll('import.meta.url', '__transformersModuleUrl'),
+      loader: 'js',
+    }));
+  },
+};
 
 // The embedded database client (@libsql/client/sqlite3 and libsql's JavaScript) is bundled, so its
 // code is in the code cache too; its native module, and the full client for remote URLs (http, ws),
@@ -89,7 +119,7 @@ const result = await build({
   minifyWhitespace: true,
   charset: 'ascii',
   external: EXTERNAL,
-  plugins: [libsqlPlugin, runTimeImportPlugin],
+  plugins: [libsqlPlugin, runTimeImportPlugin, transformersPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
