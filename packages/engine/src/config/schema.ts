@@ -73,8 +73,9 @@ export const configSchema = z.object({
       overlap: d(int(0, 5_000), 120),
       /**
        * Local models: tokens per model window (a chunk longer than one is embedded in several, averaged);
-       * capped at the model's limit. 256 without overlap: 14 % less model CPU per note than 512/64 at
-       * the same recall on the growth benchmark (docs/benchmarks.md, "Model windows").
+       * capped at the model's limit. 256 without overlap: 9–14 % less model CPU than 512/64 on CMRC-length
+       * chunks (none measurable on short notes) at the same recall on the growth benchmark
+       * (docs/benchmarks.md, "Model windows").
        */
       windowTokens: d(int(32, 8192), 256),
       /** Local models: tokens shared by consecutive windows of one chunk. */

@@ -150,9 +150,10 @@ export type WindowsEmbedded = 'all' | 'first';
 
 /**
  * The windowing the index uses unless configured (config `chunk.windowTokens` / `windowOverlap` /
- * `embed`, whose defaults these are): 256-token windows without overlap cost 12–14 % less CPU per note
- * than 512 with 64 (shorter sequences: attention grows with the square of a window's length; two
- * windows share one model run) at the same recall (docs/benchmarks.md, "Model windows").
+ * `embed`, whose defaults these are): 256-token windows without overlap cost 9–14 % less CPU than 512
+ * with 64 on CMRC-length chunks — attention grows with the square of a window's length, and two
+ * windows share one model run — (none measurable on short notes) at the same recall
+ * (docs/benchmarks.md, "Model windows").
  */
 export const DEFAULT_WINDOWING = { tokens: 256, overlap: 0, windows: 'all' as WindowsEmbedded };
 
