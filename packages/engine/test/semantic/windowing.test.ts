@@ -12,6 +12,7 @@ import { SemanticChannel } from '../../src/semantic/channel.ts';
 import { compareFingerprints, fingerprintOf, LEGACY_WINDOWING, parseFingerprint, windowingKey } from '../../src/semantic/fingerprint.ts';
 import { LocalEmbedder } from '../../src/semantic/local-embedder.ts';
 import { VectorStore } from '../../src/semantic/vector-store.ts';
+import { WorkerEmbedder } from '../../src/semantic/worker-embedder.ts';
 import { corpusChunks, embeddingConfig, openClient, tempDbUrl } from './helpers.ts';
 import { buildTinyModel } from './tiny-onnx.ts';
 import { configSchema } from '../../src/config/schema.ts';
@@ -66,6 +67,26 @@ describe('window size, overlap and first-window-only in the local embedder', () 
     } finally {
       await first.dispose();
       await all.dispose();
+    }
+  });
+});
+
+describe('the windowing in a worker', () => {
+  it('reaches the model in a worker: its vectors are the inline embedder\'s with the same windows', async () => {
+    const opts = { model: 'tiny-bert', windowTokens: 22, windowOverlap: 0, windows: 'first' as const };
+    const inline = await LocalEmbedder.load(modelDir, opts);
+    const worker = await WorkerEmbedder.load(modelDir, opts, { isolation: 'thread', idleMs: 0 });
+    const plain = await LocalEmbedder.load(modelDir, { model: 'tiny-bert' });
+    try {
+      const [a] = await inline.embed([LONG]);
+      const [b] = await worker.embed([LONG]);
+      const [c] = await plain.embed([LONG]);
+      assert.deepEqual([...(b as Float32Array)], [...(a as Float32Array)]);
+      assert.notDeepEqual([...(b as Float32Array)], [...(c as Float32Array)]);
+    } finally {
+      await inline.dispose();
+      await worker.dispose();
+      await plain.dispose();
     }
   });
 });
