@@ -67,22 +67,23 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 /**
- * The compiled CLI's exports, compiled with the code cache of this command (by its name; anything
- * else shares one). `saveCache()` writes the cache when there was none or V8 refused it.
+ * A compiled file's exports, compiled with the code cache `cacheName` (dist/cli/cache/<name>.v8).
+ * `saveCache()` writes the cache when there was none or V8 refused it. The file is ASCII (the build
+ * makes it so), read as latin1: the same string without decoding UTF-8.
  */
-function loadCompiled(command) {
-  const file = fileURLToPath(compiled);
-  const cacheFile = join(dirname(file), 'cache', `${/^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other'}.v8`);
+function compile(file, cacheName, load) {
+  const cacheFile = join(dirname(file), 'cache', `${cacheName}.v8`);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
   } catch {}
   const { Script } = require('node:vm');
-  // __engramImport: the bundle's import() of a file named at run time (see scripts/build-cli.mjs).
-  const source = `(function (exports, require, module, __filename, __dirname, __engramImport) {${readFileSync(file, 'utf8')}\n})`;
+  // __engramImport: the bundle's import() of a file named at run time; __engramLoad: a library built
+  // into a file of its own (both: see scripts/build-cli.mjs).
+  const source = `(function (exports, require, module, __filename, __dirname, __engramImport, __engramLoad) {${readFileSync(file, 'latin1')}\n})`;
   const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier) => import(specifier));
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier) => import(specifier), load);
   const saveCache = () => {
     if (cachedData !== undefined && !script.cachedDataRejected) return;
     const tmp = `${cacheFile}.tmp-${process.pid}`;
@@ -94,7 +95,26 @@ function loadCompiled(command) {
       rmSync(tmp, { force: true });
     }
   };
-  return { main: module.exports.main, saveCache };
+  return { exports: module.exports, saveCache };
+}
+
+/** The compiled CLI, with the code cache of this command (by its name; anything else shares one), and its libraries' caches. */
+function loadCompiled(command) {
+  const name = /^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other';
+  const file = fileURLToPath(compiled);
+  const saves = [];
+  const libs = new Map();
+  const load = (lib) => {
+    if (!libs.has(lib)) {
+      const compiledLib = compile(join(dirname(file), `lib-${lib}.cjs`), `${name}.${lib}`);
+      saves.push(compiledLib.saveCache);
+      libs.set(lib, compiledLib.exports);
+    }
+    return libs.get(lib);
+  };
+  const cli = compile(file, name, load);
+  saves.unshift(cli.saveCache);
+  return { main: cli.exports.main, saveCache: () => saves.forEach((save) => save()) };
 }
 
 let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();

@@ -9,6 +9,8 @@
 //                         loads was its largest single cost. The engine's modules are still evaluated
 //                         only when a command imports them (esbuild wraps lazily imported modules), so
 //                         `engram --version` loads neither the database client nor jieba.
+//   dist/cli/lib-*.cjs    libraries only some commands use (the model runtime, undici), loaded when
+//                         first imported, each with a code cache of its own.
 //   dist/drizzle/         the database migrations (found by the db client as ../drizzle).
 //   dist/cli/jieba-words.bin  the word index of jieba's dictionary (scripts/jieba-words.mjs): a
 //                         one-shot command segments with the few words its text contains instead of
@@ -95,13 +97,29 @@ const libsqlPlugin = {
   },
 };
 
+// Libraries only some commands use are built into files of their own (dist/cli/lib-<name>.cjs) that
+// the bundle loads when it first imports them, through the launcher and with a code cache of their
+// own: every command reads and keeps all of main.cjs, and these were 1.4 MB of it (undici: only with
+// a proxy; the model runtime: only for a query vector).
+const LIBS = { undici: 'undici', ...(withTransformers ? { transformers: '@huggingface/transformers' } : {}) };
+const libsPlugin = {
+  name: 'engram-libs',
+  setup(b) {
+    for (const [name, spec] of Object.entries(LIBS))
+      b.onResolve({ filter: new RegExp(`^${spec.replace(/[/.]/g, '\\$&')}$`) }, () => ({ path: name, namespace: 'engram-lib' }));
+    // A plain require() of main.cjs (a test's probe) has no launcher: the file itself, compiled as usual.
+    b.onLoad({ filter: /.*/, namespace: 'engram-lib' }, (a) => ({
+      contents: `module.exports = typeof __engramLoad === 'function' ? __engramLoad(${JSON.stringify(a.path)}) : require(__dirname + ${JSON.stringify(`/lib-${a.path}.cjs`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 const t0 = performance.now();
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: [join(engineDir, 'src/cli/main.ts')],
-  outfile: join(staging, 'main.cjs'),
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -119,19 +137,35 @@ const result = await build({
   minifyWhitespace: true,
   charset: 'ascii',
   external: EXTERNAL,
-  plugins: [libsqlPlugin, runTimeImportPlugin, transformersPlugin],
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+const result = await build({
+  ...common,
+  entryPoints: [join(engineDir, 'src/cli/main.ts')],
+  outfile: join(staging, 'main.cjs'),
+  plugins: [libsqlPlugin, runTimeImportPlugin, transformersPlugin, libsPlugin],
 });
+for (const [name, spec] of Object.entries(LIBS)) {
+  // The ES module entry (export *), as the sources' import() had it.
+  const lib = await build({
+    ...common,
+    stdin: { contents: `export * from ${JSON.stringify(spec)};`, resolveDir: engineDir, loader: 'js' },
+    outfile: join(staging, `lib-${name}.cjs`),
+    plugins: [transformersPlugin],
+  });
+  Object.assign(result.metafile.inputs, lib.metafile.inputs);
+  Object.assign(result.metafile.outputs, lib.metafile.outputs);
+}
 
 // esbuild leaves regular expression literals as written (/[;；]/): their characters are escaped too,
 // so the whole file is ASCII. \uXXXX per UTF-16 unit means the same in every literal left: a pattern
 // without the u flag matches units, and one with it reads an escaped surrogate pair as one character.
 // An identity escape (/\’s/, without the u flag) loses its backslash: \\u2019 would be a backslash.
-const bundle = join(staging, 'main.cjs');
 const unit = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, c) => (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + unit(c)));
+for (const bundle of ['main.cjs', ...Object.keys(LIBS).map((name) => `lib-${name}.cjs`)].map((f) => join(staging, f)))
+  writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, c) => (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + unit(c)));
 
 // Migrations next to the bundle: the db client looks for ../drizzle from its own file (dist/cli/).
 const migrations = join(root, 'drizzle');
@@ -157,7 +191,7 @@ try {
 }
 
 const sources = Object.keys(result.metafile.inputs)
-  .filter((p) => !p.includes('node_modules'))
+  .filter((p) => !p.includes('node_modules') && p !== '<stdin>' && !p.startsWith('engram-lib:'))
   .map((p) => resolve(root, p))
   .sort();
 const version = JSON.parse(readFileSync(join(engineDir, 'package.json'), 'utf8')).version;
