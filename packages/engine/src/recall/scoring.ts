@@ -185,6 +185,8 @@ export interface Candidate {
   coverage: number;
   fused: number;
   decay: number;
+  /** Share of the query's character pairs the candidate repeats (recall/phrase.ts); absent when not read. */
+  phrase?: number;
   score: number;
   folded: number;
   /** Near-duplicate candidates folded into this one (collapseNearDuplicates). */

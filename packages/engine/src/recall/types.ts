@@ -67,6 +67,8 @@ export interface RecallHit extends DocMeta {
     fused: number;
     /** Time-decay multiplier applied to `fused`. */
     decay: number;
+    /** Share of the query's character pairs this memory repeats, added to the score (recall/phrase.ts); null = not read. */
+    phrase: number | null;
   };
   matched: MatchedTerm[];
   /** Share of the query's weight explained by the matched tokens. */

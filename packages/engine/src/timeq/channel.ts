@@ -139,7 +139,7 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
       chunkId: chunkOf(m) ?? '',
       scope: hitScope(scope, m.meta.workspace),
       score: match?.score ?? 0,
-      channels: { lexical: match ? { rank: match.rank, score: match.score } : null, semantic: null, fused: 0, decay: 1 },
+      channels: { lexical: match ? { rank: match.rank, score: match.score } : null, semantic: null, fused: 0, decay: 1, phrase: null },
       matched: match?.matched ?? [],
       coverage: match ? coverageOf(match.matched, weights, aliasTokens) : 1,
       folded: match?.folded ?? 0,

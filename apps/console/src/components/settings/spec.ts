@@ -93,6 +93,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'recall.rrfK', kind: 'number', min: 1, max: 1000, label: ['综合排序的平滑常数', 'Rank fusion constant'] },
       { path: 'recall.semanticWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['语义一路的权重', 'Meaning weight'] },
       { path: 'recall.lexicalWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['关键词一路的权重', 'Keyword weight'] },
+      { path: 'recall.phraseWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['原句相似的加分', 'Phrase bonus'], help: ['问题里相邻的字在记忆中照样出现时加分；0 = 关', 'Bonus when a memory repeats the question’s wording; 0 = off'] },
       { path: 'timeDecay.enabled', kind: 'bool', label: ['时间衰减', 'Time decay'] },
       { path: 'timeDecay.halfLifeDays', kind: 'number', min: 1, max: 36500, label: ['半衰期（天）', 'Half-life (days)'], showIf: (g) => g('timeDecay.enabled') === true },
       { path: 'timeDecay.floor', kind: 'number', min: 0, max: 1, step: 0.05, label: ['衰减下限', 'Decay floor'], showIf: (g) => g('timeDecay.enabled') === true },

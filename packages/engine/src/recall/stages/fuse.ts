@@ -1,12 +1,14 @@
 // Stage 4 — fuse: decay inside each channel (half-life, floor; a superseded memory × 0.5), then
 // weighted reciprocal-rank fusion of the two channels into candidates (the semantic weight by the
 // query's language: recall/channel-weights.ts), each with its coverage of the
-// query and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
+// query, the phrase evidence (recall/phrase.ts: the question's wording repeated) added to its score,
+// and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
 import { bm25Idf } from '../../lexical/bm25.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
-import { attachEvidence, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
+import { phraseCoverage, phrasePairs } from '../phrase.ts';
+import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
 
 export const fuse: RecallStage = {
   name: 'fuse',
@@ -41,6 +43,20 @@ export const fuse: RecallStage = {
     for (const c of fused) {
       c.decay = decayFor(c.docId);
       if (c.matched.length > 0) c.coverage = coverageOf(c.matched, run.analysis.weights, aliasTokens);
+    }
+    const pairs = cfg.phraseWeight > 0 ? phrasePairs(run.query) : null;
+    if (pairs && pairs.size > 0) {
+      // In first-rank shares of the lexical channel, so the weight keeps its meaning whatever rrfK is.
+      const unit = cfg.phraseWeight / (cfg.rrfK + 1);
+      for (const c of fused) {
+        const meta = deps.doc(c.docId);
+        // The fields the lexical index reads besides the chunk: title, tags and goal.
+        const head = meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : '';
+        const phrase = phraseCoverage(pairs, head, run.texts.get(c.chunkId) ?? '');
+        c.phrase = phrase;
+        c.score = c.fused + unit * phrase * c.decay;
+      }
+      fused.sort(byScore);
     }
     run.maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
     const semantic = run.semantic;

@@ -18,7 +18,7 @@ export const select: RecallStage = {
         chunkId: c.chunkId,
         scope: hitScope(run.scope, meta.workspace),
         score: c.score,
-        channels: { lexical: c.lexical, semantic: c.semantic, fused: c.fused, decay: c.decay },
+        channels: { lexical: c.lexical, semantic: c.semantic, fused: c.fused, decay: c.decay, phrase: c.phrase ?? null },
         matched: c.matched,
         coverage: c.coverage,
         folded: c.folded,

@@ -1,0 +1,31 @@
+// Phrase evidence: how much of a question's wording a memory repeats, read as adjacent character
+// pairs. Words and their characters rank each memory by what it holds, not in what order; a question
+// usually repeats a phrase of the note it is about (东京节点的端口 — 东京节点端口), while notes that
+// merely share its words scatter them. Only pairs with a CJK character count: Latin words are ranked
+// by their own stems, and letter pairs say nothing about phrases. Pure.
+
+const RUN = /[\p{L}\p{N}]+/gu;
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
+
+/** The distinct adjacent pairs inside each run of letters and digits that hold a CJK character (lower-cased). */
+export function phrasePairs(text: string): Set<string> {
+  const pairs = new Set<string>();
+  for (const run of text.toLowerCase().match(RUN) ?? []) {
+    const chars = [...run];
+    for (let i = 0; i + 1 < chars.length; i++) {
+      const pair = `${chars[i]}${chars[i + 1]}`;
+      if (CJK.test(pair)) pairs.add(pair);
+    }
+  }
+  return pairs;
+}
+
+/** Share of the query's pairs that occur in the head (title, tags, goal) or the text (0 when the query has none). */
+export function phraseCoverage(queryPairs: ReadonlySet<string>, head: string, text: string): number {
+  if (queryPairs.size === 0) return 0;
+  const t = head.toLowerCase();
+  const body = text.toLowerCase();
+  let found = 0;
+  for (const p of queryPairs) if (body.includes(p) || t.includes(p)) found++;
+  return found / queryPairs.size;
+}

@@ -1,0 +1,54 @@
+// Issue 26: a note that repeats the question's wording outranks notes that only share its words
+// (the growth benchmark's ranking at 20,000 notes: R@5 0.972 → 0.978 on the tuning half).
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { phraseCoverage, phrasePairs } from '../../src/recall/phrase.ts';
+import { openTestEngine, tempDirs } from '../engine/helpers.ts';
+
+test('phrase pairs stay inside runs of letters and digits and need a CJK character', () => {
+  assert.deepEqual([...phrasePairs('东京节点，端口 8443')], ['东京', '京节', '节点', '端口']);
+  assert.deepEqual([...phrasePairs('port 端口A')], ['端口', '口a']);
+  assert.equal(phrasePairs('which port did we open').size, 0);
+});
+
+test('phrase coverage: the share of the query pairs found in the title or the text', () => {
+  const q = phrasePairs('东京节点的端口');
+  assert.equal(q.size, 6);
+  assert.equal(phraseCoverage(q, '', '东京节点的端口是 8443'), 1);
+  assert.equal(phraseCoverage(q, '东京节点', '端口待定'), 4 / 6);
+  assert.equal(phraseCoverage(q, '', '端口、节点、东京'), 3 / 6);
+  assert.equal(phraseCoverage(new Set(), '', '东京节点'), 0);
+});
+
+const dirs = tempDirs();
+after(() => rmSync(dirs.root, { recursive: true, force: true }));
+
+test('at equal words, the note that says the question\'s phrase ranks first; the weight 0 leaves the word ranking as it was', async () => {
+  mkdirSync(join(dirs.diaryDir, 'n'), { recursive: true });
+  const write = (name: string, title: string, body: string) => writeFileSync(join(dirs.diaryDir, 'n', `2026-10-20-${name}.txt`), `[10:00] ${title}\n\n${body}\n`);
+  // The scattered note is short and repeats the words, so BM25 alone puts it first.
+  write('scattered', '迁移清单', '端口、节点、东京：节点迁移，端口待定，东京机房。');
+  write('phrase', '周会记录', '上周的决定：东京节点的端口改成 8443，旧的 443 不再使用。会议还讨论了下个季度的预算、招聘计划和办公室搬迁的时间表，大家意见不一，下周继续。');
+  for (let i = 0; i < 12; i++) write(`other${i}`, `杂记${i}`, `今天整理了第${i}份会议材料，和同事讨论了进度安排与预算。`);
+  const q = '东京节点的端口是多少';
+  const order = async (phraseWeight: number) => {
+    const engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, recall: { phraseWeight } });
+    try {
+      await engine.index({ full: true });
+      const r = await engine.recall(q, { k: 5, gates: 'off' });
+      return r.hits.map((h) => ({ name: h.path.replace(/^.*-(\w+)\.txt$/, '$1'), phrase: h.channels.phrase }));
+    } finally {
+      engine.close();
+    }
+  };
+  const without = await order(0);
+  assert.equal(without[0]?.name, 'scattered', `word ranking: ${JSON.stringify(without)}`);
+  assert.ok(without.every((h) => h.phrase === null), 'weight 0: no phrase evidence is read');
+  const withPhrase = await order(1.2);
+  assert.equal(withPhrase[0]?.name, 'phrase', `with the phrase: ${JSON.stringify(withPhrase)}`);
+  const phrase = withPhrase.find((h) => h.name === 'phrase')?.phrase ?? 0;
+  const scattered = withPhrase.find((h) => h.name === 'scattered')?.phrase ?? 1;
+  assert.ok(phrase > scattered, `the explanation shows each hit's phrase share: ${phrase} vs ${scattered}`);
+});
