@@ -118,6 +118,11 @@ const libsPlugin = {
 const t0 = performance.now();
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
+// A build that fails leaves no half-built folder behind.
+let swapped = false;
+process.on('exit', () => {
+  if (!swapped) rmSync(staging, { recursive: true, force: true });
+});
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -207,6 +212,7 @@ try {
   if (e.code !== 'ENOENT') throw e;
 }
 renameSync(staging, target);
+swapped = true;
 rmSync(old, { recursive: true, force: true });
 
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
