@@ -67,12 +67,16 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 /**
- * A compiled file's exports, compiled with the code cache `cacheName` (dist/cli/cache/<name>.v8).
+ * A compiled file's exports, compiled with the code cache `cacheName` (dist/cli/cache/<name>.<size>-<mtime>.v8).
  * `saveCache()` writes the cache when there was none or V8 refused it. The file is ASCII (the build
  * makes it so), read as latin1: the same string without decoding UTF-8.
+ * The file's size and mtime are in the cache's name because V8 checks a cache against the length of
+ * the source only: a command still running from a build that a rebuild has since replaced writes
+ * its cache under its own build's name, never one the new build would read.
  */
 function compile(file, cacheName, load) {
-  const cacheFile = join(dirname(file), 'cache', `${cacheName}.v8`);
+  const { size, mtimeMs } = statSync(file);
+  const cacheFile = join(dirname(file), 'cache', `${cacheName}.${size}-${Math.round(mtimeMs)}.v8`);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);

@@ -2,7 +2,7 @@
 // These tests build it the way `npm install` does and run the artifact as a separate process.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -79,7 +79,8 @@ test('compiled engram keeps a code cache per command; a damaged one is refused, 
   const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
   const env = { HOME: dirs.root };
   assert.equal(run(bin, ['index', ...common], env).code, 0);
-  const cache = join(engineDir, 'dist/cli/cache/list.v8');
+  const main = statSync(join(engineDir, 'dist/cli/main.cjs'));
+  const cache = join(engineDir, `dist/cli/cache/list.${main.size}-${Math.round(main.mtimeMs)}.v8`);
   rmSync(cache, { force: true });
   const first = run(bin, ['list', ...common], env);
   assert.equal(first.code, 0, first.stderr);
