@@ -185,19 +185,23 @@ function loadBlocks(index: WordIndex, wanted: number[]): void {
 /** Adds to `out` the index of every dictionary word that occurs in `text`. */
 export function collectWordsIn(index: WordIndex, text: string, out: Set<number>): void {
   const n = text.length;
+  // Each position's block, looked up once (a write collects the words of its draft and a dozen
+  // memories at every position of their texts; the lookup and a closure per position were most of it).
+  const blockAtPosition = new Int32Array(n);
   const wanted = new Set<number>();
   for (let i = 0; i < n; i++) {
     const b = blockOfUnit(index, text.charCodeAt(i));
+    blockAtPosition[i] = b;
     if (b >= 0 && !index.blocks[b]) wanted.add(b);
   }
   if (wanted.size > 0) loadBlocks(index, [...wanted].sort((x, y) => x - y));
   for (let i = 0; i < n; i++) {
-    const b = blockOfUnit(index, text.charCodeAt(i));
+    const b = blockAtPosition[i]!;
     if (b < 0) continue;
     const { lo: id0, n: count, i32, u16, s: starts, u: units } = block(index, b);
-    // The unit of (block-local) word k at `depth`, or -1 when the word is shorter (it sorts before longer ones).
-    const unitAt = (k: number, depth: number) => (i32[starts + k]! + depth < i32[starts + k + 1]! ? u16[units + i32[starts + k]! + depth]! : -1);
-    // [lo, hi): the words that start with text[i, i + depth + 1); every word of the block starts with text[i].
+    // [lo, hi): the words that start with text[i, i + depth + 1); every word of the block starts with
+    // text[i]. The unit of (block-local) word k at `depth` is -1 when the word is shorter (it sorts
+    // before longer ones).
     let lo = 0;
     let hi = count;
     if (i32[starts + 1]! - i32[starts]! === 1) out.add(id0);
@@ -207,14 +211,16 @@ export function collectWordsIn(index: WordIndex, text: string, out: Set<number>)
       let z = hi;
       while (a < z) {
         const m = (a + z) >>> 1;
-        if (unitAt(m, depth) < c) a = m + 1;
+        const at = i32[starts + m]! + depth;
+        if ((at < i32[starts + m + 1]! ? u16[units + at]! : -1) < c) a = m + 1;
         else z = m;
       }
       const first = a;
       z = hi;
       while (a < z) {
         const m = (a + z) >>> 1;
-        if (unitAt(m, depth) <= c) a = m + 1;
+        const at = i32[starts + m]! + depth;
+        if ((at < i32[starts + m + 1]! ? u16[units + at]! : -1) <= c) a = m + 1;
         else z = m;
       }
       lo = first;
