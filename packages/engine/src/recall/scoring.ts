@@ -332,7 +332,7 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // Both channels putting the same memory first is the strongest sign a question is answered: the
   // query-level statistics (fitted on how the candidates look together) do not overrule it.
   if (AGREEMENT_OVERRIDES && channelsAgree(candidates, ctx)) return { silence: null, verdict: { p: null, threshold, overriddenBy: 'channels agree' } };
-  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0 })));
+  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0, phrase: c.phrase ?? 0 })));
   const p = queryProbability(q, gate.weights);
   const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold };
   if (p >= threshold) return { silence: null, verdict };

@@ -44,8 +44,9 @@ export const fuse: RecallStage = {
       c.decay = decayFor(c.docId);
       if (c.matched.length > 0) c.coverage = coverageOf(c.matched, run.analysis.weights, aliasTokens);
     }
-    const pairs = cfg.phraseWeight > 0 ? phrasePairs(run.query) : null;
-    if (pairs && pairs.size > 0) {
+    // The phrase share is read whatever the weight: the query gate reads it too (hybrid-gate.ts maxPhrase).
+    const pairs = phrasePairs(run.query);
+    if (pairs.size > 0) {
       // In first-rank shares of the lexical channel, so the weight keeps its meaning whatever rrfK is.
       const unit = cfg.phraseWeight / (cfg.rrfK + 1);
       for (const c of fused) {
