@@ -91,3 +91,16 @@ test('the query gate\'s bar falls with the store\'s size, between the small and 
   assert.equal(large.kept.length, 2);
   assert.equal(large.queryGate?.threshold, 0.1);
 });
+
+test('the query gate reads the phrase: the most of the wording one of the first five candidates repeats raises its probability', async () => {
+  const { FITTED_QUERY_GATE } = await import('../../src/recall/hybrid-gate.ts');
+  const five = (phrases: number[]) => phrases.map((phrase) => ({ ...ev({ p: 0.9 }), lexicalPass: 1, phrase }));
+  assert.equal(queryEvidence(five([0.2, 0.9, 0.1])).maxPhrase, 0.9);
+  assert.equal(queryEvidence(five([0.1, 0.1, 0.1, 0.1, 0.1, 1])).maxPhrase, 0.1, 'only the first five count');
+  assert.equal(queryEvidence([{ ...ev({}), lexicalPass: 1 }]).maxPhrase, 0, 'no phrase read: 0');
+  const weights = FITTED_QUERY_GATE!.weights;
+  assert.ok(queryProbability(queryEvidence(five([0.9])), weights) > queryProbability(queryEvidence(five([0.2])), weights));
+  // Silenced with a scattered best match, kept when one candidate repeats the question's wording.
+  const at = (phrase: number) => applyGates([{ ...cand('a', ev({ p: 0.9, coverage: 0.5 })), phrase }, { ...cand('b', ev({ p: 0.5 })), phrase: 0 }], ctx(FITTED_QUERY_GATE)).queryGate?.p ?? 0;
+  assert.ok(at(1) > at(0), `${at(1)} vs ${at(0)}`);
+});
