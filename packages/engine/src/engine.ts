@@ -202,6 +202,8 @@ export class Engine {
   index(opts: IndexRunOptions = {}): Promise<IndexReport> { return this.indexer.run(opts); }
   integrityCheck(sampleSize = 5): Promise<{ checked: number; minCos: number; ok: boolean; reason?: string }> { return this.indexer.integrityCheck(sampleSize); }
   watch(options: WatchOptions & { onSync?: (report: IndexReport) => void } = {}): DiaryWatcher { return this.indexer.watch(options); }
+  /** Resolves once the vectors of the notes indexed so far are filled in (an open or a write leaves them to the background). */
+  vectorsSettled(): Promise<void> { return this.indexer.vectorsSettled(); }
 
   // ── settings and status ──
   getSettings(): SettingsView { return this.settings.getSettings(); }

@@ -47,6 +47,12 @@ export interface IndexRunContext {
    * the database; the manifest check lists the table when absent (see changedDiaryPaths).
    */
   indexedFiles?: () => Promise<Map<string, { size: number; mtimeMs: number }> | null>;
+  /**
+   * Leave the embedding to a fill after the pass (IndexService): the pass drops stale vectors and
+   * reports what is left to embed in `embedLater`, so it holds the writer lock only for the rows
+   * and the lexical index. Applies to incremental passes over a port that can fill.
+   */
+  deferEmbed?: boolean;
 }
 
 /** A pass's report without the corpus totals (IndexService.run adds them; a write's pass has no use for two counting scans). */
@@ -61,6 +67,8 @@ export interface IndexRunResult extends Omit<IndexReport, 'documents' | 'chunks'
    */
   checkedUnchanged: Map<string, string | null>;
   resident: { text: string; critical: boolean }[];
+  /** The chunks this pass left to embed (deferEmbed): those of these documents, 'all' (vectors were behind), or null. */
+  embedLater: string[] | 'all' | null;
 }
 
 export async function runIndex(
@@ -179,7 +187,7 @@ async function indexPass(
   await deleteDocuments(ctx.db, removedIds);
   changedDocIds.push(...removedIds);
 
-  const { degraded, ...semantic } = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
+  const { degraded, later: embedLater, ...semantic } = await syncVectors(ctx, mode === 'full' ? 'full' : 'incremental', changedDocIds, removedIds);
 
   // A pass over some files (a write, a changed-files open) leaves the manifest as the last whole pass
   // wrote it: hashing the corpus again would read every row for each write.
@@ -229,6 +237,7 @@ async function indexPass(
     changedDocIds,
     checkedUnchanged,
     resident: scan.resident,
+    embedLater,
   };
 }
 
@@ -335,11 +344,22 @@ export async function syncVectors(
   mode: 'full' | 'incremental',
   changedDocIds: string[],
   removedDocIds: string[],
-): Promise<IndexReport['semantic'] & { degraded: string[] }> {
-  if (!ctx.semantic) return { embedded: 0, reused: 0, degradedBatches: 0, skipped: 'semantic channel not configured', degraded: [] };
+): Promise<IndexReport['semantic'] & { degraded: string[]; later: string[] | 'all' | null }> {
+  if (!ctx.semantic) return { embedded: 0, reused: 0, degradedBatches: 0, skipped: 'semantic channel not configured', degraded: [], later: null };
   const status = ctx.semantic.status();
   if (status.state === 'off' || status.state === 'error' || status.state === 'mismatch')
-    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state, degraded: [] };
+    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state, degraded: [], later: null };
+  if (ctx.deferEmbed && mode === 'incremental' && status.outdated !== true && ctx.semantic.fill) {
+    // Only what is stale goes now (vectors of removed chunks, and of chunks whose text changed);
+    // the embedding is the fill's, after the lock is released. Vectors behind the chunk table
+    // (a fill stopped by a close, degraded batches) are all filled in, not only this pass's.
+    const behind = status.vectors < (await corpusCounts(ctx.db)).chunks;
+    const chunks = await loadChunkTexts(ctx.db, changedDocIds);
+    const report = await ctx.semantic.sync(chunks, { mode: 'incremental', removedDocIds: [...new Set(removedDocIds)], changedDocIds, signal: ctx.signal, embed: false });
+    const removed = new Set(removedDocIds);
+    const later = behind ? 'all' : changedDocIds.filter((id) => !removed.has(id));
+    return { embedded: 0, reused: report.reused, degradedBatches: 0, skipped: null, degraded: [], later: later.length === 0 ? null : later };
+  }
   if (mode === 'full') await ctx.semantic.prepareRebuild?.();
   // Batches that degraded in an earlier run left chunks without vectors, and nothing marks their
   // documents as changed: when vectors are behind the chunk table, sync everything (unchanged
@@ -360,5 +380,5 @@ export async function syncVectors(
   const degraded = (report.degradedBatches as { index?: number; size?: number; reason?: string }[]).map(
     (b) => `semantic batch ${b.index} (${b.size} chunk${b.size === 1 ? '' : 's'}) degraded: ${b.reason}; those chunks are found lexically until the next index run embeds them`,
   );
-  return { embedded: report.embedded, reused: report.reused, degradedBatches: report.degradedBatches.length, skipped: null, degraded };
+  return { embedded: report.embedded, reused: report.reused, degradedBatches: report.degradedBatches.length, skipped: null, degraded, later: null };
 }

@@ -1,13 +1,15 @@
 // The index domain (#18, the console's index router): full and incremental runs (files → rows →
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
-import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable } from '@engram/db';
+import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable, loadChunkTexts } from '@engram/db';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
 import { asDatabaseOutage, databaseUnreachableError, errorMessage } from '../errors.ts';
 import type { EngineState } from '../runtime/state.ts';
 import { changedDiaryPaths, runIndex, type IndexRunResult } from './indexer.ts';
+import { docIdOfChunk } from '../semantic/chunk-id.ts';
 import { DiaryWatcher, type SyncTrigger, type WatchOptions } from './watcher.ts';
 
 export interface IndexRunOptions {
@@ -17,6 +19,12 @@ export interface IndexRunOptions {
   lockWaitMs?: number;
   /** Only these diary paths (relative to the folder): the files a burst of events named. */
   paths?: string[];
+  /**
+   * An incremental run embeds its new chunks after it releases the writer lock (the fill): `wait`
+   * (default: `engram index`, the console's embed step) resolves once they are embedded, with the
+   * fill's counts in the report; `background` once the rows and the lexical index are stored.
+   */
+  embed?: 'wait' | 'background';
 }
 
 export interface LiveSyncState {
@@ -32,7 +40,10 @@ export interface LiveSyncState {
   running: boolean;
   /** Index passes the live sync has started (one per burst of file events, one per changed check). */
   passes: number;
-  /** Where the running pass is (files stored of how many, the phase); the last pass's end once it is done. */
+  /**
+   * Where the running pass is (files stored of how many, the phase); the last pass's end once it is
+   * done. While vectors are filled in after a pass: phase 'embed', chunks embedded of how many.
+   */
   progress: IndexProgress | null;
   /** Changed files waiting for the next pass (their burst has not gone quiet yet, or a pass runs). */
   pending: number;
@@ -47,26 +58,67 @@ export class IndexService {
   readonly pendingIndexPaths = new Set<string>();
   private syncState: Omit<LiveSyncState, 'pending'> = { watching: false, events: false, lastSyncAt: null, lastTrigger: null, lastChanges: 0, lastError: null, running: false, passes: 0, progress: null };
   private watcher: DiaryWatcher | null = null;
+  /** Documents whose chunks wait for the fill ('all': every chunk without a vector). */
+  private fillQueue: Set<string> | 'all' | null = null;
+  private fillRun: Promise<void> | null = null;
+  private readonly fillAbort = new AbortController();
+  private fillProgress: IndexProgress | null = null;
+  private readonly fillListeners = new Set<(p: IndexProgress) => void>();
+  /** What every fill since the open embedded (a waiting run reports its share). */
+  private fillTotals = { embedded: 0, reused: 0, degradedBatches: 0, warnings: [] as string[] };
 
-  /** The live pick-up of outside changes: on or off, when it last synced and what it found, where a running pass is. */
+  /** The live pick-up of outside changes: on or off, when it last synced and what it found, where a running pass (or the fill) is. */
   get liveSync(): LiveSyncState {
-    return { ...this.syncState, pending: this.watcher?.pendingCount() ?? 0 };
+    const filling = this.fillRun !== null;
+    const progress = !this.syncState.running && filling && this.fillProgress ? this.fillProgress : this.syncState.progress;
+    return { ...this.syncState, running: this.syncState.running || filling, progress, pending: this.watcher?.pendingCount() ?? 0 };
+  }
+
+  /** Resolves once the vectors of every pass so far are filled in (or the fill stopped: a close, a fault). */
+  async vectorsSettled(): Promise<void> {
+    while (this.fillRun) await this.fillRun;
   }
 
   constructor(private readonly s: EngineState) {}
 
-  run(opts: IndexRunOptions = {}): Promise<IndexReport> {
-    return this.pass(opts, true) as Promise<IndexReport>;
+  async run(opts: IndexRunOptions = {}): Promise<IndexReport> {
+    if (opts.embed === 'background') return this.pass(opts, true) as Promise<IndexReport>;
+    // Counted from before the pass: the fill it queues (or joins) is this run's embedding.
+    const before = { ...this.fillTotals };
+    const listener = (p: IndexProgress) => opts.onProgress?.(p);
+    this.fillListeners.add(listener);
+    try {
+      const report = (await this.pass(opts, true)) as IndexReport;
+      if (!this.fillRun) return report;
+      await this.vectorsSettled();
+      const t = this.fillTotals;
+      const { chunks } = await corpusCounts(this.s.db);
+      return {
+        ...report,
+        chunks,
+        warnings: [...report.warnings, ...t.warnings.slice(before.warnings.length)],
+        semantic: {
+          ...report.semantic,
+          embedded: report.semantic.embedded + t.embedded - before.embedded,
+          reused: report.semantic.reused + t.reused - before.reused,
+          degradedBatches: report.semantic.degradedBatches + t.degradedBatches - before.degradedBatches,
+        },
+      };
+    } finally {
+      this.fillListeners.delete(listener);
+    }
   }
 
   /** A run; with `counts` false the report has no corpus counts (two counting queries, ~70 ms at 50,000 notes, that the sync on open never reads). */
   private pass(opts: IndexRunOptions, counts: boolean): Promise<Omit<IndexReport, 'documents' | 'chunks'>> {
     const s = this.s;
+    let later: IndexRunResult['embedLater'] = null;
     return s.exclusive(async () => {
       const result: IndexRunResult = await runIndex(
         {
           db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, onProgress: opts.onProgress, signal: opts.signal, now: s.options.now,
           indexedFiles: () => this.indexedFiles(),
+          deferEmbed: true,
         },
         opts.full ? 'full' : 'incremental',
         opts.paths,
@@ -84,14 +136,93 @@ export class IndexService {
       // generation it was at and the next recall catches up through the log, or finds nothing
       // when the pass changed nothing (a 50,000-note open: ~0.4 s of listing saved).
       if (opts.full) s.live.generation = -1;
-      const { changedDocIds: _c, checkedUnchanged: _u, resident: _r, ...report } = result;
+      later = result.embedLater;
+      const { changedDocIds: _c, checkedUnchanged: _u, resident: _r, embedLater: _e, ...report } = result;
       if (!counts) return report;
       const { documents, chunks } = await corpusCounts(s.db);
       return { ...report, documents, chunks };
-    }, opts.lockWaitMs).catch((e: unknown) => {
-      // A server gone mid-pass said only "fetch failed": name it, its address and what to do.
-      throw asDatabaseOutage(e, s.database.url);
+    }, opts.lockWaitMs).then(
+      (report) => {
+        // The lock is released: lexical recall has the new notes; their vectors follow.
+        this.queueFill(later);
+        return report;
+      },
+      (e: unknown) => {
+        // A server gone mid-pass said only "fetch failed": name it, its address and what to do.
+        throw asDatabaseOutage(e, s.database.url);
+      },
+    );
+  }
+
+  /** Queues these documents' chunks (or every chunk without a vector) for the fill, and starts it if it is not running. */
+  private queueFill(later: IndexRunResult['embedLater']): void {
+    const s = this.s;
+    // A one-shot command leaves the embedding to whoever holds the index (semantic/channel-types.ts ModelLoading).
+    if (later === null || this.fillAbort.signal.aborted || s.options.model?.embedLater === true || !s.semantic?.fill) return;
+    if (later === 'all' || this.fillQueue === 'all') this.fillQueue = 'all';
+    else {
+      this.fillQueue ??= new Set();
+      for (const id of later) this.fillQueue.add(id);
+    }
+    this.fillRun ??= this.fill().finally(() => {
+      this.fillRun = null;
+      this.fillProgress = null;
     });
+  }
+
+  /**
+   * Embeds the queued chunks outside the writer lock, a batch at a time; each batch's vectors are
+   * stored under the lock, for the chunks still there as they were embedded (semantic/channel.ts
+   * fill). A close stops it between batches; what it had not stored is found by the next open
+   * (vectors behind the chunks: the open's pass queues them all).
+   */
+  private async fill(): Promise<void> {
+    const s = this.s;
+    const signal = this.fillAbort.signal;
+    await nextTurn(); // the caller returns first (an open becomes ready; a write answers)
+    while (this.fillQueue !== null && !signal.aborted) {
+      const queued = this.fillQueue;
+      this.fillQueue = null;
+      const semantic = s.semantic;
+      if (!semantic?.fill) return;
+      try {
+        const chunks = queued === 'all' ? await loadChunkTexts(s.db) : await loadChunkTexts(s.db, [...queued]);
+        if (signal.aborted) return;
+        const report = await semantic.fill(chunks, {
+          signal,
+          onProgress: (done, total) => {
+            this.fillProgress = { phase: 'embed', done, total };
+            for (const l of this.fillListeners) l(this.fillProgress);
+          },
+          commit: (ids, write) => {
+            if (signal.aborted) return Promise.resolve(0);
+            return s.exclusive(async () => {
+              if (signal.aborted) return 0;
+              const wanted = new Set(ids);
+              const current = await loadChunkTexts(s.db, [...new Set(ids.map(docIdOfChunk))]);
+              return write(current.filter((c) => wanted.has(c.id)));
+            });
+          },
+        });
+        const degraded = report.degradedBatches as { index?: number; size?: number; reason?: string }[];
+        this.fillTotals = {
+          embedded: this.fillTotals.embedded + report.embedded,
+          reused: this.fillTotals.reused + report.reused,
+          degradedBatches: this.fillTotals.degradedBatches + degraded.length,
+          warnings: [
+            ...this.fillTotals.warnings,
+            ...degraded.map((b) => `semantic batch ${b.index} (${b.size} chunk${b.size === 1 ? '' : 's'}) degraded: ${b.reason}; those chunks are found lexically until the next index run embeds them`),
+          ],
+        };
+        if (report.skipped) return; // the channel cannot embed now (off, failing, or left to another process)
+      } catch (e) {
+        if (signal.aborted) return;
+        // Another writer holding the lock, a database gone: the chunks stay without vectors until the next pass.
+        this.lastIndexWarnings = [...this.lastIndexWarnings, `filling in vectors stopped: ${errorMessage(e)}`];
+        s.log('warn', 'filling in vectors stopped', { error: errorMessage(e) });
+        return;
+      }
+    }
   }
 
   /**
@@ -147,7 +278,7 @@ export class IndexService {
     const all = [...new Set([...this.pendingIndexPaths, ...paths])];
     let result: IndexRunResult;
     try {
-      result = await runIndex({ db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, now: s.options.now }, 'incremental', all);
+      result = await runIndex({ db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, now: s.options.now, deferEmbed: true }, 'incremental', all);
     } catch (e) {
       if (!isUnreachable(e)) throw e;
       // The file is written (the files are the truth); only its index entry waits for the server.
@@ -160,6 +291,8 @@ export class IndexService {
     await s.live.reloadDocuments(s.db, result.changedDocIds).catch((e: unknown) => {
       throw asDatabaseOutage(e, s.database.url, paths);
     });
+    // Embedded after the write's lock is released (the fill waits for it).
+    this.queueFill(result.embedLater);
   }
 
   /** Cosine of a few stored vectors against fresh embeddings of their chunks (a changed model shows here). */
@@ -195,6 +328,7 @@ export class IndexService {
           full: false,
           paths: paths ?? undefined,
           lockWaitMs: 2_000,
+          embed: 'background',
           onProgress: (progress) => (this.syncState = { ...this.syncState, progress }),
         });
         for (const p of paths ?? [...this.pendingIndexPaths]) this.pendingIndexPaths.delete(p);
@@ -220,6 +354,8 @@ export class IndexService {
   }
 
   close(): void {
+    this.fillAbort.abort();
+    this.fillQueue = null;
     this.watcher?.close();
     this.watcher = null;
   }

@@ -14,7 +14,7 @@ export interface LexicalSearcher {
 }
 
 export type SemanticSearchResult =
-  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number; background?: { mean: number; std: number; n: number }; /** The embedding model's name (its fitted gates apply to it only). */ model?: string }
+  | { ran: true; hits: { chunkId: string; score: number; rank: number }[]; ms: number; background?: { mean: number; std: number; n: number }; /** The embedding model's name (its fitted gates apply to it only). */ model?: string; /** Vectors are still being filled in: only chunks with one could be found (N of M). */ partial?: string }
   | { ran: false; skipped: string };
 
 export interface SemanticSearcher {

@@ -124,7 +124,8 @@ export interface RecallExplanation {
   nearDuplicates?: NearDuplicateGroupExplanation[];
   /** The query's language (by script) and the semantic fusion weight it chose (recall/channel-weights.ts). */
   language?: LanguageExplanation;
-  semantic: { ran: boolean; skipped: string | null; candidates: number; background?: { mean: number; std: number; n: number } | null };
+  /** `partial`: the channel ran while vectors were still being filled in (N of M chunks have one). */
+  semantic: { ran: boolean; skipped: string | null; candidates: number; background?: { mean: number; std: number; n: number } | null; partial?: string | null };
   lexical: { candidates: number };
   judge: { applied: boolean; dropped: number; reason: string | null; ms: number } | null;
   k: { chosen: number; reason: string };

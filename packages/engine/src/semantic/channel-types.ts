@@ -43,6 +43,24 @@ export interface SyncOptions {
   changedDocIds?: string[];
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /**
+   * false: only drop what is stale (removed chunks, and the vectors of listed chunks whose text or
+   * context changed) and embed nothing — the caller fills the vectors in later (`fill`), outside
+   * its writer lock. The model is not loaded for it.
+   */
+  embed?: boolean;
+}
+
+/** A background fill (SemanticChannel.fill): embeds outside any lock, stores each batch through `commit`. */
+export interface FillOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Stores one batch: the caller takes its writer lock, reads these chunks as they are now (gone
+   * ones left out) and hands them to `write`, which keeps the vectors whose chunk is unchanged.
+   * Resolves to how many were stored.
+   */
+  commit: (ids: string[], write: (current: SyncChunk[]) => Promise<number>) => Promise<number>;
 }
 
 export interface DegradedBatch {
@@ -78,7 +96,17 @@ export interface CosineBackground {
   n: number;
 }
 
-export type SemanticSearchResult = { ran: true; hits: SemanticHit[]; ms: number; background?: CosineBackground; model?: string } | { ran: false; skipped: string };
+export type SemanticSearchResult =
+  | {
+      ran: true;
+      hits: SemanticHit[];
+      ms: number;
+      background?: CosineBackground;
+      model?: string;
+      /** Set while vectors are still being filled in: only the chunks that have one could be found. */
+      partial?: string;
+    }
+  | { ran: false; skipped: string };
 
 export interface IntegrityReport {
   /** Sample chunks re-embedded and compared (chunks without a stored vector are skipped). */

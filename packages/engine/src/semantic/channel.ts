@@ -15,6 +15,7 @@ import type {
   SemanticLog,
   SemanticSearchResult,
   SemanticStatus,
+  FillOptions,
   SyncChunk,
   SyncOptions,
   SyncResult,
@@ -57,6 +58,7 @@ export type {
   SemanticLog,
   SemanticChannelOptions,
   ModelLoading,
+  FillOptions,
 } from './channel-types.ts';
 export { docIdOfChunk };
 
@@ -93,6 +95,10 @@ export class SemanticChannel {
   private reference: Float32Array[] | null = null;
   /** The on-demand model load in flight. */
   private modelLoading: Promise<boolean> | null = null;
+  /** A background fill (fill()) under way: the chunks it has left to embed, null before it has planned them. */
+  private filling: { left: number | null } | null = null;
+  /** Fired by close(): a fill in flight stops between batches. */
+  private readonly closing = new AbortController();
 
   private constructor(opts: SemanticChannelOptions) {
     this.opts = opts;
@@ -375,6 +381,7 @@ export class SemanticChannel {
   }
 
   private async syncNow(input: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+    if (opts.embed === false) return this.dropStale(input, opts);
     const embedLater = this.opts.model?.embedLater === true;
     if (!embedLater && input.length > 0) await this.ensureModel();
     const chunks = this.state === 'ready' && this.embedder ? await this.withContext(input) : input;
@@ -476,6 +483,148 @@ export class SemanticChannel {
     return result;
   }
 
+  /**
+   * A sync that embeds nothing (SyncOptions.embed false): removed chunks' vectors go, moved texts
+   * take their donor's vector, and a listed chunk whose stored vector was made from other text (or
+   * other context) loses it — until the fill embeds it again, the chunk is found lexically, never by
+   * the old text's vector. Needs no model: with the vectors not loaded yet, their fingerprints are read from the table.
+   */
+  private async dropStale(input: SyncChunk[], opts: SyncOptions): Promise<SyncResult> {
+    const result: SyncResult = { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: null, aborted: false };
+    const judged = this.state === 'ready';
+    const chunks = judged ? await this.withContext(input) : input;
+    let listed: Map<string, string> | null = null;
+    const storedFp = async (): Promise<(id: string) => string | undefined> => {
+      if (this.index) {
+        const index = this.index;
+        return (id) => index.fingerprintOf(id);
+      }
+      listed ??= new Map((await this.store.listIds()).map((r) => [r.id, r.fingerprint]));
+      const map = listed;
+      return (id) => map.get(id);
+    };
+    const stale = await staleIds(chunks, opts, async () => (this.index ? this.index.idList() : [...(listed ??= new Map((await this.store.listIds()).map((r) => [r.id, r.fingerprint]))).keys()]));
+    if (judged) {
+      if (this.index) {
+        // Donor vectors are copied out before stale rows are removed.
+        const plan = planReuse(chunks, this.index);
+        result.reused = plan.reused;
+        if (plan.copies.length > 0) {
+          await this.writeVectors(plan.copies);
+          result.reused += plan.copies.length;
+        }
+      }
+      const fpOf = await storedFp();
+      for (const c of chunks) {
+        const fp = fpOf(c.id);
+        if (fp !== undefined && fp !== c.fingerprint) stale.push(c.id);
+      }
+    }
+    result.removed = await this.removeIds(stale);
+    return result;
+  }
+
+  /**
+   * Embeds the listed chunks that have no current vector, outside any lock: each batch's vectors
+   * are stored through `opts.commit` (the caller's writer lock), and only for chunks that are, under
+   * that lock, still there with the text and context they were embedded from. Never throws for
+   * embedding faults (a failed batch's chunks stay without vectors: the next fill tries them again).
+   */
+  async fill(input: SyncChunk[], opts: FillOptions): Promise<SyncResult> {
+    const result: SyncResult = { embedded: 0, reused: 0, removed: 0, degradedBatches: [], skipped: null, aborted: false };
+    if (this.opts.model?.embedLater === true) {
+      result.skipped = 'embedded later, by the process that holds the index or `engram index`';
+      return result;
+    }
+    this.filling = { left: null };
+    opts = { ...opts, signal: opts.signal ? AbortSignal.any([opts.signal, this.closing.signal]) : this.closing.signal };
+    try {
+      if (!(await this.ensureModel()) || !this.embedder || this.closed) {
+        result.skipped = this.reason ?? `semantic channel is ${this.state}`;
+        return result;
+      }
+      const embedder = this.embedder;
+      const chunks = await this.withContext(input);
+      const plan = planReuse(chunks, this.index);
+      result.reused = plan.reused;
+      const batches = batchesOf(plan.groups, this.config.batchSize);
+      const total = plan.copies.length + batches.reduce((n, b) => n + chunkCount(b), 0);
+      let done = 0;
+      this.filling = { left: total };
+      const progress = (n: number) => {
+        done += n;
+        if (this.filling) this.filling.left = total - done;
+        opts.onProgress?.(done, total);
+      };
+      opts.onProgress?.(0, total);
+      // Stores these rows if their chunks are unchanged under the caller's lock.
+      const store = (rows: StoredVector[]) =>
+        opts.commit(rows.map((r) => r.id), async (current) => {
+          if (opts.signal?.aborted || this.closed) return 0;
+          const now = new Map((await this.withContext(current)).map((c) => [c.id, c.fingerprint]));
+          const keep = rows.filter((r) => now.get(r.id) === r.fingerprint);
+          await this.exclusive(() => this.writeVectors(keep));
+          return keep.length;
+        });
+      if (plan.copies.length > 0) {
+        result.reused += await store(plan.copies);
+        progress(plan.copies.length);
+      }
+      const degrade = (index: number, size: number, reason: string) => {
+        const safeReason = this.safe(reason);
+        result.degradedBatches.push({ index, size, reason: safeReason });
+        this.degradedTotal++;
+        this.lastError = safeReason;
+        this.log('warn', 'embedding batch degraded to lexical-only', { batch: index, chunks: size, reason: safeReason });
+      };
+      if (batches.length > 0) {
+        const finished = await runBatches(
+          batches.map((b) => b.map((g) => (g[0] as SyncChunk).text)),
+          (texts, signal) => embedder.embed(texts, { signal }),
+          {
+            pacer: this.pacer,
+            maxRetries: embedder.remote ? this.config.maxRetries : 0,
+            signal: opts.signal,
+            maxWaitMs: this.opts.maxRetryWaitMs,
+            backoffBaseMs: this.opts.backoffBaseMs,
+            onResult: async (r: BatchResult) => {
+              const batch = batches[r.index] as SyncChunk[][];
+              const size = chunkCount(batch);
+              if (r.vectors && !opts.signal?.aborted && !this.closed) {
+                const rows: StoredVector[] = [];
+                batch.forEach((group, i) => {
+                  for (const c of group) rows.push({ id: c.id, fingerprint: c.fingerprint, vector: r.vectors?.[i] as Float32Array });
+                });
+                try {
+                  result.embedded += await store(rows);
+                } catch (e) {
+                  degrade(r.index, size, `saving vectors failed: ${(e as Error).message}`);
+                }
+              } else if (!r.vectors) degrade(r.index, size, r.error ?? 'unknown error');
+              progress(size);
+            },
+            onRetry: (info) => this.log('info', 'embedding batch retry', { batch: info.index, attempt: info.attempt, waitMs: info.waitMs, reason: this.safe(info.reason) }),
+          },
+        );
+        result.aborted = !finished || opts.signal?.aborted === true;
+      }
+      this.log('info', 'semantic fill done', { embedded: result.embedded, reused: result.reused, degradedBatches: result.degradedBatches.length, aborted: result.aborted });
+      return result;
+    } finally {
+      this.filling = null;
+    }
+  }
+
+  /** While a fill runs: how far the vectors are ("N of M chunks"), for a search's explanation. */
+  private fillNote(index: VectorIndex | null): string | undefined {
+    if (!this.filling) return undefined;
+    const have = index?.size ?? 0;
+    const left = this.filling.left;
+    return left === null
+      ? 'vectors are still being filled in; chunks without one are found lexically'
+      : `vectors are still being filled in (${have} of ${have + left} chunks); chunks without one are found lexically`;
+  }
+
   remove(chunkIds: string[]): Promise<void> {
     return this.exclusive(async () => {
       await this.removeIds(chunkIds);
@@ -555,7 +704,7 @@ export class SemanticChannel {
       if (this.state !== 'ready' || !this.embedder) return { ran: false, skipped: this.reason ?? `semantic channel is ${this.state}` };
       if (!query.trim()) return { ran: false, skipped: 'empty query' };
       const index = this.index;
-      if (!index || index.size === 0) return { ran: false, skipped: 'no vectors indexed yet' };
+      if (!index || index.size === 0) return { ran: false, skipped: this.fillNote(index) ?? 'no vectors indexed yet' };
       const vector = await this.embedQuery(query, opts.signal);
       if (vector.length !== index.dims) {
         const reason = `query embedding has ${vector.length} dimensions, stored vectors have ${index.dims}`;
@@ -569,6 +718,7 @@ export class SemanticChannel {
         ms: performance.now() - started,
         background: await this.backgroundFor(vector, index, opts.signal),
         model: this.current.model,
+        ...(this.filling ? { partial: this.fillNote(index) } : {}),
       };
     } catch (e) {
       const reason = this.safe(`query embedding failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -625,6 +775,7 @@ export class SemanticChannel {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     this.index?.close();
     void this.embedder?.dispose?.();
   }

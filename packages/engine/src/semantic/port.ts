@@ -1,5 +1,6 @@
 // What the engine needs from the semantic channel. semantic/channel.ts implements it.
 import type { SemanticSearchResult } from '../recall/pipeline.ts';
+import type { FillOptions } from './channel-types.ts';
 
 export interface SemanticPortStatus {
   state: 'off' | 'ready' | 'mismatch' | 'error';
@@ -24,8 +25,15 @@ export interface SemanticPort {
       changedDocIds?: string[];
       onProgress?: (done: number, total: number) => void;
       signal?: AbortSignal;
+      /** false: drop what is stale, embed nothing (the vectors are filled in later by `fill`). */
+      embed?: boolean;
     },
-  ): Promise<{ embedded: number; reused: number; removed: number; degradedBatches: unknown[] }>;
+  ): Promise<{ embedded: number; reused: number; removed: number; degradedBatches: unknown[]; skipped?: string | null }>;
+  /**
+   * Embeds the chunks without a current vector outside any lock, storing each batch through
+   * `opts.commit` (the caller's writer lock and re-check). A port without it embeds inside `sync`.
+   */
+  fill?(chunks: { id: string; text: string; fingerprint: string }[], opts: FillOptions): Promise<{ embedded: number; reused: number; removed: number; degradedBatches: unknown[]; skipped?: string | null; aborted?: boolean }>;
   search(query: string, limit: number, opts?: { signal?: AbortSignal }): Promise<SemanticSearchResult>;
   /** Whether this chunk has a vector (a chunk without one cannot be judged by the semantic gates). */
   hasVector?(chunkId: string): boolean;

@@ -18,6 +18,7 @@ test('hybrid recall: both channels score, the explanation says so; a dead endpoi
   seedCorpus(dirs.diaryDir);
   const engine = await openTestEngine(dirs, { env: { HOME: dirs.root, ENGRAM_EMBEDDING_KEY: 'sk-test-hybrid' } }, embedding(server.url));
   try {
+    await engine.vectorsSettled(); // the open embeds in the background
     const status = await engine.status();
     assert.equal(status.semantic.state, 'ready', status.semantic.reason ?? '');
     assert.equal(status.vectors, status.chunks, 'every chunk has a vector');
@@ -142,6 +143,7 @@ test('changing the tokenizer re-tokenizes without re-embedding a single chunk', 
   seedCorpus(dirs.diaryDir);
   const engine = await openTestEngine(dirs, {}, embedding(server.url));
   try {
+    await engine.vectorsSettled(); // the open embeds in the background
     const embeddedBefore = server.inputs;
     assert.ok(embeddedBefore > 0);
     await engine.saveSettings({ recall: { tokenizer: 'gram' } });

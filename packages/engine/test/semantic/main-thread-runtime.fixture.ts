@@ -22,6 +22,7 @@ if (kind === 'engine') {
     env: { HOME: root },
     model: { load: 'at-open', ...placement, idleMs: 0 },
   });
+  await engine.vectorsSettled(); // the open embeds in the background
   const status = engine.semantic?.status();
   dims = status?.dimensions ?? 0;
   const found = await engine.semantic!.search('东京节点端口', 3);

@@ -93,6 +93,7 @@ describe('engine with provider auto and the installed model', { skip }, () => {
     seedCorpus(dirs.diaryDir);
     const engine = await openTestEngine(dirs);
     try {
+      await engine.vectorsSettled(); // the open embeds in the background
       const st = await engine.status();
       assert.equal(st.semantic.state, 'ready', st.semantic.reason ?? '');
       assert.equal(st.semantic.provider, 'local');
@@ -105,6 +106,7 @@ describe('engine with provider auto and the installed model', { skip }, () => {
       assert.ok(r.hits[0]?.evidence && r.hits[0].evidence.z > 1, 'the evidence is reported with the hit');
       const w = await engine.write({ title: '新的一条记忆', content: '周三下午和设计师确认了登录页的配色方案。', tags: ['设计'] });
       assert.equal(w.semanticIndexed, true);
+      await engine.vectorsSettled(); // embedded after the write's lock is released
       assert.equal((await engine.status()).vectors, before + 1, 'one memory written = one chunk embedded');
     } finally {
       engine.close();

@@ -30,13 +30,14 @@ export const semantic: RecallStage = {
       record: {
         kept: run.semanticHits.length,
         dropped: 0,
-        ...(result.ran ? {} : { note: result.skipped }),
+        ...(result.ran ? (result.partial ? { note: result.partial } : {}) : { note: result.skipped }),
         explain: {
           semantic: {
             ran: result.ran,
             skipped: result.ran ? null : result.skipped,
             candidates: run.semanticHits.length,
             background: result.ran ? (result.background ?? null) : null,
+            ...(result.ran && result.partial ? { partial: result.partial } : {}),
           },
         },
       },
