@@ -106,6 +106,8 @@ describe('Engram console in Chromium', { skip: haveChromium ? false : `no Chromi
         assert.equal(await hit.getByTestId('recall-hit-chart').getByTestId('score-bar').count(), semanticRan ? 3 : 2, 'fused, lexical (and semantic) bars');
         const matched = await hit.getByTestId('recall-hit-matched').innerText();
         assert.match(matched, /idf \d/);
+        // How much of the question's wording the memory repeats (recall/phrase.ts).
+        assert.match(await hit.getByTestId('recall-hit-phrase').innerText(), /(原句重合|wording repeated) \d+%/);
         assert.match(await page.getByTestId('recall-semantic').innerText(), /\S/);
         await page.getByTestId('recall-gates').waitFor();
         assert.ok((await page.getByTestId('recall-stages').locator('li').count()) > 1);

@@ -238,6 +238,7 @@ function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
               <span className="font-mono">{h.path}</span>
               <span>{t('recall.decay', { n: fmt(h.channels.decay, 3) })}</span>
               <span>{t('recall.fused')} {fmt(h.channels.fused, 4)}</span>
+              {typeof h.channels.phrase === 'number' ? <span data-testid="recall-hit-phrase">{t('recall.phrase', { n: Math.round(h.channels.phrase * 100) })}</span> : null}
               {h.folded ? <span>{t('recall.folded', { n: h.folded })}</span> : null}
               {h.kind ? (
                 <span data-testid="recall-hit-kind">
