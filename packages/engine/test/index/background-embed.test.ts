@@ -75,7 +75,7 @@ test('an open over new notes is ready before their vectors: lexical recall finds
   assert.equal(seeded.vectors, seeded.chunks);
   engine.close();
 
-  addNotes(dirs.diaryDir, 0, 6);
+  const names = addNotes(dirs.diaryDir, 0, 6);
   engine = await openTestEngine(dirs, {}, embedding(server.url));
   try {
     await server.firstHeld;
@@ -99,10 +99,14 @@ test('an open over new notes is ready before their vectors: lexical recall finds
     const w = await engine.write({ content: '[12:00] 写入不等嵌入\n\n> 嵌入进行中也能写。\n\n代号 kappa-7 的记录。\n\nTag: kappa-7' });
     assert.equal((await engine.recall('kappa-7 记录', { only: 'lexical' })).hits[0]?.docId, w.docId);
 
+    // A note forgotten while its chunks are being embedded: their vectors, when they come, are not stored.
+    await engine.forget(names[0] as string);
+
     server.release();
     await engine.vectorsSettled();
     const after = await engine.status();
-    assert.equal(after.vectors, after.chunks, 'every chunk has its vector once released');
+    assert.equal(after.chunks, during.chunks + 1 - 1, 'the write added a chunk, the forgotten note took one away');
+    assert.equal(after.vectors, after.chunks, 'every chunk has its vector once released, and the forgotten note none');
     assert.equal(engine.liveSync.running, false);
     const settled = await engine.recall('蓝鲸观测站的潮汐数据');
     assert.equal(settled.explain.semantic.ran, true);
