@@ -50,7 +50,7 @@ export interface IndexRunContext {
   /**
    * Leave the embedding to a fill after the pass (IndexService): the pass drops stale vectors and
    * reports what is left to embed in `embedLater`, so it holds the writer lock only for the rows
-   * and the lexical index. Applies to incremental passes over a port that can fill.
+   * and the lexical index. Applies over a port that can fill.
    */
   deferEmbed?: boolean;
 }
@@ -349,13 +349,22 @@ export async function syncVectors(
   const status = ctx.semantic.status();
   if (status.state === 'off' || status.state === 'error' || status.state === 'mismatch')
     return { embedded: 0, reused: 0, degradedBatches: 0, skipped: status.reason ?? status.state, degraded: [], later: null };
-  if (ctx.deferEmbed && mode === 'incremental' && status.outdated !== true && ctx.semantic.fill) {
-    // Only what is stale goes now (vectors of removed chunks, and of chunks whose text changed);
-    // the embedding is the fill's, after the lock is released. Vectors behind the chunk table
-    // (a fill stopped by a close, degraded batches) are all filled in, not only this pass's.
-    const behind = status.vectors < (await corpusCounts(ctx.db)).chunks;
-    const chunks = await loadChunkTexts(ctx.db, changedDocIds);
-    const report = await ctx.semantic.sync(chunks, { mode: 'incremental', removedDocIds: [...new Set(removedDocIds)], changedDocIds, signal: ctx.signal, embed: false });
+  if (ctx.deferEmbed && ctx.semantic.fill) {
+    // Only what is stale goes now (vectors of removed chunks, and of chunks whose text, context or
+    // windowing changed); the embedding is the fill's, after the lock is released. A full pass, or
+    // vectors windowed otherwise than the settings say, checks every chunk; vectors behind the
+    // chunk table (a fill stopped by a close, degraded batches) are all filled in, not only this pass's.
+    if (mode === 'full') await ctx.semantic.prepareRebuild?.();
+    const everything = mode === 'full' || status.outdated === true;
+    const behind = everything || status.vectors < (await corpusCounts(ctx.db)).chunks;
+    const chunks = everything ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
+    const report = await ctx.semantic.sync(chunks, {
+      mode: everything ? 'full' : 'incremental',
+      removedDocIds: [...new Set(removedDocIds)],
+      changedDocIds,
+      signal: ctx.signal,
+      embed: false,
+    });
     const removed = new Set(removedDocIds);
     const later = behind ? 'all' : changedDocIds.filter((id) => !removed.has(id));
     return { embedded: 0, reused: report.reused, degradedBatches: 0, skipped: null, degraded: [], later: later.length === 0 ? null : later };

@@ -464,14 +464,7 @@ export class SemanticChannel {
     }
 
     // After a complete full sync every stored vector belongs to the current chunking.
-    if (opts.mode === 'full' && !result.aborted && this.stored && this.tableDims !== null) {
-      const next = { ...this.current, dimensions: this.tableDims };
-      if (next.chunkSize !== this.stored.chunkSize || next.chunkOverlap !== this.stored.chunkOverlap || windowingChanged(this.stored, next)) {
-        await this.store.writeFingerprint(next);
-        this.stored = next;
-        this.advice = [];
-      }
-    }
+    if (!result.aborted) await this.recordChunking(opts);
     this.log('info', 'semantic sync done', {
       mode: opts.mode,
       embedded: result.embedded,
@@ -521,7 +514,21 @@ export class SemanticChannel {
       }
     }
     result.removed = await this.removeIds(stale);
+    // A full sync dropped every vector made otherwise than the settings now say: those left belong
+    // to the current chunking (the fill embeds the rest the same way).
+    if (judged) await this.recordChunking(opts);
     return result;
+  }
+
+  /** After a full sync (or its stale drop): the stored fingerprint takes the current chunk parameters and windowing. */
+  private async recordChunking(opts: SyncOptions): Promise<void> {
+    if (opts.mode !== 'full' || !this.stored || this.tableDims === null) return;
+    const next = { ...this.current, dimensions: this.tableDims };
+    if (next.chunkSize !== this.stored.chunkSize || next.chunkOverlap !== this.stored.chunkOverlap || windowingChanged(this.stored, next)) {
+      await this.store.writeFingerprint(next);
+      this.stored = next;
+      this.advice = [];
+    }
   }
 
   /**

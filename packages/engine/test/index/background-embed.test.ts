@@ -141,3 +141,30 @@ test('a close during the background embedding stops it; the next open embeds wha
     await server.close();
   }
 });
+
+test('a full rebuild embeds after its pass too: a write during its embedding does not wait, and the rebuild reports the embedding', { timeout: 60_000 }, async () => {
+  const server = await startHeldEmbedder();
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  addNotes(dirs.diaryDir, 0, 3);
+  const engine = await openTestEngine(dirs, {}, embedding(server.url));
+  try {
+    await server.firstHeld;
+    // `engram index --full` / the console's rebuild: resolves once every vector is in.
+    let rebuilt = false;
+    const rebuild = engine.index({ full: true }).then((r) => ((rebuilt = true), r));
+    const w = await engine.write({ content: '[12:00] 重建时写入\n\n> 重建嵌入时也能写。\n\n代号 sigma-3 的记录。\n\nTag: sigma-3' });
+    assert.equal((await engine.recall('sigma-3 记录', { only: 'lexical' })).hits[0]?.docId, w.docId);
+    assert.equal(rebuilt, false, 'the rebuild is still waiting for its vectors');
+    server.release();
+    const report = await rebuild;
+    assert.ok(report.semantic.embedded > 0, 'the rebuild reports what it embedded');
+    await engine.vectorsSettled();
+    const after = await engine.status();
+    assert.equal(after.vectors, after.chunks);
+  } finally {
+    server.release();
+    engine.close();
+    await server.close();
+  }
+});
