@@ -175,8 +175,25 @@ for (const bundle of ['main.cjs', ...Object.keys(LIBS).map((name) => `lib-${name
 // Migrations next to the bundle: the db client looks for ../drizzle from its own file (dist/cli/).
 const migrations = join(root, 'drizzle');
 if (!existsSync(join(migrations, 'meta/_journal.json'))) throw new Error(`no drizzle migrations at ${migrations}`);
-rmSync(join(dist, 'drizzle'), { recursive: true, force: true });
-cpSync(migrations, join(dist, 'drizzle'), { recursive: true });
+// Copied beside it and renamed into place: a build running beside this one (a command rebuilding a
+// stale CLI while another does) removed the folder this one was filling (ENOTEMPTY).
+const drizzleStaging = join(dist, `drizzle-${process.pid}`);
+const drizzleOld = join(dist, `drizzle-old-${process.pid}`);
+process.on('exit', () => {
+  for (const dir of [drizzleStaging, drizzleOld]) rmSync(dir, { recursive: true, force: true });
+});
+cpSync(migrations, drizzleStaging, { recursive: true });
+try {
+  renameSync(join(dist, 'drizzle'), drizzleOld);
+} catch (e) {
+  if (e.code !== 'ENOENT') throw e;
+}
+try {
+  renameSync(drizzleStaging, join(dist, 'drizzle'));
+} catch (e) {
+  // Another build put its copy (the same migrations) in place between the two renames.
+  if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+}
 
 // Without jieba installed the CLI still works (1-/2-grams); the word index is then simply absent.
 try {
