@@ -11,28 +11,28 @@
 //   Best effort: an unwritable folder only means compiling as without it.
 // node:crypto and node:child_process are loaded only when needed (a changed mtime, a rebuild):
 // compiling them is a third of what `engram --version` costs on top of node's own start.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// A CommonJS script (bin/package.json): an ES module entry starts node's ES module loader, a few
+// milliseconds of every command that the compiled CLI (itself CommonJS) never needs.
+'use strict';
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
 
-const require = createRequire(import.meta.url);
-
-const engineDir = new URL('..', import.meta.url);
-const compiled = new URL('dist/cli/main.cjs', engineDir);
-const buildScript = new URL('scripts/build-cli.mjs', engineDir);
+const engineDir = join(__dirname, '..');
+const compiled = join(engineDir, 'dist/cli/main.cjs');
+const buildScript = join(engineDir, 'scripts/build-cli.mjs');
 
 /** null when the compiled CLI matches its sources; otherwise why not ('missing' or 'stale: …'). */
 function buildState() {
   let build;
   try {
-    build = JSON.parse(readFileSync(new URL('dist/cli/build.json', engineDir), 'utf8'));
+    build = JSON.parse(readFileSync(join(engineDir, 'dist/cli/build.json'), 'utf8'));
     statSync(compiled);
   } catch {
     return 'missing';
   }
   // Paths, not URLs: a URL per source cost more than the ~200 stats themselves.
-  const root = fileURLToPath(engineDir);
+  const root = `${engineDir}/`;
   for (const { file, mtimeMs, sha1 } of build.sources) {
     const path = root + file;
     let now;
@@ -50,7 +50,7 @@ function buildState() {
 function rebuild() {
   if (!existsSync(buildScript)) return false;
   try {
-    require('node:child_process').execFileSync(process.execPath, [fileURLToPath(buildScript), '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    require('node:child_process').execFileSync(process.execPath, [buildScript, '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
     return true;
   } catch {
     return false;
@@ -105,7 +105,7 @@ function compile(file, cacheName, load) {
 /** The compiled CLI, with the code cache of this command (by its name; anything else shares one), and its libraries' caches. */
 function loadCompiled(command) {
   const name = /^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other';
-  const file = fileURLToPath(compiled);
+  const file = compiled;
   const saves = [];
   const libs = new Map();
   const load = (lib) => {
@@ -121,18 +121,26 @@ function loadCompiled(command) {
   return { main: cli.exports.main, saveCache: () => saves.forEach((save) => save()) };
 }
 
-let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();
-if (state?.startsWith('stale') && rebuild()) state = buildState();
-let main;
-let saveCache = () => {};
-if (state === null) ({ main, saveCache } = loadCompiled(process.argv[2]));
-else {
-  const why = state === 'missing' ? 'the compiled CLI is missing (run npm run build:cli)' : state.startsWith('stale') ? `the compiled CLI is out of date (${state.slice(7)}) and could not be rebuilt` : state;
-  process.stderr.write(`engram: ${why}; running the TypeScript source through tsx (slower start)\n`);
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../src/cli/main.ts'));
+async function run() {
+  let state = process.env.ENGRAM_CLI_SOURCE === '1' ? 'ENGRAM_CLI_SOURCE=1' : buildState();
+  if (state?.startsWith('stale') && rebuild()) state = buildState();
+  let main;
+  let saveCache = () => {};
+  if (state === null) ({ main, saveCache } = loadCompiled(process.argv[2]));
+  else {
+    const why = state === 'missing' ? 'the compiled CLI is missing (run npm run build:cli)' : state.startsWith('stale') ? `the compiled CLI is out of date (${state.slice(7)}) and could not be rebuilt` : state;
+    process.stderr.write(`engram: ${why}; running the TypeScript source through tsx (slower start)\n`);
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('../src/cli/main.ts'));
+  }
+  process.exitCode = await main(process.argv.slice(2));
+  // Only a run that did its work: a usage error compiles little, and a typo must not leave a cache file.
+  if (process.exitCode === 0) saveCache();
 }
-process.exitCode = await main(process.argv.slice(2));
-// Only a run that did its work: a usage error compiles little, and a typo must not leave a cache file.
-if (process.exitCode === 0) saveCache();
+
+// What escapes main ends the command as an uncaught error would (its stack on stderr, exit code 1).
+run().catch((error) => {
+  process.exitCode = 1;
+  throw error;
+});
