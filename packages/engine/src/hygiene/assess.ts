@@ -5,7 +5,7 @@
 // Nothing here deletes or replaces anything: a conflict is only named, the writer decides. Pure.
 import type { EngramConfig } from '../config/schema.ts';
 import { fragmentOf, type FragmentReason } from './fragment.ts';
-import { claimsOf, conflictingClaim, differentOccasions, occasionsOf, type Claim } from './claims.ts';
+import { claimsOf, clausesOf, conflictingClaim, differentOccasions, occasionsOf, type Claim } from './claims.ts';
 import { flatText, intersection, isSubset, keywordSet, numbersIn, overlapCoefficient, wordSet } from './similarity.ts';
 
 export type HygieneSettings = EngramConfig['hygiene'];
@@ -38,6 +38,7 @@ export interface HygieneCandidate {
 }
 
 export interface HygieneText {
+  /** The engine's tokenizer: no word runs across a line break or a clause boundary (claims.ts). */
   tokenize(text: string): string[];
   /** Whether a word can name a subject (general words like 使用, 问题 cannot); default: every word. */
   distinctive?(token: string): boolean;
@@ -86,22 +87,59 @@ interface Profile {
   occasions: Map<string, Set<string>>;
 }
 
-function profileOf(m: { title: string; summary: string; body: string; tags: string[] }, text: HygieneText): Profile {
-  const contentTokens = text.tokenize([m.summary, m.body].join('\n'));
-  const titleTokens = text.tokenize([m.title, m.tags.join(' ')].join('\n'));
+/**
+ * The tokens of each text, tokenized once per write: a memory's content is tokenized clause by
+ * clause (its clauses with values are then looked up, not tokenized again), its title once for the
+ * title words and once more for nothing, and a clause or title many memories share (the same
+ * wording in a dozen notes) once for all of them. No word runs across a line break or a clause
+ * boundary, so these are the tokens of the whole texts.
+ */
+export class HygieneTokens {
+  private readonly seen = new Map<string, string[]>();
+
+  constructor(readonly text: HygieneText) {}
+
+  of(s: string): string[] {
+    let tokens = this.seen.get(s);
+    if (tokens === undefined) {
+      tokens = this.text.tokenize(s);
+      this.seen.set(s, tokens);
+    }
+    return tokens;
+  }
+
+  /** tokenize(s), read clause by clause. */
+  byClause(s: string): string[] {
+    return clausesOf(s).flatMap((clause) => this.of(clause));
+  }
+
+  /** tokenize([title, summary, body, tags].join('\n')): what the lexical index is asked with. */
+  ofMemory(m: { title: string; summary: string; body: string; tags: string[] }): string[] {
+    return [...this.of(m.title), ...this.byClause(contentOf(m)), ...this.of(m.tags.join(' '))];
+  }
+}
+
+const contentOf = (m: { summary: string; body: string }): string => [m.summary, m.body].join('\n');
+
+function profileOf(m: { title: string; summary: string; body: string; tags: string[] }, tokens: HygieneTokens): Profile {
+  const content = contentOf(m);
+  const contentTokens = tokens.byClause(content);
+  const titleOnly = tokens.of(m.title);
+  // tokenize(title + '\n' + tags): the title's words, then the tags'.
+  const titleTokens = [...titleOnly, ...tokens.of(m.tags.join(' '))];
   const words = wordSet(contentTokens);
-  const tokens = [...titleTokens, ...contentTokens];
+  const all = [...titleTokens, ...contentTokens];
+  const text = tokens.text;
   const distinctive = text.distinctive ? (t: string) => text.distinctive!(t) : undefined;
-  const content = [m.summary, m.body].join('\n');
   return {
     words,
-    withTitle: new Set([...words, ...wordSet(text.tokenize(m.title))]),
-    keywords: keywordSet(tokens, text.distinctive ? (t) => text.distinctive!(t) : undefined),
-    named: keywordSet(titleTokens, text.distinctive ? (t) => text.distinctive!(t) : undefined),
+    withTitle: new Set([...words, ...wordSet(titleOnly)]),
+    keywords: keywordSet(all, distinctive),
+    named: keywordSet(titleTokens, distinctive),
     numbers: numbersIn([m.title, m.summary, m.body].join('\n')),
     parts: [m.summary, m.body].map(flatText).filter((s) => s !== ''),
     flat: flatText([m.title, m.summary, m.body].join('\n')),
-    claims: claimsOf(content, (clause) => keywordSet(text.tokenize(clause), distinctive)),
+    claims: claimsOf(content, (clause) => keywordSet(tokens.of(clause), distinctive)),
     occasions: occasionsOf(m.title, content),
   };
 }
@@ -121,14 +159,21 @@ const quoteList = (xs: readonly string[], n = 4): string => xs.slice(0, n).join(
 /** A quoted clause: long ones are cut (the hint is read, not the memory). */
 const clip = (s: string, max = 60): string => (Array.from(s).length <= max ? s : `${Array.from(s).slice(0, max - 1).join('')}…`);
 
-export function assessWrite(draft: HygieneDraft, existing: readonly HygieneCandidate[], settings: HygieneSettings, text: HygieneText): WriteAssessment {
+/** `tokens`: the write's own, when it has tokenized the draft already (gate.ts); otherwise `text`'s. */
+export function assessWrite(
+  draft: HygieneDraft,
+  existing: readonly HygieneCandidate[],
+  settings: HygieneSettings,
+  text: HygieneText,
+  tokens: HygieneTokens = new HygieneTokens(text),
+): WriteAssessment {
   if (!settings.enabled) return { verdict: 'new', conflicts: [], warnings: [] };
   const fragment = fragmentOf(draft, settings.minChars);
   if (fragment) return { verdict: 'fragment', reason: fragment.reason, message: fragment.message };
 
-  const mine = profileOf(draft, text);
+  const mine = profileOf(draft, tokens);
   const scored = existing.map((c) => {
-    const theirs = profileOf(c, text);
+    const theirs = profileOf(c, tokens);
     const short = Math.min(mine.words.size, theirs.words.size) < SHORT_TEXT_WORDS;
     return { c, theirs, overlap: short ? overlapCoefficient(mine.withTitle, theirs.withTitle) : overlapCoefficient(mine.words, theirs.words) };
   });

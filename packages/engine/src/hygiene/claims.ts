@@ -10,8 +10,15 @@
 //     items (第 12 周, v1.4.0, #412, 2025 年, a number in the title) are about different occasions.
 // The hint then quotes both clauses. Pure.
 
-/** Clause boundaries: sentence ends, commas, colons, line breaks (a list with 、 stays one clause). */
+/**
+ * Clause boundaries: sentence ends, commas, colons, line breaks (a list with 、 stays one clause).
+ * None of them is ever inside one of the tokenizer's words, so a text's tokens are its clauses'
+ * tokens one after another (assess.ts tokenizes a memory clause by clause, once).
+ */
 const CLAUSE_SPLIT = /[。！？!?；;,，:：\n]+/u;
+
+/** A text's clauses in order, trimmed, empty ones left out. */
+export const clausesOf = (text: string): string[] => text.split(CLAUSE_SPLIT).map((raw) => raw.trim()).filter((clause) => clause !== '');
 
 const DATE = /\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*[日号]?/gu;
 const MONTH_DAY = /\d{1,2}\s*月\s*\d{1,2}\s*[日号]/gu;
@@ -68,9 +75,7 @@ function valuesOf(clause: string): Value[] {
 /** The clauses of a memory's text that state a value. `keywords` gives a clause's words that can name a subject. */
 export function claimsOf(text: string, keywords: (clause: string) => Set<string>): Claim[] {
   const claims: Claim[] = [];
-  for (const raw of text.split(CLAUSE_SPLIT)) {
-    const clause = raw.trim();
-    if (clause === '') continue;
+  for (const clause of clausesOf(text)) {
     const values = valuesOf(clause);
     if (values.length === 0) continue;
     const words = new Set([...keywords(clause)].filter((w) => !SETTING.test(w)));

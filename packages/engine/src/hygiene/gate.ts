@@ -15,7 +15,7 @@ import { EngramError } from '../errors.ts';
 import type { LexicalHit } from '../lexical/bm25.ts';
 import { backgroundIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
 import type { Tokenizer } from '../types.ts';
-import { assessWrite, type ConflictWarning, type HygieneCandidate, type HygieneText } from './assess.ts';
+import { assessWrite, HygieneTokens, type ConflictWarning, type HygieneCandidate, type HygieneText } from './assess.ts';
 import { withMergedParagraph } from './merge.ts';
 
 /** Older memories compared with a draft at most (the lexical index's best matches). */
@@ -98,11 +98,14 @@ export async function gateWrite(deps: WriteGateDeps, input: CreateEntryInput, ta
     supersedes: input.meta?.supersedes ?? [],
   };
   const text: HygieneText = { tokenize: (s) => deps.tokenizer.tokenize(s), distinctive: distinctiveByIdf };
-  const tokens = text.tokenize([entry.title, entry.summary, entry.body, entry.tags.join(' ')].join('\n'));
-  const existing = tokens.length > 0 ? await candidatesFor(deps, tokens) : [];
-  // The texts assessWrite tokenizes (see profileOf), announced together: one jieba subset for all.
-  deps.tokenizer.prepare?.([draft, ...existing].flatMap((m) => [[m.summary, m.body].join('\n'), [m.title, m.tags.join(' ')].join('\n'), m.title]));
-  const verdict = assessWrite(draft, existing, settings, text);
+  const memoryText = (m: { title: string; summary: string; body: string; tags: string[] }) => [m.title, m.summary, m.body, m.tags.join(' ')].join('\n');
+  // Each text assessWrite tokenizes is announced first: one jieba subset for all of them, not one per clause.
+  deps.tokenizer.prepare?.([memoryText(draft)]);
+  const tokens = new HygieneTokens(text);
+  const draftTokens = tokens.ofMemory(draft);
+  const existing = draftTokens.length > 0 ? await candidatesFor(deps, draftTokens) : [];
+  deps.tokenizer.prepare?.(existing.map(memoryText));
+  const verdict = assessWrite(draft, existing, settings, text, tokens);
   if (verdict.verdict === 'fragment') throw new EngramError('fragment', verdict.message, { reason: verdict.reason });
   if (verdict.verdict === 'new') return { kind: 'create', conflicts: verdict.conflicts, warnings: [...verdict.warnings, ...verdict.conflicts.map((c) => c.reason)] };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { assessWrite, type HygieneCandidate, type HygieneDraft, type HygieneSettings, type WriteAssessment } from '../../src/hygiene/assess.ts';
+import { assessWrite, HygieneTokens, type HygieneCandidate, type HygieneDraft, type HygieneSettings, type WriteAssessment } from '../../src/hygiene/assess.ts';
 import { distinctiveByIdf } from '../../src/hygiene/gate.ts';
 import { numbersDiffer, numbersIn, overlapCoefficient } from '../../src/hygiene/similarity.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
@@ -104,4 +105,22 @@ test('a reworded title does not hide a duplicate; a short note is told apart by 
   const monday = old('cccc000011112222', '周一例会', '按计划推进,没有新的风险。');
   const tuesday = assessWrite(draft('周二例会', '按计划推进,没有新的风险。'), [monday], ON, text);
   assert.equal(tuesday.verdict, 'new', 'few words: the titles take part, and they differ');
+});
+
+test('a memory tokenized clause by clause has the tokens of its whole text (the fixtures, mixed scripts, full-width punctuation)', () => {
+  const { pairs } = JSON.parse(readFileSync(new URL('./fixtures/conflict-pairs.json', import.meta.url), 'utf8')) as {
+    pairs: { old: { title: string; body: string; tags: string[] }; new: { title: string; body: string; tags: string[] } }[];
+  };
+  const memories = pairs.flatMap((p) => [p.old, p.new]).map((m) => ({ ...m, summary: '' }));
+  memories.push(
+    { title: 'API：v1.2.3 升级', summary: '端口改成 8,443！原来是 443；', body: 'camelCaseName 与 C++、C# 的对比:\n\n  ＡＢＣ１２３，ｆｕｌｌ－ｗｉｄｔｈ？是 ok 的。\r\nnode_modules/x.y:3;done', tags: ['升级', 'API v2'] },
+    { title: '', summary: '', body: '', tags: [] },
+    { title: 'a:b', summary: '，。', body: '::\n\n。东京', tags: ['c,d'] },
+  );
+  const tokens = new HygieneTokens(text);
+  for (const m of memories) {
+    const content = [m.summary, m.body].join('\n');
+    assert.deepEqual(tokens.byClause(content), tokenizer.tokenize(content), content);
+    assert.deepEqual(tokens.ofMemory(m), tokenizer.tokenize([m.title, m.summary, m.body, m.tags.join(' ')].join('\n')), m.title);
+  }
 });
