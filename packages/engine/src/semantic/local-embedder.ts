@@ -10,7 +10,8 @@
 // - inputs are sorted by length and cut into sub-batches under a token budget, so a batch is padded
 //   to its own longest text, not the longest of all;
 // - the wall-clock timeout and the abort signal are checked between sub-batches and race each run.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MODEL_META_FILE, type InstalledModelMeta, type Pooling } from '../model/manifest.ts';
 import { loadRuntime, type Transformers } from '../model/runtime.ts';
@@ -190,6 +191,40 @@ export function sessionOptions(threads: number, session: SessionSettings = {}): 
   };
 }
 
+/**
+ * The model's graph as onnxruntime optimises it, saved beside the model the first time a session is
+ * created (onnx/model.ort-<version>-<model file>-optimized<dtype suffix>.onnx) and loaded with optimisation off
+ * afterwards: optimising the graph was ~10 % of a one-shot semantic recall's CPU, every time.
+ * Saved at 'extended', the highest level whose result does not depend on the machine (onnxruntime
+ * warns that 'all' may not run elsewhere); for these encoders 'all' adds nothing to it (the same
+ * graph, the same vectors bit for bit). Only for the default levels ('all', 'extended'), and per
+ * onnxruntime version (a saved graph is read by the version that wrote it).
+ */
+export function optimizedModelOf(layout: LocalModelLayout, ortVersion: string | undefined, session: SessionSettings = {}): { stem: string; file: string } | null {
+  const level = session.graphOptimizationLevel ?? DEFAULT_SESSION.graphOptimizationLevel;
+  if ((level !== 'all' && level !== 'extended') || !ortVersion || !/^[\w.+-]+$/.test(ortVersion)) return null;
+  let model: BigIntStats;
+  try {
+    model = statSync(layout.modelFile, { bigint: true });
+  } catch {
+    return null;
+  }
+  // Named by the model file too (size, mtime, inode): a model replaced in place is never read through the old one's graph.
+  const of = createHash('sha1').update(`${model.size}:${model.mtimeNs}:${model.ino}`).digest('hex').slice(0, 12);
+  const suffix = basename(layout.modelFile).replace(/^model/, '').replace(/\.onnx$/, '');
+  const stem = `model.ort-${ortVersion}-${of}-optimized`;
+  return { stem, file: join(dirname(layout.modelFile), `${stem}${suffix}.onnx`) };
+}
+
+const writable = (dir: string): boolean => {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export class LocalEmbedder implements Embedder {
   readonly provider = 'local' as const;
   readonly remote = false;
@@ -258,12 +293,39 @@ export class LocalEmbedder implements Embedder {
         const name = basename(layout.dir);
         const tokenizer = (await AutoTokenizer.from_pretrained(name, { local_files_only: true })) as unknown as Tokenizer;
         const threads = Math.max(0, Math.floor(opts.threads ?? 0));
-        const net = (await AutoModel.from_pretrained(name, {
-          dtype: layout.dtype as 'fp32',
-          local_files_only: true,
-          device: 'cpu',
-          session_options: sessionOptions(threads, opts.session),
-        })) as unknown as Model;
+        const options = sessionOptions(threads, opts.session);
+        const modelWith = async (sessionOptions: Record<string, unknown>, stem?: string) =>
+          (await AutoModel.from_pretrained(name, {
+            dtype: layout.dtype as 'fp32',
+            local_files_only: true,
+            device: 'cpu',
+            session_options: sessionOptions,
+            ...(stem ? { model_file_name: stem } : {}),
+          })) as unknown as Model;
+        const onnx = (runtime.env as { backends?: { onnx?: { versions?: { node?: string } } } }).backends?.onnx;
+        const optimized = optimizedModelOf(layout, onnx?.versions?.node, opts.session);
+        let net: Model | null = null;
+        // Best effort throughout: a saved graph that does not load, or a folder that cannot take
+        // one, only means optimising at load as before.
+        if (optimized && existsSync(optimized.file)) net = await modelWith({ ...options, graphOptimizationLevel: 'disabled' }, optimized.stem).catch(() => null);
+        if (!net && optimized && writable(dirname(optimized.file))) {
+          const tmp = `${optimized.file}.${process.pid}.tmp`;
+          net = await modelWith({ ...options, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp }).catch(() => null);
+          try {
+            if (net && existsSync(tmp)) {
+              renameSync(tmp, optimized.file);
+              // This runtime's graphs of a model since replaced are never read again.
+              const prefix = `model.ort-${onnx?.versions?.node}-`;
+              for (const f of readdirSync(dirname(optimized.file)))
+                if (f.startsWith(prefix) && f.endsWith('.onnx') && f !== basename(optimized.file)) rmSync(join(dirname(optimized.file), f), { force: true });
+            }
+          } catch {
+            // kept for the next load, or written by it
+          } finally {
+            rmSync(tmp, { force: true });
+          }
+        }
+        net ??= await modelWith(options);
         return { tokenizer, net };
       } catch (e) {
         throw new EmbeddingFault('unavailable', `model in ${layout.dir} could not be loaded: ${(e as Error).message}`);
