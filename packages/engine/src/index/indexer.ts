@@ -358,7 +358,7 @@ export async function syncVectors(
     const everything = mode === 'full' || status.outdated === true;
     const behind = everything || status.vectors < (await corpusCounts(ctx.db)).chunks;
     const chunks = everything ? await loadChunkTexts(ctx.db) : await loadChunkTexts(ctx.db, changedDocIds);
-    const report = await ctx.semantic.sync(chunks, {
+    await ctx.semantic.sync(chunks, {
       mode: everything ? 'full' : 'incremental',
       removedDocIds: [...new Set(removedDocIds)],
       changedDocIds,
@@ -367,7 +367,8 @@ export async function syncVectors(
     });
     const removed = new Set(removedDocIds);
     const later = behind ? 'all' : changedDocIds.filter((id) => !removed.has(id));
-    return { embedded: 0, reused: report.reused, degradedBatches: 0, skipped: null, degraded: [], later: later.length === 0 ? null : later };
+    // Reused vectors are counted by the fill (it sees every chunk that keeps one; the model may not be loaded yet here).
+    return { embedded: 0, reused: 0, degradedBatches: 0, skipped: null, degraded: [], later: later.length === 0 ? null : later };
   }
   if (mode === 'full') await ctx.semantic.prepareRebuild?.();
   // Batches that degraded in an earlier run left chunks without vectors, and nothing marks their

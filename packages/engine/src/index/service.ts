@@ -85,6 +85,7 @@ export class IndexService {
     if (opts.embed === 'background') return this.pass(opts, true) as Promise<IndexReport>;
     // Counted from before the pass: the fill it queues (or joins) is this run's embedding.
     const before = { ...this.fillTotals };
+    const t0 = performance.now();
     const listener = (p: IndexProgress) => opts.onProgress?.(p);
     this.fillListeners.add(listener);
     try {
@@ -96,6 +97,8 @@ export class IndexService {
       return {
         ...report,
         chunks,
+        // The run's whole time, the embedding included (`engram index` prints it).
+        ms: Math.round(performance.now() - t0),
         warnings: [...report.warnings, ...t.warnings.slice(before.warnings.length)],
         semantic: {
           ...report.semantic,
