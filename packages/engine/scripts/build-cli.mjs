@@ -164,6 +164,22 @@ for (const [name, spec] of Object.entries(LIBS)) {
   Object.assign(result.metafile.outputs, lib.metafile.outputs);
 }
 
+// A local model file's FileResponse gets headers of its own (scripts/file-headers.cjs) instead of
+// the global Headers, whose first use loads node's fetch implementation (~19 ms of CPU per semantic
+// recall). Only those two constructions: a download's headers stay real. Left as it is (a note) when
+// another version of the library has no such lines.
+if (withTransformers) {
+  const file = join(staging, 'lib-transformers.cjs');
+  const code = readFileSync(file, 'utf8');
+  const uses = ['this.headers=new Headers;', 'response.headers=new Headers(this.headers);'];
+  if (uses.every((u) => code.split(u).length === 2)) {
+    const shim = readFileSync(join(engineDir, 'scripts/file-headers.cjs'), 'utf8');
+    const patched = uses.reduce((c, u) => c.replace(u, u.replace('new Headers', 'new __EngramFileHeaders')), code);
+    const firstLine = patched.indexOf('\n') + 1;
+    writeFileSync(file, `${patched.slice(0, firstLine)}var __EngramFileHeaders=(function(){const module={exports:{}};${shim}\nreturn module.exports})();\n${patched.slice(firstLine)}`);
+  } else if (!process.argv.includes('--quiet')) console.warn('engram CLI: the model runtime builds its file responses otherwise than expected; its own Headers stay');
+}
+
 // esbuild leaves regular expression literals as written (/[;；]/): their characters are escaped too,
 // so the whole file is ASCII. \uXXXX per UTF-16 unit means the same in every literal left: a pattern
 // without the u flag matches units, and one with it reads an escaped surrogate pair as one character.
