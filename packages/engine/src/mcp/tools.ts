@@ -99,8 +99,8 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
         const filtering = isFiltering(filter);
         const result = await engine.recall(query, { ...(filtering ? { k: 20 } : {}), workspace: ctx.workspace });
         const kept = filtering ? filterHits(result.hits, filter, k) : result.hits;
-        const summaries = new Map((await engine.list({ workspace: ctx.workspace })).map((m) => [m.docId, m.summary]));
-        hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId) || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));
+        const summaries = await engine.summariesOf(kept.map((h) => h.docId));
+        hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId)?.summary || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));
         gated = result.explain.gate.removed;
       }
       const structured = { query, hits, gated };

@@ -441,3 +441,30 @@ test('rows a full pass spills to a file, a block at a time, read back exactly fr
     engine.close();
   }
 });
+
+test('a search (the MCP tool, as the plugin\'s) reads the summaries of its hits only, not every stored row', async () => {
+  const { mcpTools } = await import('../../src/mcp/tools.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 120);
+  let engine = await openTestEngine(dirs);
+  const total = engine.live.docs.size;
+  const listed = new Map((await engine.list()).map((m) => [m.docId, m]));
+  engine.close();
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    const found = await engine.recall('东京节点 443 端口');
+    const ids = found.hits.map((h) => h.docId);
+    assert.ok(ids.length > 0);
+    const summaries = await engine.summariesOf([...ids, 'no-such-doc']);
+    assert.deepEqual([...summaries.keys()].sort(), [...ids].sort(), 'one summary per known id');
+    for (const id of ids) assert.deepEqual(summaries.get(id), listed.get(id), `the same summary as the list gives for ${id}`);
+    const search = mcpTools({ engine, workspace: null, env: {} }).find((t) => t.name === 'search')!;
+    const answer = await search.run({ q: '东京节点 443 端口' });
+    assert.match(answer.text, /docId/);
+    assert.ok(engine.live.rowsDecoded < total / 2, `a search decoded ${engine.live.rowsDecoded} of ${total} rows`);
+  } finally {
+    engine.close();
+  }
+});

@@ -8,7 +8,7 @@
 // the log route. The page carries no token; it asks for client-config only to start the console.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkHost, checkSameSite, headerBag, type Engine, type GuardPolicy } from '@engram/engine';
+import { checkHost, checkSameSite, headerBag, type Engine, type GuardPolicy, type MemorySummary } from '@engram/engine';
 import type { RouteDefinition } from '../core/host-types.ts';
 
 export const VIEW_PATH = '/engram/view';
@@ -76,15 +76,15 @@ export function recentFirst<T extends { date: string; pinned: boolean; mtimeMs?:
 }
 
 async function listFor(engine: Engine, q: string, offset: number): Promise<{ mode: 'recent' | 'recall'; items: ViewItem[]; total: number; note: string | null }> {
-  const all = await engine.list();
-  const byId = new Map(all.map((m) => [m.docId, m]));
-  const view = (m: (typeof all)[number]): ViewItem => ({ docId: m.docId, title: m.title, date: m.date, category: m.category, tags: m.tags, summary: m.summary, pinned: m.pinned });
+  const view = (m: MemorySummary): ViewItem => ({ docId: m.docId, title: m.title, date: m.date, category: m.category, tags: m.tags, summary: m.summary, pinned: m.pinned });
   if (q === '') {
-    const sorted = recentFirst(all);
+    const sorted = recentFirst(await engine.list());
     return { mode: 'recent', items: sorted.slice(offset, offset + PAGE_SIZE).map(view), total: sorted.length, note: null };
   }
   const result = await engine.recall(q, { k: 20 });
-  const items = result.hits.map((h) => byId.get(h.docId)).filter((m): m is (typeof all)[number] => m !== undefined).map(view);
+  // Only the hits' rows: listing every memory to find them cost a 50,000-note store seconds a search.
+  const byId = await engine.summariesOf(result.hits.map((h) => h.docId));
+  const items = result.hits.map((h) => byId.get(h.docId)).filter((m): m is MemorySummary => m !== undefined).map(view);
   const note = items.length === 0 ? '召回为空:相关度闸门认为这些记忆都不够相关(完整控制台的「召回调试」会说明原因)。' : null;
   return { mode: 'recall', items, total: items.length, note };
 }

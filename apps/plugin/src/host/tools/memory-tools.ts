@@ -337,7 +337,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const workspace = filterOf(scope);
         if (filter.archived) {
           const hits = await searchArchive(engine(), query, filter, k ?? engine().config.recall.kMax, workspace);
-          const bySummary = new Map((await engine().list({ workspace, includeArchived: true })).map((m) => [m.docId, m]));
+          const bySummary = await engine().summariesOf(hits.map((h) => h.docId));
           return {
             query,
             time: null,
@@ -350,7 +350,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace, ...(gates === 'off' ? { gates: 'off' as const } : {}) });
         const passing = filtering ? filterHits(result.hits, filter, Infinity) : result.hits;
         const kept = filtering ? passing.slice(0, k ?? engine().config.recall.kMax) : passing;
-        const summaries = new Map((await engine().list({ workspace: scope.workspace })).map((m) => [m.docId, m]));
+        const summaries = await engine().summariesOf(kept.map((h) => h.docId));
         return {
           query,
           time: result.explain.time ?? null,
