@@ -5,6 +5,7 @@
 // through the plugin's own search tool. The model runs in its own process (apply.ts): its memory
 // is listed apart, read from /proc for the plugin's child processes.
 // Run: npm run pack:plugin && node apps/plugin/scripts/bench-host-rss.mjs [starts]
+//      or, on a store built beforehand (DIR/diaries + DIR/data): … bench-host-rss.mjs --store DIR [starts]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
@@ -63,15 +64,22 @@ async function oneStart(root) {
   const logs = [];
   const tools = new Map();
   process.env.DSH_HOME = join(root, 'dsh');
+  const t0 = performance.now();
   await mod.apply(bareHost(logs, tools), { diaryDir: join(root, 'diaries'), dataDir: join(root, 'data'), model: { autoInstall: false } });
   await until(logs, /^warm-up:/);
+  const openMs = performance.now() - t0;
   const warm = rss();
   const search = tools.get('engram') ?? tools.get('engram_search');
-  await search.execute(search.name === 'engram' ? { q: '数据库端口' } : { query: '数据库端口' }, {});
+  let searchMs = 0;
+  for (const q of ['数据库端口', '《战国无双3》是由哪两个公司合作开发的？', '东京节点']) {
+    const t = performance.now();
+    await search.execute(search.name === 'engram' ? { q } : { query: q }, {});
+    searchMs = Math.max(searchMs, performance.now() - t);
+  }
   const recalled = rss();
   const model = childrenRss();
   const semantic = logs.find((l) => l.startsWith('warm-up:'))?.includes('semantic ready') ?? false;
-  return { before, imported, warm, recalled, model, semantic };
+  return { before, imported, warm, recalled, model, semantic, openMs, searchMs, peak: mb(process.resourceUsage().maxRSS * 1024) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -79,6 +87,26 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 if (process.argv[2] === '--one') {
   console.log(JSON.stringify(await oneStart(process.argv[3])));
   process.exit(0); // the model's process and the watcher end with this one
+} else if (process.argv[2] === '--store') {
+  // A store built beforehand (DIR/diaries and DIR/data, e.g. 50,000 notes), lexical: the plugin's
+  // open, its memory and its search tool's time at that size, each start a fresh process.
+  const dir = process.argv[3];
+  const starts = Number(process.argv[4] ?? 3);
+  const rows = [];
+  for (let i = 0; i < starts; i++) {
+    const env = { ...process.env, ENGRAM_MODEL_AUTO_INSTALL: '0', ENGRAM_MODEL_CACHE: join(tmpdir(), 'engram-no-models') };
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--one', dir], { encoding: 'utf8', env });
+    const line = run.stdout.trim().split('\n').at(-1) ?? '';
+    if (run.status !== 0 || !line.startsWith('{')) throw new Error(`a start failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+    rows.push(JSON.parse(line));
+  }
+  const notes = readdirSync(join(dir, 'diaries'), { recursive: true }).filter((f) => String(f).endsWith('.txt')).length;
+  const m = (k) => median(rows.map((x) => x[k]));
+  console.log(`\n### The packed plugin on a store of ${notes.toLocaleString('en')} notes (plain Node ${process.version}, lexical, medians of ${starts} fresh processes)\n`);
+  console.log('| load → index open and warm, ms | RSS warm, MB | slowest of 3 searches (search tool), ms | RSS after them, MB | peak RSS, MB |');
+  console.log('|---:|---:|---:|---:|---:|');
+  console.log(`| ${m('openMs').toFixed(0)} | ${m('warm').toFixed(0)} | ${m('searchMs').toFixed(0)} | ${m('recalled').toFixed(0)} | ${m('peak').toFixed(0)} |`);
+  console.log(`\nLoad average at the end: ${loadavg()[0].toFixed(1)}.`);
 } else {
   if (!existsSync(bundleEntry)) throw new Error('no packed plugin: run npm run pack:plugin first');
   const starts = Number(process.argv[2] ?? 5);
