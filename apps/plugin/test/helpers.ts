@@ -8,6 +8,7 @@ import { createHost, type HostOptions, type RecordedRequest, type RequestMessage
 import type { Engine } from '@engram/engine';
 import { createHostPlugin, type HostPluginDeps } from '../src/host/apply.ts';
 import { PLUGIN_ID } from '../src/host/sessions/view.ts';
+import type { MemoryMirrors } from '../src/host/workspace/mirror.ts';
 
 /** Twelve diaries on unrelated topics, so a topic word is distinctive (high IDF) for exactly one. */
 export const CORPUS: [date: string, title: string, body: string][] = [
@@ -74,9 +75,14 @@ export async function loadPlugin(
   const host = createHost(options.host ?? {});
   let engine: Engine | undefined;
   let opening: Promise<Engine | null> | undefined;
+  let mirrors: MemoryMirrors | undefined;
   const plugin = createHostPlugin({
     env: {},
     ...options.deps,
+    onMirrors: (m) => {
+      mirrors = m;
+      options.deps?.onMirrors?.(m);
+    },
     onOpening: (ready) => {
       opening = ready;
       options.deps?.onOpening?.(ready);
@@ -88,6 +94,9 @@ export async function loadPlugin(
   });
   t.after(async () => {
     await host.close();
+    // A Memory.md write already under way when the plugin unloads still lands in the workspace
+    // folder (tmp file, then rename): removing the folder meanwhile failed with ENOTEMPTY.
+    await mirrors?.idle();
     if (!options.corpus) corpus.cleanup();
   });
   const tools = { profile: 'full', ...(options.config?.tools as Record<string, unknown> | undefined) };
