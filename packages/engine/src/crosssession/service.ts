@@ -10,7 +10,7 @@ import { EngramError } from '../errors.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { RuleEntry } from '../compaction/rules-book.ts';
 import type { SessionScope } from '../compaction/types.ts';
-import { BRIEF_WALL_ITEMS, formatCursor, groupOtherSessions, parseCursor, renderBrief, type BriefResult, type WallItem } from './brief.ts';
+import { BRIEF_WALL_ITEMS, formatCursor, groupOtherSessions, MTIME_SLACK_MS, parseCursor, renderBrief, type BriefResult, type WallItem } from './brief.ts';
 import { isNotebookBook, NotebookFiles, type NotebookBook, type NotebookWriteMode, type NotebookWriteResult, type WritableBook } from './notebook.ts';
 import { renderMinorBook } from './notebook-render.ts';
 import { shortSession } from './provenance.ts';
@@ -119,7 +119,8 @@ export class CrossSession {
     const firstSync = !Number.isFinite(cursorMs);
     const sinceMs = firstSync ? now.getTime() - lookbackHours * 3_600_000 : cursorMs;
 
-    const memories = await this.deps.engine.list({ workspace: ws });
+    // Only what changed since the brief's window opens (or the cursor's slack stretch, if the clock went back).
+    const memories = await this.deps.engine.list({ workspace: ws, modifiedAfterMs: Math.min(sinceMs, now.getTime()) - MTIME_SLACK_MS });
     const grouped = groupOtherSessions(memories, me, { sinceMs, nowMs: now.getTime(), ...(firstSync ? {} : { seen: cursor.seen }) });
     const wall = this.config.wall
       ? (await this.wallRows({ sessionId: me, workspace: ws, limit: BRIEF_WALL_ITEMS * 4, includeOwn: false }))

@@ -14,6 +14,12 @@ export interface ListOptions {
   /** That workspace + global (when scoping is on); absent/null = every memory. */
   workspace?: string | null;
   tag?: string;
+  /**
+   * Only memories whose file changed after this time (ms since the epoch): a cross-session brief asks
+   * for what changed since it last looked, and building every memory's summary for it cost a
+   * 50,000-note store seconds per brief.
+   */
+  modifiedAfterMs?: number;
 }
 
 export interface EditResult {

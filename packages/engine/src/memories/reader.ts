@@ -70,8 +70,9 @@ export class MemoryReaderService implements MemoryReader {
     await s.live.refreshIfStale(s.db);
     const scope = { workspace: s.scopeOf(opts.workspace) };
     const tag = opts.tag?.trim() ?? '';
+    const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
     return [...s.live.docs.values()]
-      .filter((d) => (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
+      .filter((d) => d.mtimeMs > after && (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
       .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
       .map((d) => this.summaryWithChunks(d));
   }

@@ -468,3 +468,22 @@ test('a search (the MCP tool, as the plugin\'s) reads the summaries of its hits 
     engine.close();
   }
 });
+
+test('list modifiedAfterMs: exactly the memories whose file changed after that time (what a cross-session brief asks for)', async () => {
+  const { utimesSync } = await import('node:fs');
+  const dirs = tempDirs();
+  const files = Object.keys(seedCorpus(dirs.diaryDir));
+  const base = Date.parse('2026-10-30T00:00:00Z') / 1000;
+  files.forEach((f, i) => utimesSync(join(dirs.diaryDir, f), base + i * 60, base + i * 60));
+  const engine = await openTestEngine(dirs);
+  try {
+    const all = await engine.list();
+    assert.equal(all.length, files.length);
+    const cut = (base + 2 * 60) * 1000;
+    const after = await engine.list({ modifiedAfterMs: cut });
+    assert.deepEqual(after.map((m) => m.docId), all.filter((m) => m.mtimeMs > cut).map((m) => m.docId));
+    assert.equal(after.length, files.length - 3, 'the first three files changed at or before the cut');
+  } finally {
+    engine.close();
+  }
+});
