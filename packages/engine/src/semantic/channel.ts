@@ -420,46 +420,15 @@ export class SemanticChannel {
 
     const batches = batchesOf(plan.groups, this.config.batchSize);
 
-    const degrade = (index: number, size: number, reason: string) => {
-      const safeReason = this.safe(reason);
-      result.degradedBatches.push({ index, size, reason: safeReason });
-      this.degradedTotal++;
-      this.lastError = safeReason;
-      this.log('warn', 'embedding batch degraded to lexical-only', { batch: index, chunks: size, reason: safeReason });
-    };
-
-    const onResult = async (r: BatchResult) => {
-      const batch = batches[r.index] as SyncChunk[][];
-      const size = chunkCount(batch);
-      if (r.vectors) {
-        const rows: StoredVector[] = [];
-        batch.forEach((group, i) => {
-          for (const c of group) rows.push({ id: c.id, fingerprint: c.fingerprint, vector: r.vectors?.[i] as Float32Array });
-        });
-        try {
-          await this.writeVectors(rows);
-          result.embedded += rows.length;
-        } catch (e) {
-          degrade(r.index, size, `saving vectors failed: ${(e as Error).message}`);
-        }
-      } else degrade(r.index, size, r.error ?? 'unknown error');
-      progress(size);
-    };
-
     if (batches.length > 0) {
-      const finished = await runBatches(
-        batches.map((b) => b.map((g) => (g[0] as SyncChunk).text)),
-        (texts, signal) => embedder.embed(texts, { signal }),
-        {
-          pacer: this.pacer,
-          maxRetries: embedder.remote ? this.config.maxRetries : 0,
-          signal: opts.signal,
-          maxWaitMs: this.opts.maxRetryWaitMs,
-          backoffBaseMs: this.opts.backoffBaseMs,
-          onResult,
-          onRetry: (info) => this.log('info', 'embedding batch retry', { batch: info.index, attempt: info.attempt, waitMs: info.waitMs, reason: this.safe(info.reason) }),
+      const finished = await this.embedBatches(batches, embedder, result, {
+        signal: opts.signal,
+        store: async (rows) => {
+          await this.writeVectors(rows);
+          return rows.length;
         },
-      );
+        progress,
+      });
       result.aborted = !finished;
     }
 
@@ -577,42 +546,8 @@ export class SemanticChannel {
         result.reused += await store(plan.copies);
         progress(plan.copies.length);
       }
-      const degrade = (index: number, size: number, reason: string) => {
-        const safeReason = this.safe(reason);
-        result.degradedBatches.push({ index, size, reason: safeReason });
-        this.degradedTotal++;
-        this.lastError = safeReason;
-        this.log('warn', 'embedding batch degraded to lexical-only', { batch: index, chunks: size, reason: safeReason });
-      };
       if (batches.length > 0) {
-        const finished = await runBatches(
-          batches.map((b) => b.map((g) => (g[0] as SyncChunk).text)),
-          (texts, signal) => embedder.embed(texts, { signal }),
-          {
-            pacer: this.pacer,
-            maxRetries: embedder.remote ? this.config.maxRetries : 0,
-            signal: opts.signal,
-            maxWaitMs: this.opts.maxRetryWaitMs,
-            backoffBaseMs: this.opts.backoffBaseMs,
-            onResult: async (r: BatchResult) => {
-              const batch = batches[r.index] as SyncChunk[][];
-              const size = chunkCount(batch);
-              if (r.vectors && !opts.signal?.aborted && !this.closed) {
-                const rows: StoredVector[] = [];
-                batch.forEach((group, i) => {
-                  for (const c of group) rows.push({ id: c.id, fingerprint: c.fingerprint, vector: r.vectors?.[i] as Float32Array });
-                });
-                try {
-                  result.embedded += await store(rows);
-                } catch (e) {
-                  degrade(r.index, size, `saving vectors failed: ${(e as Error).message}`);
-                }
-              } else if (!r.vectors) degrade(r.index, size, r.error ?? 'unknown error');
-              progress(size);
-            },
-            onRetry: (info) => this.log('info', 'embedding batch retry', { batch: info.index, attempt: info.attempt, waitMs: info.waitMs, reason: this.safe(info.reason) }),
-          },
-        );
+        const finished = await this.embedBatches(batches, embedder, result, { signal: opts.signal, store, progress, canStore: () => !opts.signal?.aborted && !this.closed });
         result.aborted = !finished || opts.signal?.aborted === true;
       }
       this.log('info', 'semantic fill done', { embedded: result.embedded, reused: result.reused, degradedBatches: result.degradedBatches.length, aborted: result.aborted });
@@ -620,6 +555,55 @@ export class SemanticChannel {
     } finally {
       this.filling = null;
     }
+  }
+
+  /**
+   * Embeds the batches (paced, retried when the embedder is remote) and stores each batch's vectors
+   * through `store` (which says how many it kept); a batch that fails, or whose vectors cannot be
+   * stored, degrades to lexical-only and is logged. `canStore` false: a batch's vectors are dropped
+   * unstored (a fill stopping). Resolves false when the run was cut short. Shared by sync and fill.
+   */
+  private async embedBatches(
+    batches: SyncChunk[][][],
+    embedder: Embedder,
+    result: SyncResult,
+    opts: { signal?: AbortSignal; store: (rows: StoredVector[]) => Promise<number>; progress: (n: number) => void; canStore?: () => boolean },
+  ): Promise<boolean> {
+    const degrade = (index: number, size: number, reason: string) => {
+      const safeReason = this.safe(reason);
+      result.degradedBatches.push({ index, size, reason: safeReason });
+      this.degradedTotal++;
+      this.lastError = safeReason;
+      this.log('warn', 'embedding batch degraded to lexical-only', { batch: index, chunks: size, reason: safeReason });
+    };
+    return runBatches(
+      batches.map((b) => b.map((g) => (g[0] as SyncChunk).text)),
+      (texts, signal) => embedder.embed(texts, { signal }),
+      {
+        pacer: this.pacer,
+        maxRetries: embedder.remote ? this.config.maxRetries : 0,
+        signal: opts.signal,
+        maxWaitMs: this.opts.maxRetryWaitMs,
+        backoffBaseMs: this.opts.backoffBaseMs,
+        onResult: async (r: BatchResult) => {
+          const batch = batches[r.index] as SyncChunk[][];
+          const size = chunkCount(batch);
+          if (r.vectors && (opts.canStore?.() ?? true)) {
+            const rows: StoredVector[] = [];
+            batch.forEach((group, i) => {
+              for (const c of group) rows.push({ id: c.id, fingerprint: c.fingerprint, vector: r.vectors?.[i] as Float32Array });
+            });
+            try {
+              result.embedded += await opts.store(rows);
+            } catch (e) {
+              degrade(r.index, size, `saving vectors failed: ${(e as Error).message}`);
+            }
+          } else if (!r.vectors) degrade(r.index, size, r.error ?? 'unknown error');
+          opts.progress(size);
+        },
+        onRetry: (info) => this.log('info', 'embedding batch retry', { batch: info.index, attempt: info.attempt, waitMs: info.waitMs, reason: this.safe(info.reason) }),
+      },
+    );
   }
 
   /** While a fill runs: how far the vectors are ("N of M chunks"), for a search's explanation. */
