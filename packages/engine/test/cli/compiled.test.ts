@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { seedCorpus, tempDirs } from '../engine/helpers.ts';
+import { ensureCompiledCli } from './compiled-cli.ts';
 
 const engineDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoRoot = join(engineDir, '../..');
@@ -20,9 +21,7 @@ function run(binPath: string, args: string[], env: Record<string, string> = {}) 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-before(() => {
-  execFileSync(process.execPath, [join(engineDir, 'scripts/build-cli.mjs'), '--quiet'], { cwd: repoRoot, stdio: 'inherit' });
-});
+before(ensureCompiledCli);
 
 test('compiled engram: --version, index, status and recall run without tsx', () => {
   const v = run(bin, ['--version']);
@@ -99,7 +98,10 @@ test('bin rebuilds a stale build, and runs the source through tsx with a note wh
   const copy = join(root, 'packages/engine');
   mkdirSync(join(root, 'packages/db'), { recursive: true });
   mkdirSync(copy, { recursive: true });
-  for (const dir of ['bin', 'dist', 'scripts']) cpSync(join(engineDir, dir), join(copy, dir), { recursive: true, preserveTimestamps: true });
+  // Not the code caches: other tests' commands write them (a temporary file, then a rename) while this
+  // copies, and a file renamed between the listing and its copy failed the copy (ENOENT).
+  const notACache = (src: string) => !/[\\/]dist[\\/]cli[\\/]cache([\\/]|$)|[\\/]dist[\\/]cli-\d+([\\/]|$)/.test(src);
+  for (const dir of ['bin', 'dist', 'scripts']) cpSync(join(engineDir, dir), join(copy, dir), { recursive: true, preserveTimestamps: true, filter: notACache });
   cpSync(join(engineDir, 'package.json'), join(copy, 'package.json'), { preserveTimestamps: true });
   symlinkSync(join(engineDir, 'src'), join(copy, 'src'));
   symlinkSync(join(repoRoot, 'packages/db/src'), join(root, 'packages/db/src'));

@@ -2,12 +2,13 @@
 // folder (or none, so the default one) must not sync that folder into it — that would drop every
 // document of the real folder from the index. Run through the compiled CLI, as a user runs it.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { seedCorpus, tempDirs } from '../engine/helpers.ts';
+import { ensureCompiledCli } from './compiled-cli.ts';
 
 const engineDir = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(engineDir, 'bin/engram.js');
@@ -19,9 +20,7 @@ function engram(args: string[], home: string) {
 
 const listed = (stdout: string) => (JSON.parse(stdout) as { docId: string }[]).length;
 
-before(() => {
-  execFileSync(process.execPath, [join(engineDir, 'scripts/build-cli.mjs'), '--quiet'], { stdio: 'inherit' });
-});
+before(ensureCompiledCli);
 
 test('a command without --diary-dir on a data dir built from another folder is refused and drops nothing', () => {
   const dirs = tempDirs();

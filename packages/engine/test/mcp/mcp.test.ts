@@ -1,7 +1,7 @@
 // `engram mcp` as a user's MCP host runs it: the compiled CLI (bin/engram.js mcp) spawned by the
 // official SDK's own client over stdio (and over Streamable HTTP behind the console's guard).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,14 +15,13 @@ import { processAlive } from '../../src/diary/lock.ts';
 import { openEngine } from '../../src/engine.ts';
 import { seedCorpus, tempDirs } from '../engine/helpers.ts';
 import { IDS, makeHome } from '../sessions/home.ts';
+import { ensureCompiledCli } from '../cli/compiled-cli.ts';
 
 const engineDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoRoot = join(engineDir, '../..');
 const bin = join(engineDir, 'bin/engram.js');
 
-before(() => {
-  execFileSync(process.execPath, [join(engineDir, 'scripts/build-cli.mjs'), '--quiet'], { cwd: repoRoot, stdio: 'inherit' });
-});
+before(ensureCompiledCli);
 
 type Dirs = ReturnType<typeof tempDirs>;
 const common = (d: Dirs) => ['--diary-dir', d.diaryDir, '--data-dir', d.dataDir];
