@@ -18,8 +18,7 @@
 //   GROWTH_DUMP=<file>       write each store's per-question records to <file>.<store>.json
 //   GROWTH_WHY=1             also print, per store, which rule silenced the answerable questions that got nothing
 //   ENGRAM_EVAL_OPTIONS      JSON merged into the engine options
-// Ablation switches read by the recall code (evaluation only): ENGRAM_EVAL_AGREEMENT=0 (no agreement
-// override of the query gate), ENGRAM_EVAL_SINGLE_CHAR_MIN_IDF=99 (no one-character names in coverage),
+// Ablation switches read by the recall code (evaluation only): ENGRAM_EVAL_SINGLE_CHAR_MIN_IDF=99 (no one-character names in coverage),
 // ENGRAM_EVAL_ASKING_WORDS=weigh, ENGRAM_EVAL_BOUNDARY_PAIRS=keep|function|all,
 // ENGRAM_EVAL_RARITY_SHARE=0 (no language-table floor on gate rarity), ENGRAM_EVAL_UNKNOWN_RARE=1.
 import { spawnSync } from 'node:child_process';

@@ -129,24 +129,45 @@ export interface QueryEvidence {
    * another paragraph of the same article shares its names and little else.
    */
   maxPhrase: number;
+  /**
+   * 1 when one candidate the lexical rules let through is first in both channels. It overruled the
+   * gate outright; now it does only above FITTED_QUERY_GATE's agreementBar, because an out-of-corpus
+   * question about another paragraph of the same article often has both channels agree on that
+   * paragraph (13 % of the held-out half's out-of-corpus questions at 595 notes went through that way).
+   */
+  agreePass: number;
+  /** The longest stretch of the question one of the first candidates repeats verbatim, ÷ the question's CJK characters. */
+  spanShare: number;
 }
 
 export type QueryFeatureName = keyof QueryEvidence;
 
-export const QUERY_FEATURES: QueryFeatureName[] = ['maxP', 'maxPassP', 'zTop', 'margin', 'maxCoverage', 'maxRarity', 'passShare', 'agree', 'maxPhrase'];
+export const roundQueryEvidence = (q: QueryEvidence): QueryEvidence => {
+  const out = { ...q };
+  for (const k of QUERY_FEATURES) out[k] = Math.round(out[k] * 1000) / 1000;
+  return out;
+};
 
-/** How many of the first candidates maxPhrase reads. */
+export const QUERY_FEATURES: QueryFeatureName[] = ['maxP', 'maxPassP', 'zTop', 'margin', 'maxCoverage', 'maxRarity', 'passShare', 'agree', 'maxPhrase', 'agreePass', 'spanShare'];
+
+/** How many of the first candidates maxPhrase and spanShare read. */
 const PHRASE_CANDIDATES = 5;
+/** The candidates whose shared stretch is measured (recall/stages/fuse.ts). */
+export const SPAN_CANDIDATES = PHRASE_CANDIDATES;
 
 /**
- * `lexicalPass`: 1 when the lexical rule gates let the candidate through; `phrase`: its share of the
- * question's wording (absent = 0). Candidates in rank order. Pure.
+ * `lexicalPass`: 1 when the lexical rule gates let the candidate through (and it matched words);
+ * `phrase`: its share of the question's wording; `span`: its longest verbatim stretch of the question
+ * as a share (both absent = 0). Candidates in rank order. Pure.
  */
-export function queryEvidence(candidates: (Evidence & { lexicalPass: number; phrase?: number })[]): QueryEvidence {
-  const q: QueryEvidence = { maxP: 0, maxPassP: 0, zTop: 0, margin: 0, maxCoverage: 0, maxRarity: 0, passShare: 0, agree: 0, maxPhrase: 0 };
+export function queryEvidence(candidates: (Evidence & { lexicalPass: number; phrase?: number; span?: number })[]): QueryEvidence {
+  const q: QueryEvidence = { maxP: 0, maxPassP: 0, zTop: 0, margin: 0, maxCoverage: 0, maxRarity: 0, passShare: 0, agree: 0, maxPhrase: 0, agreePass: 0, spanShare: 0 };
   if (candidates.length === 0) return q;
   let pass = 0;
-  candidates.slice(0, PHRASE_CANDIDATES).forEach((c) => (q.maxPhrase = Math.max(q.maxPhrase, c.phrase ?? 0)));
+  for (const c of candidates.slice(0, PHRASE_CANDIDATES)) {
+    q.maxPhrase = Math.max(q.maxPhrase, c.phrase ?? 0);
+    q.spanShare = Math.max(q.spanShare, c.span ?? 0);
+  }
   for (const c of candidates) {
     q.maxP = Math.max(q.maxP, c.p);
     if (c.lexicalPass) {
@@ -155,7 +176,10 @@ export function queryEvidence(candidates: (Evidence & { lexicalPass: number; phr
     }
     q.maxCoverage = Math.max(q.maxCoverage, c.coverage);
     q.maxRarity = Math.max(q.maxRarity, c.rarity);
-    if (c.lexInvRank === 1 && c.semInvRank === 1) q.agree = 1;
+    if (c.lexInvRank === 1 && c.semInvRank === 1) {
+      q.agree = 1;
+      if (c.lexicalPass) q.agreePass = 1;
+    }
   }
   q.zTop = (candidates[0] as Evidence).zTop;
   q.margin = (candidates[0] as Evidence).margin;
@@ -171,6 +195,8 @@ export interface QueryGate {
   /** In a store of at least `largeStore.chunks` chunks the bar is `largeStore.threshold`; between the two it falls with log(chunks). */
   smallStore?: number;
   largeStore?: { chunks: number; threshold: number };
+  /** Below the bar, a question whose candidates include one first in both channels (agreePass) is still answered from this probability on. */
+  agreementBar?: number;
 }
 
 /**
@@ -195,24 +221,18 @@ export function queryProbability(q: QueryEvidence, weights: number[]): number {
 }
 
 /**
- * Weights fitted by bench/fit-gate.ts on CMRC dev with FITTED_WEIGHTS (docs/benchmarks.md). The
- * threshold was 0.12; issue 26 changed what the features read (gate rarity with near duplicates
- * counted once and the language table, one-character names and words that ask in coverage), which
- * made answerable questions look more answered, so it was re-chosen on the growth benchmark's tuning
- * half only (`GROWTH_HALF=0 GROWTH_STORES='1×' GROWTH_SWEEP=… npm run bench:growth`): at 0.3, R@5 0.985
- * and out-of-corpus → nothing 84.1 % (0.12: 0.995 / 74.1 %; 0.35: 0.978 / 85.1 %, below R@5 0.98).
+ * Fitted by bench/fit-query-gate.ts on the growth benchmark's tuning half only (the stores of 595 and
+ * 20,000 notes, dumped by bench/query-gate-dump.ts; positives: answerable questions whose note is in
+ * the top 5, negatives: out-of-corpus questions and chatter), over QUERY_FEATURES. The bars were
+ * chosen on the same half: in a small store 0.4 with channels that agree keeping a question from 0.2
+ * on (the highest out-of-corpus → nothing, 87.3 %, with R@5 ≥ 0.99 and answerable → nothing ≤ 1 %;
+ * the agreement used to keep every question, and 0.35 was the bar then), from 5,000 chunks 0.1 (the
+ * highest keeping answerable → nothing at 20,000 notes at 1.1 %). docs/benchmarks.md, "Query gate".
  */
 export const FITTED_QUERY_GATE: QueryGate | null = {
-  // maxPhrase's weight (3) and the bias's shift (-8.618 → -9.618) were chosen on the growth benchmark's
-  // tuning half over the stores of 595, 20,000 and 10,000 (asked ×30) notes together, the other
-  // weights left as fitted; the small store's bar (0.3 → 0.35) is the highest that keeps that half's
-  // R@5 and answerable → nothing at 595 notes as they were (0.54 reached out-of-corpus → nothing
-  // 87.5 % there, and cost the held-out half R@5 0.991 → 0.976).
-  weights: [-9.618, 1.604, 1.425, 0.223, 0.895, 4.185, 1.64, -0.156, 0.741, 3],
-  threshold: 0.35,
-  // Chosen on the growth benchmark's tuning half with the model (docs/benchmarks.md): at 5,000 notes
-  // a bar of 0.1 gave R@5 0.981, 1.2 % answerable → nothing, out-of-corpus → nothing 80.9 % (0.3:
-  // 0.959 / 3.5 % / 89.4 %); at 20,000 notes 0.959 / 1.8 % / 82.6 % (0.3: 0.932 / 4.7 % / 90.4 %).
+  weights: [-15.786, 6.461, -0.16, 0.357, 0.779, 6.066, 1.484, 0.278, 0.598, 4.373, 0.012, 3.946],
+  threshold: 0.4,
+  agreementBar: 0.2,
   smallStore: 600,
   largeStore: { chunks: 5_000, threshold: 0.1 },
 };

@@ -29,3 +29,35 @@ export function phraseCoverage(queryPairs: ReadonlySet<string>, head: string, te
   for (const p of queryPairs) if (body.includes(p) || t.includes(p)) found++;
   return found / queryPairs.size;
 }
+
+/** The CJK characters of a text. */
+export function cjkCharCount(text: string): number {
+  let n = 0;
+  for (const ch of text) if (CJK.test(ch)) n++;
+  return n;
+}
+
+/**
+ * The longest stretch of the question (in characters, inside one run of letters and digits holding a
+ * CJK character) that the head or the text repeats verbatim: a question about a note usually copies a
+ * phrase of it (东京节点的端口), one about another paragraph of the same article shares only its
+ * names. Pure.
+ */
+export function longestSharedRun(query: string, head: string, text: string): number {
+  const t = head.toLowerCase();
+  const body = text.toLowerCase();
+  let best = 0;
+  for (const run of query.toLowerCase().match(RUN) ?? []) {
+    if (!CJK.test(run)) continue;
+    const chars = [...run];
+    for (let i = 0; i + best < chars.length; i++) {
+      // Only stretches longer than the best so far are worth checking.
+      for (let len = best + 1; i + len <= chars.length; len++) {
+        const piece = chars.slice(i, i + len).join('');
+        if (!body.includes(piece) && !t.includes(piece)) break;
+        best = len;
+      }
+    }
+  }
+  return best;
+}

@@ -14,6 +14,8 @@ import {
   queryEvidence,
   queryGateThreshold,
   queryProbability,
+  roundQueryEvidence,
+  type QueryEvidence,
   type Evidence,
   type QueryGate,
   type QuerySignals,
@@ -187,6 +189,8 @@ export interface Candidate {
   decay: number;
   /** Share of the query's character pairs the candidate repeats (recall/phrase.ts); absent when not read. */
   phrase?: number;
+  /** Longest stretch of the question it repeats verbatim ÷ the question's CJK characters (first candidates only; recall/phrase.ts). */
+  span?: number;
   score: number;
   folded: number;
   /** Near-duplicate candidates folded into this one (collapseNearDuplicates). */
@@ -275,10 +279,12 @@ export interface GateContext {
  */
 /** What the query-level gate decided (absent when it did not judge the query). */
 export interface QueryGateVerdict {
-  /** The gate's probability that the memories answer the query (null when agreement overrode it). */
-  p: number | null;
+  /** The gate's probability that the memories answer the query. */
+  p: number;
   threshold: number;
-  /** Why the query was not silenced although it might have been. */
+  /** What it read (rounded): how the candidates look together. */
+  features: QueryEvidence;
+  /** Why the query was not silenced although its probability was below the bar. */
   overriddenBy?: 'channels agree';
 }
 
@@ -329,26 +335,17 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // only queries whose distinctive words are mostly Chinese.
   if (!mostlyCjk(ctx.distinctive)) return null;
   const threshold = queryGateThreshold(gate, ctx.chunkCount ?? 0);
-  // Both channels putting the same memory first is the strongest sign a question is answered: the
-  // query-level statistics (fitted on how the candidates look together) do not overrule it.
-  if (AGREEMENT_OVERRIDES && channelsAgree(candidates, ctx)) return { silence: null, verdict: { p: null, threshold, overriddenBy: 'channels agree' } };
-  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0, phrase: c.phrase ?? 0 })));
+  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0, phrase: c.phrase ?? 0, span: c.span ?? 0 })));
   const p = queryProbability(q, gate.weights);
-  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold };
+  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold, features: roundQueryEvidence(q) };
   if (p >= threshold) return { silence: null, verdict };
+  // Both channels putting the same memory first (one the lexical rules let through) is a strong sign
+  // the question is answered: it keeps the question unless the gate finds it hopeless (below
+  // agreementBar). Without that bar it let out-of-corpus questions about another paragraph of the
+  // same article through unjudged (hybrid-gate.ts FITTED_QUERY_GATE).
+  if (gate.agreementBar !== undefined && q.agreePass === 1 && p >= gate.agreementBar) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
-}
-
-// Evaluation switch (bench/growth.ts ablations): ENGRAM_EVAL_AGREEMENT=0 turns the override off.
-const AGREEMENT_OVERRIDES = process.env.ENGRAM_EVAL_AGREEMENT !== '0';
-
-/**
- * True when one candidate is first in both the lexical and the semantic channel and the lexical rule
- * gates let it through (a candidate the words only graze does not count as agreement).
- */
-export function channelsAgree(candidates: Candidate[], ctx: GateContext): boolean {
-  return candidates.some((c) => c.lexical?.rank === 1 && c.semantic?.rank === 1 && c.matched.length > 0 && ruleVerdict(c, ctx) === null);
 }
 
 const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;

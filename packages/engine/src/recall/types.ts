@@ -1,4 +1,4 @@
-import type { Evidence } from './hybrid-gate.ts';
+import type { Evidence, QueryEvidence } from './hybrid-gate.ts';
 // The shapes a recall produces. Every stage records what it kept, dropped and why, so a recall can
 // always explain itself (CLI --json, console Recall debug, plugin logs all print these).
 
@@ -115,8 +115,8 @@ export interface RecallExplanation {
     idfThreshold: number;
     /** When candidates existed and none was kept: the rule that silenced the query. */
     silencedBy?: SilenceExplanation | null;
-    /** The query-level gate's probability and bar (hybrid recall), or why it was overridden. */
-    queryGate?: { p: number | null; threshold: number; overriddenBy?: 'channels agree' } | null;
+    /** The query-level gate's probability, its bar, what it read (recall/hybrid-gate.ts QueryEvidence) and why it let a question below the bar through (hybrid recall). */
+    queryGate?: { p: number; threshold: number; features: QueryEvidence; overriddenBy?: 'channels agree' } | null;
   };
   /** Each query word: its weight in coverage and where it came from, and the rarity the gates read. */
   terms?: TermExplanation[];

@@ -156,3 +156,24 @@ test('changing the tokenizer re-tokenizes without re-embedding a single chunk', 
     await server.close();
   }
 });
+
+test('the query gate explains what it read, the longest stretch of the question a note repeats among it', async () => {
+  const server = await startFakeEmbedder({ dims: 64 });
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs, {}, { ...embedding(server.url), recall: { minSemantic: 0.3, hybridGate: { queryGate: 'on' } } });
+  try {
+    await engine.vectorsSettled();
+    // 每次迁移之前复制数据库文件 is written in the backup note word for word; the paraphrase shares only words.
+    const verbatim = await engine.recall('每次迁移之前复制数据库文件吗');
+    const paraphrase = await engine.recall('搬迁资料库以前要不要拷贝数据库');
+    const read = (r: typeof verbatim) => r.explain.gate.queryGate?.features;
+    assert.ok(read(verbatim) && read(paraphrase), 'the gate judged both');
+    assert.equal(read(verbatim)!.spanShare, Math.round((13 / 14) * 1000) / 1000, '13 of the question\'s 14 characters in a row');
+    assert.ok(read(paraphrase)!.spanShare < read(verbatim)!.spanShare);
+    assert.ok(read(verbatim)!.maxPhrase >= read(paraphrase)!.maxPhrase);
+  } finally {
+    engine.close();
+    await server.close();
+  }
+});

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { phraseCoverage, phrasePairs } from '../../src/recall/phrase.ts';
+import { cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../../src/recall/phrase.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 test('phrase pairs stay inside runs of letters and digits and need a CJK character', () => {
@@ -20,6 +20,20 @@ test('phrase coverage: the share of the query pairs found in the title or the te
   assert.equal(phraseCoverage(q, '东京节点', '端口待定'), 4 / 6);
   assert.equal(phraseCoverage(q, '', '端口、节点、东京'), 3 / 6);
   assert.equal(phraseCoverage(new Set(), '', '东京节点'), 0);
+});
+
+test('the longest shared stretch: the most characters of the question one note repeats in a row, in its head or text', () => {
+  const q = '东京节点的端口后来改成多少了?';
+  assert.equal(longestSharedRun(q, '', '上周把东京节点的端口改成 8443'), 7, '东京节点的端口');
+  assert.equal(longestSharedRun(q, '东京节点', '端口、节点、东京'), 4, 'scattered words: the longest is the head\'s 东京节点');
+  assert.equal(longestSharedRun(q, '', '大阪的服务器'), 1, 'one shared character (的)');
+  assert.equal(longestSharedRun(q, '', 'nothing here'), 0);
+  // Stretches stay inside one run of letters and digits: the question's punctuation does not join two.
+  assert.equal(longestSharedRun('端口，后来', '', '端口后来'), 2);
+  assert.equal(longestSharedRun('which port', '', 'which port'), 0, 'a run without a CJK character is not read');
+  assert.equal(longestSharedRun('改成 8443 端口', '', '改成8443端口'), 2);
+  assert.equal(cjkCharCount(q), 14);
+  assert.equal(cjkCharCount('port 8443'), 0);
 });
 
 const dirs = tempDirs();

@@ -104,3 +104,29 @@ test('the query gate reads the phrase: the most of the wording one of the first 
   const at = (phrase: number) => applyGates([{ ...cand('a', ev({ p: 0.9, coverage: 0.5 })), phrase }, { ...cand('b', ev({ p: 0.5 })), phrase: 0 }], ctx(FITTED_QUERY_GATE)).queryGate?.p ?? 0;
   assert.ok(at(1) > at(0), `${at(1)} vs ${at(0)}`);
 });
+
+test('channels that agree are evidence for the query gate, not a veto over it; so is the longest stretch of the question a candidate repeats', async () => {
+  const { FITTED_QUERY_GATE } = await import('../../src/recall/hybrid-gate.ts');
+  // agreePass: a candidate first in both channels that the lexical rules let through.
+  const first = { ...ev({ lexInvRank: 1, semInvRank: 1 }), lexicalPass: 1 };
+  assert.equal(queryEvidence([first]).agreePass, 1);
+  assert.equal(queryEvidence([{ ...first, lexicalPass: 0 }]).agreePass, 0, 'the words only graze it');
+  assert.equal(queryEvidence([{ ...first, lexicalPass: 0 }]).agree, 1);
+  assert.equal(queryEvidence([{ ...first, semInvRank: 0.5 }]).agreePass, 0);
+  // spanShare: the most of the first five candidates.
+  const spans = (xs: number[]) => queryEvidence(xs.map((span) => ({ ...ev({}), lexicalPass: 1, span }))).spanShare;
+  assert.equal(spans([0.2, 0.6, 0.1]), 0.6);
+  assert.equal(spans([0.1, 0.1, 0.1, 0.1, 0.1, 0.9]), 0.1, 'only the first five count');
+  // A weak query whose first candidate leads both channels: judged (and here silenced) like any other.
+  const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
+  const agreeing = [cand('a', ev({ p: 0.3 }), { lex: 1, sem: 1 }), cand('b', ev({ p: 0.2 }), { lex: 2, sem: 2 })];
+  const gated = applyGates(agreeing, ctx({ weights, threshold: 0.5 }));
+  assert.equal(gated.kept.length, 0);
+  assert.equal(gated.queryGate?.features.agreePass, 1);
+  assert.ok((gated.queryGate?.p ?? 1) < 0.5);
+  // The fitted gate gives both more weight than nothing.
+  const fitted = FITTED_QUERY_GATE!.weights;
+  const base = { ...ev({ p: 0.8 }), lexicalPass: 1, phrase: 0.5, span: 0.2 };
+  assert.ok(queryProbability(queryEvidence([{ ...base, span: 0.7 }]), fitted) > queryProbability(queryEvidence([base]), fitted));
+  assert.ok(queryProbability(queryEvidence([{ ...base, lexInvRank: 1, semInvRank: 1 }]), fitted) > queryProbability(queryEvidence([{ ...base, lexInvRank: 1, semInvRank: 0.5 }]), fitted));
+});

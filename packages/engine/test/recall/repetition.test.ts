@@ -81,13 +81,21 @@ const cand = (id: string, lex: number, sem: number, e: Evidence): Candidate => (
   matched: [{ token: '司马', idf: 5, fields: ['body'] }], coverage: e.coverage, fused: 1, decay: 1, score: 1 / lex, folded: 0, evidence: e,
 });
 
-test('both channels ranking the same candidate first override the query gate; without that agreement it silences', () => {
+test('both channels ranking the same candidate first keep a question the query gate doubts, unless it finds it hopeless; without that agreement it silences', () => {
+  // q = sigmoid(10 maxP − 5): maxP 0.3 → 0.12, below the bar 0.5 and above the agreement bar 0.1.
   const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
-  const ctx = { distinctive: new Set(['司马', '儿子']), semanticRan: true, cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 }, titleOf: () => '', maxIdf: 6, queryGate: { weights, threshold: 0.5 } };
+  const ctx = { distinctive: new Set(['司马', '儿子']), semanticRan: true, cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 }, titleOf: () => '', maxIdf: 6, queryGate: { weights, threshold: 0.5, agreementBar: 0.1 } };
   const agreeing = [cand('a', 1, 1, ev({ lexInvRank: 1, semInvRank: 1 })), cand('b', 2, 2, ev({ p: 0.05, lexInvRank: 0.5, semInvRank: 0.5 }))];
-  assert.equal(applyGates(agreeing, ctx).kept.map((c) => c.chunkId).join(), 'a');
+  const kept = applyGates(agreeing, ctx);
+  assert.equal(kept.kept.map((c) => c.chunkId).join(), 'a');
+  assert.equal(kept.queryGate?.overriddenBy, 'channels agree');
   const split = [cand('a', 1, 2, ev({ semInvRank: 0.5 })), cand('b', 2, 1, ev({ p: 0.2, lexInvRank: 0.5 }))];
   assert.equal(applyGates(split, ctx).kept.length, 0);
+  // Hopeless (maxP 0.2 → q 0.05, below the agreement bar): agreement does not keep it.
+  const hopeless = [cand('a', 1, 1, ev({ p: 0.2, lexInvRank: 1, semInvRank: 1 })), cand('b', 2, 2, ev({ p: 0.05, lexInvRank: 0.5, semInvRank: 0.5 }))];
+  assert.equal(applyGates(hopeless, ctx).kept.length, 0);
+  // A gate without an agreement bar judges agreeing channels like any others.
+  assert.equal(applyGates(agreeing, { ...ctx, queryGate: { weights, threshold: 0.5 } }).kept.length, 0);
 });
 
 test('collapse shows a near-duplicate group once, counting the others', () => {

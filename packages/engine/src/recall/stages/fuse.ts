@@ -7,7 +7,8 @@ import { bm25Idf } from '../../lexical/bm25.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
-import { phraseCoverage, phrasePairs } from '../phrase.ts';
+import { cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
+import { SPAN_CANDIDATES } from '../hybrid-gate.ts';
 import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
 
 export const fuse: RecallStage = {
@@ -58,6 +59,14 @@ export const fuse: RecallStage = {
         c.score = c.fused + unit * phrase * c.decay;
       }
       fused.sort(byScore);
+      // The longest stretch of the question a candidate repeats verbatim, for the first candidates the
+      // query gate reads (hybrid-gate.ts spanShare), as a share of the question's CJK characters.
+      const chars = cjkCharCount(run.query);
+      for (const c of fused.slice(0, SPAN_CANDIDATES)) {
+        const meta = deps.doc(c.docId);
+        const head = meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : '';
+        c.span = chars > 0 ? longestSharedRun(run.query, head, run.texts.get(c.chunkId) ?? '') / chars : 0;
+      }
     }
     run.maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
     const semantic = run.semantic;

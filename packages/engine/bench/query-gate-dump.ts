@@ -1,0 +1,75 @@
+// Analysis for the query gate (recall/hybrid-gate.ts FITTED_QUERY_GATE): for every question of a kept
+// growth store (GROWTH_KEEP of bench/growth.ts, with the model), what the gate read and whether the
+// answering note is in the top 5 when the gate lets the question through. Two passes over one store:
+// the default recall (the gate's features, from the explanation) and one with the query gate off
+// (the hits it would let through). bench/fit-query-gate.ts fits and sweeps on the output.
+//
+//   STORE='20k' WORK=/tmp/gk/zh-20k-model OUT=/tmp/qd-20k.json node --import tsx packages/engine/bench/query-gate-dump.ts
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openEngine } from '../src/engine.ts';
+import type { QueryEvidence } from '../src/recall/hybrid-gate.ts';
+import { modelDirOf } from '../src/model/install.ts';
+import { buildStore, GROWTH_STORES, growthSets } from './growth-data.ts';
+import { modelDataDir } from './growth.ts';
+
+export interface QueryGateRecord {
+  kind: 'asked' | 'ooc' | 'chatter';
+  half: 0 | 1;
+  q: string;
+  /** The answering note among the top 5 with the query gate off. */
+  hit: boolean;
+  /** Nothing came back even with the query gate off. */
+  empty: boolean;
+  /** What the gate read (null: it did not judge the question: no candidates, not mostly Chinese, no semantic channel). */
+  features: QueryEvidence | null;
+  /** The store's bar for this question. */
+  threshold: number | null;
+}
+
+const storeName = process.env.STORE ?? '20k';
+const work = process.env.WORK;
+const out = process.env.OUT;
+if (!work || !out) throw new Error('set WORK (a kept growth store) and OUT');
+const [set] = (await growthSets()).filter((s) => s.language === 'zh');
+const spec = GROWTH_STORES.find((s) => s.name === storeName);
+if (!set || !spec) throw new Error(`no store ${storeName}`);
+const store = buildStore(set, spec);
+const fileOf = (n: { id: string }, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
+const groupOfPath = new Map<string, string>();
+store.notes.forEach((n, i) => groupOfPath.set(fileOf(n, i), n.group ?? n.id));
+const model = modelDataDir();
+if (!model) throw new Error('the model is not installed');
+const questions: { kind: QueryGateRecord['kind']; q: string; half: 0 | 1; gold: string[] }[] = [
+  ...store.asked.map((a) => ({ kind: 'asked' as const, q: a.q, half: a.half, gold: a.groups })),
+  ...store.absent.map((a) => ({ kind: 'ooc' as const, q: a.q, half: a.half, gold: [] })),
+  ...set.chatter.map((c) => ({ kind: 'chatter' as const, q: c.q, half: c.half, gold: [] })),
+];
+
+async function pass(queryGate: 'auto' | 'off') {
+  const engine = await openEngine({
+    options: { diaryDir: join(work!, 'diaries'), dataDir: join(work!, 'data'), diary: { requireTag: false, timePrefix: true }, embedding: { provider: 'local', modelDir: modelDirOf(model!) }, recall: { hybridGate: { queryGate } } },
+    env: { HOME: work! },
+    syncOnOpen: false,
+    now: () => new Date('2026-11-01T00:00:00'),
+  });
+  try {
+    await engine.index({ full: false });
+    await engine.vectorsSettled();
+    const results = [];
+    for (const x of questions) results.push(await engine.recall(x.q, { k: 5 }));
+    return results;
+  } finally {
+    engine.close();
+  }
+}
+
+const judged = await pass('auto');
+const open = await pass('off');
+const records: QueryGateRecord[] = questions.map((x, i) => {
+  const groups = open[i]!.hits.map((h) => groupOfPath.get(h.path) ?? h.path);
+  const gate = judged[i]!.explain.gate.queryGate ?? null;
+  return { kind: x.kind, half: x.half, q: x.q, hit: groups.some((g) => x.gold.includes(g)), empty: groups.length === 0, features: gate?.features ?? null, threshold: gate?.threshold ?? null };
+});
+writeFileSync(out, JSON.stringify(records));
+console.log(`${storeName}: ${records.length} questions, ${records.filter((r) => r.features).length} judged → ${out}`);
