@@ -5,7 +5,8 @@
 // would give on both halves. The bars are chosen on the tuning half; the other half is only read.
 //
 //   node --import tsx packages/engine/bench/fit-query-gate.ts 1×=/tmp/qd-1.json 20k=/tmp/qd-20k.json [--check '10k, asked ×30'=/tmp/qd-10k.json …]
-//     [--bars 0.1,0.2,0.3] [--current]   (--current: the fitted weights as they are, no fit)
+//     [--bars 0.1,0.2,0.3] [--agreement 0.2] [--current]   (--current: the fitted weights as they are, no fit;
+//     --agreement: the probability from which channels that agree keep a question, default the fitted gate's)
 import { readFileSync } from 'node:fs';
 import { FITTED_QUERY_GATE, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
 import { fitLogistic, type Sample } from './logistic.ts';
@@ -19,6 +20,7 @@ const flag = (name: string) => {
   return value;
 };
 const bars = (flag('--bars') ?? '0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.5').split(',').map(Number);
+const agreementBar = Number(flag('--agreement') ?? FITTED_QUERY_GATE?.agreementBar ?? 2);
 const current = args.includes('--current');
 const stores: { name: string; train: boolean; records: QueryGateRecord[] }[] = [];
 let train = true;
@@ -47,7 +49,12 @@ console.log(`features: bias, ${QUERY_FEATURES.join(', ')}\n`);
 const pct = (n: number, d: number) => (d ? (100 * n) / d : 0).toFixed(1);
 function figures(records: QueryGateRecord[], half: 0 | 1, bar: number): string {
   const rs = records.filter((r) => r.half === half);
-  const nothing = (r: QueryGateRecord) => r.empty || (r.features !== null && queryProbability(r.features, weights) < bar);
+  const nothing = (r: QueryGateRecord) => {
+    if (r.empty) return true;
+    if (r.features === null) return false;
+    const p = queryProbability(r.features, weights);
+    return p < bar && !(r.features.agreePass === 1 && p >= agreementBar);
+  };
   const asked = rs.filter((r) => r.kind === 'asked');
   const ooc = rs.filter((r) => r.kind === 'ooc');
   const chatter = rs.filter((r) => r.kind === 'chatter');
