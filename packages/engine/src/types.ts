@@ -42,8 +42,11 @@ export interface Tokenizer {
   readonly fallbackReason: string | null;
   /** Tokens for indexing and querying: lower-cased, stop words and punctuation removed. */
   tokenize(text: string): string[];
-  /** A hint that these texts are tokenized next: the on-demand jieba builds one dictionary for all of them. */
-  prepare?(texts: readonly string[]): void;
+  /**
+   * A hint that these texts are tokenized next: the on-demand jieba builds one dictionary for all of
+   * them. 'bulk': many more follow (an index pass over many notes), so it builds the whole one now.
+   */
+  prepare?(texts: readonly string[], hint?: 'bulk'): void;
 }
 
 export interface Chunk {

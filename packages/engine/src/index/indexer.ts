@@ -23,7 +23,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
-import { corpusHash, documentRows, lexicalEntry, sha1, type DocumentRows } from './rows.ts';
+import { corpusHash, documentRows, lexicalEntriesOf, sha1, type DocumentRows } from './rows.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { saveBuiltSnapshot, snapshotPathOf } from './live.ts';
 import { StoredRowsBuilder } from './stored-rows.ts';
@@ -150,7 +150,7 @@ async function indexPass(
   const heap = new HeapBudget();
   for await (const docs of scan.batches()) {
     ctx.signal?.throwIfAborted();
-    const batch: DocumentRows[] = [];
+    const toTokenize: typeof docs = [];
     for (const doc of docs) {
       const key = `${doc.root}:${doc.path}`;
       seenKeys.add(key);
@@ -162,19 +162,25 @@ async function indexPass(
         unchanged += 1;
         continue;
       }
-      batch.push(documentRows(doc, docIdFor(doc.root, doc.path), ctx.tokenizer, config.chunk, indexedAt));
+      toTokenize.push(doc);
     }
+    // Told what comes, the on-demand jieba builds one dictionary for the batch: a subset for a few
+    // changed notes, the whole one at once when a batch is half full and more files follow (a build:
+    // it built subsets for the first 40,000 characters first, a second of a 5,000-note build).
+    const bulk = toTokenize.length >= STORE_BATCH / 2 && seen + docs.length < scan.total;
+    if (toTokenize.length > 0) ctx.tokenizer.prepare?.(toTokenize.map((d) => d.raw), bulk ? 'bulk' : undefined);
+    const batch: DocumentRows[] = toTokenize.map((doc) => documentRows(doc, docIdFor(doc.root, doc.path), ctx.tokenizer, config.chunk, indexedAt));
     await replaceDocumentsBulk(ctx.db, batch);
     for (const b of batch) changedDocIds.push(b.doc.id);
     if (built) {
-      for (const { doc, chunks } of batch) {
+      for (const rowsOfDoc of batch) {
+        const { doc } = rowsOfDoc;
         built.docs.push({ id: doc.id, contentHash: doc.contentHash, indexedAt, archived: doc.archived ?? false });
         // documentRows sets every column, so the row reads back as stored (the snapshot tests compare
         // these rows with a listing of the table).
         built.rows?.add(doc as DocumentRow);
         if (doc.archived) continue;
-        const fields = { titleTokens: doc.titleTokens ?? '', summaryTokens: doc.summaryTokens ?? '', tagTokens: doc.tagTokens ?? '' };
-        for (const c of chunks) built.lexical.add(lexicalEntry({ chunkId: c.id, docId: c.docId, tokens: c.tokens }, fields));
+        for (const entry of lexicalEntriesOf(rowsOfDoc)) built.lexical.add(entry);
       }
     }
     seen += docs.length;

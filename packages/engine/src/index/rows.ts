@@ -15,6 +15,8 @@ export const splitTokens = (s: string): string[] => (s.length === 0 ? [] : s.spl
 export interface DocumentRows {
   doc: NewDocumentRow;
   chunks: NewChunkRow[];
+  /** The words the rows hold joined, as arrays (not stored): a build adds them to the lexical index as they are. */
+  words: { title: string[]; summary: string[]; tags: string[]; goal: string[]; bodies: string[][] };
 }
 
 export function documentRows(
@@ -27,16 +29,24 @@ export function documentRows(
   // A document with an empty body still gets one chunk (its title and summary), so it is findable.
   const bodyChunks = chunkText(parsed.body, chunk);
   const pieces = bodyChunks.length > 0 ? bodyChunks : [{ ord: 0, text: parsed.summary || parsed.title, start: 0, end: 0 }];
+  const bodies = pieces.map((c) => tokenizer.tokenize(c.text));
   const chunks: NewChunkRow[] = pieces.map((c, i) => ({
     id: `${docId}#${i}`,
     docId,
     ord: i,
     text: c.text,
-    tokens: joinTokens(tokenizer.tokenize(c.text)),
+    tokens: joinTokens(bodies[i]!),
     start: c.start,
     end: c.end,
     fingerprint: sha1(c.text),
   }));
+  const words = {
+    title: tokenizer.tokenize(parsed.title),
+    summary: tokenizer.tokenize(parsed.summary),
+    tags: tokenizer.tokenize(parsed.tags.join(' ')),
+    goal: tokenizer.tokenize(parsed.meta.goal),
+    bodies,
+  };
   const doc: NewDocumentRow = {
     id: docId,
     root: parsed.root,
@@ -47,9 +57,9 @@ export function documentRows(
     category: parsed.category,
     summary: parsed.summary,
     tags: parsed.tags,
-    titleTokens: joinTokens(tokenizer.tokenize(parsed.title)),
-    summaryTokens: joinTokens(tokenizer.tokenize(parsed.summary)),
-    tagTokens: joinTokens(tokenizer.tokenize(parsed.tags.join(' '))),
+    titleTokens: joinTokens(words.title),
+    summaryTokens: joinTokens(words.summary),
+    tagTokens: joinTokens(words.tags),
     contentHash: sha1(parsed.raw),
     mtimeMs: parsed.mtimeMs,
     size: parsed.size,
@@ -65,10 +75,10 @@ export function documentRows(
     // The filter's form (aliases folded); the file keeps the word as written.
     kind: canonicalKind(parsed.meta.kind),
     goal: parsed.meta.goal,
-    goalTokens: joinTokens(tokenizer.tokenize(parsed.meta.goal)),
+    goalTokens: joinTokens(words.goal),
     indexedAt,
   };
-  return { doc, chunks };
+  return { doc, chunks, words };
 }
 
 export interface DocFields {
@@ -80,23 +90,34 @@ export interface DocFields {
 }
 
 /** A field's terms in the lexical index: its words, then their character grams (text/grams.ts). */
-const fieldTerms = (joined: string): string[] => {
-  const words = splitTokens(joined);
-  return [...words, ...cjkGrams(words)];
+const fieldTerms = (words: string[]): string[] => {
+  const grams = cjkGrams(words);
+  return grams.length === 0 ? words : words.concat(grams);
 };
 
+type HeadTerms = Omit<LexicalEntry['fields'], 'body'>;
+
+/** The terms of a document's own fields, which every one of its chunks carries. */
+const headTerms = (w: { title: string[]; summary: string[]; tags: string[]; goal: string[] }): HeadTerms => ({
+  title: fieldTerms(w.title),
+  summary: fieldTerms(w.summary),
+  tags: fieldTerms(w.tags),
+  goal: fieldTerms(w.goal),
+});
+
+/** A stored chunk's entry in the lexical index, from the words its rows hold joined. */
 export function lexicalEntry(chunk: { chunkId: string; docId: string; tokens: string }, doc: DocFields): LexicalEntry {
-  return {
-    chunkId: chunk.chunkId,
-    docId: chunk.docId,
-    fields: {
-      title: fieldTerms(doc.titleTokens),
-      summary: fieldTerms(doc.summaryTokens),
-      tags: fieldTerms(doc.tagTokens),
-      goal: fieldTerms(doc.goalTokens ?? ''),
-      body: fieldTerms(chunk.tokens),
-    },
-  };
+  const head = headTerms({ title: splitTokens(doc.titleTokens), summary: splitTokens(doc.summaryTokens), tags: splitTokens(doc.tagTokens), goal: splitTokens(doc.goalTokens ?? '') });
+  return { chunkId: chunk.chunkId, docId: chunk.docId, fields: { ...head, body: fieldTerms(splitTokens(chunk.tokens)) } };
+}
+
+/**
+ * The entries of freshly built rows, from their words as arrays (the same terms lexicalEntry reads
+ * back from the stored rows), the document's own fields read once for all its chunks.
+ */
+export function lexicalEntriesOf(rows: DocumentRows): LexicalEntry[] {
+  const head = headTerms(rows.words);
+  return rows.chunks.map((c, i) => ({ chunkId: c.id, docId: c.docId, fields: { ...head, body: fieldTerms(rows.words.bodies[i]!) } }));
 }
 
 /** Order-independent hash of what is indexed, for the manifest. */

@@ -16,8 +16,24 @@ export const isGram = (term: string): boolean => term.startsWith(GRAM_MARK);
 /** The characters of the Chinese (CJK) words in a token sequence, without stop characters, each marked with GRAM_MARK. */
 export function cjkGrams(tokens: readonly string[]): string[] {
   const out: string[] = [];
-  for (const token of tokens) {
-    for (const char of token) if (isSingleCjkChar(char) && !isStopWord(char)) out.push(GRAM_MARK + char);
-  }
+  for (const token of tokens) for (const gram of gramsOfToken(token)) out.push(gram);
   return out;
+}
+
+// Words repeat (a build reads each common word thousands of times): a word's characters are read
+// once, which took a 5,000-note build's character terms from ~0.35 to ~0.1 CPU-s. Bounded: cleared
+// when full, as a long-lived process meets ever new words.
+const GRAMS_CACHED = 100_000;
+const gramsByToken = new Map<string, readonly string[]>();
+const NO_GRAMS: readonly string[] = [];
+
+function gramsOfToken(token: string): readonly string[] {
+  let grams = gramsByToken.get(token);
+  if (grams !== undefined) return grams;
+  const found: string[] = [];
+  for (const char of token) if (isSingleCjkChar(char) && !isStopWord(char)) found.push(GRAM_MARK + char);
+  grams = found.length === 0 ? NO_GRAMS : found;
+  if (gramsByToken.size >= GRAMS_CACHED) gramsByToken.clear();
+  gramsByToken.set(token, grams);
+  return grams;
 }

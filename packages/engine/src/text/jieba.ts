@@ -167,17 +167,23 @@ export class LazyBundledJieba {
     return this.buildSubset(words, ids, text.length);
   }
 
-  /** Builds one subset segmenter for all of `texts` (a write compares itself with up to a dozen memories). */
-  prepare(texts: readonly string[]): void {
+  /**
+   * Builds one segmenter for all of `texts` (a write compares itself with up to a dozen memories; an
+   * index pass tells each batch): a subset for a few texts, the whole dictionary when they add up to
+   * more than the subsets' budget left or more follow ('bulk'), without reading their words first.
+   */
+  prepare(texts: readonly string[], normalize: (text: string) => string = (t) => t, hint?: 'bulk'): void {
     if (this.full) return;
+    let length = 0;
+    for (const text of texts) length += text.length;
+    if (hint === 'bulk' || length > this.budget) {
+      this.buildFull();
+      return;
+    }
     const words = this.wordIndex();
     if (!words) return;
     const ids = new Set(this.userWords(words));
-    let length = 0;
-    for (const text of texts) {
-      collectWordsIn(words, text, ids);
-      length += text.length;
-    }
+    for (const text of texts) collectWordsIn(words, normalize(text), ids);
     if (this.subset && [...ids].every((id) => this.subset!.ids.has(id))) return;
     this.buildSubset(words, ids, length);
   }

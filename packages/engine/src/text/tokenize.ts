@@ -61,7 +61,7 @@ export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
         const normalized = normalize(text);
         return tokenizeNormalized(normalized, jiebaSegmenter(bundled.jieba.segmenterFor(normalized), settings));
       },
-      prepare: (texts) => bundled.jieba.prepare(texts.map(normalize)),
+      prepare: (texts, hint) => bundled.jieba.prepare(texts, normalize, hint),
     };
   }
   const loaded = obtainJieba(options.loadJieba);

@@ -124,3 +124,17 @@ test('a semantic write block whose text ends with a Meta line writes its kind an
     await engine.close();
   }
 });
+
+test('a full rebuild indexes the goal as a write does: the goal word still matches in the goal field afterwards', async () => {
+  const { engine } = await opened();
+  try {
+    const written = await engine.write({ title: '会议室预订', content: '周三下午会议室改为线上预订。', summary: '周会', tags: ['周会'], meta: { kind: 'task', goal: '蓝鲸计划上线' } });
+    const goalFields = async () => (await engine.recall('蓝鲸计划上线', { k: 10 })).hits.find((h) => h.docId === written.docId)?.matched.filter((m) => m.fields.includes('goal')).length ?? 0;
+    const before = await goalFields();
+    assert.ok(before > 0, 'after the write');
+    await engine.index({ full: true });
+    assert.equal(await goalFields(), before, 'after a full rebuild');
+  } finally {
+    engine.close();
+  }
+});

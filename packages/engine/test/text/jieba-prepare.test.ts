@@ -43,3 +43,53 @@ test('prepare: one subset segmenter serves every prepared text, each segmented l
   assert.deepEqual(lazy.segmenterFor(TEXTS[2]!).cut(TEXTS[2]!, false), full.cut(TEXTS[2]!, false), 'the grown subset still serves the earlier texts');
   assert.equal(lazy.built, false, 'short texts never build the whole dictionary');
 });
+
+test('prepare: texts that add up to more than the subsets\' budget build the whole dictionary at once, no subset first', () => {
+  setJiebaWordIndexPath(indexPath);
+  const lazy = new LazyBundledJieba(Jieba, dictPath);
+  const many = Array.from({ length: 2_000 }, (_, i) => `${TEXTS[i % TEXTS.length]}${i}`);
+  let subsets = 0;
+  const counting = { ...Jieba, withDict: (d: Uint8Array) => (d.length < dict.length && subsets++, Jieba.withDict(d)) } as typeof Jieba;
+  const watched = new LazyBundledJieba(counting, dictPath);
+  watched.prepare(many);
+  assert.equal(watched.built, true);
+  assert.equal(subsets, 0, 'no subset was built on the way');
+  assert.deepEqual(watched.segmenterFor(TEXTS[1]!).cut(TEXTS[1]!, false), Jieba.withDict(dict).cut(TEXTS[1]!, false));
+  // A few texts with more to follow ('bulk', an index pass): the whole dictionary too; without the hint, a subset.
+  lazy.prepare(TEXTS);
+  assert.equal(lazy.built, false);
+  lazy.prepare(TEXTS, undefined, 'bulk');
+  assert.equal(lazy.built, true);
+});
+
+test('an index pass over many notes builds the whole dictionary at once, no subset on the way', async () => {
+  const { mkdirSync, rmSync } = await import('node:fs');
+  const { openTestEngine, tempDirs } = await import('../engine/helpers.ts');
+  const { lazyBundledJieba } = await import('../../src/text/jieba.ts');
+  setJiebaWordIndexPath(indexPath);
+  const dirs = tempDirs();
+  mkdirSync(join(dirs.diaryDir, 'n'), { recursive: true });
+  // 300 short notes: three batches of a pass, each well under the subsets' budget.
+  for (let i = 0; i < 300; i++) writeFileSync(join(dirs.diaryDir, 'n', `2026-10-${String((i % 28) + 1).padStart(2, '0')}-n${i}.txt`), `[10:00] 笔记 ${i}\n\n${TEXTS.join('')}${i}\n`);
+  const bundled = lazyBundledJieba();
+  assert.ok(bundled.ok);
+  bundled.jieba.resetWords();
+  const Seen = bundled.jieba as unknown as { buildSubset: (...a: unknown[]) => unknown };
+  const original = Seen.buildSubset;
+  let subsets = 0;
+  Seen.buildSubset = function (this: unknown, ...a: unknown[]) {
+    subsets++;
+    return original.apply(this, a);
+  };
+  assert.equal(bundled.jieba.built, false, 'nothing in this process built the whole dictionary yet');
+  const engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' } });
+  try {
+    await engine.index({ full: true });
+    assert.equal(bundled.jieba.built, true);
+    assert.equal(subsets, 0, 'the pass built no subset');
+  } finally {
+    Seen.buildSubset = original;
+    engine.close();
+    rmSync(dirs.root, { recursive: true, force: true });
+  }
+});
