@@ -21,6 +21,14 @@ describe('characters of the words', () => {
     assert.deepEqual(grams, ['猫']);
   });
 
+  it('a character outside the basic plane (two code units) is one gram, asked again and again; mixed words yield their Chinese characters', () => {
+    // 𠀀 (U+20000, CJK extension B), ヶ (katakana), 한 (hangul): one gram each, every time.
+    for (let i = 0; i < 3; i++) assert.deepEqual(plain(cjkGrams(['𠀀京', 'ヶ', '한'])), ['𠀀', '京', 'ヶ', '한']);
+    assert.deepEqual(plain(cjkGrams(['api接口v2'])), ['接', '口']);
+    // A lone high surrogate at the end of a token is not a character: no gram.
+    assert.deepEqual(cjkGrams(['\ud840']), []);
+  });
+
   it('a gram never equals a word the tokenizer yields, and is recognised as a gram', () => {
     const tokenizer = createTokenizer({ kind: 'jieba' });
     const words = tokenizer.tokenize('服务器部署在东京机房，端口 443 由 sing-box 接管');
