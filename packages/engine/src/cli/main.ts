@@ -1,5 +1,4 @@
 // `engram` CLI: thin adapter from arguments to the engine. Bad input = one clear line on stderr + exit 2.
-import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -155,6 +154,8 @@ async function cmdRecall(args: string[]) {
       out(values.json ? JSON.stringify(recallJson(r)) : recallText(r));
     };
     if (values.stdin) {
+      // Loaded here: every other command would pay for it.
+      const { createInterface } = await import('node:readline');
       const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
       for await (const line of rl) await run(line);
     } else await run(positionals.join(' '));
