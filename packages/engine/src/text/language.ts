@@ -1,7 +1,7 @@
 // Which language a text is written in, by script (enough to tell Chinese, English and the mix of the
 // two that Chinese users write): the share of CJK characters against Latin words. A Latin word
 // counts as two characters, about what an English word carries next to a Chinese one (会议 / meeting).
-import { RUN_PATTERN } from './scripts.ts';
+import { forEachRun } from './scripts.ts';
 
 export type TextLanguage = 'zh' | 'en' | 'mixed' | 'none';
 
@@ -21,10 +21,13 @@ const HAS_LATIN_LETTER = /\p{Script=Latin}/u;
 export function detectLanguage(text: string): LanguageGuess {
   let cjkChars = 0;
   let latinWords = 0;
-  for (const m of text.normalize('NFKC').matchAll(RUN_PATTERN)) {
-    if (m[1] !== undefined) cjkChars += [...m[1]].length;
-    else if (HAS_LATIN_LETTER.test(m[0])) latinWords++;
-  }
+  forEachRun(
+    text.normalize('NFKC'),
+    (run) => (cjkChars += [...run].length),
+    (word) => {
+      if (HAS_LATIN_LETTER.test(word)) latinWords++;
+    },
+  );
   const weight = cjkChars + 2 * latinWords;
   if (weight === 0) return { language: 'none', cjkChars, latinWords };
   const share = cjkChars / weight;

@@ -1,7 +1,7 @@
 import type { Tokenizer, TokenizerKind } from '../types.ts';
 import { lazyBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
 import { latinTerms } from './latin.ts';
-import { RUN_PATTERN } from './scripts.ts';
+import { forEachRun } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
 /**
@@ -89,10 +89,11 @@ const normalize = (text: string): string => text.normalize('NFKC');
 /** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`, words to text/latin.ts. */
 function tokenizeNormalized(normalized: string, segmentCjk: CjkSegmenter): string[] {
   const out: string[] = [];
-  for (const match of normalized.matchAll(RUN_PATTERN)) {
-    if (match[1] !== undefined) segmentCjk(match[1], out);
-    else latinTerms(match[0], out);
-  }
+  forEachRun(
+    normalized,
+    (run) => segmentCjk(run, out),
+    (word) => latinTerms(word, out),
+  );
   return out;
 }
 
