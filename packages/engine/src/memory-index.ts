@@ -12,17 +12,21 @@ export interface MemoryIndexPage {
   pageSize: number;
 }
 
+/** What the index orders by: a summary, or a row's index facts (index/stored-rows.ts) before its summary is built. */
+type IndexKey = Pick<MemorySummary, 'pinned' | 'mtimeMs' | 'path'>;
+
 /** Pinned first; within each group the latest change first; ties by path (stable across calls). */
-export function indexOrder(a: MemorySummary, b: MemorySummary): number {
+export function indexOrder(a: IndexKey, b: IndexKey): number {
   if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
   if (a.mtimeMs !== b.mtimeMs) return b.mtimeMs - a.mtimeMs;
   return a.path.localeCompare(b.path);
 }
 
-export function pageOfIndex(all: MemorySummary[], page: number, pageSize: number): MemoryIndexPage {
+/** One page of `all` in index order; `summarise` turns only that page's entries into summaries. */
+export function pageOfIndex<T extends IndexKey>(all: readonly T[], page: number, pageSize: number, summarise: (entry: T) => MemorySummary = (e) => e as unknown as MemorySummary): MemoryIndexPage {
   const size = Math.min(100, Math.max(1, Math.floor(pageSize) || 20));
   const sorted = [...all].sort(indexOrder);
   const pages = Math.max(1, Math.ceil(sorted.length / size));
   const p = Math.min(pages, Math.max(1, Math.floor(page) || 1));
-  return { items: sorted.slice((p - 1) * size, p * size), total: sorted.length, page: p, pages, pageSize: size };
+  return { items: sorted.slice((p - 1) * size, p * size).map(summarise), total: sorted.length, page: p, pages, pageSize: size };
 }

@@ -32,6 +32,7 @@ interface KeptRow {
   file: string;
   size: number;
   mtimeMs: number;
+  pinned: boolean;
 }
 
 /** Encoded rows are gathered into blocks of this size before they go to the spill file (or stay in memory). */
@@ -92,6 +93,7 @@ export class StoredRowsBuilder {
       file: detached(`${row.root}:${row.path}`),
       size: row.size,
       mtimeMs: row.mtimeMs,
+      pinned: row.pinned === true,
     });
   }
 
@@ -154,6 +156,8 @@ export class StoredRowsBuilder {
       ['rows.files', new Deferred(new JsonStrings(rows.length, (i) => rows[i]!.file))],
       ['rows.sizes', Float64Array.from(rows, (r) => r.size)],
       ['rows.mtimes', Float64Array.from(rows, (r) => r.mtimeMs)],
+      // The memory index's order (pinned first, then the latest change) without decoding the rows.
+      ['rows.pinned', Uint8Array.from(rows, (r) => (r.pinned ? 1 : 0))],
     ];
   }
 
@@ -202,6 +206,16 @@ function stringsOf(v: SnapshotSection | SnapshotPart | undefined): (() => string
   return null;
 }
 
+/** What the memory index orders and filters a row by. */
+export interface IndexFact {
+  id: string;
+  archived: boolean;
+  workspace: string;
+  pinned: boolean;
+  mtimeMs: number;
+  path: string;
+}
+
 /** A stored row that could not be read back (a damaged or vanished snapshot): its owner reloads from the database. */
 export class StoredRowDamaged extends Error {}
 
@@ -226,6 +240,8 @@ export class StoredRows {
     private readonly workspaces: string[],
     private readonly supersedes: string[],
     private readonly files: { keys: () => string[]; sizes: Float64Array; mtimes: Float64Array },
+    /** Absent in snapshots written before it was stored (then the memory index decodes the rows). */
+    private readonly pinned: Uint8Array | null = null,
   ) {}
 
   /** The rows in `extra`, or null when there are none, they were stored with other columns (another schema), or a table does not fit. */
@@ -254,7 +270,8 @@ export class StoredRows {
     for (let i = 0; i < n; i++) if (offsets[i + 1]! < offsets[i]!) return null;
     if (archived.length !== n || workspaceOf.length !== n || titles.size !== n || supersedes.length % 2 !== 0 || sizes.length !== n || mtimes.length !== n) return null;
     for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
-    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes });
+    const pinned = get('pinned');
+    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes }, pinned instanceof Uint8Array && pinned.length === n ? pinned : null);
   }
 
   get size(): number {
@@ -324,6 +341,26 @@ export class StoredRows {
     const { sizes, mtimes } = this.files;
     const keys = this.files.keys();
     for (let i = 0; i < keys.length; i++) yield [i, keys[i]!, { size: sizes[i]!, mtimeMs: mtimes[i]! }];
+  }
+
+  /**
+   * What the memory index orders and filters by, for every row, without decoding one: null when the
+   * snapshot predates the pinned column.
+   */
+  get hasIndexFacts(): boolean {
+    return this.pinned !== null;
+  }
+
+  indexFacts(): IndexFact[] | null {
+    if (!this.pinned) return null;
+    const keys = this.files.keys();
+    const ids = this.ids();
+    const out: IndexFact[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const key = keys[i]!;
+      out.push({ id: ids[i]!, archived: this.archived[i] === 1, workspace: this.workspaces[this.workspaceOf[i]!]!, pinned: this.pinned[i] === 1, mtimeMs: this.files.mtimes[i]!, path: key.slice(key.indexOf(':') + 1) });
+    }
+    return out;
   }
 
   /** (new, old) for every old memory a live one supersedes, in listing order. */

@@ -77,10 +77,17 @@ export class MemoryReaderService implements MemoryReader {
       .map((d) => this.summaryWithChunks(d));
   }
 
-  /** The layered index: pinned first, then by last change, paged (what engram_index returns). */
+  /**
+   * The layered index: pinned first, then by last change, paged (what engram_index returns). Ordered
+   * by the rows' index facts and only the page's rows decoded (a tag filter reads every row's tags).
+   */
   async memoryIndex(opts: { workspace?: string | null; tag?: string; page?: number; pageSize?: number } = {}): Promise<MemoryIndexPage> {
-    const all = await this.list({ workspace: opts.workspace, tag: opts.tag });
-    return pageOfIndex(all, opts.page ?? 1, opts.pageSize ?? 20);
+    const s = this.s;
+    if ((opts.tag?.trim() ?? '') !== '') return pageOfIndex(await this.list({ workspace: opts.workspace, tag: opts.tag }), opts.page ?? 1, opts.pageSize ?? 20);
+    await s.live.refreshIfStale(s.db);
+    const scope = { workspace: s.scopeOf(opts.workspace) };
+    const facts = s.live.indexFacts().filter((f) => !f.archived && visibleIn(scope, f.workspace));
+    return pageOfIndex(facts, opts.page ?? 1, opts.pageSize ?? 20, (f) => this.summaryWithChunks(s.live.doc(f.id)!));
   }
 
   /** Accepts every identity a document can be reached by: docId, relative path, id in the file name. */

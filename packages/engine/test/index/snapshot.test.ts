@@ -487,3 +487,32 @@ test('list modifiedAfterMs: exactly the memories whose file changed after that t
     engine.close();
   }
 });
+
+test('the memory index (engram_index) decodes only its page\'s rows, in the same order and with the same summaries as from every row', async () => {
+  const { pageOfIndex } = await import('../../src/memory-index.ts');
+  const { utimesSync } = await import('node:fs');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 120);
+  let engine = await openTestEngine(dirs);
+  // One pinned memory, and mtimes that tie in places (the order then goes by path).
+  const pinned = await engine.write({ title: '置顶的约定', content: '每周一上午例会,不得缺席。', meta: { pinned: true } });
+  const base = Date.parse('2026-10-30T00:00:00Z') / 1000;
+  [...engine.live.docs.values()].filter((d) => d.id !== pinned.docId).forEach((d, i) => utimesSync(join(dirs.diaryDir, d.path), base + (i % 7) * 60, base + (i % 7) * 60));
+  await engine.index();
+  const total = engine.live.docs.size;
+  const expected = pageOfIndex(await engine.list(), 2, 20);
+  engine.close();
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    const first = await engine.memoryIndex({ page: 1, pageSize: 20 });
+    assert.equal(first.items[0]!.docId, pinned.docId, 'pinned first');
+    const second = await engine.memoryIndex({ page: 2, pageSize: 20 });
+    assert.deepEqual(second, expected);
+    assert.equal(second.total, total);
+    assert.ok(engine.live.rowsDecoded <= 45, `the index decoded ${engine.live.rowsDecoded} of ${total} rows for two pages of 20`);
+  } finally {
+    engine.close();
+  }
+});
