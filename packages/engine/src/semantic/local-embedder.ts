@@ -11,10 +11,12 @@
 //   to its own longest text, not the longest of all;
 // - the wall-clock timeout and the abort signal are checked between sub-batches and race each run.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MODEL_META_FILE, type InstalledModelMeta, type Pooling } from '../model/manifest.ts';
-import { loadRuntime, type Transformers } from '../model/runtime.ts';
+import { loadRuntime, locateRuntime, type Transformers } from '../model/runtime.ts';
+import { bertTokenizerOf } from './bert-tokenizer.ts';
 import type { Embedder, EmbedOptions } from './embedder.ts';
 import { validateVectors } from './embedder.ts';
 import { EmbeddingFault } from './embedding-fault.ts';
@@ -66,6 +68,16 @@ export function modelFacts(dir: string): { pooling: Pooling | null; maxTokens: n
     maxTokens: limits.length > 0 ? Math.min(...limits) : 512,
     queryInstruction: typeof meta?.queryInstruction === 'string' ? meta.queryInstruction : '',
   };
+}
+
+/** The hidden size a BERT encoder's config.json names, or null. */
+function hiddenSizeOf(dir: string): number | null {
+  try {
+    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { model_type?: unknown; hidden_size?: unknown };
+    return cfg.model_type === 'bert' && Number.isInteger(cfg.hidden_size) && (cfg.hidden_size as number) > 0 ? (cfg.hidden_size as number) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Pooling for a model: explicit config wins, then the model's metadata, then the model family (BGE → cls), else mean. */
@@ -160,6 +172,51 @@ export const DEFAULT_WINDOWING = { tokens: 256, overlap: 0, windows: 'all' as Wi
 
 type Tokenizer = { encode(text: string, opts?: { add_special_tokens?: boolean }): number[] };
 type Model = ((inputs: Record<string, unknown>) => Promise<Record<string, { dims: number[]; data: Float32Array }>>) & { dispose?: () => Promise<unknown> };
+type TensorClass = new (type: 'int64', data: BigInt64Array, dims: number[]) => unknown;
+
+/** What LocalEmbedder needs of onnxruntime-node when it runs the model without the runtime's library. */
+interface OnnxRuntime {
+  env: { versions?: { node?: string } };
+  Tensor: TensorClass;
+  InferenceSession: {
+    create(path: string, options: Record<string, unknown>): Promise<{
+      inputNames: readonly string[];
+      run(feeds: Record<string, unknown>): Promise<Record<string, { dims: readonly number[]; data: unknown }>>;
+      release(): Promise<void>;
+    }>;
+  };
+}
+
+/**
+ * The model's tokenizer and onnxruntime-node, without @huggingface/transformers: for a BERT
+ * WordPiece model (semantic/bert-tokenizer.ts; the same ids, tested on the real model) and the
+ * onnxruntime-node the runtime would load. A one-shot semantic recall spent most of its start
+ * loading the runtime's library and parsing its tokenizer for one question. Null: use the runtime.
+ */
+function directRuntimeOf(layout: LocalModelLayout, dataDir: string | null): { tokenizer: Tokenizer; ort: OnnxRuntime } | null {
+  const tokenizer = bertTokenizerOf(layout.dir);
+  if (!tokenizer) return null;
+  const loc = locateRuntime(dataDir);
+  if (!loc.path) return null;
+  try {
+    // Resolved from the runtime's own location: the onnxruntime-node it would load, and no other.
+    const ort = createRequire(loc.path)('onnxruntime-node') as OnnxRuntime;
+    return typeof ort.InferenceSession?.create === 'function' ? { tokenizer, ort } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A session of onnxruntime-node as the runtime's models are called (named inputs in, named tensors out). */
+function directModel(session: Awaited<ReturnType<OnnxRuntime['InferenceSession']['create']>>): Model {
+  const model = (async (inputs: Record<string, unknown>) => {
+    const feeds: Record<string, unknown> = {};
+    for (const name of session.inputNames) if (inputs[name] !== undefined) feeds[name] = inputs[name];
+    return (await session.run(feeds)) as unknown as Record<string, { dims: number[]; data: Float32Array }>;
+  }) as Model;
+  model.dispose = () => session.release();
+  return model;
+}
 
 // transformers.js keeps its settings in one global `env`; loads are serialised so two channels
 // pointing at different directories cannot interleave their settings.
@@ -216,6 +273,42 @@ export function optimizedModelOf(layout: LocalModelLayout, ortVersion: string | 
   return { stem, file: join(dirname(layout.modelFile), `${stem}${suffix}.onnx`) };
 }
 
+/**
+ * The model as `modelWith` loads it, from its optimised graph when one is saved (optimisation off),
+ * else optimising it once and saving the graph beside the model (optimizedModelOf). Best effort
+ * throughout: a saved graph that does not load, or a folder that cannot take one, only means
+ * optimising at load as before.
+ */
+async function modelThroughOptimizedGraph(
+  layout: LocalModelLayout,
+  ortVersion: string | undefined,
+  opts: LocalEmbedderOptions,
+  options: Record<string, unknown>,
+  modelWith: (sessionOptions: Record<string, unknown>, stem?: string) => Promise<Model>,
+): Promise<Model> {
+  const optimized = optimizedModelOf(layout, ortVersion, opts.session);
+  let net: Model | null = null;
+  if (optimized && existsSync(optimized.file)) net = await modelWith({ ...options, graphOptimizationLevel: 'disabled' }, optimized.stem).catch(() => null);
+  if (!net && optimized && writable(dirname(optimized.file))) {
+    const tmp = `${optimized.file}.${process.pid}.tmp`;
+    net = await modelWith({ ...options, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp }).catch(() => null);
+    try {
+      if (net && existsSync(tmp)) {
+        renameSync(tmp, optimized.file);
+        // This runtime's graphs of a model since replaced are never read again.
+        const prefix = `model.ort-${ortVersion}-`;
+        for (const f of readdirSync(dirname(optimized.file)))
+          if (f.startsWith(prefix) && f.endsWith('.onnx') && f !== basename(optimized.file)) rmSync(join(dirname(optimized.file), f), { force: true });
+      }
+    } catch {
+      // kept for the next load, or written by it
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+  return net ?? (await modelWith(options));
+}
+
 const writable = (dir: string): boolean => {
   try {
     accessSync(dir, constants.W_OK);
@@ -247,7 +340,7 @@ export class LocalEmbedder implements Embedder {
   windowedTexts = 0;
 
   private constructor(
-    private readonly runtime: Transformers,
+    private readonly Tensor: TensorClass,
     private readonly tokenizer: Tokenizer,
     private readonly net: Model,
     layout: LocalModelLayout,
@@ -278,6 +371,8 @@ export class LocalEmbedder implements Embedder {
   /** Loads tokenizer and model, and embeds a probe to learn the output dimension. */
   static async load(modelDir: string, opts: LocalEmbedderOptions): Promise<LocalEmbedder> {
     const layout = inspectModelDir(modelDir);
+    const direct = opts.runtime ? null : directRuntimeOf(layout, opts.dataDir ?? null);
+    if (direct) return LocalEmbedder.loadDirect(layout, direct, opts);
     let runtime: Transformers;
     try {
       runtime = opts.runtime ?? (await loadRuntime(opts.dataDir ?? null));
@@ -307,29 +402,7 @@ export class LocalEmbedder implements Embedder {
             ...(stem ? { model_file_name: stem } : {}),
           })) as unknown as Model;
         const onnx = (runtime.env as { backends?: { onnx?: { versions?: { node?: string } } } }).backends?.onnx;
-        const optimized = optimizedModelOf(layout, onnx?.versions?.node, opts.session);
-        let net: Model | null = null;
-        // Best effort throughout: a saved graph that does not load, or a folder that cannot take
-        // one, only means optimising at load as before.
-        if (optimized && existsSync(optimized.file)) net = await modelWith({ ...options, graphOptimizationLevel: 'disabled' }, optimized.stem).catch(() => null);
-        if (!net && optimized && writable(dirname(optimized.file))) {
-          const tmp = `${optimized.file}.${process.pid}.tmp`;
-          net = await modelWith({ ...options, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp }).catch(() => null);
-          try {
-            if (net && existsSync(tmp)) {
-              renameSync(tmp, optimized.file);
-              // This runtime's graphs of a model since replaced are never read again.
-              const prefix = `model.ort-${onnx?.versions?.node}-`;
-              for (const f of readdirSync(dirname(optimized.file)))
-                if (f.startsWith(prefix) && f.endsWith('.onnx') && f !== basename(optimized.file)) rmSync(join(dirname(optimized.file), f), { force: true });
-            }
-          } catch {
-            // kept for the next load, or written by it
-          } finally {
-            rmSync(tmp, { force: true });
-          }
-        }
-        net ??= await modelWith(options);
+        const net = await modelThroughOptimizedGraph(layout, onnx?.versions?.node, opts, options, modelWith);
         return { tokenizer, net };
       } catch (e) {
         throw new EmbeddingFault('unavailable', `model in ${layout.dir} could not be loaded: ${(e as Error).message}`);
@@ -337,7 +410,33 @@ export class LocalEmbedder implements Embedder {
     });
     loadQueue = task.catch(() => undefined);
     const { tokenizer, net } = await task;
-    const embedder = new LocalEmbedder(runtime, tokenizer, net, layout, opts);
+    return LocalEmbedder.probed(new LocalEmbedder(runtime.Tensor as unknown as TensorClass, tokenizer, net, layout, opts), net, layout);
+  }
+
+  /** The model through onnxruntime-node and the vocab.txt tokenizer (directRuntimeOf). */
+  private static async loadDirect(layout: LocalModelLayout, direct: { tokenizer: Tokenizer; ort: OnnxRuntime }, opts: LocalEmbedderOptions): Promise<LocalEmbedder> {
+    const { ort, tokenizer } = direct;
+    let net: Model;
+    try {
+      const options = sessionOptions(Math.max(0, Math.floor(opts.threads ?? 0)), opts.session);
+      const suffix = basename(layout.modelFile).replace(/^model/, '');
+      const modelWith = async (sessionOptions: Record<string, unknown>, stem?: string) =>
+        directModel(await ort.InferenceSession.create(stem ? join(dirname(layout.modelFile), `${stem}${suffix}`) : layout.modelFile, sessionOptions));
+      net = await modelThroughOptimizedGraph(layout, ort.env.versions?.node, opts, options, modelWith);
+    } catch (e) {
+      throw new EmbeddingFault('unavailable', `model in ${layout.dir} could not be loaded: ${(e as Error).message}`);
+    }
+    const embedder = new LocalEmbedder(ort.Tensor, tokenizer, net, layout, opts);
+    // A BERT encoder's vectors have its hidden size (config.json): no probe run to learn it. The
+    // first embedding still checks every vector's size against it.
+    const hidden = hiddenSizeOf(layout.dir);
+    if (hidden === null) return LocalEmbedder.probed(embedder, net, layout);
+    embedder.dims = hidden;
+    return embedder;
+  }
+
+  /** Embeds a probe to learn the output dimension; a model that cannot is released. */
+  private static async probed(embedder: LocalEmbedder, net: Model, layout: LocalModelLayout): Promise<LocalEmbedder> {
     try {
       const probe = await embedder.run(['dimension probe'], {});
       embedder.dims = probe[0]?.length ?? 0;
@@ -373,7 +472,7 @@ export class LocalEmbedder implements Embedder {
         mask[i * width + j] = 1n;
       }
     });
-    const { Tensor } = this.runtime;
+    const { Tensor } = this;
     const out = await this.net({
       input_ids: new Tensor('int64', ids, [n, width]),
       attention_mask: new Tensor('int64', mask, [n, width]),
