@@ -42,6 +42,11 @@ export interface MemoryLister {
   list(opts?: ListOptions): Promise<MemorySummary[]>;
 }
 
+/** A slice of the list, filtered by `text` (title or tag) and `folder` (category) before summaries are built. */
+export interface MemoryPager {
+  listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number }): Promise<{ total: number; items: MemorySummary[] }>;
+}
+
 /** The layered index, a page at a time: pinned first, then by last change (what engram_index returns). */
 export interface MemoryIndexReader {
   memoryIndex(opts?: { workspace?: string | null; tag?: string; page?: number; pageSize?: number }): Promise<MemoryIndexPage>;

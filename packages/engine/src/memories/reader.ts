@@ -20,9 +20,9 @@ import { pickSegments } from '../segments/detail.ts';
 import { locate as locateSegments } from '../segments/locate.ts';
 import { splitSegments } from '../segments/split.ts';
 import { byWhen, type DayMemory } from '../timeq/channel.ts';
-import type { ListOptions, MemoryReader } from './ports.ts';
+import type { ListOptions, MemoryPager, MemoryReader } from './ports.ts';
 
-export class MemoryReaderService implements MemoryReader {
+export class MemoryReaderService implements MemoryReader, MemoryPager {
   constructor(private readonly s: EngineState) {}
 
   /** A document row as the list shows it (chunks filled in by the caller that knows them). */
@@ -66,6 +66,26 @@ export class MemoryReaderService implements MemoryReader {
    * on); `tag` to those carrying the tag.
    */
   async list(opts: ListOptions = {}): Promise<MemorySummary[]> {
+    return (await this.rowsFor(opts)).map((d) => this.summaryWithChunks(d));
+  }
+
+  /**
+   * A slice of the list, in its order, filtered on the rows before any summary is built: `text` in
+   * the title or a tag (case-insensitive), `folder` the category or one under it; only `limit` from
+   * `offset` are summarised (engram_list built all 50,000 summaries of a large store per call).
+   */
+  async listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number }): Promise<{ total: number; items: MemorySummary[] }> {
+    const text = opts.text?.trim().toLowerCase() ?? '';
+    const folder = opts.folder?.trim() ?? '';
+    const rows = (await this.rowsFor(opts)).filter(
+      (d) => (folder === '' || d.category === folder || d.category.startsWith(`${folder}/`)) && (text === '' || d.title.toLowerCase().includes(text) || d.tags.some((t) => t.toLowerCase().includes(text))),
+    );
+    const from = Math.max(0, Math.floor(opts.offset ?? 0));
+    return { total: rows.length, items: rows.slice(from, from + Math.max(0, Math.floor(opts.limit))).map((d) => this.summaryWithChunks(d)) };
+  }
+
+  /** The rows list() shows, in its order: newest date first, then by path. */
+  private async rowsFor(opts: ListOptions): Promise<DocumentRow[]> {
     const s = this.s;
     await s.live.refreshIfStale(s.db);
     const scope = { workspace: s.scopeOf(opts.workspace) };
@@ -73,8 +93,7 @@ export class MemoryReaderService implements MemoryReader {
     const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
     return [...s.live.docs.values()]
       .filter((d) => d.mtimeMs > after && (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
-      .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1))
-      .map((d) => this.summaryWithChunks(d));
+      .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1));
   }
 
   /**

@@ -516,3 +516,23 @@ test('the memory index (engram_index) decodes only its page\'s rows, in the same
     engine.close();
   }
 });
+
+test('listPage (engram_list): the list\'s order and filters, the same items and total as filtering every summary, only the slice summarised', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 60);
+  const engine = await openTestEngine(dirs);
+  try {
+    const all = await engine.list();
+    for (const [text, folder] of [['', ''], ['端口', ''], ['备份', ''], ['', 'work'], ['SING-BOX', '']] as const) {
+      const wanted = all.filter((m) => (folder === '' || m.category === folder || m.category.startsWith(`${folder}/`)) && (text === '' || m.title.toLowerCase().includes(text.toLowerCase()) || m.tags.some((t) => t.toLowerCase().includes(text.toLowerCase()))));
+      const page = await engine.listPage({ text, folder, limit: 7 });
+      assert.equal(page.total, wanted.length, `${text}/${folder}`);
+      assert.deepEqual(page.items, wanted.slice(0, 7), `${text}/${folder}`);
+      assert.deepEqual((await engine.listPage({ text, folder, offset: 7, limit: 7 })).items, wanted.slice(7, 14));
+    }
+    assert.ok((await engine.listPage({ text: '端口', limit: 200 })).total > 0);
+  } finally {
+    engine.close();
+  }
+});

@@ -518,12 +518,9 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const folder = typeof args.folder === 'string' ? args.folder.trim() : '';
         const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(200, Math.max(1, args.limit)) : 30;
         const scope = filterOf(await scopeOf(exec));
-        const all = (await engine().list({ includeArchived: args.includeArchived === true, workspace: scope })).filter(
-          (m) =>
-            (folder === '' || m.category === folder || m.category.startsWith(`${folder}/`)) &&
-            (filter === '' || m.title.toLowerCase().includes(filter) || m.tags.some((t) => t.toLowerCase().includes(filter))),
-        );
-        return { total: all.length, items: all.slice(0, limit).map((m) => summaryItem(m, scope)) };
+        // Filtered and cut on the engine's rows: only the listed memories are summarised.
+        const page = await engine().listPage({ includeArchived: args.includeArchived === true, workspace: scope, text: filter, folder, limit });
+        return { total: page.total, items: page.items.map((m) => summaryItem(m, scope)) };
       }),
   };
 
