@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { CLIENT_CONFIG_PATH, CONSOLE_START_PATH, TOKEN_HEADER } from '../src/host/routes/routes.ts';
-import { recentFirst, VIEW_PATH } from '../src/host/routes/light-view.ts';
+import { recentOrder } from '../../../packages/engine/src/memory-index.ts';
+import { VIEW_PATH } from '../src/host/routes/light-view.ts';
 import { iframeSrc, describeSource } from '../src/client/source.ts';
 import { loadPlugin } from './helpers.ts';
 
@@ -71,12 +72,13 @@ test('without a running console the plugin serves a light view of the memories, 
   await host.settle();
 });
 
-test('recentFirst: pinned first, then newest date, then newest change', () => {
+test('the recent list\'s order: pinned first, then newest date, then newest change, then path', () => {
   const items = [
-    { id: 'a', date: '2026-01-01', pinned: false, mtimeMs: 1 },
-    { id: 'b', date: '2026-03-01', pinned: false, mtimeMs: 1 },
-    { id: 'c', date: '2025-01-01', pinned: true, mtimeMs: 1 },
-    { id: 'd', date: '2026-03-01', pinned: false, mtimeMs: 5 },
+    { id: 'a', date: '2026-01-01', pinned: false, mtimeMs: 1, path: 'a' },
+    { id: 'b', date: '2026-03-01', pinned: false, mtimeMs: 1, path: 'b' },
+    { id: 'c', date: '2025-01-01', pinned: true, mtimeMs: 1, path: 'c' },
+    { id: 'd', date: '2026-03-01', pinned: false, mtimeMs: 5, path: 'd' },
+    { id: 'e', date: '2026-03-01', pinned: false, mtimeMs: 1, path: 'a-e' },
   ];
-  assert.deepEqual(recentFirst(items).map((i) => i.id), ['c', 'd', 'b', 'a']);
+  assert.deepEqual([...items].sort(recentOrder).map((i) => i.id), ['c', 'd', 'e', 'b', 'a']);
 });

@@ -179,7 +179,7 @@ export class Engine {
 
   // ── memories: read ──
   list(opts: ListOptions = {}): Promise<MemorySummary[]> { return this.reader.list(opts); }
-  listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number }): Promise<{ total: number; items: MemorySummary[] }> { return this.reader.listPage(opts); }
+  listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number; order?: 'list' | 'recent' }): Promise<{ total: number; items: MemorySummary[] }> { return this.reader.listPage(opts); }
   summariesOf(docIds: readonly string[]): Promise<Map<string, MemorySummary>> { return this.reader.summariesOf(docIds); }
   memoryIndex(opts: { workspace?: string | null; tag?: string; page?: number; pageSize?: number } = {}): Promise<MemoryIndexPage> { return this.reader.memoryIndex(opts); }
   memoriesOn(days: string[]): Promise<MemorySummary[]> { return this.reader.memoriesOn(days); }

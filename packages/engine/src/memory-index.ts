@@ -30,3 +30,14 @@ export function pageOfIndex<T extends IndexKey>(all: readonly T[], page: number,
   const p = Math.min(pages, Math.max(1, Math.floor(page) || 1));
   return { items: sorted.slice((p - 1) * size, p * size).map(summarise), total: sorted.length, page: p, pages, pageSize: size };
 }
+
+/** What the recent list orders by. */
+type RecentKey = { pinned: boolean; date: string; mtimeMs: number; path: string };
+
+/** Pinned first, then the newest diary date, then the latest change; ties by path (a light view's "recent" list). */
+export function recentOrder(a: RecentKey, b: RecentKey): number {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  if (a.mtimeMs !== b.mtimeMs) return b.mtimeMs - a.mtimeMs;
+  return a.path.localeCompare(b.path);
+}

@@ -44,7 +44,7 @@ export interface MemoryLister {
 
 /** A slice of the list, filtered by `text` (title or tag) and `folder` (category) before summaries are built. */
 export interface MemoryPager {
-  listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number }): Promise<{ total: number; items: MemorySummary[] }>;
+  listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number; order?: 'list' | 'recent' }): Promise<{ total: number; items: MemorySummary[] }>;
 }
 
 /** The layered index, a page at a time: pinned first, then by last change (what engram_index returns). */

@@ -12,7 +12,7 @@ import { parseFileName } from '../diary/parse.ts';
 import { decodeText } from '../diary/textfile.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { sha1 } from '../index/rows.ts';
-import { pageOfIndex, type MemoryIndexPage } from '../memory-index.ts';
+import { pageOfIndex, recentOrder, type MemoryIndexPage } from '../memory-index.ts';
 import { blankDocMeta, visibleIn } from '../recall/scope.ts';
 import { lexicalOptions, type EngineState } from '../runtime/state.ts';
 import type { MemoryLocate, MemoryRef, MemorySegments } from '../segments/api.ts';
@@ -73,11 +73,14 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
    * A slice of the list, in its order, filtered on the rows before any summary is built: `text` in
    * the title or a tag (case-insensitive), `folder` the category or one under it; only `limit` from
    * `offset` are summarised (engram_list built all 50,000 summaries of a large store per call).
+   * `order: 'recent'`: pinned first, then the newest date, then the latest change (memory-index.ts recentOrder).
    */
-  async listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number }): Promise<{ total: number; items: MemorySummary[] }> {
+  async listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number; order?: 'list' | 'recent' }): Promise<{ total: number; items: MemorySummary[] }> {
     const text = opts.text?.trim().toLowerCase() ?? '';
     const folder = opts.folder?.trim() ?? '';
-    const rows = (await this.rowsFor(opts)).filter(
+    const listed = await this.rowsFor(opts);
+    if (opts.order === 'recent') listed.sort((a, b) => recentOrder({ ...a, pinned: a.pinned === true }, { ...b, pinned: b.pinned === true }));
+    const rows = listed.filter(
       (d) => (folder === '' || d.category === folder || d.category.startsWith(`${folder}/`)) && (text === '' || d.title.toLowerCase().includes(text) || d.tags.some((t) => t.toLowerCase().includes(text))),
     );
     const from = Math.max(0, Math.floor(opts.offset ?? 0));

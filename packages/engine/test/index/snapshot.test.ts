@@ -532,6 +532,12 @@ test('listPage (engram_list): the list\'s order and filters, the same items and 
       assert.deepEqual((await engine.listPage({ text, folder, offset: 7, limit: 7 })).items, wanted.slice(7, 14));
     }
     assert.ok((await engine.listPage({ text: '端口', limit: 200 })).total > 0);
+    // The recent order (a light view): the summaries sorted by recentOrder, whatever the list's order was.
+    const { recentOrder } = await import('../../src/memory-index.ts');
+    await engine.write({ title: '置顶的约定', content: '每周一上午例会,不得缺席。', meta: { pinned: true } });
+    const now = await engine.list();
+    assert.deepEqual((await engine.listPage({ order: 'recent', limit: 500 })).items, [...now].sort(recentOrder));
+    assert.equal((await engine.listPage({ order: 'recent', limit: 1 })).items[0]!.title, '置顶的约定');
   } finally {
     engine.close();
   }

@@ -70,16 +70,12 @@ export interface ViewItem {
   pinned: boolean;
 }
 
-/** Newest first, pinned memories ahead of the rest. Pure. */
-export function recentFirst<T extends { date: string; pinned: boolean; mtimeMs?: number }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => Number(b.pinned) - Number(a.pinned) || (a.date < b.date ? 1 : a.date > b.date ? -1 : (b.mtimeMs ?? 0) - (a.mtimeMs ?? 0)));
-}
-
 async function listFor(engine: Engine, q: string, offset: number): Promise<{ mode: 'recent' | 'recall'; items: ViewItem[]; total: number; note: string | null }> {
   const view = (m: MemorySummary): ViewItem => ({ docId: m.docId, title: m.title, date: m.date, category: m.category, tags: m.tags, summary: m.summary, pinned: m.pinned });
   if (q === '') {
-    const sorted = recentFirst(await engine.list());
-    return { mode: 'recent', items: sorted.slice(offset, offset + PAGE_SIZE).map(view), total: sorted.length, note: null };
+    // Pinned first, then the newest; only the page is summarised (every memory was, per request).
+    const page = await engine.listPage({ order: 'recent', offset, limit: PAGE_SIZE });
+    return { mode: 'recent', items: page.items.map(view), total: page.total, note: null };
   }
   const result = await engine.recall(q, { k: 20 });
   // Only the hits' rows: listing every memory to find them cost a 50,000-note store seconds a search.
