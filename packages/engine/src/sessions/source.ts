@@ -58,6 +58,19 @@ function turnAt(log: SessionLog, at: number): number | null {
   return found;
 }
 
+/**
+ * The memory's words without its file's markup: the `[HH:MM]` an entry starts with and the `Meta:`
+ * line say when and by whom it was written, not what it is about, and their numbers matched other
+ * turns (a note written at 00:11 was placed at the turn that mentions notes/11.md).
+ */
+function contentOf(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*Meta:/.test(line))
+    .map((line) => line.replace(/^\s*\[\d{1,2}:\d{2}\]\s*/, ''))
+    .join('\n');
+}
+
 /** Where in `log` the memory came from, with a turn of context either side. */
 export function memoryAnchor(log: SessionLog, memory: MemoryForSource, tokenizer: Tokenizer): SourceAnchor | null {
   const total = log.turns.length;
@@ -65,7 +78,7 @@ export function memoryAnchor(log: SessionLog, memory: MemoryForSource, tokenizer
   const around = (turn: number, how: SourceAnchor['how']): SourceAnchor => ({ from: Math.max(1, turn - 1), to: Math.min(total, turn + 1), turn, how });
   const imported = importedTurns(memory, log);
   if (imported) return { from: imported[0], to: imported[1], turn: imported[0], how: 'import' };
-  const query = `${memory.title}\n${memory.text.slice(0, QUERY_CHARS)}`;
+  const query = `${memory.title}\n${contentOf(memory.text).slice(0, QUERY_CHARS)}`;
   const best = searchSession(log, query, tokenizer, { limit: 1 })[0];
   // One shared word is chance; two are a place.
   if (best && best.matched.length >= 2) return around(best.turn, 'words');

@@ -233,3 +233,17 @@ test('memoryLookup: an engine reader’s memory, and "not a memory" for what the
   assert.equal(await memoryLookup(reader)('broken'), null);
   assert.equal(await memoryLookup(reader)('nope'), null);
 });
+
+test('a memory is placed by what it says, not by its file\'s markup (the time it was written, its Meta line)', async () => {
+  await zstdReady();
+  const w = new EventWriter(new Date(2026, 2, 9, 9, 30).getTime());
+  const rows: unknown[] = [{ id: 'markup' }];
+  for (let i = 1; i <= 12; i++) rows.push(...simpleTurn(w, i, `第 ${i} 个问题`, `第 ${i} 个结论,见 notes/${i}.md`));
+  const log = readSessionBytes(frameOf(rows));
+  // Written at 00:11: the time's 11 named turn 11 before the words of turn 7 did.
+  for (const written of ['00:11', '09:03', '12:00']) {
+    const text = `[${written}] 端口排查第 7 个结论\n\n端口排查的第 7 个结论,记下来以后用。\n\nMeta: workspace=global session=markup origin=agent\n`;
+    const anchor = memoryAnchor(log, { docId: 'm1', title: '端口排查第 7 个结论', text, date: '2026-03-09', time: written }, jieba);
+    assert.deepEqual([anchor?.turn, anchor?.how], [7, 'words'], written);
+  }
+});
