@@ -343,14 +343,15 @@ export class StoredRows {
     for (let i = 0; i < keys.length; i++) yield [i, keys[i]!, { size: sizes[i]!, mtimeMs: mtimes[i]! }];
   }
 
-  /**
-   * What the memory index orders and filters by, for every row, without decoding one: null when the
-   * snapshot predates the pinned column.
-   */
+  /** Whether the rows carry the memory index's facts (snapshots written before the pinned column do not). */
   get hasIndexFacts(): boolean {
     return this.pinned !== null;
   }
 
+  /**
+   * What the memory index orders and filters by, for every row, without decoding one: null when the
+   * snapshot predates the pinned column.
+   */
   indexFacts(): IndexFact[] | null {
     if (!this.pinned) return null;
     const keys = this.files.keys();

@@ -22,6 +22,9 @@ import { splitSegments } from '../segments/split.ts';
 import { byWhen, type DayMemory } from '../timeq/channel.ts';
 import type { ListOptions, MemoryPager, MemoryReader } from './ports.ts';
 
+/** The list's order: newest date first, then by path. */
+const listOrder = (a: DocumentRow, b: DocumentRow): number => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1);
+
 export class MemoryReaderService implements MemoryReader, MemoryPager {
   constructor(private readonly s: EngineState) {}
 
@@ -66,7 +69,7 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
    * on); `tag` to those carrying the tag.
    */
   async list(opts: ListOptions = {}): Promise<MemorySummary[]> {
-    return (await this.rowsFor(opts)).map((d) => this.summaryWithChunks(d));
+    return (await this.rowsFor(opts)).sort(listOrder).map((d) => this.summaryWithChunks(d));
   }
 
   /**
@@ -78,16 +81,14 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
   async listPage(opts: ListOptions & { text?: string; folder?: string; offset?: number; limit: number; order?: 'list' | 'recent' }): Promise<{ total: number; items: MemorySummary[] }> {
     const text = opts.text?.trim().toLowerCase() ?? '';
     const folder = opts.folder?.trim() ?? '';
-    const listed = await this.rowsFor(opts);
-    if (opts.order === 'recent') listed.sort((a, b) => recentOrder({ ...a, pinned: a.pinned === true }, { ...b, pinned: b.pinned === true }));
-    const rows = listed.filter(
-      (d) => (folder === '' || d.category === folder || d.category.startsWith(`${folder}/`)) && (text === '' || d.title.toLowerCase().includes(text) || d.tags.some((t) => t.toLowerCase().includes(text))),
-    );
+    const rows = (await this.rowsFor(opts))
+      .filter((d) => (folder === '' || d.category === folder || d.category.startsWith(`${folder}/`)) && (text === '' || d.title.toLowerCase().includes(text) || d.tags.some((t) => t.toLowerCase().includes(text))))
+      .sort(opts.order === 'recent' ? recentOrder : listOrder);
     const from = Math.max(0, Math.floor(opts.offset ?? 0));
     return { total: rows.length, items: rows.slice(from, from + Math.max(0, Math.floor(opts.limit))).map((d) => this.summaryWithChunks(d)) };
   }
 
-  /** The rows list() shows, in its order: newest date first, then by path. */
+  /** The rows list() shows, unordered. */
   private async rowsFor(opts: ListOptions): Promise<DocumentRow[]> {
     const s = this.s;
     await s.live.refreshIfStale(s.db);
@@ -95,8 +96,7 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
     const tag = opts.tag?.trim() ?? '';
     const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
     return [...s.live.docs.values()]
-      .filter((d) => d.mtimeMs > after && (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)))
-      .sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1));
+      .filter((d) => d.mtimeMs > after && (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)));
   }
 
   /**

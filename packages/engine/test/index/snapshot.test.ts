@@ -517,7 +517,7 @@ test('the memory index (engram_index) decodes only its page\'s rows, in the same
   }
 });
 
-test('listPage (engram_list): the list\'s order and filters, the same items and total as filtering every summary, only the slice summarised', async () => {
+test('listPage (engram_list): the list\'s order and filters, the same items and total as filtering every summary', async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
   seedMore(dirs.diaryDir, 60);
