@@ -112,9 +112,9 @@ function wordEnd(text: string, from: number): number {
   return j;
 }
 
-const SINGLE_CJK = new RegExp(`^[${CJK_CLASS}]$`, 'v');
-
-/** True when the token is exactly one CJK character (one code point, possibly a surrogate pair). */
+/** True when the token is exactly one CJK character (one code point, possibly a surrogate pair); read from the same table as the runs. */
 export function isSingleCjkChar(token: string): boolean {
-  return token.length <= 2 && SINGLE_CJK.test(token);
+  if (token.length === 0 || token.length > 2) return false;
+  const cp = token.codePointAt(0)!;
+  return widthOf(cp) === token.length && (classOf(cp) & IS_CJK) !== 0;
 }

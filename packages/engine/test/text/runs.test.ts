@@ -2,7 +2,7 @@
 // only: compiling it cost ~7 ms on first use, a twentieth of a one-shot `engram write`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forEachRun } from '../../src/text/scripts.ts';
+import { forEachRun, isSingleCjkChar } from '../../src/text/scripts.ts';
 
 const CJK_CLASS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC`;
 const WORD_START = String.raw`[[\p{L}\p{N}]--[${CJK_CLASS}]]`;
@@ -44,4 +44,12 @@ test('runs and words as the reference expression finds them, on random text mixi
     for (let k = 0; k < length; k++) text += alphabet[Math.floor(random() * alphabet.length)];
     assert.deepEqual(byScanner(text), byReference(text), JSON.stringify(text));
   }
+});
+
+test('one CJK character, read from the runs\' table, as the expression for one character of the class says', () => {
+  const one = new RegExp(`^[${CJK_CLASS}]$`, 'v');
+  const samples = [...'东京ーカナ한글ひら𠀀abcé019٣Ⅻ\u0301-_.\'+# ,。!?😀'];
+  samples.push('\ud800', '\udc00', '', '东京', '𠀀𠀁', '东a', 'a东', '\ud840\ud840');
+  for (const a of [...samples]) for (const b of samples.slice(0, 12)) samples.push(a + b);
+  for (const token of samples) assert.equal(isSingleCjkChar(token), token.length <= 2 && one.test(token), JSON.stringify(token));
 });
