@@ -51,7 +51,7 @@ export function inspectModelDir(modelDir: string): LocalModelLayout {
 }
 
 /** What a model directory says about itself: Engram's metadata file, else config.json / tokenizer_config.json. */
-export function modelFacts(dir: string): { pooling: Pooling | null; maxTokens: number; queryInstruction: string } {
+export function modelFacts(dir: string): { pooling: Pooling | null; maxTokens: number; queryInstruction: string; hiddenSize: number | null } {
   const read = (f: string): Record<string, unknown> | null => {
     try {
       return JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>;
@@ -67,17 +67,9 @@ export function modelFacts(dir: string): { pooling: Pooling | null; maxTokens: n
     pooling: meta?.pooling === 'cls' || meta?.pooling === 'mean' ? meta.pooling : null,
     maxTokens: limits.length > 0 ? Math.min(...limits) : 512,
     queryInstruction: typeof meta?.queryInstruction === 'string' ? meta.queryInstruction : '',
+    // A BERT encoder's vectors have its hidden size (pooled from its last hidden state).
+    hiddenSize: cfg.model_type === 'bert' && Number.isInteger(cfg.hidden_size) && (cfg.hidden_size as number) > 0 ? (cfg.hidden_size as number) : null,
   };
-}
-
-/** The hidden size a BERT encoder's config.json names, or null. */
-function hiddenSizeOf(dir: string): number | null {
-  try {
-    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { model_type?: unknown; hidden_size?: unknown };
-    return cfg.model_type === 'bert' && Number.isInteger(cfg.hidden_size) && (cfg.hidden_size as number) > 0 ? (cfg.hidden_size as number) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Pooling for a model: explicit config wins, then the model's metadata, then the model family (BGE → cls), else mean. */
@@ -284,11 +276,11 @@ async function modelThroughOptimizedGraph(
   ortVersion: string | undefined,
   opts: LocalEmbedderOptions,
   options: Record<string, unknown>,
-  modelWith: (sessionOptions: Record<string, unknown>, stem?: string) => Promise<Model>,
+  modelWith: (sessionOptions: Record<string, unknown>, graph?: { stem: string; file: string }) => Promise<Model>,
 ): Promise<Model> {
   const optimized = optimizedModelOf(layout, ortVersion, opts.session);
   let net: Model | null = null;
-  if (optimized && existsSync(optimized.file)) net = await modelWith({ ...options, graphOptimizationLevel: 'disabled' }, optimized.stem).catch(() => null);
+  if (optimized && existsSync(optimized.file)) net = await modelWith({ ...options, graphOptimizationLevel: 'disabled' }, optimized).catch(() => null);
   if (!net && optimized && writable(dirname(optimized.file))) {
     const tmp = `${optimized.file}.${process.pid}.tmp`;
     net = await modelWith({ ...options, graphOptimizationLevel: 'extended', optimizedModelFilePath: tmp }).catch(() => null);
@@ -393,13 +385,13 @@ export class LocalEmbedder implements Embedder {
         const tokenizer = (await AutoTokenizer.from_pretrained(name, { local_files_only: true })) as unknown as Tokenizer;
         const threads = Math.max(0, Math.floor(opts.threads ?? 0));
         const options = sessionOptions(threads, opts.session);
-        const modelWith = async (sessionOptions: Record<string, unknown>, stem?: string) =>
+        const modelWith = async (sessionOptions: Record<string, unknown>, graph?: { stem: string }) =>
           (await AutoModel.from_pretrained(name, {
             dtype: layout.dtype as 'fp32',
             local_files_only: true,
             device: 'cpu',
             session_options: sessionOptions,
-            ...(stem ? { model_file_name: stem } : {}),
+            ...(graph ? { model_file_name: graph.stem } : {}),
           })) as unknown as Model;
         const onnx = (runtime.env as { backends?: { onnx?: { versions?: { node?: string } } } }).backends?.onnx;
         const net = await modelThroughOptimizedGraph(layout, onnx?.versions?.node, opts, options, modelWith);
@@ -410,7 +402,7 @@ export class LocalEmbedder implements Embedder {
     });
     loadQueue = task.catch(() => undefined);
     const { tokenizer, net } = await task;
-    return LocalEmbedder.probed(new LocalEmbedder(runtime.Tensor as unknown as TensorClass, tokenizer, net, layout, opts), net, layout);
+    return LocalEmbedder.probed(new LocalEmbedder(runtime.Tensor as unknown as TensorClass, tokenizer, net, layout, opts), layout);
   }
 
   /** The model through onnxruntime-node and the vocab.txt tokenizer (directRuntimeOf). */
@@ -419,9 +411,7 @@ export class LocalEmbedder implements Embedder {
     let net: Model;
     try {
       const options = sessionOptions(Math.max(0, Math.floor(opts.threads ?? 0)), opts.session);
-      const suffix = basename(layout.modelFile).replace(/^model/, '');
-      const modelWith = async (sessionOptions: Record<string, unknown>, stem?: string) =>
-        directModel(await ort.InferenceSession.create(stem ? join(dirname(layout.modelFile), `${stem}${suffix}`) : layout.modelFile, sessionOptions));
+      const modelWith = async (sessionOptions: Record<string, unknown>, graph?: { file: string }) => directModel(await ort.InferenceSession.create(graph?.file ?? layout.modelFile, sessionOptions));
       net = await modelThroughOptimizedGraph(layout, ort.env.versions?.node, opts, options, modelWith);
     } catch (e) {
       throw new EmbeddingFault('unavailable', `model in ${layout.dir} could not be loaded: ${(e as Error).message}`);
@@ -429,19 +419,19 @@ export class LocalEmbedder implements Embedder {
     const embedder = new LocalEmbedder(ort.Tensor, tokenizer, net, layout, opts);
     // A BERT encoder's vectors have its hidden size (config.json): no probe run to learn it. The
     // first embedding still checks every vector's size against it.
-    const hidden = hiddenSizeOf(layout.dir);
-    if (hidden === null) return LocalEmbedder.probed(embedder, net, layout);
+    const hidden = modelFacts(layout.dir).hiddenSize;
+    if (hidden === null) return LocalEmbedder.probed(embedder, layout);
     embedder.dims = hidden;
     return embedder;
   }
 
   /** Embeds a probe to learn the output dimension; a model that cannot is released. */
-  private static async probed(embedder: LocalEmbedder, net: Model, layout: LocalModelLayout): Promise<LocalEmbedder> {
+  private static async probed(embedder: LocalEmbedder, layout: LocalModelLayout): Promise<LocalEmbedder> {
     try {
       const probe = await embedder.run(['dimension probe'], {});
       embedder.dims = probe[0]?.length ?? 0;
     } catch (e) {
-      await net.dispose?.().catch(() => undefined);
+      await embedder.net.dispose?.().catch(() => undefined);
       throw new EmbeddingFault('unavailable', `model in ${layout.dir} loaded but could not embed: ${(e as Error).message}`);
     }
     return embedder;
