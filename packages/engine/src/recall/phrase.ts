@@ -61,3 +61,34 @@ export function longestSharedRun(query: string, head: string, text: string): num
   }
   return best;
 }
+
+/** Where one sentence of a note ends: Chinese and Latin full stops, question and exclamation marks, semicolons, line breaks. */
+const SENTENCE_END = /[。！？!?；;\n]+|\.(?=\s|$)/;
+
+/**
+ * The most of the question's weight (word → weight, as coverage reads it) one sentence of the text
+ * holds, the head's words counting in every sentence: the words of a question about a stored note
+ * meet in one of its sentences (东京节点 … 端口 8443), while a note that only mentions the question's
+ * subject (another paragraph of the same article, a passing name) holds its other words, if at all,
+ * elsewhere. 0 when the question has no weight. Pure.
+ */
+export function bestSentenceCoverage(weights: ReadonlyMap<string, number>, head: string, text: string): number {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  if (total <= 0) return 0;
+  const h = head.toLowerCase();
+  let inHead = 0;
+  const rest: [string, number][] = [];
+  for (const [word, w] of weights) {
+    const lower = word.toLowerCase();
+    if (h.includes(lower)) inHead += w;
+    else rest.push([lower, w]);
+  }
+  let best = 0;
+  for (const sentence of text.toLowerCase().split(SENTENCE_END)) {
+    let got = 0;
+    for (const [word, w] of rest) if (sentence.includes(word)) got += w;
+    if (got > best) best = got;
+  }
+  return Math.min(1, (inHead + best) / total);
+}

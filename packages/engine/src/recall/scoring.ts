@@ -191,6 +191,8 @@ export interface Candidate {
   phrase?: number;
   /** Longest stretch of the question it repeats verbatim ÷ the question's CJK characters (first candidates only; recall/phrase.ts). */
   span?: number;
+  /** The most of the query's weight one of its sentences holds (first candidates only; recall/phrase.ts bestSentenceCoverage). */
+  sentence?: number;
   score: number;
   folded: number;
   /** Near-duplicate candidates folded into this one (collapseNearDuplicates). */
@@ -335,7 +337,7 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // only queries whose distinctive words are mostly Chinese.
   if (!mostlyCjk(ctx.distinctive)) return null;
   const threshold = queryGateThreshold(gate, ctx.chunkCount ?? 0);
-  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0, phrase: c.phrase ?? 0, span: c.span ?? 0 })));
+  const q = queryEvidence(candidates.map((c) => ({ ...(c.evidence as Evidence), lexicalPass: ruleVerdict(c, ctx) === null && c.matched.length > 0 ? 1 : 0, phrase: c.phrase ?? 0, span: c.span ?? 0, sentence: c.sentence ?? 0 })));
   const p = queryProbability(q, gate.weights);
   const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold, features: roundQueryEvidence(q) };
   if (p >= threshold) return { silence: null, verdict };

@@ -177,3 +177,24 @@ test('the query gate explains what it read, the longest stretch of the question 
     await server.close();
   }
 });
+
+test('the query gate reads how much of the question one sentence of a note holds', async () => {
+  const server = await startFakeEmbedder({ dims: 64 });
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs, {}, { ...embedding(server.url), recall: { minSemantic: 0.3, hybridGate: { queryGate: 'on' } } });
+  try {
+    await engine.vectorsSettled();
+    // The Tokyo note: 起因是 nginx 占用了 443 端口。停掉 nginx 之后由 sing-box 监听 443,并把时区调整为 UTC+9。
+    const together = await engine.recall('停掉 nginx 之后时区调整成了什么');
+    const apart = await engine.recall('起因和时区调整是什么');
+    const read = (r: typeof together) => r.explain.gate.queryGate?.features;
+    assert.ok(read(together) && read(apart), 'the gate judged both');
+    assert.equal(read(together)!.sentenceShare, 1, 'every weighted word of the question in the second sentence');
+    assert.ok(read(apart)!.sentenceShare < read(together)!.sentenceShare, `起因 is in the first sentence, 时区调整 in the second (${read(apart)!.sentenceShare})`);
+    assert.ok(read(apart)!.maxCoverage > read(apart)!.sentenceShare, 'the note as a whole covers more of it than any one sentence');
+  } finally {
+    engine.close();
+    await server.close();
+  }
+});

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../../src/recall/phrase.ts';
+import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../../src/recall/phrase.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 test('phrase pairs stay inside runs of letters and digits and need a CJK character', () => {
@@ -34,6 +34,23 @@ test('the longest shared stretch: the most characters of the question one note r
   assert.equal(longestSharedRun('改成 8443 端口', '', '改成8443端口'), 2);
   assert.equal(cjkCharCount(q), 14);
   assert.equal(cjkCharCount('port 8443'), 0);
+});
+
+test('sentence coverage: the most of the question\'s weight one sentence holds, the head counting in each', () => {
+  const weights = new Map([['东京', 4], ['节点', 2], ['端口', 4]]);
+  // All three words in one sentence: the whole weight.
+  assert.equal(bestSentenceCoverage(weights, '', '上周把东京节点的端口改成 8443。大阪没动。'), 1);
+  // The same words spread over two sentences: only the better sentence counts.
+  assert.equal(bestSentenceCoverage(weights, '', '东京节点上周重启了。端口改成了 8443。'), 0.6);
+  // Latin sentences end at a full stop followed by a space, or at a line break; not inside 1.5 or a path.
+  assert.equal(bestSentenceCoverage(new Map([['port', 1], ['tokyo', 1]]), '', 'Tokyo node v1.5 restarted.\nThe port is 8443.'), 0.5);
+  assert.equal(bestSentenceCoverage(new Map([['port', 1], ['tokyo', 1]]), '', 'The Tokyo port is 8443.'), 1);
+  // The head (title, tags, goal) holds the subject for every sentence of the note.
+  assert.equal(bestSentenceCoverage(weights, '东京节点', '端口改成了 8443。'), 1);
+  assert.equal(bestSentenceCoverage(weights, '大阪节点', '端口改成了 8443。'), 0.6);
+  // A question without weight has nothing to cover.
+  assert.equal(bestSentenceCoverage(new Map(), '', '东京'), 0);
+  assert.equal(bestSentenceCoverage(weights, '', ''), 0);
 });
 
 const dirs = tempDirs();

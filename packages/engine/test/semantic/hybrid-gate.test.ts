@@ -24,6 +24,8 @@ const ctx = (over: Record<string, unknown> = {}) => ({
   titleOf: () => 't',
   hybridThreshold: 0.6,
   hybridVeto: 0.1,
+  // The candidate gates alone: the query-level gate has tests of its own (test/recall/query-gate.test.ts).
+  queryGate: null,
   ...over,
 });
 

@@ -7,7 +7,7 @@ import { bm25Idf } from '../../lexical/bm25.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
-import { cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
+import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
 import { SPAN_CANDIDATES } from '../hybrid-gate.ts';
 import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
 
@@ -65,7 +65,10 @@ export const fuse: RecallStage = {
       for (const c of fused.slice(0, SPAN_CANDIDATES)) {
         const meta = deps.doc(c.docId);
         const head = meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : '';
-        c.span = chars > 0 ? longestSharedRun(run.query, head, run.texts.get(c.chunkId) ?? '') / chars : 0;
+        const text = run.texts.get(c.chunkId) ?? '';
+        c.span = chars > 0 ? longestSharedRun(run.query, head, text) / chars : 0;
+        // …and the most of the question's weight one of its sentences holds (hybrid-gate.ts sentenceShare).
+        c.sentence = bestSentenceCoverage(run.analysis.weights, head, text);
       }
     }
     run.maxIdf = bm25Idf(Math.max(1, deps.lexical.size), 1);
