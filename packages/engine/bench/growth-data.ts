@@ -81,10 +81,14 @@ export interface StoreSpec {
   repeats: number;
   /** At most this many asked notes are repeated (the first by index; fewer when the copies would not fit in `size`); questions are asked about these only. */
   repeatedNotes?: number;
+  /** Only the set's first N notes, in every role (a smaller store than the whole set's). */
+  firstNotes?: number;
 }
 
 /** The stores of the growth benchmark (the issue's situations). */
 export const GROWTH_STORES: StoreSpec[] = [
+  // CMRC's first 256 paragraphs: 179 stored notes, a store the size of a few weeks of notes.
+  { name: 'small', size: 0, repeats: 0, firstNotes: 256 },
   { name: '1×', size: 0, repeats: 0 },
   { name: '5k', size: 5_000, repeats: 0 },
   { name: '20k', size: 20_000, repeats: 0 },
@@ -112,12 +116,13 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
   const notes: StoreNote[] = [];
   const asked: BuiltStore['asked'] = [];
   const absent: BuiltStore['absent'] = [];
-  const stored = set.notes.filter((_, i) => set.role(i) !== 'absent');
-  const askedIds = set.notes.filter((_, i) => set.role(i) === 'asked').map((n) => n.id);
+  const setNotes = spec.firstNotes === undefined ? set.notes : set.notes.slice(0, spec.firstNotes);
+  const stored = setNotes.filter((_, i) => set.role(i) !== 'absent');
+  const askedIds = setNotes.filter((_, i) => set.role(i) === 'asked').map((n) => n.id);
   const room = spec.repeats > 0 ? Math.floor(Math.max(0, spec.size - stored.length) / spec.repeats) : 0;
   const repeated = new Set(spec.repeats > 0 ? askedIds.slice(0, Math.min(room, spec.repeatedNotes ?? Infinity)) : []);
   const askedAbout = (ids: string[]) => spec.repeats === 0 || ids.some((id) => repeated.has(id));
-  set.notes.forEach((n, i) => {
+  setNotes.forEach((n, i) => {
     const role = set.role(i);
     if (role === 'absent') {
       for (const q of n.questions) absent.push({ q, half: set.half(i) });
@@ -126,8 +131,9 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
     notes.push({ id: n.id, title: n.title, text: n.text, group: role === 'asked' ? n.id : null });
     if (role === 'asked' && askedAbout([n.id])) for (const q of n.questions) asked.push({ q, groups: [n.id], half: set.half(i) });
   });
-  for (const q of set.questions ?? []) if (askedAbout(q.answerIds)) asked.push({ q: q.q, groups: q.answerIds, half: q.half });
-  for (const n of set.notes) {
+  const inStore = new Set(setNotes.map((n) => n.id));
+  for (const q of set.questions ?? []) if (askedAbout(q.answerIds) && (spec.firstNotes === undefined || q.answerIds.some((id) => inStore.has(id)))) asked.push({ q: q.q, groups: q.answerIds, half: q.half });
+  for (const n of setNotes) {
     if (!repeated.has(n.id)) continue;
     const parts = set.sentences(n.text);
     for (let k = 0; k < spec.repeats; k++) {

@@ -8,7 +8,7 @@
 //   npm run bench:growth
 //   GROWTH_STORES='1×;20k'   only these stores (names as printed, ';' between)
 //   GROWTH_MODEL=auto        the embedding model (if installed: ENGRAM_TEST_MODEL_DATA_DIR or
-//                            ~/.cache/engram-models/<engram model key>) for the 1× store only;
+//                            ~/.cache/engram-models/<engram model key>) for the small and 1× stores only;
 //                            'all' for every store, 'none' for none, or a comma list of store names
 //   GROWTH_SETS=zh|en         one QA set only (default: CMRC and, when its data is there, English)
 //   GROWTH_HALF=0|1          ask only one half's questions (tuning runs)
@@ -127,7 +127,7 @@ export function modelDataDir(): string | null {
 function wantsModel(store: string, mode: string): boolean {
   if (mode === 'none') return false;
   if (mode === 'all') return true;
-  if (mode === 'auto') return store === '1×';
+  if (mode === 'auto') return store === '1×' || store === 'small';
   return mode.split(',').map((s) => s.trim()).includes(store);
 }
 
