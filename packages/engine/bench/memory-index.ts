@@ -15,14 +15,21 @@ const engine = await openEngine({ options: { diaryDir: join(store, 'diaries'), d
 try {
   console.log('| call | memories | wall ms | CPU ms | heap used after, MB |');
   console.log('|---|---|---|---|---|');
-  const timed = async (label: string, call: () => Promise<{ total: number }>) => {
+  const timed = async (label: string, call: () => Promise<{ total: number } | { docId: string } | null>) => {
     const t = performance.now();
     const c = process.cpuUsage();
     const r = await call();
     const u = process.cpuUsage(c);
-    console.log(`| ${label} | ${r.total.toLocaleString('en-US')} | ${(performance.now() - t).toFixed(0)} | ${((u.user + u.system) / 1000).toFixed(0)} | ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} |`);
+    const count = r && 'total' in r ? r.total.toLocaleString('en-US') : r ? '1' : '0';
+    console.log(`| ${label} | ${count} | ${(performance.now() - t).toFixed(0)} | ${((u.user + u.system) / 1000).toFixed(0)} | ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} |`);
   };
+  // The memories a model reads next (engram_read / engram_detail take the id the index handed out);
+  // first, before anything decoded every row.
+  const firstPage = await engine.memoryIndex({ page: 1, pageSize: calls });
+  for (const [i, m] of firstPage.items.entries()) await timed(`read by id ${i + 1}`, () => engine.read(m.docId));
   for (let i = 0; i < calls; i++) await timed(`memoryIndex page ${i + 1}`, () => engine.memoryIndex({ page: i + 1, pageSize: 20 }));
+  const tag = firstPage.items[0]?.tags[0];
+  if (tag) for (let i = 0; i < calls; i++) await timed(`memoryIndex tagged ${tag}, page ${i + 1}`, () => engine.memoryIndex({ tag, page: i + 1, pageSize: 20 }));
   for (let i = 0; i < calls; i++) await timed(`listPage from ${i * 30}`, () => engine.listPage({ offset: i * 30, limit: 30 }));
 } finally {
   engine.close();

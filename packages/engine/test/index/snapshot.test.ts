@@ -517,6 +517,54 @@ test('the memory index (engram_index) decodes only its page\'s rows, in the same
   }
 });
 
+test('reading a memory by the id a search handed out decodes its row only; a path or file name still resolves', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 60);
+  let engine = await openTestEngine(dirs);
+  const some = (await engine.list()).slice(0, 3);
+  const total = engine.live.docs.size;
+  engine.close();
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    for (const m of some) assert.equal((await engine.read(m.docId))?.path, m.path);
+    assert.equal((await engine.detail(some[0]!.docId)).docId, some[0]!.docId);
+    assert.ok(engine.live.rowsDecoded <= some.length, `reading ${some.length} memories by id decoded ${engine.live.rowsDecoded} of ${total} rows`);
+    assert.equal((await engine.read(some[1]!.path))?.docId, some[1]!.docId, 'by path');
+    assert.equal((await engine.read(some[2]!.path.split('/').pop()!))?.docId, some[2]!.docId, 'by file name');
+    assert.equal(await engine.read('no-such-memory'), null);
+  } finally {
+    engine.close();
+  }
+});
+
+test('the memory index with a tag: the tagged memories in index order, paged, the same as ordering every tagged summary', async () => {
+  const { pageOfIndex } = await import('../../src/memory-index.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 60);
+  const engine = await openTestEngine(dirs);
+  try {
+    await engine.write({ title: '置顶的备份约定', content: '数据库备份每周一上午检查一次,确认最近五份都能恢复。', tags: ['备份'], meta: { pinned: true } });
+    const counts = new Map<string, number>();
+    for (const m of await engine.list()) for (const t of m.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const [tag, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    assert.ok(n > 5, `a tag on several memories (${tag}: ${n})`);
+    for (const t of [tag, '备份']) {
+      const tagged = await engine.list({ tag: t });
+      for (const page of [1, 2]) {
+        const got = await engine.memoryIndex({ tag: t, page, pageSize: 3 });
+        assert.deepEqual(got, pageOfIndex(tagged, page, 3), `${t}, page ${page}`);
+        assert.ok(got.items.every((m) => m.tags.includes(t)));
+      }
+    }
+    assert.equal((await engine.memoryIndex({ tag: '备份', pageSize: 3 })).items[0]!.title, '置顶的备份约定', 'pinned first');
+    assert.equal((await engine.memoryIndex({ tag: '没有这个标签' })).total, 0);
+  } finally {
+    engine.close();
+  }
+});
+
 test('listPage (engram_list): the list\'s order and filters, the same items and total as filtering every summary', async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
