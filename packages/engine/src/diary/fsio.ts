@@ -278,9 +278,13 @@ function lstatOrNull(p: string): Stats | null {
 
 /** The writer's pid in a temp file name made by tempPathFor, or null for other temp names. */
 export function tempFileOwner(name: string): number | null {
-  const m = new RegExp(`^${TEMP_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-[0-9a-f]+\\.tmp$`).exec(name);
+  // Checked for every file of the diary folder at each open: most names fail the prefix.
+  if (!name.startsWith(TEMP_PREFIX)) return null;
+  const m = TEMP_NAME.exec(name);
   return m ? Number(m[1]) : null;
 }
+
+const TEMP_NAME = new RegExp(`^${TEMP_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)-[0-9a-f]+\\.tmp$`);
 
 /**
  * Cleans up after writers that were killed: removes their temp files (the scanner skips them, but
@@ -298,8 +302,8 @@ export async function sweepOrphanTemps(root: string, isAlive: (pid: number) => b
       return;
     }
     for (const e of entries) {
-      const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full);
+      const full = () => join(dir, e.name);
+      if (e.isDirectory()) await walk(full());
       else if (e.isFile()) {
         const aside = parseAsideName(e.name);
         if (aside) {
@@ -314,9 +318,9 @@ export async function sweepOrphanTemps(root: string, isAlive: (pid: number) => b
         }
         const pid = tempFileOwner(e.name);
         if (pid === null) continue;
-        const old = await lstat(full).then((st) => Date.now() - st.mtimeMs > maxAgeMs, () => false);
+        const old = await lstat(full()).then((st) => Date.now() - st.mtimeMs > maxAgeMs, () => false);
         if (old || (pid !== process.pid && !isAlive(pid))) {
-          await rm(full, { force: true });
+          await rm(full(), { force: true });
           removed++;
         }
       }

@@ -20,7 +20,7 @@ import { listFiles, readResidentFile, readTextFile, streamRoots, type ScanStream
 import { parseDiaryText } from '../diary/parse.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParsedDocument, Tokenizer } from '../types.ts';
 import { corpusHash, documentRows, lexicalEntriesOf, sha1, type DocumentRows } from './rows.ts';
@@ -285,6 +285,8 @@ export async function changedDiaryPaths(
     for (const [key, v] of await documentHashes(db)) if (key.startsWith('diary:')) indexed.set(key.slice('diary:'.length), v);
   }
   const changed: string[] = [];
+  // The root once, then each relative path after it (path.join normalises every one: ~10 % of this check at 50,000 files).
+  const root = config.diaryDir.endsWith(sep) ? config.diaryDir : `${config.diaryDir}${sep}`;
   for (const path of files) {
     // A plain join, not safeJoin (a realpath per path segment, half of this check at 5,000 files):
     // the listing came from inside the root, and only (size, mtime) is compared here — a path
@@ -292,7 +294,7 @@ export async function changedDiaryPaths(
     // ~20 ms this way and ~80 ms as promises through the thread pool.
     let st: { size: number; mtimeMs: number } | undefined;
     try {
-      st = statSync(join(config.diaryDir, path));
+      st = statSync(`${root}${path}`);
     } catch {
       st = undefined;
     }

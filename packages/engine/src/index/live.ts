@@ -40,7 +40,7 @@ export class LiveIndex {
    * Rows still in the snapshot, decoded on demand, with the changes over them (null = gone): a
    * one-shot write at 5,000 memories touches a handful of rows and never decodes the others.
    */
-  private stored: { rows: StoredRows; meta: SnapshotMeta; over: Map<string, DocumentRow | null>; close(): void } | null = null;
+  private stored: { rows: StoredRows; meta: SnapshotMeta; over: Map<string, DocumentRow | null>; close(): void; release(): void } | null = null;
   /** chunkId → docId of every live chunk: a view of the lexical index's own tables (no copy to build per load). */
   readonly chunkDoc: ChunkDocs = chunkDocsOf(() => this.lexical);
   generation = -1;
@@ -101,10 +101,14 @@ export class LiveIndex {
    */
   private storedRowsDamaged(error: unknown): void {
     if (!(error instanceof StoredRowDamaged)) throw error;
+    this.snapshotDamaged(error.message);
+  }
+
+  private snapshotDamaged(reason: string): void {
     const path = this.snapshotFile();
     if (path !== null) rmSync(path, { force: true });
     this.loaded = false;
-    this.lastLoad = { kind: 'rebuilt', reason: `unusable: ${error.message}` };
+    this.lastLoad = { kind: 'rebuilt', reason: `unusable: ${reason}` };
   }
 
   /**
@@ -126,9 +130,9 @@ export class LiveIndex {
     return out;
   }
 
-  /** Closes the snapshot file the stored rows are read from (the engine closes; a later use reloads). */
+  /** Closes the snapshot file the stored rows and the index's lists are read from (the engine closes). */
   close(): void {
-    this.stored?.close();
+    this.stored?.release();
   }
 
   /**
@@ -303,7 +307,9 @@ export class LiveIndex {
   async load(db: EngramDb): Promise<void> {
     const generation = await readGeneration(db);
     const snapshotPath = this.snapshotFile();
-    const file = snapshotPath === null ? null : readLexicalSnapshot<unknown>(snapshotPath, this.options);
+    // A list the index reads from the file later that does not read back: the file goes, as for a damaged row.
+    const onDamaged = (reason: string) => this.snapshotDamaged(reason);
+    const file = snapshotPath === null ? null : readLexicalSnapshot<unknown>(snapshotPath, this.options, { onDamaged });
     const fileMeta = file?.ok ? snapshotMetaOf(file.meta, file.extra) : null;
     const read = !file ? null : !file.ok ? file : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
@@ -314,14 +320,15 @@ export class LiveIndex {
     if (withRows) this.lastRows = withRows.rows;
     this.supersededCache = null;
     this.rowMap.clear();
-    this.stored?.close();
+    // The index those rows came with is replaced below.
+    this.stored?.release();
     this.stored = null;
     this.decodedBeforeMaterialize = 0;
     let patched: number | null;
     if (withRows) {
       this.lexical = withRows.index;
       const snapshot = read as Extract<typeof read, { ok: true }>; // rows came from it
-      this.stored = { rows: storedRows!, meta: snapshot.meta, over: withRows.over, close: snapshot.close };
+      this.stored = { rows: storedRows!, meta: snapshot.meta, over: withRows.over, close: snapshot.close, release: snapshot.release };
       patched = withRows.patched;
     } else {
       const docs = await listDocuments(db, { includeArchived: true });
@@ -333,7 +340,8 @@ export class LiveIndex {
       for (const d of docs) this.rowMap.set(d.id, d);
       patched = fromSnapshot ? fromSnapshot.patched : null;
       this.lastRows = 'listed';
-      if (read?.ok) read.close(); // its rows are not used: the table was listed
+      // Its rows are not used (the table was listed); its index is, when the patch took.
+      if (read?.ok) (fromSnapshot ? read.close() : read.release());
     }
     if (patched !== null) this.lastLoad = { kind: 'snapshot', patched };
     else if (snapshotPath === null) this.lastLoad = { kind: 'rebuilt', reason: 'no snapshot for this database' };

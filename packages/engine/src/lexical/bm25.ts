@@ -1,6 +1,6 @@
 import { isSingleCjkChar } from '../text/scripts.ts';
 import { INLINE_KINDS, MAX_SLOT, PostingStore, type PostingExport, type PostingState } from './postings.ts';
-import { ChunkSlots, FIELD_COUNT, grown, type SlotState } from './slots.ts';
+import { ChunkSlots, FIELD_COUNT, grown, type SlotExport, type SlotState } from './slots.ts';
 import { selectTop } from './top.ts';
 import { TermTable, type PackedTerms } from './terms.ts';
 import { extended } from './room.ts';
@@ -55,8 +55,9 @@ export interface LexicalHit {
 }
 
 /** What exportState gives a snapshot writer: the state, with the posting lists as views (see PostingStore.exportState). */
-export interface LexicalExport extends Omit<LexicalState, 'postings'> {
+export interface LexicalExport extends Omit<LexicalState, 'postings' | 'slots'> {
   postings: PostingExport;
+  slots: SlotExport;
 }
 
 /** Everything an index holds, as plain arrays: lexical/snapshot.ts stores it in a file. */
@@ -230,6 +231,12 @@ export class LexicalIndex {
    * An index with the content of `state` (taken over, not copied), searching exactly as the index
    * it was exported from. Throws when the state does not hold together.
    */
+  /** Reads whatever of the index a snapshot left in its file (before the file closes). */
+  loadDeferred(): void {
+    this.postings.loadDeferred();
+    this.slots.loadDeferred();
+  }
+
   static fromState(options: LexicalOptions, state: LexicalState): LexicalIndex {
     const index = new LexicalIndex(options);
     index.termIds = TermTable.fromPacked(state.terms);
@@ -327,15 +334,18 @@ export class LexicalIndex {
     const { scores, touched } = this;
     const { alive, weightedLength } = this.slots;
     this.postings.flush();
-    const { bytes, kindTf, kindMask } = this.postings;
+    const { kindTf, kindMask } = this.postings;
     const { fieldBits } = this;
     let touchedCount = 0;
     for (let q = 0; q < terms.length; q++) {
       const term = terms[q]!;
       const factor = term.weight * term.idf;
       const maskShift = q < recorded ? q * MASK_BITS : -1;
-      let at = this.postings.startOf(term.termId);
-      const end = this.postings.endOf(term.termId);
+      // The term's list alone (a snapshot's lists stay in its file until the index changes).
+      const list = this.postings.region(term.termId);
+      const bytes = list.bytes;
+      let at = list.begin;
+      const end = list.end;
       let slot = 0;
       // The posting format of postings.ts, decoded inline: this loop is most of a search.
       while (at < end) {

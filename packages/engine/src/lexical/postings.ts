@@ -13,6 +13,7 @@
 // New postings go to a sequential log first and are filed in batches grouped by term, because
 // appending straight into tens of thousands of lists costs a few cache misses per posting.
 
+import { isLazyBytes, type LazyBytes } from './lazy-bytes.ts';
 import { extended, roomOf, withRoom } from './room.ts';
 import { readVarint, varintSize, writeVarint } from './varint.ts';
 
@@ -77,7 +78,8 @@ export class PostingCursor {
 
 /** A store's content, flushed and packed (no slack, no abandoned regions): what a snapshot holds. */
 export interface PostingState {
-  bytes: Uint8Array<ArrayBuffer>;
+  /** The lists; or, from a snapshot, the section they are in, read a list at a time until the store changes (lazy-bytes.ts). */
+  bytes: Uint8Array<ArrayBuffer> | LazyBytes;
   /** Per term: first byte in `bytes`, byte length, postings, last slot, dead postings. */
   start: Int32Array<ArrayBuffer>;
   byteLengths: Int32Array<ArrayBuffer>;
@@ -100,8 +102,9 @@ export interface PostingExport extends Omit<PostingState, 'bytes'> {
 }
 
 export class PostingStore {
-  /** The byte arena; list t occupies [startOf(t), endOf(t)). */
-  bytes = new Uint8Array(64 * 1024);
+  private arena: Uint8Array<ArrayBuffer> = new Uint8Array(64 * 1024);
+  /** The snapshot section the lists are still in (null once read whole, or when built in memory). */
+  private lazy: LazyBytes | null = null;
   private used = 0;
   private garbage = 0;
 
@@ -134,10 +137,46 @@ export class PostingStore {
     return this.terms;
   }
 
+  /** The byte arena; list t occupies [startOf(t), endOf(t)). Reads a snapshot's lists whole first. */
+  get bytes(): Uint8Array<ArrayBuffer> {
+    if (this.lazy) this.loadDeferred();
+    return this.arena;
+  }
+
+  private set bytes(bytes: Uint8Array<ArrayBuffer>) {
+    this.arena = bytes;
+  }
+
+  /** Reads the lists a snapshot left in its file (before the file closes, or the store changes). */
+  loadDeferred(): void {
+    if (!this.lazy) return;
+    const all = this.lazy.readAll();
+    this.lazy = null;
+    this.arena = extended(all);
+  }
+
+  /**
+   * The term's list: the bytes it is in and where (call flush() first). Read alone from the
+   * snapshot file while the lists are still there, and checked against the list's posting count
+   * and last slot (the section's CRC covers only whole reads).
+   */
+  region(termId: number): { bytes: Uint8Array; begin: number; end: number } {
+    const begin = this.start[termId]!;
+    const length = this.byteLengths[termId]!;
+    if (!this.lazy) return { bytes: this.arena, begin, end: begin + length };
+    const bytes = this.lazy.read(begin, length);
+    const cursor = new PostingCursor().reset(bytes, 0, length);
+    let count = 0;
+    while (cursor.next()) count++;
+    const lastSlot = count > 0 ? cursor.slot : 0;
+    if (count !== this.counts[termId] || lastSlot !== this.lastSlot[termId] || cursor.position !== length) this.lazy.damaged(`posting list ${termId} does not read back`);
+    return { bytes, begin: 0, end: length };
+  }
+
   /** Bytes of typed arrays held (arena, per-term tables, log). */
   memoryBytes(): number {
     const perTerm = [this.start, this.capacity, this.byteLengths, this.counts, this.lastSlot, this.deadCounts];
-    return this.bytes.byteLength + this.log.byteLength + this.kindTf.byteLength + this.kindMask.byteLength + perTerm.reduce((sum, a) => sum + a.byteLength, 0);
+    return this.arena.byteLength + this.log.byteLength + this.kindTf.byteLength + this.kindMask.byteLength + perTerm.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
   addTerm(): number {
@@ -203,7 +242,8 @@ export class PostingStore {
   /** Reader positioned before the term's first posting (shared: one list at a time). */
   read(termId: number): PostingCursor {
     this.flush();
-    return this.cursor.reset(this.bytes, this.startOf(termId), this.endOf(termId));
+    const { bytes, begin, end } = this.region(termId);
+    return this.cursor.reset(bytes, begin, end);
   }
 
   /** The term's postings as [slot, field mask, weighted tf] (tests and diagnostics). */
@@ -379,7 +419,13 @@ export class PostingStore {
     this.lastSlot = fit(state.lastSlot);
     this.deadCounts = fit(state.deadCounts);
     this.terms = n;
-    this.bytes = extended(state.bytes);
+    if (isLazyBytes(state.bytes)) {
+      this.lazy = state.bytes;
+      this.arena = new Uint8Array(0);
+    } else {
+      this.lazy = null;
+      this.arena = extended(state.bytes);
+    }
     this.used = state.bytes.length;
     this.garbage = 0;
     this.kinds = state.kindTf.length;

@@ -1,5 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
+import { isLazyBytes, type LazyBytes } from './lazy-bytes.ts';
 import { extended, roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
 
@@ -16,9 +17,15 @@ export interface SlotState {
   termStart: Int32Array<ArrayBuffer>;
   termBytes: Int32Array<ArrayBuffer>;
   termCount: Int32Array<ArrayBuffer>;
-  termArena: Uint8Array<ArrayBuffer>;
+  /** The term lists; or, from a snapshot, the section they are in, read a chunk at a time until the table changes (lazy-bytes.ts). */
+  termArena: Uint8Array<ArrayBuffer> | LazyBytes;
   chunkIds: string[];
   docIds: string[];
+}
+
+/** What exportState gives a snapshot: the state, its term lists in memory. */
+export interface SlotExport extends Omit<SlotState, 'termArena'> {
+  termArena: Uint8Array<ArrayBuffer>;
 }
 
 export class ChunkSlots {
@@ -35,7 +42,9 @@ export class ChunkSlots {
   private termStart = new Int32Array(this.capacity);
   private termBytes = new Int32Array(this.capacity);
   private termCount = new Int32Array(this.capacity);
-  private termArena = new Uint8Array(64 * 1024);
+  private arena: Uint8Array<ArrayBuffer> = new Uint8Array(64 * 1024);
+  /** The snapshot section the term lists are still in (null once read whole, or when built in memory). */
+  private lazy: LazyBytes | null = null;
   private termArenaLength = 0;
   private termTotal = 0;
   private termScratch = new Int32Array(256);
@@ -51,6 +60,43 @@ export class ChunkSlots {
   /** `commonMask`: the field mask stored without its byte. */
   constructor(private readonly commonMask: number) {}
 
+  /** The term lists' arena; reads a snapshot's lists whole first. */
+  private get termArena(): Uint8Array<ArrayBuffer> {
+    if (this.lazy) this.loadDeferred();
+    return this.arena;
+  }
+
+  private set termArena(bytes: Uint8Array<ArrayBuffer>) {
+    this.arena = bytes;
+  }
+
+  /** Reads the term lists a snapshot left in its file (before the file closes, or the table changes). */
+  loadDeferred(): void {
+    if (!this.lazy) return;
+    const all = this.lazy.readAll();
+    this.lazy = null;
+    this.arena = extended(all);
+  }
+
+  /**
+   * The slot's term list: the bytes it is in and where. Read alone from the snapshot file while the
+   * lists are still there, and checked against the slot's term count (the section's CRC covers only
+   * whole reads).
+   */
+  private termListOf(slot: number): { arena: Uint8Array; begin: number; end: number } {
+    const begin = this.termStart[slot]!;
+    const length = this.termBytes[slot]!;
+    if (!this.lazy) return { arena: this.arena, begin, end: begin + length };
+    const arena = this.lazy.read(begin, length);
+    let at = 0;
+    for (let i = 0; i < this.termCount[slot]! && at < length; i++) {
+      at = readVarint(arena, at, this.varint);
+      if ((this.varint.value & 1) === 1) at++;
+    }
+    if (at !== length) this.lazy.damaged(`the term list of slot ${slot} does not read back`);
+    return { arena, begin: 0, end: length };
+  }
+
   /** Live chunks. */
   get size(): number {
     return this.slotByChunk.size;
@@ -58,7 +104,7 @@ export class ChunkSlots {
 
   /** Bytes of typed arrays held. */
   memoryBytes(): number {
-    const arrays = [this.alive, this.weightedLength, this.fieldLengths, this.termStart, this.termBytes, this.termCount, this.termArena, this.termScratch];
+    const arrays = [this.alive, this.weightedLength, this.fieldLengths, this.termStart, this.termBytes, this.termCount, this.arena, this.termScratch];
     return arrays.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
@@ -123,10 +169,11 @@ export class ChunkSlots {
    * -1, into `out`. One pass over the chunk's term list serves every term.
    */
   fieldMasksOf(slot: number, termIds: ArrayLike<number>, out: Int32Array): void {
-    const arena = this.termArena;
-    const end = this.termStart[slot]! + this.termBytes[slot]!;
+    const list = this.termListOf(slot);
+    const arena = list.arena;
+    const end = list.end;
     const wanted = termIds.length;
-    let at = this.termStart[slot]!;
+    let at = list.begin;
     let termId = 0;
     let k = 0;
     let next = wanted > 0 ? termIds[0]! : -1;
@@ -226,7 +273,7 @@ export class ChunkSlots {
 
   /** The content as copies (the table itself is left as it is). */
   /** Views of the live tables, not copies (a 50,000-document index is tens of MB): write them out before the index changes. */
-  exportState(): SlotState {
+  exportState(): SlotExport {
     const n = this.used;
     return {
       alive: this.alive.subarray(0, n),
@@ -260,7 +307,13 @@ export class ChunkSlots {
     this.termStart = fit(state.termStart, this.capacity);
     this.termBytes = fit(state.termBytes, this.capacity);
     this.termCount = fit(state.termCount, this.capacity);
-    this.termArena = extended(state.termArena);
+    if (isLazyBytes(state.termArena)) {
+      this.lazy = state.termArena;
+      this.arena = new Uint8Array(0);
+    } else {
+      this.lazy = null;
+      this.arena = extended(state.termArena);
+    }
     this.termArenaLength = state.termArena.length;
     this.chunkIds = state.chunkIds;
     this.docIds = state.docIds;

@@ -25,6 +25,7 @@ import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../diary/lock.ts';
 import { crc32 } from 'node:zlib';
 import { LexicalIndex, type LexicalExport, type LexicalOptions, type LexicalState } from './bm25.ts';
+import { DamagedSnapshot, type LazyBytes } from './lazy-bytes.ts';
 import type { PackedBytes } from './postings.ts';
 import { bufferWithRoom } from './room.ts';
 
@@ -249,7 +250,8 @@ class FileSink {
  * tables: nothing the size of the index is copied to write it.
  */
 export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, options: LexicalOptions, meta: M, extra: [string, SnapshotPart][] = []): void {
-  const parts = [...sectionsOf(index.exportState()), ...extra.map(([name, part]): [string, WritablePart] => [`extra.${name}`, part])].map(([name, part]) => encodePart(name, part));
+  const own = sectionsOf(index.exportState()).map(([name, part]): [string, WritablePart] => [name, INDEX_DEFERRED.has(name) ? deferredPart(part as Uint8Array | PackedBytes) : part]);
+  const parts = [...own, ...extra.map(([name, part]): [string, WritablePart] => [`extra.${name}`, part])].map(([name, part]) => encodePart(name, part));
   const header: Header<M> = {
     format: SNAPSHOT_FORMAT,
     options,
@@ -294,6 +296,22 @@ export function writeLexicalSnapshot<M>(path: string, index: LexicalIndex, optio
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * The index's own tables a reader leaves in the file until it needs them whole (lazy-bytes.ts): the
+ * posting lists and the per-chunk term lists, most of a snapshot's bytes. A search reads only its
+ * terms' lists and its hits' term lists.
+ */
+const INDEX_DEFERRED = new Set(['postings.bytes', 'slots.termArena']);
+
+/** A table written as a deferred section: its CRC-32 computed first (the header, written before it, holds it). */
+function deferredPart(part: Uint8Array | PackedBytes): Deferred {
+  if (part instanceof Uint8Array) return new Deferred(part);
+  let crc = 0;
+  // Never an empty piece: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+  for (const piece of part.pieces()) if (piece.length > 0) crc = crc32(piece, crc);
+  return new Deferred({ byteLength: part.byteLength, crc: crc >>> 0, pieces: () => part.pieces() });
 }
 
 /** Temporary files of writers that were killed mid-write (`<path>.tmp-<pid>` of a pid that is gone): never read, but they would pile up. */
@@ -355,8 +373,10 @@ export type SnapshotRead<M> =
       index: LexicalIndex;
       meta: M;
       extra: Map<string, SnapshotSection>;
-      /** Closes the file deferred sections read from (a no-op when there are none). */
+      /** Closes the file deferred sections read from (a no-op when there are none); the index reads what it left there first. */
       close(): void;
+      /** Closes the file without reading what the index left there: for an index that is not searched again. */
+      release(): void;
     }
   | { ok: false; reason: string };
 
@@ -391,7 +411,7 @@ function readExactly(fd: number, into: Uint8Array, position: number): void {
  * Reads a snapshot written with the same lexical options. Never throws: a missing, damaged or
  * foreign file comes back as `ok: false` with the reason.
  */
-export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): SnapshotRead<M> {
+export function readLexicalSnapshot<M>(path: string, options: LexicalOptions, opts: { onDamaged?: (reason: string) => void } = {}): SnapshotRead<M> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -424,12 +444,16 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     let at = PREFIX + headerLength;
     at += pad8(at);
     const handle: FileHandle = { fd, open: true };
-    // Deferred sections are caller's (`extra.`) sections: the index's own are always read.
+    // Deferred sections are the caller's (`extra.`) and the index's largest tables (INDEX_DEFERRED),
+    // which stay in the file until the index needs them whole.
     const extra = new Map<string, SnapshotSection>();
+    const lazy = new Map<string, LazyBytes>();
     const read: { section: Section; bytes: Uint8Array<ArrayBuffer> }[] = [];
     for (const section of header.sections) {
       if (!Number.isInteger(section.bytes) || section.bytes < 0 || at + section.bytes > size) return { ok: false, reason: 'checksum mismatch (damaged file)' };
-      if (section.deferred !== undefined) {
+      if (section.deferred !== undefined && INDEX_DEFERRED.has(section.name) && section.kind === 'u8') {
+        lazy.set(section.name, lazySection(handle, at, section.bytes, section.deferred, opts.onDamaged));
+      } else if (section.deferred !== undefined) {
         const deferred = deferredSection(handle, at, section.bytes, section.deferred);
         extra.set(section.name.slice('extra.'.length), section.kind === 'json' ? JsonList.deferred(deferred, section.name) : deferred);
       } else {
@@ -441,7 +465,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
       }
       at += section.bytes + pad8(section.bytes);
     }
-    const hasDeferred = extra.size > 0;
+    const hasDeferred = extra.size > 0 || lazy.size > 0;
     if ((crc >>> 0) !== prefix.readUInt32LE(MAGIC.length)) return { ok: false, reason: 'checksum mismatch (damaged file)' };
     if (header.format !== SNAPSHOT_FORMAT) return { ok: false, reason: `format ${header.format}, expected ${SNAPSHOT_FORMAT}` };
     if (JSON.stringify(header.options) !== JSON.stringify(options)) return { ok: false, reason: 'built with other lexical options' };
@@ -461,7 +485,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
       documentFrequency: get('documentFrequency', 'i32'),
       fieldTotals: get('fieldTotals', 'f64'),
       postings: {
-        bytes: get('postings.bytes', 'u8'),
+        bytes: lazy.get('postings.bytes') ?? get<Uint8Array<ArrayBuffer>>('postings.bytes', 'u8'),
         start: get('postings.start', 'i32'),
         byteLengths: get('postings.byteLengths', 'i32'),
         counts: get('postings.counts', 'i32'),
@@ -477,7 +501,7 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
         termStart: get('slots.termStart', 'i32'),
         termBytes: get('slots.termBytes', 'i32'),
         termCount: get('slots.termCount', 'i32'),
-        termArena: get('slots.termArena', 'u8'),
+        termArena: lazy.get('slots.termArena') ?? get<Uint8Array<ArrayBuffer>>('slots.termArena', 'u8'),
         chunkIds: get('slots.chunkIds', 'json'),
         docIds: get('slots.docIds', 'json'),
       },
@@ -488,13 +512,18 @@ export function readLexicalSnapshot<M>(path: string, options: LexicalOptions): S
     // A reader that never calls close() (it dropped the rows unread) does not keep the file open
     // forever: the file closes once no deferred section can reach it.
     else openFiles.register(handle, fd, handle);
-    const close = () => {
+    const release = () => {
       if (!handle.open) return;
       handle.open = false;
       openFiles.unregister(handle);
       closeQuietly(fd);
     };
-    return { ok: true, index, meta: header.meta, extra, close };
+    const close = () => {
+      // The index stays whole: what it left in the file is read before the file closes.
+      if (handle.open && lazy.size > 0) index.loadDeferred();
+      release();
+    };
+    return { ok: true, index, meta: header.meta, extra, close, release };
   } catch (e) {
     keepOpen = false;
     return { ok: false, reason: `unusable: ${(e as Error).message}` };
@@ -535,6 +564,42 @@ function deferredSection(handle: FileHandle, at: number, byteLength: number, crc
       const all = read(0, byteLength);
       if ((all.length > 0 ? crc32(all) >>> 0 : 0) !== crc) throw new Error('checksum mismatch (damaged section)');
       return all;
+    },
+  };
+}
+
+/**
+ * One of the index's tables left in the file (lazy-bytes.ts). A piece that does not read back, or a
+ * whole read whose CRC does not match, calls `onDamaged` (the caller drops the file) and throws.
+ */
+function lazySection(handle: FileHandle, at: number, byteLength: number, crc: number, onDamaged?: (reason: string) => void): LazyBytes {
+  const damaged = (reason: string): never => {
+    onDamaged?.(reason);
+    throw new DamagedSnapshot(reason);
+  };
+  const readInto = (into: Uint8Array, offset: number) => {
+    if (!handle.open) throw new Error('the snapshot file was closed');
+    if (offset < 0 || offset + into.length > byteLength) damaged('a read outside the section');
+    try {
+      readExactly(handle.fd, into, at + offset);
+    } catch (e) {
+      damaged(`the snapshot file cannot be read: ${(e as Error).message}`);
+    }
+  };
+  return {
+    lazy: true,
+    length: byteLength,
+    damaged,
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      readInto(out, offset);
+      return out;
+    },
+    readAll() {
+      const bytes = new Uint8Array(bufferWithRoom(Math.max(byteLength * 2, 64 * 1024)), 0, byteLength);
+      readInto(bytes, 0);
+      if ((byteLength > 0 ? crc32(bytes) >>> 0 : 0) !== crc) damaged('checksum mismatch (damaged section)');
+      return bytes;
     },
   };
 }

@@ -332,6 +332,36 @@ test('stored rows are read one by one after open; a damaged one is left out once
   engine.close();
 });
 
+test('the posting lists stay in the snapshot file until needed; one damaged there fails that recall, the snapshot is removed, and the next recall reloads from the database', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  const snapshot = `${engine.database.filePath}.lexical`;
+  const expected = (await engine.recall('东京节点的 443 端口', { only: 'lexical' })).hits.map((h) => h.docId);
+  assert.ok(expected.length > 0);
+  engine.close();
+
+  // Unchanged, a reopened engine searches from the file's lists as a fresh build does.
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  assert.deepEqual((await engine.recall('东京节点的 443 端口', { only: 'lexical' })).hits.map((h) => h.docId), expected);
+  engine.close();
+
+  const file = readFileSync(snapshot);
+  const lists = sectionAt(file, 'postings.bytes');
+  file.fill(0xff, lists.at, lists.at + lists.bytes);
+  writeFileSync(snapshot, file);
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    await assert.rejects(engine.recall('东京节点的 443 端口', { only: 'lexical' }), /does not read back/);
+    assert.ok(!existsSync(snapshot), 'the damaged snapshot is removed');
+    assert.deepEqual((await engine.recall('东京节点的 443 端口', { only: 'lexical' })).hits.map((h) => h.docId), expected, 'reloaded from the database');
+    await assertSearchesLikeFreshBuild(engine);
+  } finally {
+    engine.close();
+  }
+});
+
 test("an open's manifest check reads the indexed files from the snapshot: the same as the table's, and hand edits, new and deleted files are still caught", async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);

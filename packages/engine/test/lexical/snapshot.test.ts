@@ -113,3 +113,71 @@ test('sections are streamed exactly: large and small pieces, string lists longer
   assert.equal(damaged.ok, false);
   assert.match(damaged.ok ? '' : damaged.reason, /checksum/);
 });
+
+test('a snapshot\'s posting and term lists stay in the file until the index changes: searched a list at a time, then read whole', () => {
+  const original = new LexicalIndex(OPTIONS);
+  for (const e of entries(3000, 3, 4000)) original.add(e);
+  original.finishBulkAdd();
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'index.lexical');
+  writeLexicalSnapshot(path, original, OPTIONS, {});
+  const read = readLexicalSnapshot(path, OPTIONS);
+  assert.ok(read.ok, read.ok ? '' : read.reason);
+  const restored = read.index;
+  restored.search(['w1'], 40); // the search's own scratch tables, grown once
+  const before = restored.memoryBytes();
+  assertSame(original, restored, 'searched from the file');
+  assert.equal(restored.memoryBytes(), before, 'searching read no list into the index');
+  const exported = original.exportState();
+  const lists = exported.postings.bytes.byteLength + exported.slots.termArena.length;
+  const added = { chunkId: 'x#0', docId: 'x', fields: { title: ['w1'], summary: [], tags: [], body: ['w2', 'new1'] } };
+  for (const index of [original, restored]) index.add(added);
+  assertSame(original, restored, 'after an add (the lists read whole)');
+  assert.ok(restored.memoryBytes() - before >= lists, `the lists (${lists} bytes) came into memory only with the add (+${restored.memoryBytes() - before})`);
+  read.close();
+  assertSame(original, restored, 'after the file closed');
+});
+
+test('closing a snapshot keeps its index whole; releasing it leaves the index unsearchable', () => {
+  const original = new LexicalIndex(OPTIONS);
+  for (const e of entries(400, 4, 500)) original.add(e);
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'index.lexical');
+  writeLexicalSnapshot(path, original, OPTIONS, {});
+  const kept = readLexicalSnapshot(path, OPTIONS);
+  const dropped = readLexicalSnapshot(path, OPTIONS);
+  assert.ok(kept.ok && dropped.ok);
+  kept.close();
+  assertSame(original, kept.index, 'closed: read before the file closed');
+  dropped.release();
+  assert.throws(() => dropped.index.search(['w1', 'w2'], 10), /closed/);
+});
+
+test('a posting list damaged in the file after the open is caught when read, reported, and never scored', () => {
+  const original = new LexicalIndex(OPTIONS);
+  for (const e of entries(400, 5, 500)) original.add(e);
+  const path = join(mkdtempSync(join(tmpdir(), 'engram-lexsnap-')), 'index.lexical');
+  writeLexicalSnapshot(path, original, OPTIONS, {});
+  const reasons: string[] = [];
+  const read = readLexicalSnapshot(path, OPTIONS, { onDamaged: (reason) => reasons.push(reason) });
+  assert.ok(read.ok);
+  // Every byte of the posting section overwritten in place (the open file sees it).
+  const raw = readFileSync(path);
+  const headerLength = raw.readUInt32LE(12);
+  const header = JSON.parse(raw.subarray(16, 16 + headerLength).toString('utf8')) as { sections: { name: string; bytes: number; deferred?: number }[] };
+  let at = 16 + headerLength;
+  at += (8 - (at % 8)) % 8;
+  for (const s of header.sections) {
+    if (s.name === 'postings.bytes') {
+      assert.notEqual(s.deferred, undefined, 'the posting lists are a deferred section');
+      const damaged = Buffer.from(raw);
+      damaged.fill(0xff, at, at + s.bytes);
+      writeFileSync(path, damaged);
+    }
+    at += s.bytes + ((8 - (s.bytes % 8)) % 8);
+  }
+  assert.throws(() => read.index.search(['w1', 'w2', 'w3'], 10), /does not read back|read outside/);
+  assert.ok(reasons.length > 0, 'the damage was reported');
+  reasons.length = 0;
+  assert.throws(() => read.index.loadDeferred(), /checksum mismatch/, 'read whole (as any change does), the section fails its CRC');
+  assert.equal(reasons.length, 1);
+  read.release();
+});
