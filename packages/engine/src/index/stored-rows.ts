@@ -337,10 +337,9 @@ export class StoredRows {
   }
 
   /** Each row's file as indexed: `root:path` → (size, mtime), by position. */
-  *indexedFiles(): Generator<[number, string, { size: number; mtimeMs: number }]> {
-    const { sizes, mtimes } = this.files;
-    const keys = this.files.keys();
-    for (let i = 0; i < keys.length; i++) yield [i, keys[i]!, { size: sizes[i]!, mtimeMs: mtimes[i]! }];
+  /** Each row's file (`root:path`) with the size and mtime it was indexed at, by row number. */
+  indexedFiles(): { keys: readonly string[]; sizes: Float64Array; mtimes: Float64Array } {
+    return { keys: this.files.keys(), sizes: this.files.sizes, mtimes: this.files.mtimes };
   }
 
   /** Whether the rows carry the memory index's facts (snapshots written before the pinned column do not). */
