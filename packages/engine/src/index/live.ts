@@ -326,8 +326,8 @@ export class LiveIndex {
     if (withRows) this.lastRows = withRows.rows;
     this.supersededCache = null;
     this.rowMap.clear();
-    // The index those rows came with is replaced below.
-    this.stored?.release();
+    // The index those rows came with is replaced below, but a recall in flight may still search it
+    // (it took the index before an await): its file closes once nothing can reach it (snapshot.ts).
     this.stored = null;
     this.decodedBeforeMaterialize = 0;
     let patched: number | null;

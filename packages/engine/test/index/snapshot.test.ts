@@ -362,6 +362,27 @@ test('the posting lists stay in the snapshot file until needed; one damaged ther
   }
 });
 
+test('an index replaced by a reload still searches for a recall that took it before (its lists stay readable)', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 30);
+  let engine = await openTestEngine(dirs);
+  const expected = (await engine.recall('东京节点的 443 端口', { only: 'lexical' })).hits.map((h) => h.docId);
+  engine.close();
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    await engine.live.refreshIfStale(engine.database.db);
+    const taken = engine.live.lexical;
+    await engine.live.load(engine.database.db);
+    assert.notEqual(engine.live.lexical, taken, 'the reload replaced the index');
+    const tokens = engine.tokenizer.tokenize('东京节点的 443 端口');
+    assert.deepEqual(taken.search(tokens, 10).map((h) => h.docId), engine.live.lexical.search(tokens, 10).map((h) => h.docId));
+    assert.ok(expected.length > 0);
+  } finally {
+    engine.close();
+  }
+});
+
 test("an open's manifest check reads the indexed files from the snapshot: the same as the table's, and hand edits, new and deleted files are still caught", async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
