@@ -27,6 +27,7 @@ try {
   // first, before anything decoded every row.
   const firstPage = await engine.memoryIndex({ page: 1, pageSize: calls });
   for (const [i, m] of firstPage.items.entries()) await timed(`read by id ${i + 1}`, () => engine.read(m.docId));
+  for (const [i, m] of firstPage.items.entries()) await timed(`read by path ${i + 1}`, () => engine.read(m.path));
   for (let i = 0; i < calls; i++) await timed(`memoryIndex page ${i + 1}`, () => engine.memoryIndex({ page: i + 1, pageSize: 20 }));
   const tag = firstPage.items[0]?.tags[0];
   if (tag) for (let i = 0; i < calls; i++) await timed(`memoryIndex tagged ${tag}, page ${i + 1}`, () => engine.memoryIndex({ tag, page: i + 1, pageSize: 20 }));

@@ -4,8 +4,10 @@
 // bookkeeping is snapshot-meta.ts, getting the lexical index at load snapshot-load.ts.
 import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { normaliseTitle } from '../diary/parse.ts';
+import type { DocIdentity } from '../diary/ids.ts';
+import { normaliseTitle, parseFileName } from '../diary/parse.ts';
 import { LexicalIndex, type LexicalOptions } from '../lexical/bm25.ts';
 import { readLexicalSnapshot, writeLexicalSnapshot } from '../lexical/snapshot.ts';
 import type { DocMeta } from '../recall/pipeline.ts';
@@ -190,7 +192,7 @@ export class LiveIndex {
    * still in the snapshot: the memory index at 50,000 notes decoded every row (seconds, +200 MB).
    */
   indexFacts(): IndexFact[] {
-    const fromRow = (d: DocumentRow): IndexFact => ({ id: d.id, archived: d.archived, workspace: d.workspace, pinned: d.pinned, mtimeMs: d.mtimeMs, path: d.path });
+    const fromRow = (d: DocumentRow): IndexFact => ({ id: d.id, archived: d.archived, workspace: d.workspace, pinned: d.pinned, mtimeMs: d.mtimeMs, root: d.root, path: d.path });
     const stored = this.stored;
     const facts = stored?.rows.indexFacts() ?? null;
     if (!stored || !facts) return [...this.docs.values()].map(fromRow);
@@ -233,13 +235,26 @@ export class LiveIndex {
   }
 
   private putDoc(d: DocumentRow): void {
+    this.identityCache = null;
     if (this.stored) this.stored.over.set(d.id, d);
     else this.rowMap.set(d.id, d);
   }
 
   private removeDoc(id: string): void {
+    this.identityCache = null;
     if (this.stored) this.stored.over.set(id, null);
     else this.rowMap.delete(id);
+  }
+
+  private identityCache: DocIdentity[] | null = null;
+
+  /**
+   * Every document's identities (id, root and path, the id inside its file name), for resolving
+   * what a person or a model calls a memory, built from the index's facts without decoding a row
+   * and kept until a document changes (at 50,000 memories a read by path decoded every row first).
+   */
+  identities(): DocIdentity[] {
+    return (this.identityCache ??= this.indexFacts().map((f) => ({ id: f.id, root: f.root, path: f.path, embeddedId: parseFileName(basename(f.path)).id })));
   }
 
   meta(docId: string): DocMeta | undefined {
@@ -325,6 +340,7 @@ export class LiveIndex {
     if (caught && 'reason' in caught) this.lastLoad = { kind: 'rebuilt', reason: caught.reason };
     if (withRows) this.lastRows = withRows.rows;
     this.supersededCache = null;
+    this.identityCache = null;
     this.rowMap.clear();
     // The index those rows came with is replaced below, but a recall in flight may still search it
     // (it took the index before an await): its file closes once nothing can reach it (snapshot.ts).

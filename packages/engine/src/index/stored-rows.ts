@@ -213,6 +213,8 @@ export interface IndexFact {
   workspace: string;
   pinned: boolean;
   mtimeMs: number;
+  /** The diary root ('diary' or 'legacy') and the path within it. */
+  root: string;
   path: string;
 }
 
@@ -358,7 +360,8 @@ export class StoredRows {
     const out: IndexFact[] = [];
     for (let i = 0; i < ids.length; i++) {
       const key = keys[i]!;
-      out.push({ id: ids[i]!, archived: this.archived[i] === 1, workspace: this.workspaces[this.workspaceOf[i]!]!, pinned: this.pinned[i] === 1, mtimeMs: this.files.mtimes[i]!, path: key.slice(key.indexOf(':') + 1) });
+      const colon = key.indexOf(':');
+      out.push({ id: ids[i]!, archived: this.archived[i] === 1, workspace: this.workspaces[this.workspaceOf[i]!]!, pinned: this.pinned[i] === 1, mtimeMs: this.files.mtimes[i]!, root: key.slice(0, colon), path: key.slice(colon + 1) });
     }
     return out;
   }

@@ -3,12 +3,10 @@
 // search → locate → detail steps inside one long memory. Reads the live in-memory index, refreshed
 // first when another process wrote.
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { DocumentRow } from '@engram/db';
 import type { MemoryDetail, MemorySummary } from '../api.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { resolveDocId } from '../diary/ids.ts';
-import { parseFileName } from '../diary/parse.ts';
 import { decodeText } from '../diary/textfile.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { sha1 } from '../index/rows.ts';
@@ -120,9 +118,8 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
     // 50,000 memories the first read decoded all rows, 0.6 s, and each later one listed them again).
     const exact = typeof idOrPath === 'string' ? s.live.doc(idOrPath.trim()) : undefined;
     if (exact) return exact;
-    const docs = [...s.live.docs.values()].map((d) => ({ id: d.id, root: d.root, path: d.path, embeddedId: parseFileName(basename(d.path)).id }));
-    const id = resolveDocId(idOrPath, docs);
-    return id ? (s.live.docs.get(id) ?? null) : null;
+    const id = resolveDocId(idOrPath, s.live.identities());
+    return id ? (s.live.doc(id) ?? null) : null;
   }
 
   private rootDir(root: 'diary' | 'legacy'): string {

@@ -582,8 +582,15 @@ test('reading a memory by the id a search handed out decodes its row only; a pat
     assert.equal((await engine.detail(some[0]!.docId)).docId, some[0]!.docId);
     assert.ok(engine.live.rowsDecoded <= some.length, `reading ${some.length} memories by id decoded ${engine.live.rowsDecoded} of ${total} rows`);
     assert.equal((await engine.read(some[1]!.path))?.docId, some[1]!.docId, 'by path');
+    assert.equal((await engine.read(`diary:${some[1]!.path}`))?.docId, some[1]!.docId, 'by root and path');
     assert.equal((await engine.read(some[2]!.path.split('/').pop()!))?.docId, some[2]!.docId, 'by file name');
     assert.equal(await engine.read('no-such-memory'), null);
+    assert.ok(engine.live.rowsDecoded <= some.length + 1, `by path and file name too, only the rows read were decoded (${engine.live.rowsDecoded} of ${total})`);
+    // A memory written since is found by its path (the identities follow the index).
+    const written = await engine.write({ title: '新写的路径测试', content: '写入之后按路径也能立刻读到这一条记忆,不必重启。' });
+    assert.equal((await engine.read(written.path))?.docId, written.docId, 'a new memory by its path');
+    await engine.forget(written.docId);
+    assert.equal((await engine.read(written.path))?.archived ?? null, true, 'archived, still readable by path');
   } finally {
     engine.close();
   }
