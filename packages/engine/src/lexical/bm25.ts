@@ -227,16 +227,16 @@ export class LexicalIndex {
     };
   }
 
-  /**
-   * An index with the content of `state` (taken over, not copied), searching exactly as the index
-   * it was exported from. Throws when the state does not hold together.
-   */
   /** Reads whatever of the index a snapshot left in its file (before the file closes). */
   loadDeferred(): void {
     this.postings.loadDeferred();
     this.slots.loadDeferred();
   }
 
+  /**
+   * An index with the content of `state` (taken over, not copied), searching exactly as the index
+   * it was exported from. Throws when the state does not hold together.
+   */
   static fromState(options: LexicalOptions, state: LexicalState): LexicalIndex {
     const index = new LexicalIndex(options);
     index.termIds = TermTable.fromPacked(state.terms);
