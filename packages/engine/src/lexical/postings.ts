@@ -13,8 +13,8 @@
 // New postings go to a sequential log first and are filed in batches grouped by term, because
 // appending straight into tens of thousands of lists costs a few cache misses per posting.
 
-import { isLazyBytes, type LazyBytes } from './lazy-bytes.ts';
-import { extended, roomOf, withRoom } from './room.ts';
+import { LazyArena, type LazyBytes } from './lazy-bytes.ts';
+import { roomOf, withRoom } from './room.ts';
 import { readVarint, varintSize, writeVarint } from './varint.ts';
 
 const LOG_STRIDE = 3;
@@ -102,9 +102,8 @@ export interface PostingExport extends Omit<PostingState, 'bytes'> {
 }
 
 export class PostingStore {
-  private arena: Uint8Array<ArrayBuffer> = new Uint8Array(64 * 1024);
-  /** The snapshot section the lists are still in (null once read whole, or when built in memory). */
-  private lazy: LazyBytes | null = null;
+  /** The lists; from a snapshot, still in its file until the store changes. */
+  private readonly arena = new LazyArena(new Uint8Array(64 * 1024));
   private used = 0;
   private garbage = 0;
 
@@ -139,20 +138,16 @@ export class PostingStore {
 
   /** The byte arena; list t occupies [startOf(t), endOf(t)). Reads a snapshot's lists whole first. */
   get bytes(): Uint8Array<ArrayBuffer> {
-    if (this.lazy) this.loadDeferred();
-    return this.arena;
+    return this.arena.bytes;
   }
 
   private set bytes(bytes: Uint8Array<ArrayBuffer>) {
-    this.arena = bytes;
+    this.arena.bytes = bytes;
   }
 
   /** Reads the lists a snapshot left in its file (before the file closes, or the store changes). */
   loadDeferred(): void {
-    if (!this.lazy) return;
-    const all = this.lazy.readAll();
-    this.lazy = null;
-    this.arena = extended(all);
+    this.arena.loadDeferred();
   }
 
   /**
@@ -161,22 +156,20 @@ export class PostingStore {
    * and last slot (the section's CRC covers only whole reads).
    */
   region(termId: number): { bytes: Uint8Array; begin: number; end: number } {
-    const begin = this.start[termId]!;
     const length = this.byteLengths[termId]!;
-    if (!this.lazy) return { bytes: this.arena, begin, end: begin + length };
-    const bytes = this.lazy.read(begin, length);
-    const cursor = new PostingCursor().reset(bytes, 0, length);
-    let count = 0;
-    while (cursor.next()) count++;
-    const lastSlot = count > 0 ? cursor.slot : 0;
-    if (count !== this.counts[termId] || lastSlot !== this.lastSlot[termId] || cursor.position !== length) this.lazy.damaged(`posting list ${termId} does not read back`);
-    return { bytes, begin: 0, end: length };
+    const readsBack = (bytes: Uint8Array) => {
+      const cursor = new PostingCursor().reset(bytes, 0, length);
+      let count = 0;
+      while (cursor.next()) count++;
+      return count === this.counts[termId] && (count > 0 ? cursor.slot : 0) === this.lastSlot[termId] && cursor.position === length;
+    };
+    return this.arena.piece(this.start[termId]!, length, readsBack, `posting list ${termId}`);
   }
 
   /** Bytes of typed arrays held (arena, per-term tables, log). */
   memoryBytes(): number {
     const perTerm = [this.start, this.capacity, this.byteLengths, this.counts, this.lastSlot, this.deadCounts];
-    return this.arena.byteLength + this.log.byteLength + this.kindTf.byteLength + this.kindMask.byteLength + perTerm.reduce((sum, a) => sum + a.byteLength, 0);
+    return this.arena.inMemory.byteLength + this.log.byteLength + this.kindTf.byteLength + this.kindMask.byteLength + perTerm.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
   addTerm(): number {
@@ -419,13 +412,7 @@ export class PostingStore {
     this.lastSlot = fit(state.lastSlot);
     this.deadCounts = fit(state.deadCounts);
     this.terms = n;
-    if (isLazyBytes(state.bytes)) {
-      this.lazy = state.bytes;
-      this.arena = new Uint8Array(0);
-    } else {
-      this.lazy = null;
-      this.arena = extended(state.bytes);
-    }
+    this.arena.take(state.bytes);
     this.used = state.bytes.length;
     this.garbage = 0;
     this.kinds = state.kindTf.length;

@@ -1,7 +1,7 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
-import { isLazyBytes, type LazyBytes } from './lazy-bytes.ts';
-import { extended, roomOf, withRoom } from './room.ts';
+import { LazyArena, type LazyBytes } from './lazy-bytes.ts';
+import { roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
 
 export const FIELD_COUNT = 5;
@@ -42,9 +42,8 @@ export class ChunkSlots {
   private termStart = new Int32Array(this.capacity);
   private termBytes = new Int32Array(this.capacity);
   private termCount = new Int32Array(this.capacity);
-  private arena: Uint8Array<ArrayBuffer> = new Uint8Array(64 * 1024);
-  /** The snapshot section the term lists are still in (null once read whole, or when built in memory). */
-  private lazy: LazyBytes | null = null;
+  /** The term lists; from a snapshot, still in its file until the table changes. */
+  private readonly arena = new LazyArena(new Uint8Array(64 * 1024));
   private termArenaLength = 0;
   private termTotal = 0;
   private termScratch = new Int32Array(256);
@@ -88,20 +87,16 @@ export class ChunkSlots {
 
   /** The term lists' arena; reads a snapshot's lists whole first. */
   private get termArena(): Uint8Array<ArrayBuffer> {
-    if (this.lazy) this.loadDeferred();
-    return this.arena;
+    return this.arena.bytes;
   }
 
   private set termArena(bytes: Uint8Array<ArrayBuffer>) {
-    this.arena = bytes;
+    this.arena.bytes = bytes;
   }
 
   /** Reads the term lists a snapshot left in its file (before the file closes, or the table changes). */
   loadDeferred(): void {
-    if (!this.lazy) return;
-    const all = this.lazy.readAll();
-    this.lazy = null;
-    this.arena = extended(all);
+    this.arena.loadDeferred();
   }
 
   /**
@@ -109,18 +104,17 @@ export class ChunkSlots {
    * lists are still there, and checked against the slot's term count (the section's CRC covers only
    * whole reads).
    */
-  private termListOf(slot: number): { arena: Uint8Array; begin: number; end: number } {
-    const begin = this.termStart[slot]!;
+  private termListOf(slot: number): { bytes: Uint8Array; begin: number; end: number } {
     const length = this.termBytes[slot]!;
-    if (!this.lazy) return { arena: this.arena, begin, end: begin + length };
-    const arena = this.lazy.read(begin, length);
-    let at = 0;
-    for (let i = 0; i < this.termCount[slot]! && at < length; i++) {
-      at = readVarint(arena, at, this.varint);
-      if ((this.varint.value & 1) === 1) at++;
-    }
-    if (at !== length) this.lazy.damaged(`the term list of slot ${slot} does not read back`);
-    return { arena, begin: 0, end: length };
+    const readsBack = (bytes: Uint8Array) => {
+      let at = 0;
+      for (let i = 0; i < this.termCount[slot]! && at < length; i++) {
+        at = readVarint(bytes, at, this.varint);
+        if ((this.varint.value & 1) === 1) at++;
+      }
+      return at === length;
+    };
+    return this.arena.piece(this.termStart[slot]!, length, readsBack, `the term list of slot ${slot}`);
   }
 
   /** Live chunks. */
@@ -130,7 +124,7 @@ export class ChunkSlots {
 
   /** Bytes of typed arrays held. */
   memoryBytes(): number {
-    const arrays = [this.alive, this.weightedLength, this.fieldLengths, this.termStart, this.termBytes, this.termCount, this.arena, this.termScratch];
+    const arrays = [this.alive, this.weightedLength, this.fieldLengths, this.termStart, this.termBytes, this.termCount, this.arena.inMemory, this.termScratch];
     return arrays.reduce((sum, a) => sum + a.byteLength, 0);
   }
 
@@ -196,7 +190,7 @@ export class ChunkSlots {
    */
   fieldMasksOf(slot: number, termIds: ArrayLike<number>, out: Int32Array): void {
     const list = this.termListOf(slot);
-    const arena = list.arena;
+    const arena = list.bytes;
     const end = list.end;
     const wanted = termIds.length;
     let at = list.begin;
@@ -335,13 +329,7 @@ export class ChunkSlots {
     this.termStart = fit(state.termStart, this.capacity);
     this.termBytes = fit(state.termBytes, this.capacity);
     this.termCount = fit(state.termCount, this.capacity);
-    if (isLazyBytes(state.termArena)) {
-      this.lazy = state.termArena;
-      this.arena = new Uint8Array(0);
-    } else {
-      this.lazy = null;
-      this.arena = extended(state.termArena);
-    }
+    this.arena.take(state.termArena);
     this.termArenaLength = state.termArena.length;
     this.chunkIds = state.chunkIds;
     this.docIds = state.docIds;
