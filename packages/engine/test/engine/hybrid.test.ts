@@ -157,44 +157,37 @@ test('changing the tokenizer re-tokenizes without re-embedding a single chunk', 
   }
 });
 
-test('the query gate explains what it read, the longest stretch of the question a note repeats among it', async () => {
+/** What the query gate read for each question, on the seed corpus with the gate always on. */
+async function queryGateFeatures(questions: string[]) {
   const server = await startFakeEmbedder({ dims: 64 });
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
   const engine = await openTestEngine(dirs, {}, { ...embedding(server.url), recall: { minSemantic: 0.3, hybridGate: { queryGate: 'on' } } });
   try {
     await engine.vectorsSettled();
-    // 每次迁移之前复制数据库文件 is written in the backup note word for word; the paraphrase shares only words.
-    const verbatim = await engine.recall('每次迁移之前复制数据库文件吗');
-    const paraphrase = await engine.recall('搬迁资料库以前要不要拷贝数据库');
-    const read = (r: typeof verbatim) => r.explain.gate.queryGate?.features;
-    assert.ok(read(verbatim) && read(paraphrase), 'the gate judged both');
-    assert.equal(read(verbatim)!.spanShare, Math.round((13 / 14) * 1000) / 1000, '13 of the question\'s 14 characters in a row');
-    assert.ok(read(paraphrase)!.spanShare < read(verbatim)!.spanShare);
-    assert.ok(read(verbatim)!.maxPhrase >= read(paraphrase)!.maxPhrase);
+    const features = [];
+    for (const q of questions) features.push((await engine.recall(q)).explain.gate.queryGate?.features);
+    return features;
   } finally {
     engine.close();
     await server.close();
   }
+}
+
+test('the query gate explains what it read, the longest stretch of the question a note repeats among it', async () => {
+  // 每次迁移之前复制数据库文件 is written in the backup note word for word; the paraphrase shares only words.
+  const [verbatim, paraphrase] = await queryGateFeatures(['每次迁移之前复制数据库文件吗', '搬迁资料库以前要不要拷贝数据库']);
+  assert.ok(verbatim && paraphrase, 'the gate judged both');
+  assert.equal(verbatim.spanShare, Math.round((13 / 14) * 1000) / 1000, '13 of the question\'s 14 characters in a row');
+  assert.ok(paraphrase.spanShare < verbatim.spanShare);
+  assert.ok(verbatim.maxPhrase >= paraphrase.maxPhrase);
 });
 
 test('the query gate reads how much of the question one sentence of a note holds', async () => {
-  const server = await startFakeEmbedder({ dims: 64 });
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs, {}, { ...embedding(server.url), recall: { minSemantic: 0.3, hybridGate: { queryGate: 'on' } } });
-  try {
-    await engine.vectorsSettled();
-    // The Tokyo note: 起因是 nginx 占用了 443 端口。停掉 nginx 之后由 sing-box 监听 443,并把时区调整为 UTC+9。
-    const together = await engine.recall('停掉 nginx 之后时区调整成了什么');
-    const apart = await engine.recall('起因和时区调整是什么');
-    const read = (r: typeof together) => r.explain.gate.queryGate?.features;
-    assert.ok(read(together) && read(apart), 'the gate judged both');
-    assert.equal(read(together)!.sentenceShare, 1, 'every weighted word of the question in the second sentence');
-    assert.ok(read(apart)!.sentenceShare < read(together)!.sentenceShare, `起因 is in the first sentence, 时区调整 in the second (${read(apart)!.sentenceShare})`);
-    assert.ok(read(apart)!.maxCoverage > read(apart)!.sentenceShare, 'the note as a whole covers more of it than any one sentence');
-  } finally {
-    engine.close();
-    await server.close();
-  }
+  // The Tokyo note: 起因是 nginx 占用了 443 端口。停掉 nginx 之后由 sing-box 监听 443,并把时区调整为 UTC+9。
+  const [together, apart] = await queryGateFeatures(['停掉 nginx 之后时区调整成了什么', '起因和时区调整是什么']);
+  assert.ok(together && apart, 'the gate judged both');
+  assert.equal(together.sentenceShare, 1, 'every weighted word of the question in the second sentence');
+  assert.ok(apart.sentenceShare < together.sentenceShare, `起因 is in the first sentence, 时区调整 in the second (${apart.sentenceShare})`);
+  assert.ok(apart.maxCoverage > apart.sentenceShare, 'the note as a whole covers more of it than any one sentence');
 });
