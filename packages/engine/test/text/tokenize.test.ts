@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { loadBundledJieba, obtainJieba, parseUserDictLine } from '../../src/text/jieba.ts';
 import { isStopWord } from '../../src/text/stopwords.ts';
+import { forEachRun } from '../../src/text/scripts.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
 
 const jieba = createTokenizer({ kind: 'auto' });
@@ -162,5 +163,53 @@ describe('stop words', () => {
       assert.ok(isStopWord(word), word);
     }
     for (const word of ['上限', '召回', '工具', '端口', '443']) assert.ok(!isStopWord(word), word);
+  });
+});
+
+describe('one jieba call per text', () => {
+  const real = loadBundledJieba();
+  const counting = (cutOf: (s: string, hmm?: boolean) => string[]) => {
+    const calls: string[] = [];
+    const tokenizer = createTokenizer({
+      kind: 'jieba',
+      loadJieba: () => ({ cut: (s: string, hmm?: boolean) => (calls.push(s), cutOf(s, hmm)), cutForSearch: (s: string, hmm?: boolean) => real.cutForSearch(s, hmm), loadDict: (d: Uint8Array) => real.loadDict(d) }),
+    });
+    return { tokenizer, calls };
+  };
+  const mixed = '我在东京节点的443端口部署了sing-box，版本v0.2.6。カタカナ와한글混在する文章也要切分；emoji😀之后还有𠀋字。Node.js的api_key在这里';
+  const cjkRuns = (text: string) => {
+    const runs: string[] = [];
+    forEachRun(text.normalize('NFKC'), (run) => runs.push(run), () => {});
+    return runs;
+  };
+
+  it('cuts runs joined by line breaks exactly as it cuts each run alone (the real jieba)', () => {
+    const alphabet = [...'我在东京节点的端口部署了版本也要切分之后还有字这里中华人民共和国成立于年月日北京大学生活动中心カタカナ와한글ー𠀋😀 ，。；!?abcXYZ0123-_.'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 80 }), (chars) => {
+        const runs = cjkRuns(chars.join(''));
+        if (runs.length === 0) return;
+        const alone = runs.flatMap((run, i) => [...(i > 0 ? ['\n'] : []), ...real.cut(run, false)]);
+        assert.deepEqual(real.cut(runs.join('\n'), false), alone);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('makes one call for a text of many runs and yields the same words as one call per run', () => {
+    const { tokenizer, calls } = counting((s, hmm) => real.cut(s, hmm));
+    const tokens = tokenizer.tokenize(mixed);
+    assert.ok(cjkRuns(mixed).length > 5);
+    assert.equal(calls.length, 1);
+    const oneEach = cjkRuns(mixed).flatMap((run) => jieba.tokenize(run).filter((t) => !/^[\x00-\x7f]+$/.test(t)));
+    assert.deepEqual(tokens.filter((t) => !/^[\x00-\x7f]+$/.test(t)), oneEach);
+    for (const expected of ['东京', '节点', '443', '端口', 'sing-box', 'v0.2.6', 'node.js', 'api_key']) assert.ok(tokens.includes(expected), expected);
+  });
+
+  it('cuts each run alone when the joined cut does not come back with one break between runs', () => {
+    // A segmenter that drops line breaks (as a jieba that treated them as spaces might).
+    const { tokenizer, calls } = counting((s, hmm) => real.cut(s, hmm).filter((w) => w !== '\n'));
+    assert.deepEqual(tokenizer.tokenize(mixed), jieba.tokenize(mixed));
+    assert.equal(calls.length, 1 + cjkRuns(mixed).length);
   });
 });
