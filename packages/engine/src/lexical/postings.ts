@@ -31,6 +31,12 @@ const MIN_REGION = 8;
 const floatScratch = new Float32Array(1);
 const bitsScratch = new Uint32Array(floatScratch.buffer);
 
+/** The key of a (field mask, weighted tf) pair: tf as float32 bits; the mask has 5 bits (one per field), so ×32 stays exact below 2^53. */
+function kindKey(fieldMask: number, weightedTf: number): number {
+  floatScratch[0] = weightedTf;
+  return bitsScratch[0]! * 32 + fieldMask;
+}
+
 const postingSize = (gap: number, kind: number): number =>
   kind < INLINE_KINDS ? varintSize(gap * 8 + kind) : varintSize(gap * 8 + INLINE_KINDS) + varintSize(kind - INLINE_KINDS);
 
@@ -190,9 +196,7 @@ export class PostingStore {
    * has. Kinds numbered first take the fewest bytes, so callers may register the common ones early.
    */
   kindOf(fieldMask: number, weightedTf: number): number {
-    floatScratch[0] = weightedTf;
-    // The mask has 5 bits (one per field); the float bits times 32 stay exact below 2^53.
-    const key = bitsScratch[0]! * 32 + fieldMask;
+    const key = kindKey(fieldMask, weightedTf);
     let kind = this.kindByKey.get(key);
     if (kind !== undefined) return kind;
     kind = this.kinds++;
@@ -200,7 +204,7 @@ export class PostingStore {
       this.kindTf = grownCopy(this.kindTf, kind * 2);
       this.kindMask = grownCopy(this.kindMask, kind * 2);
     }
-    this.kindTf[kind] = floatScratch[0]!;
+    this.kindTf[kind] = Math.fround(weightedTf);
     this.kindMask[kind] = fieldMask;
     this.kindByKey.set(key, kind);
     return kind;
@@ -420,8 +424,7 @@ export class PostingStore {
     this.kindMask = grownCopy(state.kindMask, Math.max(16, this.kinds));
     this.kindByKey.clear();
     for (let kind = 0; kind < this.kinds; kind++) {
-      floatScratch[0] = this.kindTf[kind]!;
-      this.kindByKey.set(bitsScratch[0]! * 16 + this.kindMask[kind]!, kind);
+      this.kindByKey.set(kindKey(this.kindMask[kind]!, this.kindTf[kind]!), kind);
     }
     this.logLength = 0;
   }

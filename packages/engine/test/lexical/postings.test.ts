@@ -101,6 +101,26 @@ describe('PostingStore', () => {
     store.trim();
     assert.deepEqual(contents(store, 0).at(-1), [10, 3, 2]);
   });
+  it('knows the kinds of an imported state: a posting of a known (fields, tf) pair adds no kind', () => {
+    const store = new PostingStore();
+    store.addTerm();
+    const pairs: [number, number][] = [[8, 1], [8, 2], [1, 3], [9, 4.5], [31, 2.5]];
+    pairs.forEach(([mask, tf], slot) => store.append(0, slot, mask, tf));
+    const exported = store.exportState();
+    const bytes = new Uint8Array(exported.bytes.byteLength);
+    let at = 0;
+    for (const piece of exported.bytes.pieces()) {
+      bytes.set(piece, at);
+      at += piece.length;
+    }
+    const reopened = new PostingStore();
+    reopened.importState({ ...exported, bytes, start: exported.start.slice(), byteLengths: exported.byteLengths.slice(), counts: exported.counts.slice(), lastSlot: exported.lastSlot.slice(), deadCounts: exported.deadCounts.slice() });
+    const kinds = exported.kindTf.length;
+    pairs.forEach(([mask, tf]) => assert.equal(reopened.kindOf(mask, tf), store.kindOf(mask, tf), `kind of ${mask}/${tf}`));
+    reopened.append(0, 10, 9, 4.5);
+    assert.equal(reopened.exportState().kindTf.length, kinds);
+    assert.deepEqual(contents(reopened, 0).at(-1), [10, 9, 4.5]);
+  });
 });
 
 describe('varint', () => {
