@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusCounts, getMeta, openDatabase, readSettingsOverlay, readSettingsOverlayText, replaceDocument, setMeta, writeSettingsOverlay } from '../src/index.ts';
+import { bulkWriteMode, corpusCounts, getMeta, openDatabase, WAL_AUTOCHECKPOINT_PAGES, readSettingsOverlay, readSettingsOverlayText, replaceDocument, setMeta, writeSettingsOverlay } from '../src/index.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'engram-db-'));
 
@@ -52,5 +52,28 @@ test('the settings overlay reads back as its stored text even when that text is 
   await db.client.execute("UPDATE settings_overlay SET json = '{not json' WHERE id = 'overlay'");
   await assert.rejects(() => readSettingsOverlay(db.db), 'the parsed read refuses it');
   assert.equal(await readSettingsOverlayText(db.db), '{not json');
+  db.close();
+});
+
+test('bulk write mode lets the WAL grow past the default checkpoint, and its undo brings the checkpoints back', async () => {
+  const dir = tmp();
+  const file = join(dir, 'engram.db');
+  const db = await openDatabase({ url: `file:${file}` });
+  await db.client.execute('CREATE TABLE scratch (v BLOB)');
+  const pageSize = Number((await db.client.execute('PRAGMA page_size')).rows[0]?.page_size);
+  // 1,500 rows of a page each, 100 to a transaction: past the default's 1,000 pages.
+  const fill = async () => {
+    for (let i = 0; i < 15; i++) await db.client.batch(Array.from({ length: 100 }, () => ({ sql: 'INSERT INTO scratch (v) VALUES (randomblob(?))', args: [pageSize - 100] })), 'write');
+  };
+  const walPages = () => statSync(`${file}-wal`).size / pageSize;
+  await fill();
+  assert.ok(walPages() < WAL_AUTOCHECKPOINT_PAGES + 300, `default: the WAL is copied every ${WAL_AUTOCHECKPOINT_PAGES} pages (${walPages()})`);
+  await db.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  const undo = await bulkWriteMode(db.db);
+  await fill();
+  assert.ok(walPages() > 1400, `bulk: the WAL holds the whole write (${walPages()})`);
+  await undo();
+  assert.equal(Number((await db.client.execute('PRAGMA wal_autocheckpoint')).rows[0]?.wal_autocheckpoint), WAL_AUTOCHECKPOINT_PAGES);
+  assert.equal(Number((await db.client.execute('SELECT COUNT(*) AS n FROM scratch')).rows[0]?.n), 3000);
   db.close();
 });

@@ -9,6 +9,7 @@ import {
   loadChunkTexts,
   putManifest,
   replaceDocumentsBulk,
+  bulkWriteMode,
   type DocumentRow,
   type EngramDb,
   type IndexedFile,
@@ -80,10 +81,13 @@ export async function runIndex(
   // next to it while the pass runs and removed however the pass ends.
   const snapshot = mode === 'full' && only === undefined ? snapshotPathOf(ctx.config.databaseUrl) : null;
   const rows = snapshot === null ? undefined : new StoredRowsBuilder(`${snapshot}.tmp-${process.pid}-rows`);
+  const undoBulk = mode === 'full' ? await bulkWriteMode(ctx.db) : null;
   try {
     return await indexPass(ctx, mode, only, rows);
   } finally {
     rows?.dispose();
+    // An undo that fails leaves this connection copying the WAL later, nothing worse; the pass's own error stands.
+    await undoBulk?.().catch(() => {});
   }
 }
 
