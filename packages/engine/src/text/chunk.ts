@@ -20,6 +20,14 @@ const SOFT_BREAK = new Set(['，', ',', '、', '：', ':', ' ', '\t', '\n', '\u3
 
 const isSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/.test(ch);
 
+// The sentence scan reads every character of every note a build chunks: it reads them as codes
+// through a table, not as one-character strings (a new string per Chinese character) in a Set.
+const ENDS_SENTENCE = 1;
+const CLOSES = 2;
+const unitKind = new Uint8Array(0x10000);
+for (const ch of SENTENCE_END) unitKind[ch.charCodeAt(0)] = ENDS_SENTENCE;
+for (const ch of CLOSING) unitKind[ch.charCodeAt(0)] = CLOSES;
+
 /**
  * Splits text into chunks of at most `size` code units. Chunks end at paragraph ends when one is in
  * the second half of the window, otherwise at the last sentence end that fits; a sentence longer
@@ -84,13 +92,13 @@ function sentenceBoundaries(text: string): Boundary[] {
 
 /** Position right after the sentence ending at `i`, or -1 when `i` does not end one. */
 function sentenceEndAt(text: string, i: number): number {
-  const ch = text[i]!;
-  if (ch === '\n') return i;
-  if (ch === '.') return i + 1 === text.length || isSpace(text[i + 1]) ? i + 1 : -1;
-  if (!SENTENCE_END.has(ch)) return -1;
+  const code = text.charCodeAt(i);
+  if (code === 0x0a) return i;
+  if (code === 0x2e) return i + 1 === text.length || isSpace(text[i + 1]) ? i + 1 : -1;
+  if (unitKind[code] !== ENDS_SENTENCE) return -1;
   let j = i + 1;
-  while (j < text.length && SENTENCE_END.has(text[j]!)) j++;
-  while (j < text.length && CLOSING.has(text[j]!)) j++;
+  while (j < text.length && unitKind[text.charCodeAt(j)] === ENDS_SENTENCE) j++;
+  while (j < text.length && unitKind[text.charCodeAt(j)] === CLOSES) j++;
   return j;
 }
 
