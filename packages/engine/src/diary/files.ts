@@ -1,6 +1,6 @@
 // Reading one diary file as the scanner does (size limit, text decoding), the size rule every write
 // follows, and which files count as diaries.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { DiaryError, fsCode } from './errors.ts';
 import { decodeText } from './textfile.ts';
@@ -48,24 +48,42 @@ export async function readTextFile(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTE
 /**
  * readTextFile without the thread-pool round trips (stat, open, fstat, read, close: five waits per
  * file, the whole scan's cost on a busy machine). For the scanner's batches: a batch of small local
- * files blocks for a few milliseconds, less than indexing that batch does anyway.
+ * files blocks for a few milliseconds, less than indexing that batch does anyway. The size and type
+ * come from the open file (no separate stat: one path lookup per file less over a 50,000-file
+ * build); opened non-blocking, so a FIFO in the folder is refused instead of waited on.
  */
 export function readTextFileSync(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTES): ReadOutcome {
   let size: number;
   let mtimeMs: number;
   let buf: Buffer;
+  let fd: number | undefined;
   try {
-    const st = statSync(abs);
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: 'not a regular file' };
     if (st.size > maxBytes) return { ok: false, reason: `too large (${st.size} bytes > ${maxBytes})` };
     size = st.size;
     mtimeMs = st.mtimeMs;
-    buf = readFileSync(abs);
+    buf = readOpenFile(fd, st.size);
   } catch (e) {
     return { ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const decoded = decodeText(buf);
   return decoded.ok ? { ok: true, text: decoded.text, mtimeMs, size } : decoded;
+}
+
+/** The file's `size` bytes from an open descriptor (fewer when it shrank meanwhile), as readFileSync reads a regular file. */
+function readOpenFile(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const n = readSync(fd, buf, length, size - length, null);
+    if (n === 0) break;
+    length += n;
+  }
+  return length === size ? buf : buf.subarray(0, length);
 }
 
 /** Whether `p` is a directory (false when it is missing or unreadable). */
