@@ -5,6 +5,10 @@
 
 /** `path:line: message`, as the diary parser reports a file's problem. */
 const FILE_WARNING = /^(.*?):(\d+): (.+)$/s;
+/** `path: message`, as the scan reports a file against another (same title as …). */
+const FILE_WARNING_NO_LINE = /^(.+?\.(?:txt|md)): (.+)$/is;
+/** Other files a message names: one kind of problem whichever file it names (same title as …). */
+const NAMED_FILE = /\S+\.(?:txt|md)\b/gi;
 
 /** Gaps the diary format allows (the engine fills them in): nothing for the user to fix. */
 const OPTIONAL: RegExp[] = [/^missing "> summary" paragraph/, /^front matter has no description/];
@@ -33,17 +37,19 @@ export function groupWarnings(warnings: readonly string[]): GroupedWarnings {
   const fixable: string[] = [];
   const byMessage = new Map<string, WarningKind>();
   for (const w of warnings) {
-    const m = FILE_WARNING.exec(w);
+    const withLine = FILE_WARNING.exec(w);
+    const m = withLine ?? FILE_WARNING_NO_LINE.exec(w);
     if (!m) {
       general.push(w);
       continue;
     }
-    const message = m[3]!;
+    const said = withLine ? withLine[3]! : m[2]!;
+    const message = said.replace(NAMED_FILE, '…');
     const optional = OPTIONAL.some((re) => re.test(message));
     if (!optional) fixable.push(w);
     const kind = byMessage.get(message);
     if (kind) kind.count++;
-    else byMessage.set(message, { message, count: 1, example: `${m[1]}:${m[2]}`, optional });
+    else byMessage.set(message, { message, count: 1, example: withLine ? `${withLine[1]}:${withLine[2]}` : w, optional });
   }
   const listAll = fixable.length <= LIST_LIMIT;
   const kinds = [...byMessage.values()].filter((k) => k.optional || !listAll).sort((a, b) => b.count - a.count);

@@ -70,3 +70,23 @@ test('status groups the per-file warnings the same way', () => {
   const all = engram(['status', '--warnings', ...common], dirs.root);
   assert.equal(all.stdout.split('\n').filter((l) => SUMMARY.test(l)).length, 25, all.stdout);
 });
+
+test('notes that share a title (daily notes, a synced folder) cost one counted line, not one each', () => {
+  const dirs = tempDirs();
+  const days = 30;
+  for (let i = 0; i < days; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    writeFileSync(join(dirs.diaryDir, `2026-${i < 28 ? '10' : '11'}-${day}-daily.txt`), `[18:00] 日报\n\n> 第 ${i} 天。\n\n今天做了第 ${i} 件事。\n\nTag: 日报\n`);
+  }
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const quiet = engram(['index', ...common], dirs.root);
+  assert.equal(quiet.code, 0, quiet.stderr);
+  const lines = quiet.stdout.trim().split('\n');
+  const titleLines = lines.filter((l) => /same title as/.test(l));
+  assert.equal(titleLines.length, 1, `one line for the ${days - 1} notes titled like another:\n${quiet.stdout}`);
+  assert.match(titleLines[0]!, new RegExp(`\\b${days - 1} files\\b`), 'with their count');
+  assert.match(titleLines[0]!, /daily\.txt/, 'and one of them as an example');
+  assert.ok(lines.length < 8, `a short report (${lines.length} lines):\n${quiet.stdout}`);
+  const all = engram(['index', '--warnings', ...common], dirs.root);
+  assert.equal(all.stdout.split('\n').filter((l) => /same title as/.test(l)).length, days - 1, 'every one with --warnings');
+});
