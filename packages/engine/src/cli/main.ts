@@ -40,8 +40,9 @@ commands:
   edit ID --target OLD --replace NEW
                                   change one passage of a memory (OLD must occur exactly once)
   forget ID                       archive a memory (moves it to the archive folder)
-  list [--archived] [--workspace ID]
-                                  list memories (of a workspace + global)
+  list [--archived] [--workspace ID] [--limit N] [--offset N] [--all]
+                                  list memories (of a workspace + global), newest first, 50 at a time
+                                  (--json: all of them unless --limit)
   status [--warnings]             index and corpus status
   migrate-legacy SRC DST          convert front-matter .md files into .txt diaries (idempotent)
   sessions [--cwd D]              past DSH sessions of a folder's workspace, with import status
@@ -231,12 +232,35 @@ async function cmdForget(args: string[]) {
   }, { syncOnOpen: false });
 }
 
+/** Memories a text `list` prints unless told otherwise: a store of 50,000 printed all of them. */
+const LIST_PAGE = 50;
+
+/** A whole number of at least `min` from an option, or undefined when it was not given. */
+function countOption(value: unknown, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of at least ${min}, got "${String(value)}"`);
+  return n;
+}
+
 async function cmdList(args: string[]) {
-  const { values } = parse(args, { archived: { type: 'boolean', default: false }, workspace: { type: 'string' } });
+  const { values } = parse(args, { archived: { type: 'boolean', default: false }, workspace: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean', default: false } });
+  const limit = countOption(values.limit, '--limit', 1);
+  const offset = countOption(values.offset, '--offset', 0) ?? 0;
+  // Scripts read the whole list as before; a person reads a page and is told how to see the rest.
+  const pageSize = values.all || (values.json && limit === undefined) ? Number.MAX_SAFE_INTEGER : (limit ?? LIST_PAGE);
   await withEngine(values, async (engine) => {
-    const list = await engine.list({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null });
-    if (values.json) out(JSON.stringify(list));
-    else for (const m of list) out(`${m.docId}  ${m.date}  ${m.archived ? '[archived] ' : ''}${m.title}  (${m.path}, ${m.chunks} chunks)`);
+    const page = await engine.listPage({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null, offset, limit: pageSize, order: 'list' });
+    if (values.json) {
+      out(JSON.stringify(page.items));
+      return;
+    }
+    for (const m of page.items) out(`${m.docId}  ${m.date}  ${m.archived ? '[archived] ' : ''}${m.title}  (${m.path}, ${m.chunks} chunks)`);
+    const shown = offset + page.items.length;
+    if (page.items.length > 0 && (offset > 0 || shown < page.total)) {
+      const more = shown < page.total ? `; next: engram list --offset ${shown}${limit !== undefined ? ` --limit ${limit}` : ''} (every one: --all)` : '';
+      out(`${offset + 1}–${shown} of ${page.total.toLocaleString('en-US')}${more}`);
+    } else if (page.items.length === 0 && page.total > 0) out(`nothing from ${offset + 1} on: ${page.total.toLocaleString('en-US')} in all`);
   });
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -70,4 +71,36 @@ test('write, list and forget through the CLI, with env options', () => {
   assert.equal(engram(['forget', docId], { env }).code, 0);
   assert.deepEqual(JSON.parse(engram(['list', '--json'], { env }).stdout), []);
   assert.equal((JSON.parse(engram(['list', '--archived', '--json'], { env }).stdout) as unknown[]).length, 1);
+});
+
+test('list shows one page of a large store and says how to see the rest; --json keeps the whole list', () => {
+  const dirs = tempDirs();
+  const notes = 75;
+  for (let i = 0; i < notes; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    writeFileSync(join(dirs.diaryDir, `2026-${i < 28 ? '09' : i < 56 ? '10' : '11'}-${day}-n${i}.txt`), `[09:00] 笔记 ${i}\n\n> 第 ${i} 条。\n\n正文 ${i}。\n\nTag: 笔记\n`);
+  }
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir };
+  const whole = JSON.parse(engram(['list', '--json'], { env }).stdout) as { docId: string }[];
+  assert.equal(whole.length, notes, '--json: every memory, as scripts read it');
+  const ids = (stdout: string) => stdout.split('\n').filter((l) => /^[0-9a-f]{16}  /.test(l)).map((l) => l.slice(0, 16));
+
+  const first = engram(['list'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(ids(first.stdout), whole.slice(0, 50).map((m) => m.docId), 'the first 50, in the list order');
+  assert.match(first.stdout, /1–50 of 75/);
+  assert.match(first.stdout, /engram list --offset 50/, 'names the next page');
+  assert.match(first.stdout, /--all/);
+
+  const next = engram(['list', '--offset', '50', '--limit', '20'], { env });
+  assert.deepEqual(ids(next.stdout), whole.slice(50, 70).map((m) => m.docId));
+  assert.match(next.stdout, /51–70 of 75/);
+  const last = engram(['list', '--offset', '70'], { env });
+  assert.deepEqual(ids(last.stdout), whole.slice(70).map((m) => m.docId));
+  assert.doesNotMatch(last.stdout, /--offset/, 'nothing after the last page');
+  assert.deepEqual(ids(engram(['list', '--all'], { env }).stdout), whole.map((m) => m.docId));
+  assert.deepEqual((JSON.parse(engram(['list', '--json', '--limit', '5', '--offset', '10'], { env }).stdout) as { docId: string }[]).map((m) => m.docId), whole.slice(10, 15).map((m) => m.docId));
+  const bad = engram(['list', '--limit', 'many'], { env });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--limit/);
 });
