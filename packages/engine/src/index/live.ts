@@ -192,7 +192,7 @@ export class LiveIndex {
    * still in the snapshot: the memory index at 50,000 notes decoded every row (seconds, +200 MB).
    */
   indexFacts(): IndexFact[] {
-    const fromRow = (d: DocumentRow): IndexFact => ({ id: d.id, archived: d.archived, workspace: d.workspace, pinned: d.pinned, mtimeMs: d.mtimeMs, root: d.root, path: d.path });
+    const fromRow = (d: DocumentRow): IndexFact => ({ id: d.id, archived: d.archived, workspace: d.workspace, pinned: d.pinned, mtimeMs: d.mtimeMs, date: d.date, root: d.root, path: d.path });
     const stored = this.stored;
     const facts = stored?.rows.indexFacts() ?? null;
     if (!stored || !facts) return [...this.docs.values()].map(fromRow);

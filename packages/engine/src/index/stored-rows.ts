@@ -33,7 +33,15 @@ interface KeptRow {
   size: number;
   mtimeMs: number;
   pinned: boolean;
+  /** The row's date as a number (dateNumber), -1 when it is not a plain YYYY-MM-DD. */
+  date: number;
 }
+
+/** A plain YYYY-MM-DD date as the number YYYYMMDD (same order), -1 for anything else. */
+export const dateNumber = (date: string): number => (/^\d{4}-\d{2}-\d{2}$/.test(date) ? Number(date.replaceAll('-', '')) : -1);
+
+/** The date dateNumber made the number from; null for -1. */
+export const dateOfNumber = (n: number): string | null => (n < 0 ? null : `${String(Math.floor(n / 10000)).padStart(4, '0')}-${String(Math.floor(n / 100) % 100).padStart(2, '0')}-${String(n % 100).padStart(2, '0')}`);
 
 /** Encoded rows are gathered into blocks of this size before they go to the spill file (or stay in memory). */
 const BLOCK_BYTES = 1 << 20;
@@ -94,6 +102,7 @@ export class StoredRowsBuilder {
       size: row.size,
       mtimeMs: row.mtimeMs,
       pinned: row.pinned === true,
+      date: dateNumber(row.date),
     });
   }
 
@@ -158,6 +167,8 @@ export class StoredRowsBuilder {
       ['rows.mtimes', Float64Array.from(rows, (r) => r.mtimeMs)],
       // The memory index's order (pinned first, then the latest change) without decoding the rows.
       ['rows.pinned', Uint8Array.from(rows, (r) => (r.pinned ? 1 : 0))],
+      // The list's order (newest date first) without decoding the rows.
+      ['rows.dates', Int32Array.from(rows, (r) => r.date)],
     ];
   }
 
@@ -213,6 +224,8 @@ export interface IndexFact {
   workspace: string;
   pinned: boolean;
   mtimeMs: number;
+  /** The row's date (YYYY-MM-DD); null when the snapshot does not hold it or it is not a plain date. */
+  date: string | null;
   /** The diary root ('diary' or 'legacy') and the path within it. */
   root: string;
   path: string;
@@ -244,6 +257,8 @@ export class StoredRows {
     private readonly files: { keys: () => string[]; sizes: Float64Array; mtimes: Float64Array },
     /** Absent in snapshots written before it was stored (then the memory index decodes the rows). */
     private readonly pinned: Uint8Array | null = null,
+    /** Each row's dateNumber; absent in snapshots written before it was stored (then the list decodes the rows). */
+    private readonly dates: Int32Array | null = null,
   ) {}
 
   /** The rows in `extra`, or null when there are none, they were stored with other columns (another schema), or a table does not fit. */
@@ -273,7 +288,8 @@ export class StoredRows {
     if (archived.length !== n || workspaceOf.length !== n || titles.size !== n || supersedes.length % 2 !== 0 || sizes.length !== n || mtimes.length !== n) return null;
     for (let i = 0; i < n; i++) if (workspaceOf[i]! < 0 || workspaceOf[i]! >= workspaces.length) return null;
     const pinned = get('pinned');
-    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes }, pinned instanceof Uint8Array && pinned.length === n ? pinned : null);
+    const dates = get('dates');
+    return new StoredRows(ids, columns, offsets, data, checks, titles, archived, workspaceOf, workspaces, supersedes, { keys, sizes, mtimes }, pinned instanceof Uint8Array && pinned.length === n ? pinned : null, dates instanceof Int32Array && dates.length === n ? dates : null);
   }
 
   get size(): number {
@@ -361,7 +377,8 @@ export class StoredRows {
     for (let i = 0; i < ids.length; i++) {
       const key = keys[i]!;
       const colon = key.indexOf(':');
-      out.push({ id: ids[i]!, archived: this.archived[i] === 1, workspace: this.workspaces[this.workspaceOf[i]!]!, pinned: this.pinned[i] === 1, mtimeMs: this.files.mtimes[i]!, root: key.slice(0, colon), path: key.slice(colon + 1) });
+      const date = this.dates ? dateOfNumber(this.dates[i]!) : null;
+      out.push({ id: ids[i]!, archived: this.archived[i] === 1, workspace: this.workspaces[this.workspaceOf[i]!]!, pinned: this.pinned[i] === 1, mtimeMs: this.files.mtimes[i]!, date, root: key.slice(0, colon), path: key.slice(colon + 1) });
     }
     return out;
   }

@@ -568,6 +568,38 @@ test('the memory index (engram_index) decodes only its page\'s rows, in the same
   }
 });
 
+test('a page of the list (engram list) decodes only its rows, in the same order and with the same summaries as the whole list', async () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  // 28 dates, 120 notes: many share a date, and the order then goes by path.
+  seedMore(dirs.diaryDir, 120);
+  let engine = await openTestEngine(dirs);
+  const archived = (await engine.list())[7]!;
+  await engine.forget(archived.docId);
+  await engine.index({ full: true });
+  const all = await engine.list();
+  const withArchived = await engine.list({ includeArchived: true });
+  const total = engine.live.docs.size;
+  engine.close();
+
+  engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
+  try {
+    const page = await engine.listPage({ offset: 20, limit: 20 });
+    assert.equal(page.total, all.length);
+    assert.deepEqual(page.items, all.slice(20, 40));
+    assert.ok(!page.items.some((m) => m.docId === archived.docId) && all.length === total - 1, 'the archived memory is left out');
+    assert.ok(engine.live.rowsDecoded <= 20, `a page of 20 decoded ${engine.live.rowsDecoded} of ${total} rows`);
+    const archivedToo = await engine.listPage({ includeArchived: true, offset: 0, limit: 10 });
+    assert.deepEqual(archivedToo.items, withArchived.slice(0, 10));
+    assert.equal(archivedToo.total, total);
+    // A text filter reads the titles of every row: the same page as filtering the whole list.
+    const found = await engine.listPage({ text: '记录 1', offset: 0, limit: 5 });
+    assert.deepEqual(found.items, all.filter((m) => m.title.toLowerCase().includes('记录 1')).slice(0, 5));
+  } finally {
+    engine.close();
+  }
+});
+
 test('reading a memory by the id a search handed out decodes its row only; a path or file name still resolves', async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
