@@ -82,8 +82,8 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
     const folder = opts.folder?.trim() ?? '';
     const from = Math.max(0, Math.floor(opts.offset ?? 0));
     const limit = Math.max(0, Math.floor(opts.limit));
-    if (text === '' && folder === '' && (opts.tag?.trim() ?? '') === '' && opts.order !== 'recent') {
-      const page = await this.listPageByFacts(opts, from, limit);
+    if (text === '' && folder === '' && (opts.tag?.trim() ?? '') === '') {
+      const page = await this.listPageByFacts(opts, from, limit, opts.order ?? 'list');
       if (page) return page;
     }
     const rows = (await this.rowsFor(opts))
@@ -93,17 +93,18 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
   }
 
   /**
-   * The list's page from the rows' index facts, decoding the page's rows only (`engram list` at 50,000
-   * notes decoded them all to order them by date); null when the facts lack a date (an older snapshot).
+   * The list's page from the rows' index facts, in either order, decoding the page's rows only
+   * (`engram list` and the sidebar's light view at 50,000 notes decoded them all to order them by
+   * date); null when the facts lack a date (an older snapshot).
    */
-  private async listPageByFacts(opts: ListOptions, from: number, limit: number): Promise<{ total: number; items: MemorySummary[] } | null> {
+  private async listPageByFacts(opts: ListOptions, from: number, limit: number, order: 'list' | 'recent'): Promise<{ total: number; items: MemorySummary[] } | null> {
     const s = this.s;
     await s.live.refreshIfStale(s.db);
     const scope = { workspace: s.scopeOf(opts.workspace) };
     const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
     const facts = s.live.indexFacts().filter((f) => f.mtimeMs > after && (opts.includeArchived || !f.archived) && visibleIn(scope, f.workspace));
     if (facts.some((f) => f.date === null)) return null;
-    const dated = (facts as (IndexFact & { date: string })[]).sort(listOrder);
+    const dated = (facts as (IndexFact & { date: string })[]).sort(order === 'recent' ? recentOrder : listOrder);
     return { total: dated.length, items: dated.slice(from, from + limit).map((f) => this.summaryWithChunks(s.live.doc(f.id)!)) };
   }
 

@@ -579,16 +579,20 @@ test('a page of the list (engram list) decodes only its rows, in the same order 
   await engine.index({ full: true });
   const all = await engine.list();
   const withArchived = await engine.list({ includeArchived: true });
+  const recent = await engine.listPage({ order: 'recent', offset: 0, limit: 1000 });
   const total = engine.live.docs.size;
   engine.close();
 
   engine = await openTestEngine(dirs, { syncOnOpen: false, preload: false });
   try {
+    // The sidebar's light view: pinned first, then the newest date, then the latest change.
+    assert.deepEqual(await engine.listPage({ order: 'recent', offset: 30, limit: 10 }), { total: recent.total, items: recent.items.slice(30, 40) });
+    assert.ok(engine.live.rowsDecoded <= 10, `a recent page of 10 decoded ${engine.live.rowsDecoded} of ${total} rows`);
     const page = await engine.listPage({ offset: 20, limit: 20 });
     assert.equal(page.total, all.length);
     assert.deepEqual(page.items, all.slice(20, 40));
     assert.ok(!page.items.some((m) => m.docId === archived.docId) && all.length === total - 1, 'the archived memory is left out');
-    assert.ok(engine.live.rowsDecoded <= 20, `a page of 20 decoded ${engine.live.rowsDecoded} of ${total} rows`);
+    assert.ok(engine.live.rowsDecoded <= 30, `a page of 20 decoded ${engine.live.rowsDecoded - 10} of ${total} rows`);
     const archivedToo = await engine.listPage({ includeArchived: true, offset: 0, limit: 10 });
     assert.deepEqual(archivedToo.items, withArchived.slice(0, 10));
     assert.equal(archivedToo.total, total);
