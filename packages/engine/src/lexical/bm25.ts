@@ -468,8 +468,9 @@ export class LexicalIndex {
 
   /**
    * Term id + 1 of each basic-plane character term (GRAM_MARK + the character), 0 = not looked up
-   * yet: they are 60 % of a Chinese note's terms, and a lookup by character code costs nothing
-   * beside a hash lookup of the string (a third of what adding a chunk cost).
+   * yet: they are 60 % of a Chinese note's terms, and a lookup by character code needs no hash of
+   * the string nor a comparison with the stored one (adding 10,000 synthetic notes' chunks took about
+   * a tenth less time).
    */
   private gramIds: Int32Array | null = null;
 
