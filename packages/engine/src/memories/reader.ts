@@ -100,9 +100,7 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
   private async listPageByFacts(opts: ListOptions, from: number, limit: number, order: 'list' | 'recent'): Promise<{ total: number; items: MemorySummary[] } | null> {
     const s = this.s;
     await s.live.refreshIfStale(s.db);
-    const scope = { workspace: s.scopeOf(opts.workspace) };
-    const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
-    const facts = s.live.indexFacts().filter((f) => f.mtimeMs > after && (opts.includeArchived || !f.archived) && visibleIn(scope, f.workspace));
+    const facts = s.live.indexFacts().filter(this.listedBy(opts));
     if (facts.some((f) => f.date === null)) return null;
     const dated = (facts as (IndexFact & { date: string })[]).sort(order === 'recent' ? recentOrder : listOrder);
     return { total: dated.length, items: dated.slice(from, from + limit).map((f) => this.summaryWithChunks(s.live.doc(f.id)!)) };
@@ -112,11 +110,16 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
   private async rowsFor(opts: ListOptions): Promise<DocumentRow[]> {
     const s = this.s;
     await s.live.refreshIfStale(s.db);
-    const scope = { workspace: s.scopeOf(opts.workspace) };
     const tag = opts.tag?.trim() ?? '';
+    const listed = this.listedBy(opts);
+    return [...s.live.docs.values()].filter((d) => listed(d) && (tag === '' || d.tags.includes(tag)));
+  }
+
+  /** Whether the list shows a memory, by what a row and its index facts both hold: changed after, archived, workspace. */
+  private listedBy(opts: ListOptions): (m: Pick<IndexFact, 'mtimeMs' | 'archived' | 'workspace'>) => boolean {
+    const scope = { workspace: this.s.scopeOf(opts.workspace) };
     const after = opts.modifiedAfterMs ?? Number.NEGATIVE_INFINITY;
-    return [...s.live.docs.values()]
-      .filter((d) => d.mtimeMs > after && (opts.includeArchived || !d.archived) && visibleIn(scope, d.workspace) && (tag === '' || d.tags.includes(tag)));
+    return (m) => m.mtimeMs > after && (opts.includeArchived || !m.archived) && visibleIn(scope, m.workspace);
   }
 
   /**
