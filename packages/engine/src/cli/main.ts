@@ -144,8 +144,7 @@ async function cmdIndex(args: string[]) {
 
 async function cmdRecall(args: string[]) {
   const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' }, workspace: { type: 'string' } });
-  const k = values.k === undefined ? undefined : Number(values.k);
-  if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 100)) throw new UsageError(`--k must be an integer from 1 to 100, got "${values.k}"`);
+  const k = countOption(values.k, '--k', 1, 100);
   const only = values.only as string | undefined;
   if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only must be lexical or semantic');
   if (!values.stdin && positionals.length === 0) throw new UsageError('recall needs a QUERY argument or --stdin');
@@ -235,11 +234,13 @@ async function cmdForget(args: string[]) {
 /** Memories a text `list` prints unless told otherwise: a store of 50,000 printed all of them. */
 const LIST_PAGE = 50;
 
-/** A whole number of at least `min` from an option, or undefined when it was not given. */
-function countOption(value: unknown, name: string, min: number): number | undefined {
+/** A whole number from `min` (to `max`) from an option, or undefined when it was not given. */
+function countOption(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of at least ${min}, got "${String(value)}"`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`${name} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, got "${String(value)}"`);
+  }
   return n;
 }
 

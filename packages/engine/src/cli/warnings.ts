@@ -32,24 +32,30 @@ export interface GroupedWarnings {
   kinds: WarningKind[];
 }
 
+/** A per-file warning's kind (its message, other files it names as …) and how to show one of it; null for a warning about the data itself. */
+function fileWarningOf(w: string): { message: string; example: string } | null {
+  const withLine = FILE_WARNING.exec(w);
+  if (withLine) return { message: withLine[3]!.replace(NAMED_FILE, '…'), example: `${withLine[1]}:${withLine[2]}` };
+  const noLine = FILE_WARNING_NO_LINE.exec(w);
+  return noLine ? { message: noLine[2]!.replace(NAMED_FILE, '…'), example: w } : null;
+}
+
 export function groupWarnings(warnings: readonly string[]): GroupedWarnings {
   const general: string[] = [];
   const fixable: string[] = [];
   const byMessage = new Map<string, WarningKind>();
   for (const w of warnings) {
-    const withLine = FILE_WARNING.exec(w);
-    const m = withLine ?? FILE_WARNING_NO_LINE.exec(w);
-    if (!m) {
+    const file = fileWarningOf(w);
+    if (!file) {
       general.push(w);
       continue;
     }
-    const said = withLine ? withLine[3]! : m[2]!;
-    const message = said.replace(NAMED_FILE, '…');
+    const { message, example } = file;
     const optional = OPTIONAL.some((re) => re.test(message));
     if (!optional) fixable.push(w);
     const kind = byMessage.get(message);
     if (kind) kind.count++;
-    else byMessage.set(message, { message, count: 1, example: withLine ? `${withLine[1]}:${withLine[2]}` : w, optional });
+    else byMessage.set(message, { message, count: 1, example, optional });
   }
   const listAll = fixable.length <= LIST_LIMIT;
   const kinds = [...byMessage.values()].filter((k) => k.optional || !listAll).sort((a, b) => b.count - a.count);
