@@ -104,8 +104,9 @@ function checkJobs() {
 const checks = only.length || quick || process.argv.includes('--no-checks') ? [] : checkJobs();
 
 // Tests never see the user's own model cache (a model there would turn every `auto` engine
-// semantic), nor one another's: scripts/test-isolation.mjs gives each test file's process its own.
-const env = { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE_MODEL_CACHE: '1' };
+// semantic), nor one another's, and leave nothing in /tmp: scripts/test-isolation.mjs gives each test
+// file's process a temporary folder of its own, removed when it exits.
+const env = { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE: '1' };
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0 };
 const times = {};
 const failed = [];
