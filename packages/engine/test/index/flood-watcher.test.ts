@@ -42,13 +42,16 @@ async function settle(watcher: DiaryWatcher, quietMs = 800): Promise<void> {
   }
 }
 
-const writeFlood = async (dir: string, from: number, to: number, sub = '') => {
+// One burst, written without yielding to the event loop: the watcher reads its events after the
+// last write. A writer that yielded between batches split the burst on a loaded machine: a batch
+// that took longer than the quiet time left the watcher's timer due, and the loop runs due timers
+// before it reads the events that arrived meanwhile, so the first batch became a sync of its own.
+const writeFlood = (dir: string, from: number, to: number, sub = '') => {
   const names: string[] = [];
   for (let i = from; i < to; i++) {
     const { name, text } = floodFile(i);
     writeFileSync(join(dir, sub, name), text);
     names.push(sub ? `${sub}/${name}` : name);
-    if (i % 100 === 99) await new Promise((r) => setImmediate(r));
   }
   return names;
 };
@@ -57,7 +60,7 @@ test('a burst of file events is one sync naming exactly the changed diary files 
   const { diaryDir } = tempDirs();
   const { watcher, calls } = recording(diaryDir);
   try {
-    const names = await writeFlood(diaryDir, 0, 600);
+    const names = writeFlood(diaryDir, 0, 600);
     writeFileSync(join(diaryDir, '.hidden.txt'), 'x');
     writeFileSync(join(diaryDir, '.engram-tmp-1-abc.tmp'), 'x');
     writeFileSync(join(diaryDir, 'photo.png'), 'x');
@@ -74,7 +77,7 @@ test('more changed files than the queue holds fall back to one manifest scan (no
   const { diaryDir } = tempDirs();
   const { watcher, calls } = recording(diaryDir, { maxPending: 50 });
   try {
-    await writeFlood(diaryDir, 0, 400);
+    writeFlood(diaryDir, 0, 400);
     await settle(watcher);
     assert.equal(calls.length, 1);
     assert.deepEqual(calls[0], { trigger: 'event', paths: null });
@@ -90,10 +93,10 @@ test('events during a running sync make one more sync after it, never two at onc
   const held = new Promise<void>((r) => (release = r));
   const { watcher, calls, overlapped } = recording(diaryDir, {}, () => held);
   try {
-    const first = await writeFlood(diaryDir, 0, 50);
+    const first = writeFlood(diaryDir, 0, 50);
     while (calls.length === 0) await new Promise((r) => setTimeout(r, 20));
     // The first sync is running (held); this burst lands inside it.
-    const second = await writeFlood(diaryDir, 50, 300);
+    const second = writeFlood(diaryDir, 50, 300);
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(calls.length, 1, 'nothing starts while a sync runs');
     release();
@@ -122,7 +125,7 @@ test('a folder created or moved in after the start is followed: its files are sy
     assert.equal(calls.at(-1)!.paths, null);
 
     const seen = calls.length;
-    const names = await writeFlood(diaryDir, 10, 20, 'work/deep');
+    const names = writeFlood(diaryDir, 10, 20, 'work/deep');
     await settle(watcher);
     assert.equal(calls.length, seen + 1);
     assert.deepEqual(calls.at(-1)!.paths, names.sort());
