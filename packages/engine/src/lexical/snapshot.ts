@@ -92,10 +92,18 @@ export class Deferred {
 
   constructor(part: Uint8Array | ByteSource | JsonStrings) {
     this.json = part instanceof JsonStrings;
-    if (part instanceof JsonStrings || part instanceof Uint8Array) {
-      const joined = part instanceof JsonStrings ? Buffer.concat([...encodeStrings(part).pieces()]) : part;
-      this.joined = joined;
-      this.source = { byteLength: joined.length, crc: joined.length > 0 ? crc32(joined) >>> 0 : 0, pieces: () => [joined] };
+    if (part instanceof JsonStrings) {
+      // Encoded twice (for the CRC the header holds, then to write) rather than kept: the version
+      // and file lists of a 50,000-note pass are ~6 MB, and joined they sat on the pass's peak.
+      // So the list must not change until it is written (its CRC would not match).
+      const encoded = encodeStrings(part);
+      let crc = 0;
+      // Never an empty piece: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+      for (const piece of encoded.pieces()) if (piece.length > 0) crc = crc32(piece, crc);
+      this.source = { byteLength: encoded.byteLength, crc: crc >>> 0, pieces: () => encodeStrings(part).pieces() };
+    } else if (part instanceof Uint8Array) {
+      this.joined = part;
+      this.source = { byteLength: part.length, crc: part.length > 0 ? crc32(part) >>> 0 : 0, pieces: () => [part] };
     } else this.source = part;
     this.byteLength = this.source.byteLength;
   }
