@@ -1,5 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
+import { grownArena, trimmedArena } from './growable.ts';
 import { LazyArena, type LazyBytes } from './lazy-bytes.ts';
 import { roomOf, withRoom } from './room.ts';
 import { readVarint, writeVarint } from './varint.ts';
@@ -251,7 +252,7 @@ export class ChunkSlots {
     this.weightedLength[slot] = weightedLength;
     for (let f = 0; f < FIELD_COUNT; f++) this.fieldLengths[slot * FIELD_COUNT + f] = fieldLengths[f]!;
     // Term ids stay below 2^30, so a term takes at most 5 bytes and a mask byte.
-    this.termArena = grown(this.termArena, this.termArenaLength + terms.length * 6);
+    this.termArena = grownArena(this.termArena, this.termArenaLength + terms.length * 6);
     const arena = this.termArena;
     let at = this.termArenaLength;
     let previous = 0;
@@ -352,7 +353,7 @@ export class ChunkSlots {
 
   /** Drops spare capacity of the term arena (after a bulk build). */
   trim(): void {
-    this.termArena = this.termArena.slice(0, this.termArenaLength + 4096);
+    this.termArena = trimmedArena(this.termArena, this.termArenaLength + 4096);
   }
 
   /**
