@@ -1,5 +1,6 @@
 // Per-chunk storage of the lexical index. Each added chunk gets a slot (a dense integer the posting
 // lists refer to); a removed chunk's slot stays dead until compact() renumbers the live ones.
+import { DocChunks } from './doc-chunks.ts';
 import { grownArena, trimmedArena } from './growable.ts';
 import { LazyArena, type LazyBytes } from './lazy-bytes.ts';
 import { roomOf, withRoom } from './room.ts';
@@ -56,29 +57,27 @@ export class ChunkSlots {
 
   // Chunk → slot and document → chunks, built on first use after a snapshot's import: a search
   // needs neither (50,000 documents' sets cost a one-shot command ~0.1 s of building and collection).
-  private maps: { slotByChunk: Map<string, number>; chunksByDoc: Map<string, Set<string>> } | null = { slotByChunk: new Map(), chunksByDoc: new Map() };
+  private maps: { slotByChunk: Map<string, number>; chunksByDoc: DocChunks } | null = { slotByChunk: new Map(), chunksByDoc: new DocChunks() };
   private live = 0;
 
   private get slotByChunk(): Map<string, number> {
     return (this.maps ??= this.buildMaps()).slotByChunk;
   }
 
-  private get chunksByDoc(): Map<string, Set<string>> {
+  private get chunksByDoc(): DocChunks {
     return (this.maps ??= this.buildMaps()).chunksByDoc;
   }
 
-  private buildMaps(): { slotByChunk: Map<string, number>; chunksByDoc: Map<string, Set<string>> } {
+  private buildMaps(): { slotByChunk: Map<string, number>; chunksByDoc: DocChunks } {
     const slotByChunk = new Map<string, number>();
-    const chunksByDoc = new Map<string, Set<string>>();
+    const chunksByDoc = new DocChunks();
     for (let slot = 0; slot < this.used; slot++) {
       if (this.alive[slot] !== 1) continue;
       const chunkId = this.chunkIds[slot]!;
       const docId = this.docIds[slot]!;
       if (slotByChunk.has(chunkId)) throw new Error(`slot state: chunk ${chunkId} is live twice`);
       slotByChunk.set(chunkId, slot);
-      let siblings = chunksByDoc.get(docId);
-      if (!siblings) chunksByDoc.set(docId, (siblings = new Set()));
-      siblings.add(chunkId);
+      chunksByDoc.add(docId, chunkId);
     }
     return { slotByChunk, chunksByDoc };
   }
@@ -147,15 +146,15 @@ export class ChunkSlots {
   }
 
   chunkIdsOf(docId: string): string[] {
-    return [...(this.chunksByDoc.get(docId) ?? [])];
+    return this.chunksByDoc.chunksOf(docId);
   }
 
   chunkCountOf(docId: string): number {
-    return this.chunksByDoc.get(docId)?.size ?? 0;
+    return this.chunksByDoc.countOf(docId);
   }
 
   liveDocIds(): Set<string> {
-    return new Set(this.chunksByDoc.keys());
+    return new Set(this.chunksByDoc.docIds());
   }
 
   /** Mean distinct terms per chunk (dead slots included: an estimate for cost decisions). */
@@ -272,9 +271,7 @@ export class ChunkSlots {
     this.chunkIds[slot] = chunkId;
     this.docIds[slot] = docId;
     this.slotByChunk.set(chunkId, slot);
-    let siblings = this.chunksByDoc.get(docId);
-    if (!siblings) this.chunksByDoc.set(docId, (siblings = new Set()));
-    siblings.add(chunkId);
+    this.chunksByDoc.add(docId, chunkId);
     this.live++;
     return slot;
   }
@@ -286,9 +283,7 @@ export class ChunkSlots {
     this.slotByChunk.delete(chunkId);
     this.live--;
     const docId = this.docIds[slot]!;
-    const siblings = this.chunksByDoc.get(docId);
-    siblings?.delete(chunkId);
-    if (siblings?.size === 0) this.chunksByDoc.delete(docId);
+    this.chunksByDoc.delete(docId, chunkId);
     this.alive[slot] = 0;
     this.dead++;
     return slot;
