@@ -14,7 +14,9 @@ export interface DocIdentity {
 
 /** Stable id of a document: first 16 hex of sha1("root:path"), path with forward slashes. */
 export function docIdFor(root: DocRoot | string, path: string): string {
-  return createHash('sha1').update(`${root}:${normalisePath(path)}`).digest('hex').slice(0, 16);
+  // The first 8 bytes as hex, not the 40-character hex sliced: a slice keeps its whole parent alive
+  // (2.8 MB for 50,000 ids held by an index pass).
+  return createHash('sha1').update(`${root}:${normalisePath(path)}`).digest().toString('hex', 0, 8);
 }
 
 /** Forward slashes, no leading "./" or "/". */

@@ -32,6 +32,9 @@ test('docIdFor: 16 hex, stable, different per root and path, slash-insensitive',
   assert.equal(docIdFor('diary', 'a\\b.txt'), id);
   assert.notEqual(docIdFor('legacy', 'a/b.txt'), id);
   assert.notEqual(docIdFor('diary', 'a/c.txt'), id);
+  // The ids stored indexes hold: the first 16 hex digits of SHA-1 over "root:path", whatever builds them.
+  assert.equal(id, 'e431140a72cfeb29');
+  assert.equal(docIdFor('diary', '东京/节点.txt'), '903e93ac305ee0a5');
 });
 
 test('every identity of a document resolves to its docId', () => {
