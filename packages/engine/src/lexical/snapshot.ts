@@ -70,6 +70,14 @@ export class JsonStrings {
   ) {}
 }
 
+/** The CRC-32 of bytes given in pieces. */
+function crcOfPieces(pieces: Iterable<Uint8Array>): number {
+  let crc = 0;
+  // Never an empty piece: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
+  for (const piece of pieces) if (piece.length > 0) crc = crc32(piece, crc);
+  return crc >>> 0;
+}
+
 /** Bytes that are not (all) in memory: their size and CRC-32 known, read piece by piece when written. */
 export interface ByteSource {
   readonly byteLength: number;
@@ -97,10 +105,7 @@ export class Deferred {
       // and file lists of a 50,000-note pass are ~6 MB, and joined they sat on the pass's peak.
       // So the list must not change until it is written (its CRC would not match).
       const encoded = encodeStrings(part);
-      let crc = 0;
-      // Never an empty piece: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
-      for (const piece of encoded.pieces()) if (piece.length > 0) crc = crc32(piece, crc);
-      this.source = { byteLength: encoded.byteLength, crc: crc >>> 0, pieces: () => encodeStrings(part).pieces() };
+      this.source = { byteLength: encoded.byteLength, crc: crcOfPieces(encoded.pieces()), pieces: () => encodeStrings(part).pieces() };
     } else if (part instanceof Uint8Array) {
       this.joined = part;
       this.source = { byteLength: part.length, crc: part.length > 0 ? crc32(part) >>> 0 : 0, pieces: () => [part] };
@@ -316,10 +321,7 @@ const INDEX_DEFERRED = new Set(['postings.bytes', 'slots.termArena']);
 /** A table written as a deferred section: its CRC-32 computed first (the header, written before it, holds it). */
 function deferredPart(part: Uint8Array | PackedBytes): Deferred {
   if (part instanceof Uint8Array) return new Deferred(part);
-  let crc = 0;
-  // Never an empty piece: Node 20's crc32 of a view over a zero-length ArrayBuffer drops the running value.
-  for (const piece of part.pieces()) if (piece.length > 0) crc = crc32(piece, crc);
-  return new Deferred({ byteLength: part.byteLength, crc: crc >>> 0, pieces: () => part.pieces() });
+  return new Deferred({ byteLength: part.byteLength, crc: crcOfPieces(part.pieces()), pieces: () => part.pieces() });
 }
 
 /** Temporary files of writers that were killed mid-write (`<path>.tmp-<pid>` of a pid that is gone): never read, but they would pile up. */
