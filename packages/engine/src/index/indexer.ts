@@ -142,6 +142,8 @@ async function indexPass(
   let unchanged = 0;
   let added = 0;
   let updated = 0;
+  // Only keys the table held can be removed at the end, so only those are remembered as seen (a
+  // first build over 50,000 files kept 50,000 keys it never looked up).
   const seenKeys = new Set<string>();
   const docWarnings: string[] = [];
   const indexedAt = (ctx.now ?? (() => new Date()))().toISOString();
@@ -157,9 +159,9 @@ async function indexPass(
     const toTokenize: typeof docs = [];
     for (const doc of docs) {
       const key = `${doc.root}:${doc.path}`;
-      seenKeys.add(key);
       docWarnings.push(...doc.warnings);
       const before = existing.get(key);
+      if (before) seenKeys.add(key);
       if (!before) added += 1;
       else if (redoAll || before.contentHash !== sha1(doc.raw)) updated += 1;
       else {

@@ -120,12 +120,22 @@ export function lexicalEntriesOf(rows: DocumentRows): LexicalEntry[] {
   return rows.chunks.map((c, i) => ({ chunkId: c.id, docId: c.docId, fields: { ...head, body: fieldTerms(rows.words.bodies[i]!) } }));
 }
 
-/** Order-independent hash of what is indexed, for the manifest. */
-export function corpusHash(items: { id: string; contentHash: string }[]): string {
-  return sha1(
-    items
-      .map((i) => `${i.id}:${i.contentHash}`)
-      .sort()
-      .join('\n'),
-  );
+/**
+ * Order-independent hash of what is indexed, for the manifest: SHA-1 of the `id:contentHash` lines,
+ * sorted, joined by newlines. Hashed line by line in that order rather than joined: at the end of a
+ * 50,000-note pass, at its memory peak, the lines and their join were ~9 MB.
+ */
+export function corpusHash(items: readonly { id: string; contentHash: string }[]): string {
+  const hash = createHash('sha1');
+  [...items].sort(compareLines).forEach((item, i) => hash.update(`${i === 0 ? '' : '\n'}${item.id}:${item.contentHash}`));
+  return hash.digest('hex');
+}
+
+/** How the lines `a.id:a.contentHash` and `b.id:b.contentHash` sort, without making them when the ids decide. */
+function compareLines(a: { id: string; contentHash: string }, b: { id: string; contentHash: string }): number {
+  let x: string, y: string;
+  if (a.id === b.id) [x, y] = [a.contentHash, b.contentHash];
+  else if (!a.id.startsWith(b.id) && !b.id.startsWith(a.id)) [x, y] = [a.id, b.id];
+  else [x, y] = [`${a.id}:${a.contentHash}`, `${b.id}:${b.contentHash}`]; // one id begins the other: the ':' takes part
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -65,9 +65,12 @@ export function snapshotMetaOf(header: unknown, extra: Map<string, SnapshotSecti
  * an index that disagrees with its rows (a faulty build) is never saved for others to trust.
  */
 export function holdsOnlyLive(index: LexicalIndex, docs: readonly VersionedDoc[]): boolean {
-  const live = new Set(docs.filter((d) => !d.archived).map((d) => d.id));
-  for (const docId of index.liveDocIds()) if (!live.has(docId)) return false;
-  return true;
+  // Counted, not compared as two sets: the check runs at the top of a full pass's peak, where two
+  // sets of 50,000 ids were a few MB. With ids unique in `docs`, the index holds only live documents
+  // exactly when every document it holds is one of the live ones it finds.
+  let heldLive = 0;
+  for (const d of docs) if (!d.archived && index.chunkCountOf(d.id) > 0) heldLive++;
+  return heldLive === index.liveDocCount();
 }
 
 /**

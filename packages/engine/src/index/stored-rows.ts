@@ -93,7 +93,9 @@ export class StoredRowsBuilder {
     this.checks.push(check | 0);
     if (bytes.length > 0) this.crc = crc32(bytes, this.crc);
     this.kept.push({
-      id: detached(row.id),
+      // An id is made whole (hex of a digest, or read from the table), never a slice: the pass's list of
+      // documents holds the same string, so it is not copied (1.6 MB at 50,000 notes).
+      id: row.id,
       title: detached(normaliseTitle(row.title)),
       archived: row.archived,
       workspace: detached(row.workspace),

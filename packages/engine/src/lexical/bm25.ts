@@ -272,9 +272,14 @@ export class LexicalIndex {
     return this.slots.chunkCountOf(docId);
   }
 
-  /** The documents that have a live chunk. */
-  liveDocIds(): Set<string> {
+  /** The documents that have a live chunk (a view: do not change the index while reading it). */
+  liveDocIds(): IterableIterator<string> {
     return this.slots.liveDocIds();
+  }
+
+  /** How many documents have a live chunk. */
+  liveDocCount(): number {
+    return this.slots.liveDocCount();
   }
 
   /**

@@ -36,6 +36,11 @@ export class DocChunks {
     return held === undefined ? 0 : typeof held === 'string' ? 1 : held.size;
   }
 
+  /** How many documents have a chunk. */
+  get size(): number {
+    return this.byDoc.size;
+  }
+
   docIds(): IterableIterator<string> {
     return this.byDoc.keys();
   }

@@ -153,8 +153,12 @@ export class ChunkSlots {
     return this.chunksByDoc.countOf(docId);
   }
 
-  liveDocIds(): Set<string> {
-    return new Set(this.chunksByDoc.docIds());
+  liveDocIds(): IterableIterator<string> {
+    return this.chunksByDoc.docIds();
+  }
+
+  liveDocCount(): number {
+    return this.chunksByDoc.size;
   }
 
   /** Mean distinct terms per chunk (dead slots included: an estimate for cost decisions). */

@@ -421,8 +421,13 @@ test('a snapshot is never written from an index holding a document its rows do n
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'archived in its rows: not written');
   saveBuiltSnapshot(url, index, options, [], 1);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'missing from its rows: not written');
-  saveBuiltSnapshot(url, index, options, [{ ...row, archived: false }], 1);
-  assert.equal(existsSync(join(dir, 'engram.db.lexical')), true, 'consistent: written');
+  // As many live rows as held documents, but not the same ones: one held document is missing.
+  index.add({ chunkId: 'b#0', docId: 'b', fields: { title: ['大阪'], summary: [], tags: [], body: ['节点'] } });
+  const live = (id: string) => ({ ...row, id, archived: false });
+  saveBuiltSnapshot(url, index, options, [live('a'), live('c')], 1);
+  assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'b missing from its rows, c (no chunks) listed: not written');
+  saveBuiltSnapshot(url, index, options, [live('a'), live('b'), live('c')], 1);
+  assert.equal(existsSync(join(dir, 'engram.db.lexical')), true, 'every held document live (c has no chunks): written');
 });
 
 /** The file layout of lexical/snapshot.ts: magic (8), CRC-32 (4), header length (4), the JSON header, then 8-aligned sections. */
