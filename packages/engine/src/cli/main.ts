@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 // `engram --version` and `--help` must start in milliseconds (the compiled CLI splits at these imports).
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
-import { progressBar, recallJson, recallText } from './output.ts';
+import { printJson, progressBar, recallJson, recallText } from './output.ts';
 import { warningLines } from './warnings.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
@@ -129,7 +129,7 @@ async function cmdIndex(args: string[]) {
         },
       });
       if (tty) process.stderr.write('\n');
-      if (values.json) out(JSON.stringify(report));
+      if (values.json) printJson(report);
       else {
         out(`indexed ${report.documents} documents, ${report.chunks} chunks in ${report.ms} ms (${report.mode})`);
         out(`added ${report.added}, updated ${report.updated}, removed ${report.removed}, unchanged ${report.unchanged}`);
@@ -151,7 +151,8 @@ async function cmdRecall(args: string[]) {
   await withEngine(values, async (engine) => {
     const run = async (q: string) => {
       const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
-      out(values.json ? JSON.stringify(recallJson(r)) : recallText(r));
+      if (values.json) printJson(recallJson(r));
+      else out(recallText(r));
     };
     if (values.stdin) {
       // Loaded here: every other command would pay for it.
@@ -192,7 +193,7 @@ async function cmdWrite(args: string[]) {
     }).catch((e: unknown) => {
       throw withEditHint(e);
     });
-    if (values.json) out(JSON.stringify(r));
+    if (values.json) printJson(r);
     else {
       out(`wrote ${r.path} (${r.docId})`);
       for (const w of r.warnings) out(`warning: ${w}`);
@@ -218,7 +219,8 @@ async function cmdEdit(args: string[]) {
   if (values.target === undefined || values.replace === undefined) throw new UsageError('edit needs --target and --replace');
   await withEngine(values, async (engine) => {
     const r = await engine.edit(positionals[0]!, String(values.target), String(values.replace));
-    out(values.json ? JSON.stringify(r) : `edited ${r.path} (${r.strategy} match)`);
+    if (values.json) printJson(r);
+    else out(`edited ${r.path} (${r.strategy} match)`);
   }, { syncOnOpen: false });
 }
 
@@ -227,7 +229,8 @@ async function cmdForget(args: string[]) {
   if (positionals.length !== 1) throw new UsageError('forget needs exactly one ID');
   await withEngine(values, async (engine) => {
     const r = await engine.forget(positionals[0]!);
-    out(values.json ? JSON.stringify(r) : `archived ${r.from} → ${r.to}`);
+    if (values.json) printJson(r);
+    else out(`archived ${r.from} → ${r.to}`);
   }, { syncOnOpen: false });
 }
 
@@ -253,7 +256,7 @@ async function cmdList(args: string[]) {
   await withEngine(values, async (engine) => {
     const page = await engine.listPage({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null, offset, limit: pageSize, order: 'list' });
     if (values.json) {
-      out(JSON.stringify(page.items));
+      printJson(page.items);
       return;
     }
     for (const m of page.items) out(`${m.docId}  ${m.date}  ${m.archived ? '[archived] ' : ''}${m.title}  (${m.path}, ${m.chunks} chunks)`);
@@ -269,7 +272,7 @@ async function cmdStatus(args: string[]) {
   const { values } = parse(args, { warnings: { type: 'boolean', default: false } });
   await withEngine(values, async (engine) => {
     const s = await engine.status();
-    if (values.json) out(JSON.stringify(s));
+    if (values.json) printJson(s);
     else {
       out(`documents ${s.documents} (archived ${s.archived}), chunks ${s.chunks}, vectors ${s.vectors}`);
       const tok = s.tokenizer;
@@ -293,7 +296,7 @@ async function cmdMigrate(args: string[]) {
   checkDir('SRC', src);
   const { migrateLegacy } = await import('../diary/migrate.ts');
   const report = await migrateLegacy(resolve(src), resolve(dst));
-  if (values.json) out(JSON.stringify(report));
+  if (values.json) printJson(report);
   else {
     out(`migrated ${report.migrated.length}, skipped ${report.skipped.length}`);
     for (const s of report.skipped) out(`skipped: ${s.src}: ${s.reason}`);
@@ -312,7 +315,7 @@ async function cmdSessions(args: string[]) {
   await withEngine(values, async (engine) => {
     const { PastSessions } = await import('../sessions/past-sessions.ts');
     const list = await new PastSessions(engine).list({ cwd });
-    if (values.json) out(JSON.stringify(list));
+    if (values.json) printJson(list);
     else if (list.length === 0) out(`no DSH sessions for ${cwd}`);
     else for (const s of list) out(`${s.id}  ${s.startedAt ? new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ') : '?'}  ${String(s.turns).padStart(3)} turns  [${s.status}]  ${s.title}`);
   }, { syncOnOpen: false });
@@ -327,7 +330,8 @@ async function cmdImportSessions(args: string[]) {
     const past = new PastSessions(engine);
     const ids = values.all ? (await past.list({ cwd })).filter((s) => s.status === 'new' || s.status === 'changed').map((s) => s.id) : positionals;
     if (ids.length === 0) {
-      out(values.json ? JSON.stringify({ imported: 0, updated: 0, skipped: 0, empty: 0, failed: [] }) : 'nothing to import');
+      if (values.json) printJson({ imported: 0, updated: 0, skipped: 0, empty: 0, failed: [] });
+      else out('nothing to import');
       return;
     }
     const workspace = await workspaceOfFolder(engine, cwd);
@@ -338,7 +342,7 @@ async function cmdImportSessions(args: string[]) {
       onProgress: (done, total) => tty && process.stderr.write(`\r${progressBar('import', done, total)}`),
     });
     if (tty) process.stderr.write('\n');
-    if (values.json) out(JSON.stringify({ workspace: workspace.id, ...report }));
+    if (values.json) printJson({ workspace: workspace.id, ...report });
     else {
       out(`workspace ${workspace.name} (${workspace.id}): memories imported ${report.imported}, updated ${report.updated}, skipped ${report.skipped}; empty sessions ${report.empty}; failed ${report.failed.length}`);
       for (const f of report.failed) out(`failed: ${f.sessionId}: ${f.error}`);

@@ -6,7 +6,7 @@ import { errorMessage } from '../errors.ts';
 import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
 import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
 import { cachedRuntimeDir, installRuntime, locateRuntime } from '../model/runtime.ts';
-import { progressBar } from './output.ts';
+import { printJson, progressBar } from './output.ts';
 
 const USAGE = `usage: engram model install [--from DIR|URL] [--runtime auto|yes|no] [--force] [--data-dir D] [--json]
        engram model status [--verify] [--data-dir D] [--json]
@@ -83,7 +83,7 @@ export async function cmdModel(args: string[]): Promise<void> {
     runtime = locateRuntime(dataDir, { workspace: runtimeMode !== 'yes' });
     runtimeInstalled = true;
   }
-  if (values.json) out(JSON.stringify({ ...report, runtime: runtime.where, runtimePath: runtime.path, runtimeInstalled }));
+  if (values.json) printJson({ ...report, runtime: runtime.where, runtimePath: runtime.path, runtimeInstalled });
   else {
     out(report.alreadyInstalled ? `model already installed and verified: ${report.dir}` : `installed ${DEFAULT_MODEL.id} (${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB, SHA-256 verified) from ${report.source} into ${report.dir} in ${report.ms} ms`);
     out(`ONNX runtime: ${runtime.where === 'missing' ? 'missing (run engram model install --runtime yes)' : `${runtime.where} (${runtime.path})`}`);
@@ -108,7 +108,7 @@ async function status(dataDir: string, values: Record<string, unknown>): Promise
     runtimePath: runtime.path,
   };
   if (values.json) {
-    out(JSON.stringify(s));
+    printJson(s);
     return;
   }
   out(s.installed ? `model ${s.model}: installed at ${s.dir} (pooling ${s.pooling}, from ${s.source})` : `model ${s.model}: not installed (run engram model install)`);

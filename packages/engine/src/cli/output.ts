@@ -1,6 +1,7 @@
 // Shapes printed by the CLI. The recall JSON is a public contract (one object per query line).
 import type { RecallResult } from '../recall/types.ts';
 import { roundEvidence } from '../recall/hybrid-gate.ts';
+import { terminalSafe } from '../diary/sanitize.ts';
 
 export function recallJson(r: RecallResult) {
   return {
@@ -64,4 +65,45 @@ export function progressBar(label: string, done: number, total: number, width = 
   const ratio = total > 0 ? Math.min(1, done / total) : 0;
   const filled = Math.round(ratio * width);
   return `${label.padEnd(9)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total}`;
+}
+
+/** Items of a long array serialised per piece. */
+const PIECE_ITEMS = 1000;
+
+/**
+ * `JSON.stringify(value)` in pieces that join to exactly it: a top-level object property at a time,
+ * a long array a thousand items at a time. An index report over 50,000 notes can list 40,000
+ * warnings; as one string (then copied made terminal-safe and with its newline) it was ~13 MB on
+ * top of the pass's peak.
+ */
+export function* jsonPieces(value: unknown): Generator<string> {
+  const plain = value !== null && typeof value === 'object' && !('toJSON' in value) && Object.getPrototypeOf(value) === Object.prototype;
+  if (Array.isArray(value) && value.length > PIECE_ITEMS) {
+    for (let i = 0; i < value.length; i += PIECE_ITEMS) {
+      const slice = JSON.stringify(value.slice(i, i + PIECE_ITEMS));
+      yield `${i === 0 ? '[' : ','}${slice.slice(1, -1)}`;
+    }
+    yield ']';
+    return;
+  }
+  if (!plain) {
+    yield JSON.stringify(value);
+    return;
+  }
+  let first = true;
+  yield '{';
+  for (const [key, item] of Object.entries(value)) {
+    // What JSON.stringify leaves out of an object: undefined, functions, symbols.
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    yield* jsonPieces(item);
+  }
+  yield '}';
+}
+
+/** Prints `value` as one line of JSON, written as it is serialised, terminal-safe like every line the CLI prints. */
+export function printJson(value: unknown): void {
+  for (const piece of jsonPieces(value)) process.stdout.write(terminalSafe(piece));
+  process.stdout.write('\n');
 }
