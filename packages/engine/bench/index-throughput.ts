@@ -238,6 +238,18 @@ if (!values['skip-rss']) {
     fts5 = peerBuild(big, join(work, 'big-fts5.db'), n);
     if (!values['skip-recall']) for (let i = 0; i < 4; i++) queries.push(timed([process.execPath, peer, 'query', join(work, 'big-fts5.db'), question]));
   }
+  // More builds, alternating with the peer's: one build's peak moves by ±10 MB with the machine's
+  // load (GC timing), as much as the difference being measured.
+  const clis: Timed[] = [cli];
+  const peers: Timed[] = fts5 ? [fts5] : [];
+  for (let i = 1; i < runs; i++) {
+    step(`builds ${i + 1} of ${runs}`);
+    clis.push(cliBuild(big, join(work, 'big-data-again')));
+    rmSync(join(work, 'big-data-again'), { recursive: true, force: true });
+    if (!fts5) continue;
+    peers.push(peerBuild(big, join(work, 'big-fts5-again.db'), n));
+    rmSync(join(work, 'big-fts5-again.db'), { force: true });
+  }
   let coreOnly: Timed | null = null;
   if (!values['skip-core-rss']) {
     step('lexical core alone');
@@ -276,14 +288,20 @@ if (!values['skip-rss']) {
     open = JSON.parse(timed([process.execPath, '--import', 'tsx', '--input-type=module', '-e', openScript]).stdout.trim().split('\n').pop()!);
   }
 
-  console.log(`\nFull build of ${n} synthetic diaries (~600 characters each), one process each, GNU time:\n`);
+  console.log(`\nFull build of ${n} synthetic diaries (~600 characters each), one process each, GNU time, medians of ${clis.length} alternating (peak RSS: min / median / max):\n`);
   console.log('| process | wall s | CPU s | docs/s (wall) | docs per CPU-s | peak RSS MB |');
   console.log('|---|---|---|---|---|---|');
-  const row = (name: string, t: Timed) => `| ${name} | ${t.wall.toFixed(1)} | ${t.cpu.toFixed(1)} | ${fmt(n / t.wall)} | ${fmt(n / t.cpu)} | ${t.mb.toFixed(0)} |`;
-  console.log(row('compiled `engram index` (full)', cli));
-  if (fts5) console.log(row(`SQLite FTS5 + jieba (${fts5Batch} rows per transaction)`, fts5));
-  if (fts5) console.log(`| **engine / FTS5** | ${(cli.wall / fts5.wall).toFixed(2)} | ${(cli.cpu / fts5.cpu).toFixed(2)} | | **${(fts5.cpu / cli.cpu).toFixed(2)}** (≥ 1 wanted) | **${(cli.mb / fts5.mb).toFixed(2)}** (≤ 1 wanted) |`);
-  if (coreOnly) console.log(row('lexical core alone (tokenize + add, under tsx)', coreOnly));
+  const med = (ts: Timed[], f: (t: Timed) => number) => median(ts.map(f));
+  const rssRange = (ts: Timed[]) => (ts.length === 1 ? ts[0]!.mb.toFixed(0) : range(ts.map((t) => t.mb)));
+  const row = (name: string, ts: Timed[]) =>
+    `| ${name} | ${med(ts, (t) => t.wall).toFixed(1)} | ${med(ts, (t) => t.cpu).toFixed(1)} | ${fmt(n / med(ts, (t) => t.wall))} | ${fmt(n / med(ts, (t) => t.cpu))} | ${rssRange(ts)} |`;
+  console.log(row('compiled `engram index` (full)', clis));
+  if (peers.length > 0) console.log(row(`SQLite FTS5 + jieba (${fts5Batch} rows per transaction)`, peers));
+  if (peers.length > 0) {
+    const ratio = (f: (t: Timed) => number) => med(clis, f) / med(peers, f);
+    console.log(`| **engine / FTS5** | ${ratio((t) => t.wall).toFixed(2)} | ${ratio((t) => t.cpu).toFixed(2)} | | **${(1 / ratio((t) => t.cpu)).toFixed(2)}** (≥ 1 wanted) | **${ratio((t) => t.mb).toFixed(2)}** (≤ 1 wanted) |`);
+  }
+  if (coreOnly) console.log(row('lexical core alone (tokenize + add, under tsx)', [coreOnly]));
 
   if (recalls.length > 0) {
     console.log(`\nOne-shot queries on the ${n}-document build, each a process of its own (\`${question}\`):\n`);
