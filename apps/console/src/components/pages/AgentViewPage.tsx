@@ -9,7 +9,6 @@ import { useI18n } from '../../client/i18n.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
-import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { Dialog } from '../Dialog.tsx';
 import { diaryProblem } from '../notebook/diary-check.ts';
 import { DiaryProblemNote } from '../notebook/DiaryProblemNote.tsx';
@@ -20,8 +19,9 @@ import type { EditorKey } from '../../client/messages-editor.ts';
 import { nearMissReason } from '../notebook/near-miss.ts';
 import { useArchive } from '../notebook/useArchive.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
+import { QueryForm, useQuerySubmission } from '../query/QueryForm.tsx';
 import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
-import { ScopeSelect, useInvalidateWorkspaceData } from '../workspace/common.tsx';
+import { useInvalidateWorkspaceData } from '../workspace/common.tsx';
 import { WorkspaceLevels } from './WorkspaceLevels.tsx';
 
 type Preview = RouterOutputs['preview']['run'];
@@ -39,42 +39,31 @@ export function AgentViewPage() {
   const { t } = useI18n();
   const trpc = useTRPC();
   const [query, setQuery] = useState('');
-  const { workspace: chosen } = useWorkspaceChoice();
-  const [scope, setScope] = useState<string | null>(null);
-  const workspace = scope ?? chosen;
-  const [submitted, setSubmitted] = useState<Submitted | null>(null);
+  const { submitted, submit, workspace, setWorkspace } = useQuerySubmission<Submitted>();
 
   const preview = useQuery({
     ...trpc.preview.run.queryOptions(submitted ?? { query: '-' }, { staleTime: 0, gcTime: 60_000, retry: false }),
     enabled: submitted !== null,
   });
 
-  const run = () => {
-    const next: Submitted = { query: query.trim(), ...(workspace !== ALL_WORKSPACES ? { workspace } : {}) };
-    if (JSON.stringify(next) === JSON.stringify(submitted)) void preview.refetch();
-    else setSubmitted(next);
-  };
+  const run = () => submit({ query: query.trim() }, () => void preview.refetch());
 
   return (
     <div>
       <PageHeader eyebrow={t('agent.eyebrow')} title={t('agent.title')} description={t('agent.desc')} />
       <div className="flex min-w-0 flex-col gap-3">
-        <form
-          className="flex flex-wrap items-end gap-2 rounded-xl border border-line bg-panel p-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (query.trim()) run();
-          }}
-        >
-          <label className="flex min-w-0 flex-[3_1_14rem] flex-col gap-1 text-xs text-muted">
-            {t('agent.query')}
-            <input data-testid="agent-query" className={inputClass} value={query} placeholder={t('agent.queryPh')} onChange={(e) => setQuery(e.target.value)} />
-          </label>
-          <ScopeSelect testId="agent-workspace" value={workspace} onChange={setScope} />
-          <Button type="submit" variant="primary" data-testid="agent-run" disabled={!query.trim() || preview.isFetching}>
-            {preview.isFetching ? '…' : t('agent.run')}
-          </Button>
-        </form>
+        <QueryForm
+          testIdPrefix="agent"
+          label={t('agent.query')}
+          placeholder={t('agent.queryPh')}
+          runLabel={t('agent.run')}
+          query={query}
+          onQuery={setQuery}
+          workspace={workspace}
+          onWorkspace={setWorkspace}
+          busy={preview.isFetching}
+          onRun={run}
+        />
         {preview.error ? <ErrorNote error={preview.error} /> : null}
         {!submitted ? <p className="text-sm text-muted">{t('agent.empty')}</p> : null}
         {preview.data ? <PreviewReport data={preview.data} onChanged={() => void preview.refetch()} /> : null}

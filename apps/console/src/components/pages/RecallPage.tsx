@@ -8,10 +8,10 @@ import { useI18n } from '../../client/i18n.tsx';
 import type { MessageKey } from '../../client/messages.ts';
 import { useTRPC } from '../../client/trpc.tsx';
 import type { RouterInputs, RouterOutputs } from '../../client/types.ts';
-import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
 import { ScoreBars, TimingBar, type ScoreBar } from '../ScoreBars.tsx';
-import { ScopeBadge, ScopeSelect } from '../workspace/common.tsx';
-import { Badge, Button, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
+import { QueryForm, useQuerySubmission } from '../query/QueryForm.tsx';
+import { ScopeBadge } from '../workspace/common.tsx';
+import { Badge, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
 import { groupRemovals, measuredOf, QUERY_GATES, reasonText } from '../recall/gates.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
@@ -32,39 +32,32 @@ export function RecallPage() {
   const [query, setQuery] = useState('');
   const [k, setK] = useState('');
   const [only, setOnly] = useState<'' | 'lexical' | 'semantic'>('');
-  const { workspace: chosen } = useWorkspaceChoice();
-  // The Library's workspace is the default; a choice made here stays for this page.
-  const [scope, setScope] = useState<string | null>(null);
-  const workspace = scope ?? chosen;
-  const [submitted, setSubmitted] = useState<Submitted | null>(null);
+  const { submitted, submit, workspace, setWorkspace } = useQuerySubmission<Submitted>();
 
   const recall = useQuery({
     ...trpc.recall.run.queryOptions(submitted ?? { query: '-' }, { staleTime: 0, gcTime: 60_000, retry: false }),
     enabled: submitted !== null,
   });
 
-  const run = () => {
-    const next: Submitted = { query: query.trim(), ...(k ? { k: Number(k) } : {}), ...(only ? { only } : {}), ...(workspace !== ALL_WORKSPACES ? { workspace } : {}) };
-    if (JSON.stringify(next) === JSON.stringify(submitted)) void recall.refetch();
-    else setSubmitted(next);
-  };
+  const run = () => submit({ query: query.trim(), ...(k ? { k: Number(k) } : {}), ...(only ? { only } : {}) }, () => void recall.refetch());
 
   return (
     <div>
       <PageHeader eyebrow={t('recall.eyebrow')} title={t('recall.title')} description={t('recall.desc')} />
       <div className="page-grid">
         <div className="flex min-w-0 flex-col gap-3">
-          <form
-            className="flex flex-wrap items-end gap-2 rounded-xl border border-line bg-panel p-3"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (query.trim()) run();
-            }}
+          <QueryForm
+            testIdPrefix="recall"
+            label={t('recall.query')}
+            placeholder={t('recall.queryPh')}
+            runLabel={t('recall.run')}
+            query={query}
+            onQuery={setQuery}
+            workspace={workspace}
+            onWorkspace={setWorkspace}
+            busy={recall.isFetching}
+            onRun={run}
           >
-            <label className="flex min-w-0 flex-[3_1_14rem] flex-col gap-1 text-xs text-muted">
-              {t('recall.query')}
-              <input data-testid="recall-query" className={inputClass} value={query} placeholder={t('recall.queryPh')} onChange={(e) => setQuery(e.target.value)} />
-            </label>
             <label className="flex flex-[1_1_5rem] flex-col gap-1 text-xs text-muted">
               {t('recall.k')}
               <select className={inputClass} value={k} onChange={(e) => setK(e.target.value)}>
@@ -84,11 +77,7 @@ export function RecallPage() {
                 <option value="semantic">{t('recall.channel.semantic')}</option>
               </select>
             </label>
-            <ScopeSelect testId="recall-workspace" value={workspace} onChange={setScope} />
-            <Button type="submit" variant="primary" data-testid="recall-run" disabled={!query.trim() || recall.isFetching}>
-              {recall.isFetching ? '…' : t('recall.run')}
-            </Button>
-          </form>
+          </QueryForm>
           {recall.error ? <ErrorNote error={recall.error} /> : null}
           {recall.data ? <RecallReport data={recall.data} /> : null}
           {recall.data ? (
