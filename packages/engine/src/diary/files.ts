@@ -1,7 +1,7 @@
 // Reading one diary file as the scanner does (size limit, text decoding), the size rule every write
 // follows, and which files count as diaries.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { DiaryError, fsCode } from './errors.ts';
 import { decodeText } from './textfile.ts';
 
@@ -28,50 +28,54 @@ export type ReadOutcome = { ok: true; text: string; mtimeMs: number; size: numbe
 
 /** Reads a text file for indexing: UTF-8 (or UTF-16 with a BOM); binary or undecodable → a reason. */
 export async function readTextFile(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Promise<ReadOutcome> {
-  let size: number;
-  let mtimeMs: number;
-  let buf: Buffer;
+  let handle: FileHandle | undefined;
   try {
-    const st = await stat(abs);
-    if (!st.isFile()) return { ok: false, reason: 'not a regular file' };
-    if (st.size > maxBytes) return { ok: false, reason: `too large (${st.size} bytes > ${maxBytes})` };
-    size = st.size;
-    mtimeMs = st.mtimeMs;
-    buf = await readFile(abs);
+    // As readTextFileSync: the size and type of the file that was opened (a file swapped or grown
+    // between a stat and the read is judged as read), a FIFO refused instead of waited on.
+    handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = await handle.stat();
+    const refused = refusal(st, maxBytes);
+    return refused !== null ? { ok: false, reason: refused } : outcome(await handle.readFile(), st);
   } catch (e) {
-    return { ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` };
+    return unreadable(e);
+  } finally {
+    await handle?.close().catch(() => {});
   }
-  const decoded = decodeText(buf);
-  return decoded.ok ? { ok: true, text: decoded.text, mtimeMs, size } : decoded;
 }
 
 /**
- * readTextFile without the thread-pool round trips (stat, open, fstat, read, close: five waits per
+ * readTextFile without the thread-pool round trips (open, fstat, read, close: four waits per
  * file, the whole scan's cost on a busy machine). For the scanner's batches: a batch of small local
  * files blocks for a few milliseconds, less than indexing that batch does anyway. The size and type
  * come from the open file (no separate stat: one path lookup per file less over a 50,000-file
  * build); opened non-blocking, so a FIFO in the folder is refused instead of waited on.
  */
 export function readTextFileSync(abs: string, maxBytes = DEFAULT_MAX_FILE_BYTES): ReadOutcome {
-  let size: number;
-  let mtimeMs: number;
-  let buf: Buffer;
   let fd: number | undefined;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, reason: 'not a regular file' };
-    if (st.size > maxBytes) return { ok: false, reason: `too large (${st.size} bytes > ${maxBytes})` };
-    size = st.size;
-    mtimeMs = st.mtimeMs;
-    buf = readOpenFile(fd, st.size);
+    const refused = refusal(st, maxBytes);
+    return refused !== null ? { ok: false, reason: refused } : outcome(readOpenFile(fd, st.size), st);
   } catch (e) {
-    return { ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` };
+    return unreadable(e);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Why an opened file is not read for indexing, or null. */
+function refusal(st: Stats, maxBytes: number): string | null {
+  if (!st.isFile()) return 'not a regular file';
+  if (st.size > maxBytes) return `too large (${st.size} bytes > ${maxBytes})`;
+  return null;
+}
+
+const unreadable = (e: unknown): ReadOutcome => ({ ok: false, reason: `unreadable (${fsCode(e) ?? (e instanceof Error ? e.message : String(e))})` });
+
+function outcome(buf: Buffer, st: Stats): ReadOutcome {
   const decoded = decodeText(buf);
-  return decoded.ok ? { ok: true, text: decoded.text, mtimeMs, size } : decoded;
+  return decoded.ok ? { ok: true, text: decoded.text, mtimeMs: st.mtimeMs, size: st.size } : decoded;
 }
 
 /** The file's `size` bytes from an open descriptor (fewer when it shrank meanwhile), as readFileSync reads a regular file. */

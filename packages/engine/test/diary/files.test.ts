@@ -23,10 +23,12 @@ test('reads a file with its size and time as the asynchronous reader does, and r
   mkdirSync(join(d, 'folder.txt'));
   assert.deepEqual(readTextFileSync(join(d, 'folder.txt')), { ok: false, reason: 'not a regular file' });
   assert.match((readTextFileSync(join(d, 'gone.txt')) as { reason: string }).reason, /unreadable \(ENOENT\)/);
+  for (const name of ['big.txt', 'folder.txt', 'gone.txt']) assert.deepEqual(await readTextFile(join(d, name), 100), readTextFileSync(join(d, name), 100), `${name}: both readers alike`);
 });
 
-test('refuses a FIFO named like a diary without waiting for a writer', { skip: process.platform === 'win32' }, () => {
+test('refuses a FIFO named like a diary without waiting for a writer', { skip: process.platform === 'win32' }, async () => {
   const fifo = join(dir(), 'pipe.txt');
   execFileSync('mkfifo', [fifo]);
   assert.deepEqual(readTextFileSync(fifo), { ok: false, reason: 'not a regular file' });
+  assert.deepEqual(await readTextFile(fifo), { ok: false, reason: 'not a regular file' });
 });
