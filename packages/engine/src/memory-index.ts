@@ -24,8 +24,12 @@ export function indexOrder(a: IndexKey, b: IndexKey): number {
 
 /** One page of `all` in index order; `summarise` turns only that page's entries into summaries. */
 export function pageOfIndex<T extends IndexKey>(all: readonly T[], page: number, pageSize: number, summarise: (entry: T) => MemorySummary = (e) => e as unknown as MemorySummary): MemoryIndexPage {
+  return pageOfOrdered([...all].sort(indexOrder), page, pageSize, summarise);
+}
+
+/** One page of `sorted`, already in index order (indexOrder). */
+export function pageOfOrdered<T>(sorted: readonly T[], page: number, pageSize: number, summarise: (entry: T) => MemorySummary): MemoryIndexPage {
   const size = Math.min(100, Math.max(1, Math.floor(pageSize) || 20));
-  const sorted = [...all].sort(indexOrder);
   const pages = Math.max(1, Math.ceil(sorted.length / size));
   const p = Math.min(pages, Math.max(1, Math.floor(page) || 1));
   return { items: sorted.slice((p - 1) * size, p * size).map(summarise), total: sorted.length, page: p, pages, pageSize: size };

@@ -573,6 +573,40 @@ test('the memory index (engram_index) decodes only its page\'s rows, in the same
   }
 });
 
+test('the memory index of a long-lived engine follows every change: a pin, an archive, a new memory, a file edited outside', async () => {
+  const { pageOfIndex } = await import('../../src/memory-index.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 40);
+  let engine = await openTestEngine(dirs);
+  await engine.index({ full: true });
+  engine.close();
+  engine = await openTestEngine(dirs, { syncOnOpen: false });
+  try {
+    // What the index must show: the order of the whole list, as it stands after each change.
+    const expectIndex = async (label: string) => assert.deepEqual(await engine.memoryIndex({ page: 1, pageSize: 100 }), pageOfIndex(await engine.list(), 1, 100), label);
+    const before = await engine.memoryIndex({ page: 1, pageSize: 100 });
+    await expectIndex('as opened');
+    const last = before.items.at(-1)!;
+    await engine.updateMeta(last.docId, { pinned: true });
+    assert.equal((await engine.memoryIndex({ pageSize: 5 })).items[0]!.docId, last.docId, 'the memory pinned comes first');
+    await expectIndex('after a pin');
+    await engine.forget(before.items[3]!.docId);
+    assert.equal((await engine.memoryIndex({ pageSize: 5 })).total, before.total - 1, 'the archived memory is gone');
+    await expectIndex('after an archive');
+    const added = await engine.write({ title: '新记下的约定', content: '周五下午代码评审,每人准备一页。' });
+    assert.ok((await engine.memoryIndex({ pageSize: 100 })).items.some((m) => m.docId === added.docId), 'the new memory is listed');
+    await expectIndex('after a write');
+    const edited = before.items[10]!;
+    writeFileSync(join(dirs.diaryDir, edited.path), `${readFileSync(join(dirs.diaryDir, edited.path), 'utf8')}\n补记:外部编辑。\n`);
+    await engine.index();
+    assert.equal((await engine.memoryIndex({ pageSize: 5 })).items[1]!.docId, edited.docId, 'the file edited outside is the latest change after the pinned one');
+    await expectIndex('after an edit outside');
+  } finally {
+    engine.close();
+  }
+});
+
 test('a page of the list (engram list) decodes only its rows, in the same order and with the same summaries as the whole list', async () => {
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
