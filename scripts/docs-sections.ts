@@ -79,8 +79,12 @@ async function toolProfiles(): Promise<string> {
     mkdirSync(diaryDir);
     const host = createHost({});
     try {
-      // A fresh install with an empty memory, as `npm run bench:tokens` measures it.
-      await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') } }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
+      // A fresh install with an empty memory, as `npm run bench:tokens` measures it: once its index is
+      // open (a turn waits for the open only a moment, and on a loaded machine went on without the
+      // sections that need it, so the table came out otherwise).
+      let opening: Promise<unknown> = Promise.resolve();
+      await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') }, onOpening: (ready) => (opening = ready) }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
+      await opening;
       // The host's own tool (todo_write) is not Engram's cost.
       const schemas = host.tools!.schemas().filter((s) => s.name !== 'todo_write');
       const session = host.createSession({ cwd: join(root, 'work') });

@@ -44,7 +44,11 @@ async function withHost<T>(profile: ToolProfile, corpus: boolean, run: (host: Re
   else mkdirSync(diaryDir);
   const host = createHost({});
   try {
-    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') } }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
+    // Measured once the index is open: a turn waits for the open only a moment (recallWaitMs), and on
+    // a loaded machine it went on without the sections that need the engine.
+    let opening: Promise<unknown> = Promise.resolve();
+    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') }, onOpening: (ready) => (opening = ready) }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
+    await opening;
     return await run(host, join(root, 'work'));
   } finally {
     await host.close();
