@@ -10,8 +10,7 @@
 //   node --import tsx scripts/docs-sections.ts --write   # rewrite the generated sections
 //
 // scripts/docs-sections.test.ts runs the check in `npm test`.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../packages/engine/src/config/schema.ts';
@@ -68,36 +67,24 @@ function gateTable(): string {
 
 /** What every request carries per tool profile, measured through the plugin in the simulated host. */
 async function toolProfiles(): Promise<string> {
-  const { createHost } = await import('@engram/dsh-sim');
-  const { createHostPlugin } = await import('../apps/plugin/src/host/apply.ts');
+  const { HOST_TOOLS, withFreshHost } = await import('../apps/plugin/scripts/fresh-host.ts');
   const { deepseekCounter, estimateTokens, hostTextTokens } = await import('../apps/plugin/scripts/token-counters.ts');
   const deepseek = await deepseekCounter();
   const rows: string[] = [];
   for (const profile of ['lean', 'full'] as const) {
-    const root = mkdtempSync(join(tmpdir(), `engram-docs-${profile}-`));
-    const diaryDir = join(root, 'diaries');
-    mkdirSync(diaryDir);
-    const host = createHost({});
-    try {
-      // A fresh install with an empty memory, as `npm run bench:tokens` measures it: once its index is
-      // open (a turn waits for the open only a moment, and on a loaded machine went on without the
-      // sections that need it, so the table came out otherwise).
-      let opening: Promise<unknown> = Promise.resolve();
-      await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') }, onOpening: (ready) => (opening = ready) }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
-      await opening;
-      // The host's own tool (todo_write) is not Engram's cost.
-      const schemas = host.tools!.schemas().filter((s) => s.name !== 'todo_write');
-      const session = host.createSession({ cwd: join(root, 'work') });
-      await session.userTurn('你好', [{ text: '你好' }]);
-      const sections = (await host.systemPrompt.assemble(session)).sections.filter((s) => s.name.startsWith('engram') && s.text !== '');
-      const texts = [...schemas.map((s) => JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters })), ...sections.map((s) => s.text)];
-      const total = (count: (t: string) => number) => texts.reduce((sum, t) => sum + count(t), 0).toLocaleString('en-US');
-      const names = schemas.map((s) => `\`${s.name}\``).join(', ');
-      rows.push(`| \`${profile}\`${profile === 'lean' ? ' (default)' : ''} | ${schemas.length}: ${names} | ${sections.map((s) => `\`${s.name}\``).join(', ')} | **${total(estimateTokens)}** / ${total(hostTextTokens)} / ${total(deepseek)} |`);
-    } finally {
-      await host.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    // A fresh install with an empty memory, as `npm run bench:tokens` measures it.
+    rows.push(
+      await withFreshHost(profile, null, async (host, cwd) => {
+        const schemas = host.tools!.schemas().filter((s) => !HOST_TOOLS.has(s.name));
+        const session = host.createSession({ cwd });
+        await session.userTurn('你好', [{ text: '你好' }]);
+        const sections = (await host.systemPrompt.assemble(session)).sections.filter((s) => s.name.startsWith('engram') && s.text !== '');
+        const texts = [...schemas.map((s) => JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters })), ...sections.map((s) => s.text)];
+        const total = (count: (t: string) => number) => texts.reduce((sum, t) => sum + count(t), 0).toLocaleString('en-US');
+        const names = schemas.map((s) => `\`${s.name}\``).join(', ');
+        return `| \`${profile}\`${profile === 'lean' ? ' (default)' : ''} | ${schemas.length}: ${names} | ${sections.map((s) => `\`${s.name}\``).join(', ')} | **${total(estimateTokens)}** / ${total(hostTextTokens)} / ${total(deepseek)} |`;
+      }),
+    );
   }
   return ['| profile | tools | sections in a fresh session | fixed cost per request: estimate / host meter / DeepSeek V3 |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -2,20 +2,17 @@
 // (each tool schema, each system-prompt section Engram adds, the total) counted three ways
 // (token-counters.ts), and what recall actually injects over a replayed 30-turn coding session with
 // real memories on disk. Run: npm run bench:tokens   (writes nothing; prints markdown tables)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHost, type RecordedRequest, type RequestMessage } from '@engram/dsh-sim';
-import { createHostPlugin } from '../src/host/apply.ts';
+import type { RecordedRequest, RequestMessage } from '@engram/dsh-sim';
 import { PLUGIN_ID } from '../src/host/sessions/view.ts';
 import type { ToolProfile } from '../src/host/tools/profiles.ts';
 import { CODING_MEMORIES, CODING_SESSION } from './coding-session.ts';
+import { HOST_TOOLS, withFreshHost } from './fresh-host.ts';
 import { deepseekCounter, estimateTokens, hostSystemTokens, hostTextTokens, hostToolsTokens, type Counter } from './token-counters.ts';
 import { SAMPLES } from './token-samples.ts';
 
 const PROFILES: ToolProfile[] = ['lean', 'full'];
-/** The host's own tools (todo_write): not Engram's cost. */
-const HOST_TOOLS = new Set(['todo_write']);
 
 interface Row {
   what: string;
@@ -33,32 +30,12 @@ const sum = (rows: Row[], what: string): Row => ({
 });
 
 function writeCorpus(diaryDir: string): void {
-  mkdirSync(diaryDir, { recursive: true });
   for (const m of CODING_MEMORIES) writeFileSync(join(diaryDir, `${m.date}-${m.title}.txt`), m.text);
-}
-
-async function withHost<T>(profile: ToolProfile, corpus: boolean, run: (host: ReturnType<typeof createHost>, cwd: string) => Promise<T>): Promise<T> {
-  const root = mkdtempSync(join(tmpdir(), `engram-bench-tokens-${profile}-`));
-  const diaryDir = join(root, 'diaries');
-  if (corpus) writeCorpus(diaryDir);
-  else mkdirSync(diaryDir);
-  const host = createHost({});
-  try {
-    // Measured once the index is open: a turn waits for the open only a moment (recallWaitMs), and on
-    // a loaded machine it went on without the sections that need the engine.
-    let opening: Promise<unknown> = Promise.resolve();
-    await host.load(createHostPlugin({ env: { DSH_HOME: join(root, 'dsh') }, onOpening: (ready) => (opening = ready) }), { diaryDir, dataDir: join(root, 'data'), tools: { profile }, model: { autoInstall: false } });
-    await opening;
-    return await run(host, join(root, 'work'));
-  } finally {
-    await host.close();
-    rmSync(root, { recursive: true, force: true });
-  }
 }
 
 /** Fixed cost of a fresh session in an empty memory: tool schemas and Engram's sections. */
 async function fixedCost(profile: ToolProfile, real: Counter) {
-  return withHost(profile, false, async (host, cwd) => {
+  return withFreshHost(profile, null, async (host, cwd) => {
     const schemas = host.tools!.schemas().filter((s) => !HOST_TOOLS.has(s.name));
     const tools = schemas.map((s) => count(s.name, JSON.stringify({ name: s.name, description: s.description, parameters: s.parameters }), real));
     const session = host.createSession({ cwd });
@@ -76,7 +53,7 @@ const own = (m: RequestMessage) => (m.source as { kind?: string; plugin?: string
 
 /** The replayed coding session: recall tokens injected per user turn, and whether the system prompt moved. */
 async function replay(profile: ToolProfile, real: Counter) {
-  return withHost(profile, true, async (host, cwd) => {
+  return withFreshHost(profile, writeCorpus, async (host, cwd) => {
     const session = host.createSession({ cwd });
     const perTurn: { estimate: number; deepseek: number; host: number; titles: string[]; alreadyShown: boolean }[] = [];
     const systems = new Set<string>();
