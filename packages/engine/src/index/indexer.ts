@@ -161,12 +161,14 @@ async function indexPass(
       const key = `${doc.root}:${doc.path}`;
       docWarnings.push(...doc.warnings);
       const before = existing.get(key);
-      if (before) seenKeys.add(key);
       if (!before) added += 1;
-      else if (redoAll || before.contentHash !== sha1(doc.raw)) updated += 1;
       else {
-        unchanged += 1;
-        continue;
+        seenKeys.add(key);
+        if (!redoAll && before.contentHash === sha1(doc.raw)) {
+          unchanged += 1;
+          continue;
+        }
+        updated += 1;
       }
       toTokenize.push(doc);
     }

@@ -194,16 +194,20 @@ export class LiveIndex {
    * +200 MB), kept until a document changes: made per call, they were ~60 ms of each engram_index.
    */
   indexFacts(): readonly IndexFact[] {
-    return (this.facts ??= { all: this.buildIndexFacts(), ordered: null }).all;
+    return this.heldFacts().all;
   }
 
   /** indexFacts() in the memory index's order (pinned, then latest change, then path), sorted once per change. */
   indexFactsInIndexOrder(): readonly IndexFact[] {
-    const facts = (this.facts ??= { all: this.buildIndexFacts(), ordered: null });
+    const facts = this.heldFacts();
     return (facts.ordered ??= [...facts.all].sort(indexOrder));
   }
 
   private facts: { all: readonly IndexFact[]; ordered: readonly IndexFact[] | null } | null = null;
+
+  private heldFacts(): { all: readonly IndexFact[]; ordered: readonly IndexFact[] | null } {
+    return (this.facts ??= { all: this.buildIndexFacts(), ordered: null });
+  }
 
   /** What is derived from every document (identities, index facts): dropped when one changes. */
   private documentsChanged(): void {
