@@ -110,6 +110,14 @@ const env = { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE: '1' };
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0 };
 const times = {};
 const failed = [];
+/** What each failed file said of its failures, repeated at the end: CI shows the end of a long run. */
+const failures = [];
+const FAILURE_LINES = 40;
+function failureExcerpt(out) {
+  const at = out.indexOf('✖ failing tests:');
+  const lines = (at >= 0 ? out.slice(at) : out).split('\n').filter((l) => !/^ℹ /.test(l) && !/^\s+at .*\(?node:/.test(l));
+  return lines.slice(at >= 0 ? 0 : -FAILURE_LINES).slice(0, FAILURE_LINES).join('\n').trimEnd();
+}
 
 function run(name, args, { counted }) {
   return new Promise((resolve) => {
@@ -128,6 +136,7 @@ function run(name, args, { counted }) {
       if (!counted) counts.pass = 0;
       for (const k of Object.keys(totals)) totals[k] += counts[k];
       if (counts.fail) failed.push(name);
+      if (counts.fail) failures.push(`# ${name}\n${failureExcerpt(out)}`);
       const shown = counted || counts.fail ? out : '';
       process.stdout.write(`# ${name} (${(ms / 1000).toFixed(1)} s${counted ? '' : counts.fail ? ', failed' : ', ok'})\n${shown}${shown && !shown.endsWith('\n') ? '\n' : ''}`);
       resolve();
@@ -158,6 +167,7 @@ try {
 } catch { /* the order is only an optimisation */ }
 const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 8);
 console.log(`# ${files.length} test files${checks.length ? ` and ${checks.length} checks` : ''} in ${(wall / 1000).toFixed(0)} s on ${width} lanes (${serial.length} of them one at a time); slowest: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
+if (failures.length) console.log(`# what the failed files said:\n${failures.join('\n')}`);
 if (failed.length) console.log(`# failed: ${failed.join(', ')}`);
 console.log(`${totals.pass} passed, ${totals.fail} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.fail === 0 ? 0 : 1);
