@@ -66,7 +66,15 @@ export function consoleInChromium(
     if (seed) seedDiary(env.ENGRAM_DIARY_DIR);
     await prepare(env, extra);
     port = await freePort();
-    server = await startConsole(startEnv(), port);
+    try {
+      server = await startConsole(startEnv(), port);
+    } catch (e) {
+      // Once, on a new port (another process may have taken this one since it was free), and said:
+      // a start that fails twice fails the block with its reason.
+      console.log(`# the console did not start, once more on a new port: ${(e as Error).message.replace(/\n/g, '\n# ')}`);
+      port = await freePort();
+      server = await startConsole(startEnv(), port);
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {

@@ -52,6 +52,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** One GET with a short deadline, told as its status and time, or why it failed. */
+async function probe(url: string): Promise<string> {
+  const started = Date.now();
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const body = (await res.text()).slice(0, 300);
+    return `${res.status} in ${Date.now() - started} ms: ${body}`;
+  } catch (e) {
+    return `no answer after ${Date.now() - started} ms (${(e as Error).message})`;
+  }
+}
+
 export interface RunningConsole {
   url: string;
   port: number;
@@ -96,7 +108,11 @@ export async function startConsole(env: Record<string, string>, port: number): P
   };
 
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`console did not become ready:\n${out}`)), 60_000);
+    // Said with what the server answers at that moment: whether Next is up and the engine opens
+    // tells a slow start from a stuck one (the start script hides Next's own banner).
+    const deadline = setTimeout(() => {
+      void probe(`http://127.0.0.1:${port}/api/trpc/system.health`).then((answer) => reject(new Error(`console did not become ready in 60 s (system.health: ${answer}):\n${out}`)));
+    }, 60_000);
     const check = () => {
       if (/console ready|Ready in|✓ Ready/.test(out)) {
         clearTimeout(deadline);
