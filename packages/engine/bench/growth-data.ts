@@ -154,21 +154,3 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
   }
   return { notes, asked, absent };
 }
-
-/**
- * The sets the benchmark runs: CMRC always; the English set when its data is present
- * (bench/data/english/, loaded by bench/growth-english.ts).
- */
-export async function growthSets(): Promise<QaSet[]> {
-  const sets = [cmrcSet()];
-  if (process.env.GROWTH_SETS !== 'zh') {
-    try {
-      const { englishGrowthSet } = await import('./growth-english.ts');
-      sets.push(englishGrowthSet());
-    } catch (e) {
-      console.error(`growth: no English set (${e instanceof Error ? e.message : String(e)})`);
-    }
-  }
-  if (process.env.GROWTH_SETS === 'en') sets.shift();
-  return sets;
-}

@@ -29,7 +29,8 @@ import { openEngine } from '../src/engine.ts';
 import { LexicalIndex } from '../src/lexical/bm25.ts';
 import { installedModel, modelDirOf } from '../src/model/install.ts';
 import { createTokenizer } from '../src/text/tokenize.ts';
-import { buildStore, GROWTH_STORES, growthSets, type BuiltStore, type QaSet, type StoreNote, type StoreSpec } from './growth-data.ts';
+import { buildStore, GROWTH_STORES, type BuiltStore, type QaSet, type StoreNote, type StoreSpec } from './growth-data.ts';
+import { growthSets } from './growth-sets.ts';
 
 export interface HalfFigures {
   r5: number;

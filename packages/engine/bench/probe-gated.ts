@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
 import { modelDirOf } from '../src/model/install.ts';
-import { buildStore, GROWTH_STORES, growthSets } from './growth-data.ts';
+import { buildStore, GROWTH_STORES } from './growth-data.ts';
+import { growthSets } from './growth-sets.ts';
 import { modelDataDir } from './growth.ts';
 
 const storeName = process.env.STORE ?? '20k';

@@ -2,7 +2,6 @@
 // job boards over one engine would not see each other's state. Kept on globalThis like the runtime,
 // so every Next bundle that reaches them shares the same instances.
 import { CompactionMemory, CrossSession, PastSessions, WorkspaceRegistry, type Engine } from '@engram/engine';
-import type { ConsoleRuntime } from './engine.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { LibraryCache } from './library-cache.ts';
 import { ConsoleMirrors } from './mirrors.ts';
@@ -25,7 +24,8 @@ export interface ConsoleServices {
 const KEY = Symbol.for('engram.console.services');
 const table = (): WeakMap<Engine, ConsoleServices> => ((globalThis as Record<symbol, WeakMap<Engine, ConsoleServices>>)[KEY] ??= new WeakMap());
 
-export function servicesOf(runtime: Pick<ConsoleRuntime, 'engine'>): ConsoleServices {
+/** The services of the runtime's engine (any `{ engine }`: the console's runtime, a test's). */
+export function servicesOf(runtime: { engine: Engine }): ConsoleServices {
   const { engine } = runtime;
   const known = table().get(engine);
   if (known) return known;
