@@ -5,7 +5,9 @@
 // (`slots`, FNV-1a over the UTF-8, linear probing, 0 = empty, id + 1 otherwise). Opening a snapshot
 // then parses nothing: a one-shot command at 5,000 memories (50,000 terms) spent ~30 ms turning a
 // JSON list into a Map before its first lookup, for the few dozen terms a write or a query looks up.
-// Terms added after opening go to an ordinary Map beside the packed ones.
+// Terms added after opening (every term, in a build from nothing) go to a TermHash beside the packed ones.
+
+import { TermHash } from './term-hash.ts';
 
 const encoder = new TextEncoder();
 const textDecoder = new TextDecoder();
@@ -41,8 +43,8 @@ function utf8(term: string): { bytes: Uint8Array; length: number } {
 }
 
 export class TermTable {
-  private readonly added = new Map<string, number>();
-  private addedById: string[] = [];
+  /** Terms added since the packed ones, their ids counted after them. */
+  private readonly added = new TermHash();
 
   private constructor(private readonly packed: PackedTerms | null) {}
 
@@ -104,14 +106,14 @@ export class TermTable {
       const found = this.lookUpPacked(term);
       if (found !== undefined) return found;
     }
-    return this.added.get(term);
+    const local = this.added.get(term);
+    return local < 0 ? undefined : this.packedCount + local;
   }
 
   /** Records a new term under the next id (the caller checked it is not there). */
   add(term: string, id: number): void {
     if (id !== this.size) throw new Error(`term ids are handed out in order: expected ${this.size}, got ${id}`);
-    this.added.set(term, id);
-    this.addedById.push(term);
+    this.added.add(term);
   }
 
   /** The packed form for a snapshot: the opened one as it is when nothing was added. */
@@ -122,7 +124,7 @@ export class TermTable {
   /** The term with this id. */
   termAt(id: number): string {
     const n = this.packedCount;
-    if (id >= n) return this.addedById[id - n]!;
+    if (id >= n) return this.added.termAt(id - n);
     const { text, offsets } = this.packed!;
     return textDecoder.decode(text.subarray(offsets[id]!, offsets[id + 1]!));
   }
@@ -136,7 +138,7 @@ export class TermTable {
       const decoder = new TextDecoder();
       for (let id = 0; id < n; id++) out[id] = decoder.decode(text.subarray(offsets[id]!, offsets[id + 1]!));
     }
-    this.addedById.forEach((t, i) => (out[n + i] = t));
+    for (let i = 0; i < this.added.size; i++) out[n + i] = this.added.termAt(i);
     return out;
   }
 
