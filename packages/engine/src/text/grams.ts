@@ -45,7 +45,8 @@ const UNKNOWN = 0;
 const A_GRAM = 1;
 const NOT_A_GRAM = 2;
 const bmpState = new Uint8Array(0x10000);
-const bmpGram: string[] = [];
+/** Filled up front: an array written at scattered indexes of an empty one is kept as a dictionary, and each read took V8's slow path. */
+const bmpGram: string[] = new Array<string>(0x10000).fill('');
 const astralGrams = new Map<string, string | null>();
 
 function gramOf(char: string): string | null {
