@@ -15,15 +15,16 @@ function hashOf(term: string): number {
   return h | 0;
 }
 
-const MIN_SLOTS = 1024;
+/** Small to begin with: every vocabulary has one, and most opened from a snapshot never add a term. */
+const MIN_SLOTS = 64;
 
 export class TermHash {
   /** Slot i: [hash, id + 1] at 2i, 2i + 1; id + 1 = 0 marks a free slot. Never more than half full. */
   private slots = new Int32Array(MIN_SLOTS * 2);
   private mask = MIN_SLOTS - 1;
   /** The terms' code units back to back; term `id` is units[starts[id] .. starts[id + 1]). */
-  private units = new Uint16Array(4096);
-  private starts = new Int32Array(1025);
+  private units = new Uint16Array(256);
+  private starts = new Int32Array(MIN_SLOTS / 2 + 1);
   private count = 0;
 
   get size(): number {
