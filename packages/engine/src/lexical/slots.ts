@@ -409,7 +409,7 @@ export class ChunkSlots {
 export type GrowableArray = Uint8Array | Int32Array | Float64Array;
 
 /** The same array when long enough, else a copy at least `minLength` long (capacity doubles). */
-export function grown<T extends GrowableArray>(array: T, minLength: number): T {
+export function grown<T extends GrowableArray | Uint16Array>(array: T, minLength: number): T {
   let length = Math.max(array.length, 16);
   while (length < minLength) length *= 2;
   if (length === array.length) return array;

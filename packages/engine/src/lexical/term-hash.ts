@@ -8,6 +8,8 @@
 // to back in one array, so a lookup reads the slot and the term's few code units (6 % of the samples
 // for the same work). No term is kept as a string of its own.
 
+import { grown } from './slots.ts';
+
 /** FNV-1a over UTF-16 code units (not the snapshot's UTF-8 hash: these tables are never stored). */
 function hashOf(term: string): number {
   let h = 0x811c9dc5;
@@ -47,8 +49,8 @@ export class TermHash {
     const id = this.count;
     const start = this.starts[id]!;
     const end = start + term.length;
-    if (end > this.units.length) this.units = copied(this.units, Math.max(end, this.units.length * 2));
-    if (id + 2 > this.starts.length) this.starts = copied(this.starts, this.starts.length * 2);
+    this.units = grown(this.units, end);
+    this.starts = grown(this.starts, id + 2);
     for (let i = 0; i < term.length; i++) this.units[start + i] = term.charCodeAt(i);
     this.starts[id + 1] = end;
     this.count = id + 1;
@@ -89,10 +91,4 @@ export class TermHash {
     this.mask = slotCount - 1;
     for (let i = 1; i < old.length; i += 2) if (old[i] !== 0) this.place(old[i - 1]!, old[i]!);
   }
-}
-
-function copied<T extends Uint16Array | Int32Array>(array: T, length: number): T {
-  const out = new (array.constructor as new (n: number) => T)(length);
-  out.set(array);
-  return out;
 }
