@@ -109,9 +109,8 @@ const checks = only.length || quick || process.argv.includes('--no-checks') ? []
 const env = { ...process.env, FORCE_COLOR: '0', ENGRAM_TEST_ISOLATE: '1' };
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0 };
 const times = {};
+/** Each failed file with what it said of its failures, repeated at the end: CI shows the end of a long run. */
 const failed = [];
-/** What each failed file said of its failures, repeated at the end: CI shows the end of a long run. */
-const failures = [];
 const FAILURE_LINES = 40;
 function failureExcerpt(out) {
   const at = out.indexOf('✖ failing tests:');
@@ -135,8 +134,7 @@ function run(name, args, { counted }) {
       if ((code !== 0 || signal) && counts.fail === 0) counts.fail = 1;
       if (!counted) counts.pass = 0;
       for (const k of Object.keys(totals)) totals[k] += counts[k];
-      if (counts.fail) failed.push(name);
-      if (counts.fail) failures.push(`# ${name}\n${failureExcerpt(out)}`);
+      if (counts.fail) failed.push({ name, said: failureExcerpt(out) });
       const shown = counted || counts.fail ? out : '';
       process.stdout.write(`# ${name} (${(ms / 1000).toFixed(1)} s${counted ? '' : counts.fail ? ', failed' : ', ok'})\n${shown}${shown && !shown.endsWith('\n') ? '\n' : ''}`);
       resolve();
@@ -167,7 +165,9 @@ try {
 } catch { /* the order is only an optimisation */ }
 const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 8);
 console.log(`# ${files.length} test files${checks.length ? ` and ${checks.length} checks` : ''} in ${(wall / 1000).toFixed(0)} s on ${width} lanes (${serial.length} of them one at a time); slowest: ${slowest.map(([f, ms]) => `${f} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
-if (failures.length) console.log(`# what the failed files said:\n${failures.join('\n')}`);
-if (failed.length) console.log(`# failed: ${failed.join(', ')}`);
+if (failed.length) {
+  console.log(`# what the failed files said:\n${failed.map((f) => `# ${f.name}\n${f.said}`).join('\n')}`);
+  console.log(`# failed: ${failed.map((f) => f.name).join(', ')}`);
+}
 console.log(`${totals.pass} passed, ${totals.fail} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.fail === 0 ? 0 : 1);
