@@ -5,8 +5,9 @@
 // would give on both halves. The bars are chosen on the tuning half; the other half is only read.
 //
 //   node --import tsx packages/engine/bench/fit-query-gate.ts 1×=/tmp/qd-1.json 20k=/tmp/qd-20k.json [--check '10k, asked ×30'=/tmp/qd-10k.json …]
-//     [--bars 0.1,0.2,0.3] [--agreement 0.2] [--current]   (--current: the fitted weights as they are, no fit;
-//     --agreement: the probability from which channels that agree keep a question, default the fitted gate's)
+//     [--bars 0.1,0.2,0.3] [--agreement 0.2] [--agreement-from 600] [--current]   (--current: the fitted weights as they are, no fit;
+//     --agreement: the probability from which channels that agree keep a question, --agreement-from: in a store of
+//     at least that many chunks (dumps that record them), defaults the fitted gate's)
 import { readFileSync } from 'node:fs';
 import { FITTED_QUERY_GATE, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
 import { fitLogistic, type Sample } from './logistic.ts';
@@ -21,6 +22,8 @@ const flag = (name: string) => {
 };
 const bars = (flag('--bars') ?? '0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.5').split(',').map(Number);
 const agreementBar = Number(flag('--agreement') ?? FITTED_QUERY_GATE?.agreementBar ?? 2);
+// Agreement counts only in a store of at least this many chunks (records without a chunk count: always).
+const agreementFrom = Number(flag('--agreement-from') ?? FITTED_QUERY_GATE?.agreementFrom ?? 0);
 const current = args.includes('--current');
 const stores: { name: string; train: boolean; records: QueryGateRecord[] }[] = [];
 let train = true;
@@ -53,7 +56,8 @@ function figures(records: QueryGateRecord[], half: 0 | 1, bar: number): string {
     if (r.empty) return true;
     if (r.features === null) return false;
     const p = queryProbability(r.features, weights);
-    return p < bar && !(r.features.agreePass === 1 && p >= agreementBar);
+    const agreementCounts = (r.chunks ?? Infinity) >= agreementFrom;
+    return p < bar && !(agreementCounts && r.features.agreePass === 1 && p >= agreementBar);
   };
   const asked = rs.filter((r) => r.kind === 'asked');
   const ooc = rs.filter((r) => r.kind === 'ooc');

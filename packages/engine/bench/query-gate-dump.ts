@@ -26,6 +26,8 @@ export interface QueryGateRecord {
   features: QueryEvidence | null;
   /** The store's bar for this question. */
   threshold: number | null;
+  /** Chunks in the store (the gate's bar and whether agreement counts depend on it). */
+  chunks?: number;
 }
 
 const storeName = process.env.STORE ?? '20k';
@@ -47,6 +49,7 @@ const questions: { kind: QueryGateRecord['kind']; q: string; half: 0 | 1; gold: 
   ...set.chatter.map((c) => ({ kind: 'chatter' as const, q: c.q, half: c.half, gold: [] })),
 ];
 
+let chunks = 0;
 async function pass(queryGate: 'auto' | 'off') {
   const engine = await openEngine({
     options: { diaryDir: join(work!, 'diaries'), dataDir: join(work!, 'data'), diary: { requireTag: false, timePrefix: true }, embedding: { provider: 'local', modelDir: modelDirOf(model!) }, recall: { hybridGate: { queryGate } } },
@@ -57,6 +60,7 @@ async function pass(queryGate: 'auto' | 'off') {
   try {
     await engine.index({ full: false });
     await engine.vectorsSettled();
+    chunks = (await engine.status()).chunks;
     const results = [];
     for (const x of questions) results.push(await engine.recall(x.q, { k: 5 }));
     return results;
@@ -70,7 +74,7 @@ const open = await pass('off');
 const records: QueryGateRecord[] = questions.map((x, i) => {
   const groups = open[i]!.hits.map((h) => groupOfPath.get(h.path) ?? h.path);
   const gate = judged[i]!.explain.gate.queryGate ?? null;
-  return { kind: x.kind, half: x.half, q: x.q, hit: groups.some((g) => x.gold.includes(g)), empty: groups.length === 0, features: gate?.features ?? null, threshold: gate?.threshold ?? null };
+  return { kind: x.kind, half: x.half, q: x.q, hit: groups.some((g) => x.gold.includes(g)), empty: groups.length === 0, features: gate?.features ?? null, threshold: gate?.threshold ?? null, chunks };
 });
 writeFileSync(out, JSON.stringify(records));
 console.log(`${storeName}: ${records.length} questions, ${records.filter((r) => r.features).length} judged → ${out}`);

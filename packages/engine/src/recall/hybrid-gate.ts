@@ -205,6 +205,11 @@ export interface QueryGate {
   largeStore?: { chunks: number; threshold: number };
   /** Below the bar, a question whose candidates include one first in both channels (agreePass) is still answered from this probability on. */
   agreementBar?: number;
+  /**
+   * …in a store of at least this many chunks (0 when absent). In a store of a few hundred notes the one
+   * note on a subject is first in both channels whether or not it answers the question.
+   */
+  agreementFrom?: number;
 }
 
 /**
@@ -233,14 +238,16 @@ export function queryProbability(q: QueryEvidence, weights: number[]): number {
  * 20,000 notes and the 10,000-note store whose asked notes are each written 30 more times, dumped by
  * bench/query-gate-dump.ts; positives: answerable questions whose note is in the top 5, negatives:
  * out-of-corpus questions and chatter), over QUERY_FEATURES. The bars were chosen on the same half:
- * in a small store the highest out-of-corpus → nothing with R@5 ≥ 0.99 and answerable → nothing
- * ≤ 1 % (0.45, channels that agree keeping a question from 0.1 on: 88.5 %), from 5,000 chunks the
- * highest keeping answerable → nothing ≤ 1.5 % in both large stores (0.15). docs/benchmarks.md, "Query gate".
+ * up to 600 chunks the highest out-of-corpus → nothing keeping R@5 ≥ 0.98 in the stores of 181 and
+ * 595 notes (0.5; channels that agree keep a question from 0.1 on only from 600 chunks), from 5,000
+ * chunks the highest keeping answerable → nothing ≤ 1.5 % in both large stores (0.15).
+ * docs/benchmarks.md, "Recall as memory grows".
  */
 export const FITTED_QUERY_GATE: QueryGate | null = {
   weights: [-14.973, 6.401, -0.848, 0.286, 0.842, 0.676, 1.874, 2.548, 0.156, 4.575, 0.275, 3.351, 5.167],
-  threshold: 0.45,
+  threshold: 0.5,
   agreementBar: 0.1,
+  agreementFrom: 600,
   smallStore: 600,
   largeStore: { chunks: 5_000, threshold: 0.15 },
 };

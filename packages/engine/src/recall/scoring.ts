@@ -342,10 +342,12 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold, features: roundQueryEvidence(q) };
   if (p >= threshold) return { silence: null, verdict };
   // Both channels putting the same memory first (one the lexical rules let through) is a strong sign
-  // the question is answered: it keeps the question unless the gate finds it hopeless (below
-  // agreementBar). Without that bar it let out-of-corpus questions about another paragraph of the
-  // same article through unjudged (hybrid-gate.ts FITTED_QUERY_GATE).
-  if (gate.agreementBar !== undefined && q.agreePass === 1 && p >= gate.agreementBar) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
+  // the question is answered, in a store large enough for that to mean something (agreementFrom): it
+  // keeps the question unless the gate finds it hopeless (below agreementBar). Without that bar it let
+  // out-of-corpus questions about another paragraph of the same article through unjudged
+  // (hybrid-gate.ts FITTED_QUERY_GATE).
+  const agreementBar = (ctx.chunkCount ?? 0) >= (gate.agreementFrom ?? 0) ? gate.agreementBar : undefined;
+  if (agreementBar !== undefined && q.agreePass === 1 && p >= agreementBar) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
 }

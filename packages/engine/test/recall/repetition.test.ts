@@ -98,6 +98,19 @@ test('both channels ranking the same candidate first keep a question the query g
   assert.equal(applyGates(agreeing, { ...ctx, queryGate: { weights, threshold: 0.5 } }).kept.length, 0);
 });
 
+test('agreement keeps a doubted question only in a store large enough for it to mean something', () => {
+  // In a store of a few hundred notes the one note on a subject is first in both channels whether or not it answers.
+  const weights = [-5, 10, ...QUERY_FEATURES.slice(1).map(() => 0)];
+  const gate = { weights, threshold: 0.5, agreementBar: 0.1, agreementFrom: 600 };
+  const ctx = { distinctive: new Set(['司马', '儿子']), semanticRan: true, cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 }, titleOf: () => '', maxIdf: 6, queryGate: gate };
+  const agreeing = [cand('a', 1, 1, ev({ lexInvRank: 1, semInvRank: 1 })), cand('b', 2, 2, ev({ p: 0.05, lexInvRank: 0.5, semInvRank: 0.5 }))];
+  assert.equal(applyGates(agreeing, { ...ctx, chunkCount: 200 }).kept.length, 0);
+  assert.equal(applyGates(agreeing, { ...ctx, chunkCount: 599 }).kept.length, 0);
+  const large = applyGates(agreeing, { ...ctx, chunkCount: 600 });
+  assert.equal(large.kept.map((c) => c.chunkId).join(), 'a');
+  assert.equal(large.queryGate?.overriddenBy, 'channels agree');
+});
+
 test('collapse shows a near-duplicate group once, counting the others', () => {
   const c = (id: string, score: number): Candidate => ({ chunkId: id, docId: id, lexical: null, semantic: null, matched: [], coverage: 1, fused: score, decay: 1, score, folded: 0 });
   const { kept, folded } = collapseNearDuplicates([c('a', 1), c('b', 3), c('x', 2), c('c', 0.5)], [['a', 'b', 'c']]);
