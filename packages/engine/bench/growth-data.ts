@@ -81,14 +81,16 @@ export interface StoreSpec {
   repeats: number;
   /** At most this many asked notes are repeated (the first by index; fewer when the copies would not fit in `size`); questions are asked about these only. */
   repeatedNotes?: number;
-  /** Only the set's first N notes, in every role (a smaller store than the whole set's). */
-  firstNotes?: number;
+  /** Only `count` of the set's notes from index `from` on, each in the role and half it has in the whole set (a smaller store than the whole set's). */
+  slice?: { from: number; count: number };
 }
 
 /** The stores of the growth benchmark (the issue's situations). */
 export const GROWTH_STORES: StoreSpec[] = [
-  // CMRC's first 256 paragraphs: 179 stored notes, a store the size of a few weeks of notes.
-  { name: 'small', size: 0, repeats: 0, firstNotes: 256 },
+  // CMRC's first 256 paragraphs: 181 stored notes, a store the size of a few weeks of notes.
+  { name: 'small', size: 0, repeats: 0, slice: { from: 0, count: 256 } },
+  // The same size from CMRC's last 256 paragraphs: a second small store, other articles.
+  { name: 'small, last 256', size: 0, repeats: 0, slice: { from: 592, count: 256 } },
   { name: '1×', size: 0, repeats: 0 },
   { name: '5k', size: 5_000, repeats: 0 },
   { name: '20k', size: 20_000, repeats: 0 },
@@ -116,23 +118,27 @@ export function buildStore(set: QaSet, spec: StoreSpec, seed = 2018): BuiltStore
   const notes: StoreNote[] = [];
   const asked: BuiltStore['asked'] = [];
   const absent: BuiltStore['absent'] = [];
-  const setNotes = spec.firstNotes === undefined ? set.notes : set.notes.slice(0, spec.firstNotes);
-  const stored = setNotes.filter((_, i) => set.role(i) !== 'absent');
-  const askedIds = setNotes.filter((_, i) => set.role(i) === 'asked').map((n) => n.id);
+  const from = spec.slice?.from ?? 0;
+  const setNotes = spec.slice === undefined ? set.notes : set.notes.slice(from, from + spec.slice.count);
+  // Roles and halves by the note's index in the whole set.
+  const role = (i: number) => set.role(from + i);
+  const half = (i: number) => set.half(from + i);
+  const stored = setNotes.filter((_, i) => role(i) !== 'absent');
+  const askedIds = setNotes.filter((_, i) => role(i) === 'asked').map((n) => n.id);
   const room = spec.repeats > 0 ? Math.floor(Math.max(0, spec.size - stored.length) / spec.repeats) : 0;
   const repeated = new Set(spec.repeats > 0 ? askedIds.slice(0, Math.min(room, spec.repeatedNotes ?? Infinity)) : []);
   const askedAbout = (ids: string[]) => spec.repeats === 0 || ids.some((id) => repeated.has(id));
   setNotes.forEach((n, i) => {
-    const role = set.role(i);
-    if (role === 'absent') {
-      for (const q of n.questions) absent.push({ q, half: set.half(i) });
+    const r = role(i);
+    if (r === 'absent') {
+      for (const q of n.questions) absent.push({ q, half: half(i) });
       return;
     }
-    notes.push({ id: n.id, title: n.title, text: n.text, group: role === 'asked' ? n.id : null });
-    if (role === 'asked' && askedAbout([n.id])) for (const q of n.questions) asked.push({ q, groups: [n.id], half: set.half(i) });
+    notes.push({ id: n.id, title: n.title, text: n.text, group: r === 'asked' ? n.id : null });
+    if (r === 'asked' && askedAbout([n.id])) for (const q of n.questions) asked.push({ q, groups: [n.id], half: half(i) });
   });
   const inStore = new Set(setNotes.map((n) => n.id));
-  for (const q of set.questions ?? []) if (askedAbout(q.answerIds) && (spec.firstNotes === undefined || q.answerIds.some((id) => inStore.has(id)))) asked.push({ q: q.q, groups: q.answerIds, half: q.half });
+  for (const q of set.questions ?? []) if (askedAbout(q.answerIds) && (spec.slice === undefined || q.answerIds.some((id) => inStore.has(id)))) asked.push({ q: q.q, groups: q.answerIds, half: q.half });
   for (const n of setNotes) {
     if (!repeated.has(n.id)) continue;
     const parts = set.sentences(n.text);

@@ -128,7 +128,7 @@ export function modelDataDir(): string | null {
 function wantsModel(store: string, mode: string): boolean {
   if (mode === 'none') return false;
   if (mode === 'all') return true;
-  if (mode === 'auto') return store === '1×' || store === 'small';
+  if (mode === 'auto') return store === '1×' || store.startsWith('small');
   return mode.split(',').map((s) => s.trim()).includes(store);
 }
 
