@@ -40,3 +40,9 @@ test('every reason the engine gives a removal reads in Chinese: the characters-o
   assert.equal(reasonText('matched characters of the query, no word of it', 'zh'), '只对上了问题里的几个字，没有一个词');
   assert.equal(reasonText('matched characters of the query, no word of it', 'en'), 'matched characters of the query, no word of it');
 });
+
+test('a question silenced in a small store although both channels agree says why agreement did not keep it, in Chinese too', () => {
+  const detail = 'query gate: q 0.12 < 0.5 (maxP 0.30, agreePass 1.00); channels agree, which counts from 600 chunks (this store: 204)';
+  assert.equal(reasonText(detail, 'zh'), '整个问题看起来不像记忆能回答的（关键词和语义合起来判断）；两路检索都把同一条排在第一，但记忆还少（204 块，满 600 块才算数）');
+  assert.equal(reasonText('query gate: q 0.12 < 0.5 (maxP 0.30)', 'zh'), '整个问题看起来不像记忆能回答的（关键词和语义合起来判断）');
+});

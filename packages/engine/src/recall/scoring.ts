@@ -349,7 +349,12 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   const agreementBar = (ctx.chunkCount ?? 0) >= (gate.agreementFrom ?? 0) ? gate.agreementBar : undefined;
   if (agreementBar !== undefined && q.agreePass === 1 && p >= agreementBar) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
-  return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
+  // Said when it would have kept the question in a larger store, so the explanation shows why it did not.
+  const unheard =
+    agreementBar === undefined && gate.agreementBar !== undefined && q.agreePass === 1 && p >= gate.agreementBar
+      ? `; channels agree, which counts from ${gate.agreementFrom} chunks (this store: ${ctx.chunkCount ?? 0})`
+      : '';
+  return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})${unheard}`, verdict };
 }
 
 const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;

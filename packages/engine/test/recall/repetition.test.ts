@@ -104,7 +104,9 @@ test('agreement keeps a doubted question only in a store large enough for it to 
   const gate = { weights, threshold: 0.5, agreementBar: 0.1, agreementFrom: 600 };
   const ctx = { distinctive: new Set(['司马', '儿子']), semanticRan: true, cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 }, titleOf: () => '', maxIdf: 6, queryGate: gate };
   const agreeing = [cand('a', 1, 1, ev({ lexInvRank: 1, semInvRank: 1 })), cand('b', 2, 2, ev({ p: 0.05, lexInvRank: 0.5, semInvRank: 0.5 }))];
-  assert.equal(applyGates(agreeing, { ...ctx, chunkCount: 200 }).kept.length, 0);
+  const small = applyGates(agreeing, { ...ctx, chunkCount: 200 });
+  assert.equal(small.kept.length, 0);
+  assert.match(small.removals[0]?.detail ?? '', /channels agree, which counts from 600 chunks \(this store: 200\)/);
   assert.equal(applyGates(agreeing, { ...ctx, chunkCount: 599 }).kept.length, 0);
   const large = applyGates(agreeing, { ...ctx, chunkCount: 600 });
   assert.equal(large.kept.map((c) => c.chunkId).join(), 'a');
