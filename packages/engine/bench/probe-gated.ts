@@ -37,7 +37,11 @@ for (const a of store.asked.filter((x) => x.half === half)) {
   const at = groups.findIndex((g) => a.groups.includes(g));
   if (at >= 0 && at < 5) { count('hit'); continue; }
   if (r.hits.length === 0) { count(`silenced: ${r.explain.gate.silencedBy?.rule}`); continue; }
-  if (at >= 5) { count('kept, ranked 6–20'); continue; }
+  if (at >= 5) {
+    count('kept, ranked 6–20');
+    if (process.env.SHOW) console.log(`rank ${at + 1}`, a.q, a.groups.join(','), '| above:', r.hits.slice(0, 3).map((h) => h.title).join(' / '));
+    continue;
+  }
   let removedBy: string | null = null;
   for (const rm of r.explain.gate.removals) if (a.groups.includes(await groupOfDoc(rm.docId))) { removedBy = rm.gate; break; }
   count(removedBy ? `removed by ${removedBy}` : 'not a candidate');
