@@ -9,7 +9,7 @@
 //     --agreement: the probability from which channels that agree keep a question, --agreement-from: in a store of
 //     at least that many chunks (dumps that record them), defaults the fitted gate's)
 import { readFileSync } from 'node:fs';
-import { FITTED_QUERY_GATE, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
+import { agreementBarFor, FITTED_QUERY_GATE, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
 import { fitLogistic, type Sample } from './logistic.ts';
 import type { QueryGateRecord } from './query-gate-dump.ts';
 
@@ -56,8 +56,8 @@ function figures(records: QueryGateRecord[], half: 0 | 1, bar: number): string {
     if (r.empty) return true;
     if (r.features === null) return false;
     const p = queryProbability(r.features, weights);
-    const agreementCounts = (r.chunks ?? Infinity) >= agreementFrom;
-    return p < bar && !(agreementCounts && r.features.agreePass === 1 && p >= agreementBar);
+    const agreement = agreementBarFor({ weights, threshold: bar, agreementBar, agreementFrom }, r.chunks ?? Infinity);
+    return p < bar && !(agreement !== undefined && r.features.agreePass === 1 && p >= agreement);
   };
   const asked = rs.filter((r) => r.kind === 'asked');
   const ooc = rs.filter((r) => r.kind === 'ooc');

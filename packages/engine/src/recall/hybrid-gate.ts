@@ -227,6 +227,15 @@ export function queryGateThreshold(gate: QueryGate, chunks: number): number {
   return Math.round((gate.threshold + (large.threshold - gate.threshold) * share) * 1000) / 1000;
 }
 
+/**
+ * The probability from which channels that agree keep a question the gate doubts, in a store of
+ * `chunks` chunks; undefined when agreement does not count there (no agreementBar, or a store under
+ * agreementFrom). Pure.
+ */
+export function agreementBarFor(gate: QueryGate, chunks: number): number | undefined {
+  return chunks >= (gate.agreementFrom ?? 0) ? gate.agreementBar : undefined;
+}
+
 export function queryProbability(q: QueryEvidence, weights: number[]): number {
   let s = weights[0] ?? 0;
   QUERY_FEATURES.forEach((f, i) => (s += (weights[i + 1] ?? 0) * q[f]));

@@ -13,6 +13,7 @@ import {
   evidenceOf,
   queryEvidence,
   queryGateThreshold,
+  agreementBarFor,
   queryProbability,
   roundQueryEvidence,
   type QueryEvidence,
@@ -346,14 +347,11 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // keeps the question unless the gate finds it hopeless (below agreementBar). Without that bar it let
   // out-of-corpus questions about another paragraph of the same article through unjudged
   // (hybrid-gate.ts FITTED_QUERY_GATE).
-  const agreementBar = (ctx.chunkCount ?? 0) >= (gate.agreementFrom ?? 0) ? gate.agreementBar : undefined;
-  if (agreementBar !== undefined && q.agreePass === 1 && p >= agreementBar) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
+  const agreementKeeps = (bar: number | undefined) => bar !== undefined && q.agreePass === 1 && p >= bar;
+  if (agreementKeeps(agreementBarFor(gate, ctx.chunkCount ?? 0))) return { silence: null, verdict: { ...verdict, overriddenBy: 'channels agree' } };
   const f = QUERY_FEATURES.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
-  // Said when it would have kept the question in a larger store, so the explanation shows why it did not.
-  const unheard =
-    agreementBar === undefined && gate.agreementBar !== undefined && q.agreePass === 1 && p >= gate.agreementBar
-      ? `; channels agree, which counts from ${gate.agreementFrom} chunks (this store: ${ctx.chunkCount ?? 0})`
-      : '';
+  // Said when agreement would have kept the question in a larger store, so the explanation shows why it did not.
+  const unheard = agreementKeeps(gate.agreementBar) ? `; channels agree, which counts from ${gate.agreementFrom} chunks (this store: ${ctx.chunkCount ?? 0})` : '';
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})${unheard}`, verdict };
 }
 
