@@ -9,3 +9,10 @@ test('write and parse warnings read in Chinese, with full-width punctuation; pla
   assert.equal(engineText('工作/a.txt:3: something new', 'zh'), '工作/a.txt:3: something new', 'unknown shapes are shown as they came');
   assert.equal(engineText('no "> summary" paragraph; recall will use the first 160 characters of the body', 'en'), 'no "> summary" paragraph; recall will use the first 160 characters of the body');
 });
+
+test("the collapse stage's note reads in Chinese whichever of its parts a recall had", () => {
+  assert.equal(engineText('one hit per document', 'zh'), '每篇文档只留一条');
+  assert.equal(engineText('one hit per document; 2 near-duplicate groups shown once', 'zh'), '每篇文档只留一条；2 组近似重复只显示一次');
+  assert.equal(engineText('one hit per document; 3 moved down: a better hit holds their matching sentences', 'zh'), '每篇文档只留一条；3 条后移：排在前面的记忆已经包含它们命中的句子');
+  assert.equal(engineText('one hit per document; 1 near-duplicate groups shown once; 4 moved down: a better hit holds their matching sentences', 'zh'), '每篇文档只留一条；1 组近似重复只显示一次；4 条后移：排在前面的记忆已经包含它们命中的句子');
+});

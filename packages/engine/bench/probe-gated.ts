@@ -36,7 +36,11 @@ for (const a of store.asked.filter((x) => x.half === half)) {
   const groups = r.hits.map((h) => groupOfPath.get(h.path) ?? h.path);
   const at = groups.findIndex((g) => a.groups.includes(g));
   if (at >= 0 && at < 5) { count('hit'); continue; }
-  if (r.hits.length === 0) { count(`silenced: ${r.explain.gate.silencedBy?.rule}`); continue; }
+  if (r.hits.length === 0) {
+    count(`silenced: ${r.explain.gate.silencedBy?.rule}`);
+    if (process.env.SHOW) console.log(`silenced (${r.explain.gate.silencedBy?.rule})`, a.q, a.groups.join(','), '|', r.explain.gate.silencedBy?.detail ?? '');
+    continue;
+  }
   if (at >= 5) {
     count('kept, ranked 6–20');
     if (process.env.SHOW) console.log(`rank ${at + 1}`, a.q, a.groups.join(','), '| above:', r.hits.slice(0, 3).map((h) => h.title).join(' / '));

@@ -17,7 +17,10 @@ const ZH_RULES: Rule[] = [
   [/^Run `engram model install` .*lexical recall works without it\.$/, () => '运行 `engram model install`（或在设置里安装模型）即可加上语义召回；没有它关键词召回照常工作。'],
   [/^Set embedding\.provider to .*lexical recall works without it\.$/, () => '把 embedding 提供方设为 openai 或 local 即可加上语义召回；没有它关键词召回照常工作。'],
   [/^kBase (\d+) \+ (\d+) for (\d+) distinctive tokens, within (\d+)\.\.(\d+)$/, (m) => `基准 ${m[1]} + ${m[2]}（${m[3]} 个有区分度的词），范围 ${m[4]}–${m[5]}`],
-  [/^one hit per document$/, () => '每篇文档只留一条'],
+  [
+    /^one hit per document(?:; (\d+) near-duplicate groups shown once)?(?:; (\d+) moved down: a better hit holds their matching sentences)?$/,
+    (m) => `每篇文档只留一条${m[1] ? `；${m[1]} 组近似重复只显示一次` : ''}${m[2] ? `；${m[2]} 条后移：排在前面的记忆已经包含它们命中的句子` : ''}`,
+  ],
   [/^k=(\d+), maxChars=(\d+)$/, (m) => `最多 ${m[1]} 条，字数上限 ${m[2]}`],
   [/^scope: (.*) \+ global$/, (m) => `范围：${m[1]} + 全局`],
   // What a write says about its text (diary/store.ts composeEntry).

@@ -22,6 +22,7 @@ export interface ExplainPart {
   time?: TimeExplanation | null;
   terms?: RecallExplanation['terms'];
   nearDuplicates?: RecallExplanation['nearDuplicates'];
+  redundant?: RecallExplanation['redundant'];
   language?: RecallExplanation['language'];
   silencedBy?: RecallExplanation['gate']['silencedBy'];
   queryGate?: RecallExplanation['gate']['queryGate'];
@@ -98,6 +99,7 @@ export function recallResultOf(input: {
       gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}), ...(part.queryGate ? { queryGate: part.queryGate } : {}) },
       ...(part.terms ? { terms: part.terms } : {}),
       ...(part.nearDuplicates ? { nearDuplicates: part.nearDuplicates } : {}),
+      ...(part.redundant ? { redundant: part.redundant } : {}),
       ...(part.language ? { language: part.language } : {}),
       semantic: required(part.semantic, 'semantic section'),
       lexical: required(part.lexical, 'lexical section'),

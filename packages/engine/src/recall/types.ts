@@ -97,6 +97,15 @@ export interface GateRemoval {
   evidence?: Evidence;
 }
 
+export interface RedundantExplanation {
+  chunkId: string;
+  title: string;
+  coveredBy: string;
+  coveredByTitle: string;
+  /** How many of its sentences matched the query. */
+  sentences: number;
+}
+
 export interface RecallExplanation {
   /** Candidate counts after each stage (the pipeline's stage records, in order; `ms` = the stage's time). */
   stages: { name: string; kept: number; dropped: number; note?: string; ms?: number }[];
@@ -122,6 +131,11 @@ export interface RecallExplanation {
   terms?: TermExplanation[];
   /** Near-duplicate notes among the candidates, each group shown once. */
   nearDuplicates?: NearDuplicateGroupExplanation[];
+  /**
+   * Candidates moved after the others because one ranked above already holds every sentence of theirs
+   * that matches the query (recall/redundancy.ts): `coveredBy` is that candidate's chunk.
+   */
+  redundant?: RedundantExplanation[];
   /** The query's language (by script) and the semantic fusion weight it chose (recall/channel-weights.ts). */
   language?: LanguageExplanation;
   /** `partial`: the channel ran while vectors were still being filled in (N of M chunks have one). */

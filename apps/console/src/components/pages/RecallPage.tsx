@@ -167,6 +167,18 @@ function RecallReport({ data }: { data: RecallOutput }) {
         </ol>
       </Card>
 
+      {ex.redundant?.length ? (
+        <Card title={t('recall.redundant')}>
+          <ul className="flex flex-col gap-1 text-xs text-muted" data-testid="recall-redundant">
+            {ex.redundant.map((m) => (
+              <li key={m.chunkId} className="break-words">
+                {t('recall.redundant.item', { title: m.title, n: m.sentences, by: m.coveredByTitle })}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+
       <Card title={t('recall.injection')}>
         <pre data-testid="recall-injection" className="prose-raw max-h-[32rem] overflow-auto rounded-md bg-sunken p-3">
           {data.injection || t('recall.injection.empty')}
