@@ -7,19 +7,41 @@
 // more — often the one the question is about, whose other sentences hold the answer. Such candidates
 // keep their order but go after the others; nothing is removed. Pure.
 
-/** Sentence ends: a sentence is the unit a note repeats. */
-const SENTENCE_END = /[。！？!?；;\n\r]+/u;
+import { latinTerms } from '../text/latin.ts';
+import { forEachRun } from '../text/scripts.ts';
+
+/** Sentence ends (a full stop only before a space or the end, so v0.2.6 and api.key stay whole): a sentence is the unit a note repeats. */
+const SENTENCE_END = /[。！？!?；;\n\r]+|\.(?=\s|$)/u;
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 
 /** How many of the first candidates are compared (only the first K·2 reach the injected memory). */
 export const REDUNDANCY_WINDOW = 64;
 
-/** The sentences of `text` (lower-cased, trimmed) that hold at least one of `words` (lower-cased). */
+/** The terms the index reads from a sentence's Latin and digit words (text/latin.ts: stems, identifier parts). */
+function latinTermsOf(sentence: string): Set<string> {
+  const out: string[] = [];
+  forEachRun(sentence.normalize('NFKC'), () => {}, (word) => latinTerms(word, out));
+  return new Set(out);
+}
+
+/**
+ * The sentences of `text` (lower-cased, trimmed) that hold at least one of the query's `words` as the
+ * index reads them: a word with a CJK character anywhere in the sentence, a Latin or digit term
+ * (lower-cased, stemmed: "studi") among the sentence's own terms.
+ */
 export function matchingSentences(text: string, words: readonly string[]): Set<string> {
   const out = new Set<string>();
   if (words.length === 0) return out;
-  for (const raw of text.toLowerCase().split(SENTENCE_END)) {
-    const sentence = raw.trim();
-    if (sentence && words.some((w) => sentence.includes(w))) out.add(sentence);
+  const cjk = words.filter((w) => CJK.test(w));
+  const latin = words.filter((w) => !CJK.test(w));
+  for (const raw of text.split(SENTENCE_END)) {
+    const sentence = raw.trim().toLowerCase();
+    if (!sentence) continue;
+    if (cjk.some((w) => sentence.includes(w))) out.add(sentence);
+    else if (latin.length > 0) {
+      const terms = latinTermsOf(raw);
+      if (latin.some((w) => terms.has(w))) out.add(sentence);
+    }
   }
   return out;
 }

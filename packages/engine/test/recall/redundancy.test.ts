@@ -13,6 +13,13 @@ test('the sentences that hold a query word, lower-cased, each once', () => {
   assert.equal(matchingSentences('没有关系的一句话。', ['端口']).size, 0);
 });
 
+test('a Latin query word matches the way the index reads words: by its stem, and inside a code identifier', () => {
+  // The query's "studies" is the term "studi"; a sentence saying "study" holds it too.
+  const s = matchingSentences('We ran the study twice. Lunch was late. The getUserName call failed.', ['studi', 'user']);
+  assert.deepEqual([...s], ['we ran the study twice', 'the getusername call failed']);
+  assert.equal(matchingSentences('A studio apartment.', ['studi']).size, 0, 'a word whose stem differs is not a match, though it starts the same');
+});
+
 test('a candidate whose matching sentences a better one holds goes after the others, in order; one that adds a sentence stays', () => {
   const texts: Record<string, string> = {
     a: '老周负责防火墙。今天开会。',
