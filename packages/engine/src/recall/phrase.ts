@@ -5,7 +5,8 @@
 // by their own stems, and letter pairs say nothing about phrases. Pure.
 
 const RUN = /[\p{L}\p{N}]+/gu;
-const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
+/** A CJK character (the recall code's one test for Chinese text). */
+export const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 
 /** The distinct adjacent pairs inside each run of letters and digits that hold a CJK character (lower-cased). */
 export function phrasePairs(text: string): Set<string> {
@@ -14,7 +15,7 @@ export function phrasePairs(text: string): Set<string> {
     const chars = [...run];
     for (let i = 0; i + 1 < chars.length; i++) {
       const pair = `${chars[i]}${chars[i + 1]}`;
-      if (CJK.test(pair)) pairs.add(pair);
+      if (HAS_CJK.test(pair)) pairs.add(pair);
     }
   }
   return pairs;
@@ -33,7 +34,7 @@ export function phraseCoverage(queryPairs: ReadonlySet<string>, head: string, te
 /** The CJK characters of a text. */
 export function cjkCharCount(text: string): number {
   let n = 0;
-  for (const ch of text) if (CJK.test(ch)) n++;
+  for (const ch of text) if (HAS_CJK.test(ch)) n++;
   return n;
 }
 
@@ -48,7 +49,7 @@ export function longestSharedRun(query: string, head: string, text: string): num
   const body = text.toLowerCase();
   let best = 0;
   for (const run of query.toLowerCase().match(RUN) ?? []) {
-    if (!CJK.test(run)) continue;
+    if (!HAS_CJK.test(run)) continue;
     const chars = [...run];
     for (let i = 0; i + best < chars.length; i++) {
       // Only stretches longer than the best so far are worth checking.
@@ -62,8 +63,11 @@ export function longestSharedRun(query: string, head: string, text: string): num
   return best;
 }
 
-/** Where one sentence of a note ends: Chinese and Latin full stops, question and exclamation marks, semicolons, line breaks. */
-const SENTENCE_END = /[。！？!?；;\n]+|\.(?=\s|$)/;
+/**
+ * Where one sentence of a note ends: Chinese and Latin full stops (a Latin one only before a space or
+ * the end, so v0.2.6 and api.key stay whole), question and exclamation marks, semicolons, line breaks.
+ */
+export const SENTENCE_END = /[。！？!?；;\n\r]+|\.(?=\s|$)/u;
 
 /**
  * The most of the question's weight (word → weight, as coverage reads it) one sentence of the text

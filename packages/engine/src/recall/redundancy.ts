@@ -9,10 +9,7 @@
 
 import { latinTerms } from '../text/latin.ts';
 import { forEachRun } from '../text/scripts.ts';
-
-/** Sentence ends (a full stop only before a space or the end, so v0.2.6 and api.key stay whole): a sentence is the unit a note repeats. */
-const SENTENCE_END = /[。！？!?；;\n\r]+|\.(?=\s|$)/u;
-const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
+import { HAS_CJK, SENTENCE_END } from './phrase.ts';
 
 /** How many of the first candidates are compared (only the first K·2 reach the injected memory). */
 export const REDUNDANCY_WINDOW = 64;
@@ -32,8 +29,8 @@ function latinTermsOf(sentence: string): Set<string> {
 export function matchingSentences(text: string, words: readonly string[]): Set<string> {
   const out = new Set<string>();
   if (words.length === 0) return out;
-  const cjk = words.filter((w) => CJK.test(w));
-  const latin = words.filter((w) => !CJK.test(w));
+  const cjk = words.filter((w) => HAS_CJK.test(w));
+  const latin = words.filter((w) => !HAS_CJK.test(w));
   for (const raw of text.split(SENTENCE_END)) {
     const sentence = raw.trim().toLowerCase();
     if (!sentence) continue;

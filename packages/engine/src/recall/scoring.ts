@@ -21,6 +21,7 @@ import {
   type QueryGate,
   type QuerySignals,
 } from './hybrid-gate.ts';
+import { HAS_CJK } from './phrase.ts';
 
 type RecallConfig = EngramConfig['recall'];
 
@@ -355,7 +356,6 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})${unheard}`, verdict };
 }
 
-const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 
 /** True when more than half of the words contain a CJK character. */
 export function mostlyCjk(words: Iterable<string>): boolean {
