@@ -34,6 +34,8 @@ export function recallJson(r: RecallResult) {
       noDistinctiveTokens: r.explain.gate.noDistinctiveTokens,
     },
     semantic: r.explain.semantic,
+    // Hits moved down because a better one holds their matching sentences (recall/redundancy.ts).
+    ...(r.explain.redundant ? { redundant: r.explain.redundant } : {}),
     tokens: r.tokens.map((t) => ({ token: t.token, idf: round(t.idf), distinctive: t.distinctive, fromAlias: t.fromAlias })),
     k: r.explain.k,
     timing: r.timing,
@@ -57,6 +59,7 @@ export function recallText(r: RecallResult): string {
   });
   if (r.explain.gate.removed > 0)
     lines.push(`gates removed ${r.explain.gate.removed}: ${Object.entries(r.explain.gate.byGate).map(([g, n]) => `${g} ${n}`).join(', ')}`);
+  for (const m of r.explain.redundant ?? []) lines.push(`moved down: ${m.title} (its ${m.sentences} matching sentences are all in ${m.coveredByTitle})`);
   lines.push(`time: ${r.timing.totalMs.toFixed(1)} ms`);
   return lines.join('\n');
 }

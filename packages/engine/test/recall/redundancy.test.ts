@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { recallJson, recallText } from '../../src/cli/output.ts';
 import { demoteRedundant, matchingSentences } from '../../src/recall/redundancy.ts';
 import { diary, openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
 
@@ -55,6 +56,9 @@ test('recall: notes that repeat one sentence of a longer note take one slot, and
     assert.ok(moved.length >= 3, `the other copies are moved down and say why: ${JSON.stringify(moved)}`);
     for (const m of moved) assert.ok(m.title.startsWith('杂记') && m.sentences >= 1);
     assert.match(r.explain.stages.find((s) => s.name === 'collapse')?.note ?? '', /moved down/);
+    // The CLI's explanation says it too (engram recall, --json).
+    assert.deepEqual(recallJson(r).redundant, moved);
+    assert.equal(recallText(r).split('\n').filter((l) => l.startsWith('moved down: 杂记')).length, moved.length);
   } finally {
     engine.close();
   }
