@@ -1,7 +1,7 @@
 'use client';
 // An opened memory: where it lives, its switches, its warnings, and its text, read or edited (the
 // fields editor for the diary's .txt files, the text editor for the rest); a kept draft reopens here.
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
@@ -33,6 +33,16 @@ export function MemoryDetailView({ id }: { id: string }) {
   // The fields editor for every writable memory (.txt and .md); the text editor for read-only files.
   const fieldsQ = useQuery(trpc.memories.fields.queryOptions({ id }, { staleTime: 0, enabled: editing }));
   const [serverProblems, setServerProblems] = useState<FieldProblems>({});
+  const queryClient = useQueryClient();
+  /**
+   * Editing starts from the fields as the file holds them now: fields kept from an earlier edit (or a
+   * refetch still under way after a save) would show the old text, and their version would make the
+   * save a conflict. So they are dropped and fetched again; the editor waits for them.
+   */
+  const startEditing = () => {
+    void queryClient.resetQueries({ queryKey: trpc.memories.fields.queryKey({ id }), exact: true });
+    setEditing(true);
+  };
 
   const { save, saveFields } = useSaveMemory(id, {
     saved: () => setEditing(false),
@@ -166,7 +176,7 @@ export function MemoryDetailView({ id }: { id: string }) {
               <TrySummary draft={() => (structured && fields ? { title: fields.title, body: fields.body } : { title: d.title, body: text })} />
             </>
           ) : (
-            <Button data-testid="memory-edit" onClick={() => setEditing(true)}>
+            <Button data-testid="memory-edit" onClick={startEditing}>
               {t('memory.edit')}
             </Button>
           )}
