@@ -21,6 +21,7 @@ const ZH_RULES: Rule[] = [
     /^one hit per document(?:; (\d+) near-duplicate groups shown once)?(?:; (\d+) moved down: a better hit holds their matching sentences)?$/,
     (m) => `每篇文档只留一条${m[1] ? `；${m[1]} 组近似重复只显示一次` : ''}${m[2] ? `；${m[2]} 条后移：排在前面的记忆已经包含它们命中的句子` : ''}`,
   ],
+  [/^(\d+) kept below the hybrid bar: the question names their title \((.*)\)$/s, (m) => `${m[1]} 条低于门槛仍留下：问题点了它们的标题（${m[2]}）`],
   [/^k=(\d+), maxChars=(\d+)$/, (m) => `最多 ${m[1]} 条，字数上限 ${m[2]}`],
   [/^scope: (.*) \+ global$/, (m) => `范围：${m[1]} + 全局`],
   // What a write says about its text (diary/store.ts composeEntry).

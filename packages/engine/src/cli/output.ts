@@ -32,6 +32,8 @@ export function recallJson(r: RecallResult) {
       reasons: r.explain.gate.removals.map((x) => ({ gate: x.gate, docId: x.docId, title: x.title, detail: x.detail, ...(x.evidence ? { evidence: roundEvidence(x.evidence) } : {}) })),
       distinctiveTokens: r.explain.gate.distinctiveTokens,
       noDistinctiveTokens: r.explain.gate.noDistinctiveTokens,
+      // Kept below the hybrid bar because the question names their title (recall/scoring.ts titleNamedBy).
+      ...(r.explain.gate.namedByQuery ? { namedByQuery: r.explain.gate.namedByQuery } : {}),
     },
     semantic: r.explain.semantic,
     // Hits moved down because a better one holds their matching sentences (recall/redundancy.ts).
@@ -59,6 +61,7 @@ export function recallText(r: RecallResult): string {
   });
   if (r.explain.gate.removed > 0)
     lines.push(`gates removed ${r.explain.gate.removed}: ${Object.entries(r.explain.gate.byGate).map(([g, n]) => `${g} ${n}`).join(', ')}`);
+  for (const n of r.explain.gate.namedByQuery ?? []) lines.push(`kept by name: ${n.title} (p ${n.p.toFixed(2)} below the bar ${n.bar}; the question names its title)`);
   for (const m of r.explain.redundant ?? []) lines.push(`moved down: ${m.title} (its ${m.sentences} matching sentences are all in ${m.coveredByTitle})`);
   lines.push(`time: ${r.timing.totalMs.toFixed(1)} ms`);
   return lines.join('\n');

@@ -26,6 +26,7 @@ export interface ExplainPart {
   language?: RecallExplanation['language'];
   silencedBy?: RecallExplanation['gate']['silencedBy'];
   queryGate?: RecallExplanation['gate']['queryGate'];
+  namedByQuery?: RecallExplanation['gate']['namedByQuery'];
 }
 
 /** The query facts both the relevance pipeline and the time channel report (the gate section's head). */
@@ -96,7 +97,7 @@ export function recallResultOf(input: {
       stages: input.records
         .filter((r) => r.listed !== false)
         .map((r) => ({ name: r.name, kept: r.kept, dropped: r.dropped, ...(r.note !== undefined ? { note: r.note } : {}), ms: r.ms })),
-      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}), ...(part.queryGate ? { queryGate: part.queryGate } : {}) },
+      gate: { removed: removals.length, byGate, removals, ...required(part.query, 'query facts'), ...(part.silencedBy !== undefined ? { silencedBy: part.silencedBy } : {}), ...(part.queryGate ? { queryGate: part.queryGate } : {}), ...(part.namedByQuery ? { namedByQuery: part.namedByQuery } : {}) },
       ...(part.terms ? { terms: part.terms } : {}),
       ...(part.nearDuplicates ? { nearDuplicates: part.nearDuplicates } : {}),
       ...(part.redundant ? { redundant: part.redundant } : {}),

@@ -275,6 +275,24 @@ export interface GateContext {
   queryGate?: QueryGate | null;
   /** Chunks in the store (the query gate's bar falls as the store grows: hybrid-gate.ts queryGateThreshold). */
   chunkCount?: number;
+  /** Whether the question names this document by its title (titleNamedBy): the hybrid gate keeps it. */
+  namedByQuery?: (docId: string) => boolean;
+}
+
+/** A title or question as compared for naming: NFKC, lower-cased, without spaces and punctuation (《》「」, quotes). */
+const namingForm = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+
+/**
+ * Whether `query` names a note by its `title`: the whole title (two characters or more, punctuation
+ * and spaces aside) stands in the question and holds one of its distinctive words, so a generic title
+ * (笔记, 问题) is not a name. A question that names a note asks about it — 《子不语》又叫做什么？ and the
+ * note titled 子不语 — even when the note answers in other words (又名). Pure.
+ */
+export function titleNamedBy(query: string, title: string, distinctive: ReadonlySet<string>): boolean {
+  const name = namingForm(title);
+  if ([...name].length < 2 || !namingForm(query).includes(name)) return false;
+  for (const word of distinctive) if (name.includes(word.toLowerCase())) return true;
+  return false;
 }
 
 /**
@@ -292,8 +310,17 @@ export interface QueryGateVerdict {
   overriddenBy?: 'channels agree';
 }
 
-export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict } {
+/** A candidate the hybrid gate kept below its bar because the question names it by its title. */
+export interface NamedKeep {
+  chunkId: string;
+  title: string;
+  p: number;
+  bar: number;
+}
+
+export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeep[] } {
   const kept: Candidate[] = [];
+  const named: NamedKeep[] = [];
   const removals: GateRemoval[] = [];
   const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
@@ -303,7 +330,7 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
   const queryGate = verdict ? verdict.verdict : undefined;
   if (verdict?.silence) {
     for (const c of candidates) remove(c, 'hybrid', verdict.silence);
-    return { kept, removals, queryGate };
+    return { kept, removals, queryGate, named };
   }
   for (const c of candidates) {
     const rule = ruleVerdict(c, ctx);
@@ -313,6 +340,13 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     if (ctx.semanticRan && c.evidence) {
       const e = c.evidence;
       const bar = rule === null && e.lexical ? veto : admit;
+      if (e.p < bar && ctx.namedByQuery?.(c.docId)) {
+        // The question names this note: its probability reads the words it shares with the question,
+        // and a note asked about by name may answer in others (hybrid-gate.ts says why it is kept).
+        named.push({ chunkId: c.chunkId, title: ctx.titleOf(c.docId), p: Math.round(e.p * 1000) / 1000, bar });
+        kept.push(c);
+        continue;
+      }
       if (e.p < bar) {
         const why = `${e.lexical ? `coverage ${(e.coverage * 100).toFixed(0)}%, rarity ${e.rarity.toFixed(2)}, ` : 'embedding only, '}z ${e.z.toFixed(1)}${e.semantic ? `, semantic rank ${Math.round(1 / e.semInvRank)}` : ', not a semantic candidate'}`;
         remove(c, 'hybrid', rule === null && e.lexical ? `p ${e.p.toFixed(2)} < veto ${bar} (${why})` : `p ${e.p.toFixed(2)} < ${bar} (${why}${rule ? `; lexical rules: ${rule.detail}` : ''})`);
@@ -324,7 +358,7 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     if (rule) remove(c, rule.gate, rule.detail);
     else kept.push(c);
   }
-  return { kept, removals, ...(queryGate ? { queryGate } : {}) };
+  return { kept, removals, ...(queryGate ? { queryGate } : {}), named };
 }
 
 /**

@@ -126,6 +126,8 @@ export interface RecallExplanation {
     silencedBy?: SilenceExplanation | null;
     /** The query-level gate's probability, its bar, what it read (recall/hybrid-gate.ts QueryEvidence) and why it let a question below the bar through (hybrid recall). */
     queryGate?: { p: number; threshold: number; features: QueryEvidence; overriddenBy?: 'channels agree' } | null;
+    /** Candidates the hybrid gate kept below their bar because the question names them by title (recall/scoring.ts titleNamedBy). */
+    namedByQuery?: { chunkId: string; title: string; p: number; bar: number }[];
   };
   /** Each query word: its weight in coverage and where it came from, and the rarity the gates read. */
   terms?: TermExplanation[];

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { startFakeEmbedder } from '../semantic/fake-embedder.ts';
 import { openTestEngine, seedCorpus, tempDirs } from './helpers.ts';
 import { tokenizerIndexKey } from '../../src/text/tokenizer-check.ts';
+import { recallText } from '../../src/cli/output.ts';
 
 // The fake embedder's cosines live on another scale than a real model's: thresholds are per model.
 const embedding = (url: string) => ({
@@ -190,4 +191,31 @@ test('the query gate reads how much of the question one sentence of a note holds
   assert.equal(together.sentenceShare, 1, 'every weighted word of the question in the second sentence');
   assert.ok(apart.sentenceShare < together.sentenceShare, `起因 is in the first sentence, 时区调整 in the second (${apart.sentenceShare})`);
   assert.ok(apart.maxCoverage > apart.sentenceShare, 'the note as a whole covers more of it than any one sentence');
+});
+
+test('hybrid recall: a note the question names by its title is kept below the hybrid bar, and the explanation says why', async () => {
+  const server = await startFakeEmbedder({ dims: 64, apiKey: 'sk-test-named' });
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  // A bar no evidence reaches: every candidate the hybrid gate judges goes, unless the question names it.
+  const strict = { ...embedding(server.url), recall: { minSemantic: 0.3, hybridGate: { threshold: 1.01, veto: 1.01 } } };
+  const engine = await openTestEngine(dirs, { env: { HOME: dirs.root, ENGRAM_EMBEDDING_KEY: 'sk-test-named' } }, strict);
+  try {
+    await engine.vectorsSettled();
+    const named = await engine.recall('《数据库备份策略》里保留几份？');
+    assert.equal(named.explain.semantic.ran, true);
+    assert.deepEqual(named.hits.map((h) => h.title), ['数据库备份策略']);
+    assert.deepEqual(named.explain.gate.namedByQuery?.map((n) => n.title), ['数据库备份策略']);
+    assert.ok(named.explain.gate.byGate.hybrid! > 0, 'the others still go');
+    assert.match(named.explain.stages.find((s) => s.name === 'gate')?.note ?? '', /names their title \(数据库备份策略\)/);
+    // The CLI says it too.
+    assert.match(recallText(named), /^kept by name: 数据库备份策略 \(p [\d.]+ below the bar 1\.01/m);
+    // The same question without the name: nothing passes the bar.
+    const unnamed = await engine.recall('数据库的备份里保留几份？');
+    assert.equal(unnamed.hits.length, 0);
+    assert.equal(unnamed.explain.gate.namedByQuery, undefined);
+  } finally {
+    engine.close();
+    await server.close();
+  }
 });

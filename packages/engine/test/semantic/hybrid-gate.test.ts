@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evidenceOf, FEATURES, probability } from '../../src/recall/hybrid-gate.ts';
-import { applyGates, attachEvidence, type Candidate } from '../../src/recall/scoring.ts';
+import { applyGates, attachEvidence, titleNamedBy, type Candidate } from '../../src/recall/scoring.ts';
 
 const cand = (over: Partial<Candidate> & { chunkId: string }): Candidate => ({
   docId: over.chunkId.split('#')[0] as string,
@@ -79,6 +79,26 @@ describe('applyGates with evidence', () => {
     assert.match(stricter.removals.find((r) => r.chunkId === 'd#0')?.detail ?? '', /veto/);
   });
 
+  it('a note the question names by its title stays below the bar, and the explanation says so', () => {
+    // 《子不语》又叫做什么？ — the note titled 子不语 answers with 又名, so it shares little wording with the
+    // question and its evidence is weak; a note with the same evidence and another title goes.
+    const named = cand({ chunkId: 'n#0', lexical: { rank: 2, score: 3 }, matched: [{ token: '不语', idf: 7, fields: ['body', 'title'] }], coverage: 0.5 });
+    const other = cand({ chunkId: 'o#0', lexical: { rank: 3, score: 3 }, matched: [{ token: '不语', idf: 7, fields: ['body'] }], coverage: 0.5 });
+    attachEvidence([named, other], q, 8, weights);
+    const titles: Record<string, string> = { n: '子不语', o: '不语的人' };
+    const query = '《子不语》又叫做什么？';
+    const gates = (withNames: boolean) =>
+      applyGates([named, other], ctx({ distinctive: new Set(['不语', '叫做']), titleOf: (d: string) => titles[d], hybridVeto: 0.6, ...(withNames ? { namedByQuery: (d: string) => titleNamedBy(query, titles[d] as string, new Set(['不语'])) } : {}) }));
+    const without = gates(false);
+    assert.deepEqual(without.kept, [], 'below the bar, both go when names are not read');
+    const r = gates(true);
+    assert.deepEqual(r.kept.map((c) => c.chunkId), ['n#0']);
+    assert.deepEqual(r.removals.map((x) => x.chunkId), ['o#0']);
+    assert.equal(r.named.length, 1);
+    assert.equal(r.named[0]?.title, '子不语');
+    assert.ok((r.named[0]?.p ?? 1) < (r.named[0]?.bar ?? 0), 'its probability and the bar it was under are reported');
+  });
+
   it('without evidence (semantic channel off) the rule gates decide as before', () => {
     const lowCoverage = cand({ chunkId: 'e#0', lexical: { rank: 1, score: 2 }, matched: [{ token: '儿子', idf: 3, fields: ['body'] }], coverage: 0.1 });
     const r = applyGates([lowCoverage], ctx({ semanticRan: false }));
@@ -95,4 +115,14 @@ it('query evidence: agree is 1 only when one candidate is first in both channels
   assert.equal(queryEvidence([{ ...e, semInvRank: 0.5 }, { ...e, lexInvRank: 0.5 }]).agree, 0);
   assert.equal(queryEvidence([{ ...e, lexical: 0, lexInvRank: 0 }]).agree, 0);
   assert.equal(queryEvidence([]).agree, 0);
+});
+
+it('titleNamedBy: the whole title stands in the question and holds a distinctive word', () => {
+  assert.equal(titleNamedBy('《子不语》又叫做什么？', '子不语', new Set(['不语'])), true);
+  assert.equal(titleNamedBy('子不语又叫做什么', '《子不语》', new Set(['不语'])), true, 'book-title marks aside');
+  assert.equal(titleNamedBy('How does the Backup Rotation work?', 'backup rotation', new Set(['backup', 'rotat'])), true, 'case and spaces aside');
+  assert.equal(titleNamedBy('笔记里关于端口写了什么？', '笔记', new Set(['端口'])), false, 'a generic title with no distinctive word is not a name');
+  assert.equal(titleNamedBy('子不语又叫做什么？', '子', new Set(['子'])), false, 'one character is not a name');
+  assert.equal(titleNamedBy('不语是什么意思？', '子不语', new Set(['不语'])), false, 'part of a title is not the title');
+  assert.equal(titleNamedBy('任何问题', '', new Set(['问题'])), false);
 });

@@ -326,6 +326,15 @@ function GateCard({ result }: { result: RecallResult }) {
             ))}
           </div>
         ) : null}
+        {g.namedByQuery?.length ? (
+          <ul className="flex flex-col gap-1 text-xs text-muted" data-testid="recall-gate-named">
+            {g.namedByQuery.map((n) => (
+              <li key={n.chunkId} className="break-words">
+                {t('recall.gate.named', { title: n.title, p: n.p.toFixed(2), bar: n.bar })}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {g.removals.length === 0 ? <div className="text-muted">{t('recall.gates.none')}</div> : null}
         {docs.length > 0 ? (
           <ul className="flex flex-col divide-y divide-line rounded-md border border-line" data-testid="recall-gate-docs">

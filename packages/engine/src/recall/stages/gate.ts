@@ -4,7 +4,7 @@
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
-import { applyGates, type QueryGateVerdict } from '../scoring.ts';
+import { applyGates, titleNamedBy, type NamedKeep, type QueryGateVerdict } from '../scoring.ts';
 import type { GateRemoval, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
@@ -32,6 +32,7 @@ export const gate: RecallStage = {
     let kept: typeof fused;
     let removals: GateRemoval[];
     let queryGate: QueryGateVerdict | undefined;
+    let named: NamedKeep[] = [];
     if (noDistinctive || tooVague) {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
@@ -40,7 +41,7 @@ export const gate: RecallStage = {
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
-      ({ kept, removals, queryGate } = applyGates(fused, {
+      ({ kept, removals, queryGate, named } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
         cfg: bars,
@@ -51,10 +52,15 @@ export const gate: RecallStage = {
         hybridVeto: cfg.hybridGate.veto,
         queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
         chunkCount: deps.lexical.size,
+        namedByQuery: (docId) => titleNamedBy(run.query, run.titleOf(docId), distinctive),
       }));
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
     }
-    return { candidates: kept, record: { kept: kept.length, dropped: removals.length, explain: { removals, silencedBy: silenceOf(kept, removals), ...(queryGate ? { queryGate } : {}) } } };
+    const note = named.length > 0 ? `${named.length} kept below the hybrid bar: the question names their title (${named.map((n) => n.title).join(', ')})` : undefined;
+    return {
+      candidates: kept,
+      record: { kept: kept.length, dropped: removals.length, ...(note ? { note } : {}), explain: { removals, silencedBy: silenceOf(kept, removals), ...(queryGate ? { queryGate } : {}), ...(named.length > 0 ? { namedByQuery: named } : {}) } },
+    };
   },
 };
