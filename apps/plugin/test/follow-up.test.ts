@@ -35,3 +35,28 @@ test('a follow-up in the first message of a session has nothing to lean on and r
   assert.ok(!host.logs.some((l) => l.message.includes('a follow-up')));
   await host.settle();
 });
+
+test('a follow-up silenced by any rule, or finding nothing, is asked again with the previous message', async (t) => {
+  const { host, engine } = await loadPlugin(t);
+  // 抬头 is the invoice note's word, but alone it carries too little of this question for any note.
+  const followUp = '它的抬头后来改成英文简称了吗';
+  const alone = await engine.recall(followUp);
+  assert.equal(alone.hits.length, 0, 'alone it recalls nothing');
+  assert.equal(alone.explain.gate.silencedBy?.rule, 'every-candidate', JSON.stringify(alone.explain.gate.silencedBy));
+  const session = host.createSession();
+  await session.userTurn('报销发票要交给谁？', [{ text: '财务' }]);
+  await session.userTurn(followUp, [{ text: '没有' }]);
+  assert.ok(host.logs.some((l) => /a follow-up \(every-candidate\), asked again with the previous message/.test(l.message)), host.logs.map((l) => l.message).join('\n'));
+  const line = host.logs.filter((l) => l.message.startsWith('recall user-message') && l.message.includes('hits=')).at(-1);
+  assert.match(line?.message ?? '', /hits=1 \[2026-03-09 发票报销规则\]/);
+
+  // Words that reach no note at all: asked again as well.
+  const nowhere = '它用的是哪个防火墙';
+  assert.equal((await engine.recall(nowhere)).explain.gate.silencedBy ?? null, null, 'no candidate, so no rule silenced it');
+  await session.userTurn('东京节点的端口后来怎么处理的', [{ text: '改用 8443' }]);
+  await session.userTurn(nowhere, [{ text: '?' }]);
+  assert.ok(host.logs.some((l) => /a follow-up \(no candidates\), asked again with the previous message/.test(l.message)));
+  const last = host.logs.filter((l) => l.message.startsWith('recall user-message') && l.message.includes('hits=')).at(-1);
+  assert.match(last?.message ?? '', /hits=1 \[2026-03-02 东京节点端口处置\]/);
+  await host.settle();
+});

@@ -120,9 +120,11 @@ export class RecallChannel {
       lexical = this.deps.lexicalReason?.() ?? null;
       const options = lexical ? { workspace, only: 'lexical' as const } : { workspace };
       result = await engine.recall(trigger.query, options);
-      // A follow-up silenced for saying too little is asked again with the person's previous message.
-      const silenced = result.explain.gate.silencedBy?.rule;
-      if (result.hits.length === 0 && trigger.kind !== 'phase-change' && (silenced === 'no-distinctive-query' || silenced === 'vague-query') && isFollowUp(trigger.query)) {
+      // A follow-up that recalls nothing is asked again with the person's previous message, whatever
+      // silenced it: too little said, no note it reaches holding enough of it (every candidate), a
+      // question the query gate doubts, or words no note has — its subject is in that message.
+      if (result.hits.length === 0 && trigger.kind !== 'phase-change' && isFollowUp(trigger.query)) {
+        const silenced = result.explain.gate.silencedBy?.rule ?? 'no candidates';
         const previous = personMessageBefore(sessionEvents(session), trigger.userKey);
         if (previous) {
           result = await engine.recall(followUpQuery(previous.text, trigger.query), options);
