@@ -341,8 +341,8 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
       const e = c.evidence;
       const bar = rule === null && e.lexical ? veto : admit;
       if (e.p < bar && ctx.namedByQuery?.(c.docId)) {
-        // The question names this note: its probability reads the words it shares with the question,
-        // and a note asked about by name may answer in others (hybrid-gate.ts says why it is kept).
+        // The question names this note (titleNamedBy): its probability reads the words it shares with
+        // the question, and a note asked about by name may answer in others.
         named.push({ chunkId: c.chunkId, title: ctx.titleOf(c.docId), p: Math.round(e.p * 1000) / 1000, bar });
         kept.push(c);
         continue;
