@@ -3,7 +3,7 @@
 // files in recall/stages/ wrap them, and pipeline.ts strings the stages together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
 import { isStopWord } from '../text/stopwords.ts';
-import type { ChannelScore, GateRemoval, MatchedTerm, QueryToken } from './types.ts';
+import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
   FITTED_QUERY_GATE,
   FITTED_THRESHOLD,
@@ -283,16 +283,19 @@ export interface GateContext {
 const namingForm = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 
 /**
- * Whether `query` names a note by its `title`: the whole title (two characters or more, punctuation
- * and spaces aside) stands in the question and holds one of its distinctive words, so a generic title
+ * Whether `query` names a note by its title: the whole title (two characters or more, punctuation and
+ * spaces aside) stands in the question and holds one of its distinctive words, so a generic title
  * (笔记, 问题) is not a name. A question that names a note asks about it — 《子不语》又叫做什么？ and the
- * note titled 子不语 — even when the note answers in other words (又名). Pure.
+ * note titled 子不语 — even when the note answers in other words (又名). The question is normalised
+ * once, then each title is tested against it. Pure.
  */
-export function titleNamedBy(query: string, title: string, distinctive: ReadonlySet<string>): boolean {
-  const name = namingForm(title);
-  if ([...name].length < 2 || !namingForm(query).includes(name)) return false;
-  for (const word of distinctive) if (name.includes(word.toLowerCase())) return true;
-  return false;
+export function titleNamedBy(query: string, distinctive: ReadonlySet<string>): (title: string) => boolean {
+  const asked = namingForm(query);
+  const words = [...distinctive].map((w) => w.toLowerCase());
+  return (title) => {
+    const name = namingForm(title);
+    return [...name].length >= 2 && asked.includes(name) && words.some((w) => name.includes(w));
+  };
 }
 
 /**
@@ -310,17 +313,9 @@ export interface QueryGateVerdict {
   overriddenBy?: 'channels agree';
 }
 
-/** A candidate the hybrid gate kept below its bar because the question names it by its title. */
-export interface NamedKeep {
-  chunkId: string;
-  title: string;
-  p: number;
-  bar: number;
-}
-
-export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeep[] } {
+export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
   const kept: Candidate[] = [];
-  const named: NamedKeep[] = [];
+  const named: NamedKeepExplanation[] = [];
   const removals: GateRemoval[] = [];
   const remove = (c: Candidate, gate: GateRemoval['gate'], detail: string) =>
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
@@ -389,7 +384,6 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   const unheard = agreementKeeps(gate.agreementBar) ? `; channels agree, which counts from ${gate.agreementFrom} chunks (this store: ${ctx.chunkCount ?? 0})` : '';
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})${unheard}`, verdict };
 }
-
 
 /** True when more than half of the words contain a CJK character. */
 export function mostlyCjk(words: Iterable<string>): boolean {

@@ -106,6 +106,14 @@ export interface RedundantExplanation {
   sentences: number;
 }
 
+/** A candidate the hybrid gate kept below its bar because the question names it by title (recall/scoring.ts titleNamedBy). */
+export interface NamedKeepExplanation {
+  chunkId: string;
+  title: string;
+  p: number;
+  bar: number;
+}
+
 export interface RecallExplanation {
   /** Candidate counts after each stage (the pipeline's stage records, in order; `ms` = the stage's time). */
   stages: { name: string; kept: number; dropped: number; note?: string; ms?: number }[];
@@ -126,8 +134,8 @@ export interface RecallExplanation {
     silencedBy?: SilenceExplanation | null;
     /** The query-level gate's probability, its bar, what it read (recall/hybrid-gate.ts QueryEvidence) and why it let a question below the bar through (hybrid recall). */
     queryGate?: { p: number; threshold: number; features: QueryEvidence; overriddenBy?: 'channels agree' } | null;
-    /** Candidates the hybrid gate kept below their bar because the question names them by title (recall/scoring.ts titleNamedBy). */
-    namedByQuery?: { chunkId: string; title: string; p: number; bar: number }[];
+    /** Candidates the hybrid gate kept below their bar because the question names them by title. */
+    namedByQuery?: NamedKeepExplanation[];
   };
   /** Each query word: its weight in coverage and where it came from, and the rarity the gates read. */
   terms?: TermExplanation[];

@@ -88,7 +88,7 @@ describe('applyGates with evidence', () => {
     const titles: Record<string, string> = { n: '子不语', o: '不语的人' };
     const query = '《子不语》又叫做什么？';
     const gates = (withNames: boolean) =>
-      applyGates([named, other], ctx({ distinctive: new Set(['不语', '叫做']), titleOf: (d: string) => titles[d], hybridVeto: 0.6, ...(withNames ? { namedByQuery: (d: string) => titleNamedBy(query, titles[d] as string, new Set(['不语'])) } : {}) }));
+      applyGates([named, other], ctx({ distinctive: new Set(['不语', '叫做']), titleOf: (d: string) => titles[d], hybridVeto: 0.6, ...(withNames ? { namedByQuery: (d: string) => titleNamedBy(query, new Set(['不语']))(titles[d] as string) } : {}) }));
     const without = gates(false);
     assert.deepEqual(without.kept, [], 'below the bar, both go when names are not read');
     const r = gates(true);
@@ -118,11 +118,11 @@ it('query evidence: agree is 1 only when one candidate is first in both channels
 });
 
 it('titleNamedBy: the whole title stands in the question and holds a distinctive word', () => {
-  assert.equal(titleNamedBy('《子不语》又叫做什么？', '子不语', new Set(['不语'])), true);
-  assert.equal(titleNamedBy('子不语又叫做什么', '《子不语》', new Set(['不语'])), true, 'book-title marks aside');
-  assert.equal(titleNamedBy('How does the Backup Rotation work?', 'backup rotation', new Set(['backup', 'rotat'])), true, 'case and spaces aside');
-  assert.equal(titleNamedBy('笔记里关于端口写了什么？', '笔记', new Set(['端口'])), false, 'a generic title with no distinctive word is not a name');
-  assert.equal(titleNamedBy('子不语又叫做什么？', '子', new Set(['子'])), false, 'one character is not a name');
-  assert.equal(titleNamedBy('不语是什么意思？', '子不语', new Set(['不语'])), false, 'part of a title is not the title');
-  assert.equal(titleNamedBy('任何问题', '', new Set(['问题'])), false);
+  assert.equal(titleNamedBy('《子不语》又叫做什么？', new Set(['不语']))('子不语'), true);
+  assert.equal(titleNamedBy('子不语又叫做什么', new Set(['不语']))('《子不语》'), true, 'book-title marks aside');
+  assert.equal(titleNamedBy('How does the Backup Rotation work?', new Set(['backup', 'rotat']))('backup rotation'), true, 'case and spaces aside');
+  assert.equal(titleNamedBy('笔记里关于端口写了什么？', new Set(['端口']))('笔记'), false, 'a generic title with no distinctive word is not a name');
+  assert.equal(titleNamedBy('子不语又叫做什么？', new Set(['子']))('子'), false, 'one character is not a name');
+  assert.equal(titleNamedBy('不语是什么意思？', new Set(['不语']))('子不语'), false, 'part of a title is not the title');
+  assert.equal(titleNamedBy('任何问题', new Set(['问题']))(''), false);
 });

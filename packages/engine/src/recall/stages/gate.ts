@@ -4,8 +4,8 @@
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { queryGateFor } from '../hybrid-gate.ts';
-import { applyGates, titleNamedBy, type NamedKeep, type QueryGateVerdict } from '../scoring.ts';
-import type { GateRemoval, SilenceExplanation } from '../types.ts';
+import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
+import type { GateRemoval, NamedKeepExplanation, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
 export function silenceOf(kept: unknown[], removals: GateRemoval[]): SilenceExplanation | null {
@@ -32,7 +32,7 @@ export const gate: RecallStage = {
     let kept: typeof fused;
     let removals: GateRemoval[];
     let queryGate: QueryGateVerdict | undefined;
-    let named: NamedKeep[] = [];
+    let named: NamedKeepExplanation[] = [];
     if (noDistinctive || tooVague) {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
@@ -41,6 +41,7 @@ export const gate: RecallStage = {
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
+      const namesTitle = titleNamedBy(run.query, distinctive);
       ({ kept, removals, queryGate, named } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
@@ -52,7 +53,7 @@ export const gate: RecallStage = {
         hybridVeto: cfg.hybridGate.veto,
         queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
         chunkCount: deps.lexical.size,
-        namedByQuery: (docId) => titleNamedBy(run.query, run.titleOf(docId), distinctive),
+        namedByQuery: (docId) => namesTitle(run.titleOf(docId)),
       }));
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
