@@ -244,3 +244,22 @@ test('the bundle declares no dependency that runs an install script (pnpm refuse
     for (const hook of ['preinstall', 'install', 'postinstall']) assert.equal(scripts[hook], undefined, `${name} has a ${hook} script`);
   }
 });
+
+test('packed host half: a follow-up after a tool turn that recalls nothing alone is asked again with the previous message', async (t) => {
+  const { host } = await loadBundle(t);
+  const session = host.createSession({ id: 'session-5e6f7a8b-cccc' });
+  const searchTool = host.tools!.has('engram_search') ? 'engram_search' : 'engram';
+  const first = await session.userTurn('报销发票要交给谁？', [
+    { toolCalls: [{ name: searchTool, arguments: searchTool === 'engram' ? { q: '报销' } : { query: '报销' } }] },
+    { text: '交给财务。' },
+  ]);
+  assert.equal(first.status, 'completed', String((first.error as Error | undefined)?.message));
+  // Alone, 抬头 reaches the invoice note without enough of the question: every candidate fails a gate.
+  const second = await session.userTurn('它的抬头后来改成英文简称了吗', [{ text: '没有。' }]);
+  assert.equal(second.status, 'completed');
+  assert.ok(host.logs.some((l) => /a follow-up \(every-candidate\), asked again with the previous message/.test(l.message)), host.logs.map((l) => l.message).join('\n'));
+  const line = host.logs.filter((l) => l.message.startsWith('recall user-message') && l.message.includes('hits=')).at(-1);
+  assert.match(line?.message ?? '', /hits=1 \[2026-03-09 发票报销规则\]/);
+  await host.settle();
+  host.assertClean();
+});
