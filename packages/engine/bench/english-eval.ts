@@ -73,13 +73,17 @@ const BASELINES: { name: string; analyse: (text: string) => string[] }[] = [
   { name: 'word BM25 + stopword eng + Porter2 stemming, no gates', analyse: (t) => words(t).filter((w) => !STOP.has(w)).map((w) => stem(w)) },
 ];
 
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00`) + 86_400_000);
+
 async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: string | null, extra: Record<string, unknown>) {
   const work = mkdtempSync(join(tmpdir(), 'engram-english-'));
   const diaryDir = join(work, 'diaries');
   const idOfPath = new Map<string, string>();
   for (let i = 0; i < 20; i++) mkdirSync(join(diaryDir, `f${i}`), { recursive: true });
+  // Each note on the day its message was sent, and the questions asked the day after the last one:
+  // a memory asked about its whole past, as a conversation's memory is (time decay meets real ages).
   set.notes.forEach((n, i) => {
-    const path = `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-n${i}.txt`;
+    const path = `f${i % 20}/${n.date}-n${i}.txt`;
     writeFileSync(join(diaryDir, path), `[09:00] ${n.title}\n\n${n.body}\n`);
     idOfPath.set(path, n.id);
   });
@@ -88,7 +92,7 @@ async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: s
     options: { ...extra, diaryDir, dataDir: join(work, 'data'), diary: { requireTag: false, timePrefix: true }, embedding },
     env: { HOME: work },
     syncOnOpen: false,
-    now: () => new Date('2026-11-01T00:00:00'),
+    now: () => dayAfter(set.notes.reduce((last, n) => (n.date > last ? n.date : last), '')),
   });
   const modes = modelData ? (['hybrid', 'lexical'] as const) : (['lexical'] as const);
   const out = new Map<string, Scores>(modes.map((m) => [m, emptyScores()]));

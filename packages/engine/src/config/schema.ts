@@ -178,7 +178,13 @@ export const configSchema = z.object({
        * store of 20,000 notes written over four weeks (docs/benchmarks.md, growth).
        */
       halfLifeDays: d(num(1, 36500), 365),
-      floor: d(num(0, 1), 0.55),
+      /**
+       * Age may cost a note at most a tenth of its score: it orders notes of about equal relevance and
+       * never outweighs a clearly better match. A memory is asked about its whole past; over mail
+       * threads spanning eleven months, every floor below 0.9 (0.55, 0.8, 0.85, and a half-life of
+       * four years) lost English questions that no decay at all kept (docs/benchmarks.md, English recall).
+       */
+      floor: d(num(0, 1), 0.9),
     }),
 
   /** Groups of interchangeable terms: a query hitting one term searches the whole group. */
