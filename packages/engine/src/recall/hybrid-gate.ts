@@ -68,6 +68,25 @@ export interface QuerySignals {
   background: CosineBackground;
   /** Cosines of the semantic candidates, best first. */
   cosines: number[];
+  /** The cosine the first one's margin is measured against (rivalCosine); absent = the second cosine. */
+  rival?: number;
+}
+
+/**
+ * The cosine the top semantic candidate's margin is measured against: the best candidate that is not
+ * a near-duplicate of it. Copies of one note (noted again, re-imported, a sentence dropped) sit right
+ * under it and made a fact noted ten times look less certain than one noted once, so the query gate
+ * silenced it. When every other candidate is a copy, the last cosine: how far the top stands above
+ * everything the channel found. Undefined with fewer than two candidates. Pure.
+ */
+export function rivalCosine(hits: readonly { chunkId: string; score: number }[], sameGroup: (a: string, b: string) => boolean): number | undefined {
+  const top = hits[0];
+  if (!top || hits.length < 2) return undefined;
+  for (let i = 1; i < hits.length; i++) {
+    const h = hits[i] as { chunkId: string; score: number };
+    if (!sameGroup(top.chunkId, h.chunkId)) return h.score;
+  }
+  return (hits[hits.length - 1] as { score: number }).score;
 }
 
 export function evidenceOf(c: CandidateSignals, q: QuerySignals, weights: number[] = FITTED_WEIGHTS): Evidence {
@@ -75,7 +94,7 @@ export function evidenceOf(c: CandidateSignals, q: QuerySignals, weights: number
   const zOf = (cos: number) => (cos - q.background.mean) / std;
   const last = q.cosines.length > 0 ? (q.cosines[q.cosines.length - 1] as number) : q.background.mean;
   const top = q.cosines[0] ?? q.background.mean;
-  const second = q.cosines[1] ?? top;
+  const second = q.rival ?? q.cosines[1] ?? top;
   const e: Omit<Evidence, 'p'> = {
     lexical: c.matched ? 1 : 0,
     coverage: c.matched ? c.coverage : 0,

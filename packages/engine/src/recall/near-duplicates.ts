@@ -105,3 +105,12 @@ export function nearDuplicateGroups(items: { id: string; text: string; layer?: s
   });
   return [...byRoot.values()].filter((m) => m.length > 1).map((members) => ({ members }));
 }
+
+/** Whether two ids are in one of `groups` (nearDuplicateGroups' members); an id is in its own group. */
+export function sameGroupOf(groups: readonly (readonly string[])[]): (a: string, b: string) => boolean {
+  const head = new Map<string, number>();
+  groups.forEach((g, i) => {
+    for (const id of g) head.set(id, i);
+  });
+  return (a, b) => a === b || (head.has(a) && head.get(a) === head.get(b));
+}

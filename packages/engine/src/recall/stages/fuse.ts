@@ -2,13 +2,15 @@
 // weighted reciprocal-rank fusion of the two channels into candidates (the semantic weight by the
 // query's language: recall/channel-weights.ts), each with its coverage of the
 // query, the phrase evidence (recall/phrase.ts: the question's wording repeated) added to its score,
-// and, when the semantic channel ran with a cosine background, the hybrid gate's evidence.
+// and, when the semantic channel ran with a cosine background, the hybrid gate's evidence (its margin
+// measured against the best candidate that is not a copy of the first: hybrid-gate.ts rivalCosine).
 import { bm25Idf } from '../../lexical/bm25.ts';
 import { channelWeightsFor } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
 import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
-import { SPAN_CANDIDATES } from '../hybrid-gate.ts';
+import { rivalCosine, SPAN_CANDIDATES } from '../hybrid-gate.ts';
+import { sameGroupOf } from '../near-duplicates.ts';
 import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
 
 export const fuse: RecallStage = {
@@ -75,7 +77,8 @@ export const fuse: RecallStage = {
     const semantic = run.semantic;
     if (semantic.ran && semantic.background && cfg.hybridGate.enabled) {
       const fitted = cfg.hybridGate.weights.length > 0 ? cfg.hybridGate.weights : undefined;
-      attachEvidence(fused, { background: semantic.background, cosines: run.semanticHits.map((h) => h.score) }, run.maxIdf, fitted);
+      const rival = rivalCosine(run.semanticHits, sameGroupOf(run.duplicateGroups));
+      attachEvidence(fused, { background: semantic.background, cosines: run.semanticHits.map((h) => h.score), ...(rival === undefined ? {} : { rival }) }, run.maxIdf, fitted);
     }
     const language = { query: guess.language, cjkChars: guess.cjkChars, latinWords: guess.latinWords, semanticWeight: weights.semantic, rule: weights.rule };
     return { candidates: fused, record: { kept: fused.length, dropped: 0, explain: { language } } };
