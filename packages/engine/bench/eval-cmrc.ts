@@ -121,6 +121,7 @@ export async function runEval(opts: { limit?: number; options?: Record<string, u
     const count = questions.length + oocQs.length + CHATTER_QUERIES.length + HELD_OUT_CHATTER.length;
     // A semantic port without a model (provider auto, nothing installed) recalls lexically.
     const sem = engine.semantic?.status().state === 'ready' ? 'hybrid' : 'lexical';
+    if (sem === 'lexical' && engine.semantic && engine.config.embedding.provider !== 'none' && !opts.label) console.error(`eval: the semantic channel is not ready (${engine.semantic.status().reason ?? engine.semantic.status().state}), so this row is lexical — install the model (engram model install) or point ENGRAM_MODEL_CACHE at it`);
     rows.push({
       system: opts.label ?? `engram ${sem} (${engine.tokenizer.engine}, gates on)`,
       ...score(ranks),
