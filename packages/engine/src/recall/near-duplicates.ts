@@ -106,11 +106,15 @@ export function nearDuplicateGroups(items: { id: string; text: string; layer?: s
   return [...byRoot.values()].filter((m) => m.length > 1).map((members) => ({ members }));
 }
 
-/** Whether two ids are in one of `groups` (nearDuplicateGroups' members); an id is in its own group. */
+/** Each grouped id's group, by its index in `groups` (nearDuplicateGroups' members); ids in no group are absent. */
+export function groupIndexOf(groups: readonly (readonly string[])[]): Map<string, number> {
+  const index = new Map<string, number>();
+  groups.forEach((g, i) => g.forEach((id) => index.set(id, i)));
+  return index;
+}
+
+/** Whether two ids are in one of `groups`; an id is in its own group. */
 export function sameGroupOf(groups: readonly (readonly string[])[]): (a: string, b: string) => boolean {
-  const head = new Map<string, number>();
-  groups.forEach((g, i) => {
-    for (const id of g) head.set(id, i);
-  });
-  return (a, b) => a === b || (head.has(a) && head.get(a) === head.get(b));
+  const index = groupIndexOf(groups);
+  return (a, b) => a === b || (index.has(a) && index.get(a) === index.get(b));
 }

@@ -21,6 +21,7 @@ import {
   type QueryGate,
   type QuerySignals,
 } from './hybrid-gate.ts';
+import { groupIndexOf } from './near-duplicates.ts';
 import { HAS_CJK } from './phrase.ts';
 
 type RecallConfig = EngramConfig['recall'];
@@ -466,8 +467,7 @@ export function collapseByDocument(candidates: Candidate[]): Candidate[] {
  * that folded anything, as (kept, folded) pairs.
  */
 export function collapseNearDuplicates(candidates: Candidate[], groups: readonly (readonly string[])[]): { kept: Candidate[]; folded: { kept: string; folded: string[] }[] } {
-  const groupOf = new Map<string, number>();
-  groups.forEach((g, i) => g.forEach((id) => groupOf.set(id, i)));
+  const groupOf = groupIndexOf(groups);
   const head = new Map<number, Candidate>();
   const folded = new Map<number, string[]>();
   const kept: Candidate[] = [];

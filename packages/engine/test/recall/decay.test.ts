@@ -8,10 +8,10 @@ import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
 // A memory is asked about its whole past (a conversation months ago), and over real mail threads
 // spanning eleven months every decay that could cost more than 10 % of a score lost questions
 // (docs/benchmarks.md, English recall).
-test('time decay: the newer of two equal notes ranks first, but a clearly better match eleven months old still outranks yesterday’s', async () => {
+test('time decay: the newer of two about equally relevant notes ranks first, but a clearly better match eleven months old still outranks yesterday’s', async () => {
   const dirs = tempDirs();
   const notes: Record<string, string> = {
-    // Equal text, different days.
+    // One summary, bodies of the same length that the question does not touch, different days.
     '2025-12-01-printer-old.txt': diary('09:00', '打印机墨盒', '三楼打印机的墨盒型号是 HP 680。', '行政处周一补货,备用的放在前台左手边的柜子里。', ['打印机']),
     '2026-10-31-printer-new.txt': diary('09:00', '打印机墨盒', '三楼打印机的墨盒型号是 HP 680。', '财务室周五盘点,剩下的收在会议室右侧的抽屉里。', ['打印机']),
     // The old note names more of the question than the new one does.
