@@ -3,13 +3,14 @@
 // text). The same function runs at index and at query time, so a note's "Meetings" and a question's
 // "meeting" meet on one term:
 //   - case folded; a possessive or a contraction ends with the apostrophe (Alice's → alice, don't → dont);
-//   - a plain word is stemmed (Porter2): meetings, meeting → meet; keys → key; a stop word goes (the, did, what);
+//   - a plain word is stemmed (Porter2): meetings, meeting → meet; keys → key; a stop word goes (the, did, what)
+//     unless written in capitals, where it is an acronym (AM, IT, WHO, GET) and stays as it is;
 //   - a code identifier stays whole and also yields its stemmed parts (camelCase, snake_case, kebab,
 //     dotted paths): getUserName → getusername, get, user, name; api_key → api_key, api, key;
 //   - anything with a digit is an exact-match term (443, 2026-10-01, v0.2.6, utf8, A1B2): it is never
 //     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count.
 import stem from 'wink-porter2-stemmer';
-import { isStopWord } from './stopwords.ts';
+import { isFillerInCapitals, isStopWord } from './stopwords.ts';
 
 const APOSTROPHE = /['’]/;
 const HAS_DIGIT = /\p{N}/u;
@@ -20,6 +21,8 @@ const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 /** APIs, URLs: a plural, not an identifier made of "AP" and "Is". */
 const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
 const CAMEL_PARTS = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+/** Two capitals or more and nothing else: an acronym (AM, IT, WHO, GET), not the function word its lower case spells. */
+const CAPITALS = /^\p{Lu}{2,}$/u;
 
 /** The word without a trailing possessive ('s) and with a contraction joined (don't → dont, we've → weve). */
 function withoutApostrophe(word: string): string {
@@ -75,7 +78,12 @@ function termsOfWord(match: string, out: string[]): void {
   const word = withoutApostrophe(match);
   const isCode = !ACRONYM_PLURAL.test(word) && (SEPARATOR.test(word) || CAMEL.test(word) || word.endsWith('+') || word.endsWith('#'));
   if (!isCode) {
-    const term = wordTerm(word);
+    const lower = word.toLowerCase();
+    if (CAPITALS.test(word) && isStopWord(lower) && !isFillerInCapitals(lower)) {
+      out.push(lower);
+      return;
+    }
+    const term = termOfLower(lower);
     if (term !== null) out.push(term);
     return;
   }

@@ -95,6 +95,18 @@ const ENGLISH_CHAT_WORDS = [
   'tell', 'say', 'said', 'want', 'need', 'like', 'make', 'use', 'one', 'way', 'back', 'go', 'come',
 ];
 
+// What a user shouts between steps (OK, THANKS, LGTM): in capitals these stay stop words. Any other
+// stop word written in capitals is an acronym that names something (AM, IT, US, WHO, an HTTP GET) and
+// is a term (text/latin.ts).
+const FILLERS_IN_CAPITALS: ReadonlySet<string> = new Set([
+  'ok', 'okay', 'yes', 'no', 'yeah', 'yep', 'yup', 'nope', 'thanks', 'thank', 'thx', 'please', 'pls',
+  'plz', 'lgtm', 'sorry', 'hi', 'hello', 'hey', 'bye', 'oh', 'hmm', 'um', 'uh', 'good', 'great', 'nice',
+  'cool', 'fine', 'perfect', 'awesome', 'alright', 'sure', 'wow', 'lol',
+]);
+
+/** True for a (lower-cased) stop word that stays one when written in capitals: a filler, not an acronym. */
+export const isFillerInCapitals = (lower: string): boolean => FILLERS_IN_CAPITALS.has(lower);
+
 const STOP_WORDS: ReadonlySet<string> = new Set([
   ...CHINESE_FUNCTION_WORDS,
   ...ENGLISH_FUNCTION_WORDS,

@@ -36,6 +36,20 @@ describe('English words', () => {
     for (const t of jieba.tokenize('Would you tell me what they were doing with it')) assert.ok(!isStopWord(t), t);
   });
 
+  it('keep an acronym written in capitals, though its lower case is a function word', () => {
+    // AM the computer, the IT department, the US, WHO, an HTTP GET: in capitals these name something.
+    assert.ok(jieba.tokenize('AM最后把Ted改造成什么样了').includes('am'));
+    assert.ok(jieba.tokenize('IT部门的报销流程').includes('it'));
+    assert.ok(jieba.tokenize('WHO 发布的指南').includes('who'));
+    assert.ok(jieba.tokenize('US sales grew').includes('us'));
+    assert.ok(shared('GET /api/users 返回 404', '为什么 GET 请求失败').includes('get'));
+    // The same words in lower case or title case stay function words, and so do chat words in capitals.
+    assert.ok(!jieba.tokenize('I am here, it is done, who knows').some((t) => ['am', 'it', 'who'].includes(t)));
+    assert.ok(!jieba.tokenize('It works. Am I right?').some((t) => ['am', 'it'].includes(t)));
+    assert.deepEqual(jieba.tokenize('OK THANKS LGTM'), []);
+    assert.deepEqual(jieba.tokenize('OK，继续'), jieba.tokenize('继续'));
+  });
+
   it('keep the owner of a possessive and join a contraction', () => {
     assert.deepEqual(jieba.tokenize("Alice's laptop"), jieba.tokenize('Alice laptop'));
     assert.deepEqual(jieba.tokenize('Alice’s laptop'), jieba.tokenize('Alice laptop'));
