@@ -6,7 +6,9 @@
 //   - a plain word is stemmed (Porter2): meetings, meeting → meet; keys → key; a stop word goes (the, did, what)
 //     unless written in capitals, where it is an acronym (AM, IT, WHO, GET) and stays as it is;
 //   - a code identifier stays whole and also yields its stemmed parts (camelCase, snake_case, kebab,
-//     dotted paths): getUserName → getusername, get, user, name; api_key → api_key, api, key;
+//     dotted paths): getUserName → getusername, get, user, name; api_key → api_key, api, key; and
+//     the whole without separators as a plain word's term, which a question typing it as one
+//     lower-case word makes (getusername → getusernam, Next.js → nextjs → nextj);
 //   - anything with a digit is an exact-match term (443, 2026-10-01, v0.2.6, utf8, A1B2): it is never
 //     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count.
 import stem from 'wink-porter2-stemmer';
@@ -90,6 +92,15 @@ function termsOfWord(match: string, out: string[]): void {
   const whole = word.toLowerCase();
   if (!isStopWord(whole)) out.push(whole);
   const seen = new Set([whole]);
+  // The name as a question types it in one lower-case word — getuserprofile, or nextjs and singbox
+  // without the separators of Next.js and sing-box — which is a plain word there and stemmed
+  // (getuserprofil, nextj): the note holds that form too. Not for codes with digits (v2.24 is not v224).
+  const joined = whole.split(SEPARATOR).join('');
+  const asTyped = /^\p{L}+$/u.test(joined) ? termOfLower(joined) : null;
+  if (asTyped !== null && !seen.has(asTyped)) {
+    seen.add(asTyped);
+    out.push(asTyped);
+  }
   for (const piece of word.split(SEPARATOR)) {
     const parts = CAMEL.test(piece) ? (piece.match(CAMEL_PARTS) ?? []) : [piece];
     for (const part of parts) {

@@ -6,9 +6,11 @@
  * Bumped whenever the terms a text yields change (text/latin.ts, the stop words): the index stores
  * terms, so an index of older terms is re-tokenised by the next index run instead of silently
  * missing every query term it spells differently. 2: stemmed English words, identifier parts,
- * possessives, the English stop list. 3: a stop word in capitals is an acronym and a term (AM, IT, WHO).
+ * possessives, the English stop list. 3: a stop word in capitals is an acronym and a term (AM, IT, WHO). 4: an identifier's whole
+ * name, separators left out, also as a plain word's term (getUserProfile → getuserprofil, Next.js →
+ * nextj, as a question types them).
  */
-export const TERMS_VERSION = 3;
+export const TERMS_VERSION = 4;
 
 /** What the index manifest records: the engine, and the terms version after a '+' (version 1 had none). */
 export const tokenizerIndexKey = (tokenizer: { engine: string }): string => `${tokenizer.engine}+terms${TERMS_VERSION}`;

@@ -84,6 +84,22 @@ describe('code identifiers', () => {
     assert.ok(shared('set MAX_RETRY_COUNT to 5', 'max retry count').length >= 3);
   });
 
+  it('match the same identifier typed in lower case', () => {
+    // A question types the name as one word (getuserprofile), which is stemmed as a plain word is.
+    for (const [note, question] of [
+      ['getUserProfile 接口在高并发下超时', 'getuserprofile 为什么慢'],
+      ['HTTPServer keeps the socket open', 'why does httpserver hang'],
+      ['renamed fetchAccounts to loadAccounts', 'where is fetchaccounts'],
+      // …and with its separators left out, as names like Next.js and sing-box are typed.
+      ['前端用 Next.js 15 + Tailwind', 'nextjs 版本'],
+      ['Node.js 升级到 20', 'nodejs 升级了吗'],
+      ['sing-box 的配置文件', 'singbox 配置'],
+      ['set MAX_RETRY_COUNT to 5', 'where is maxretrycount set'],
+    ] as const) {
+      assert.ok(shared(note, question).length >= 1, `${note} / ${question}: ${jieba.tokenize(question).join(' ')}`);
+    }
+  });
+
   it('do not split an acronym plural into letters', () => {
     assert.deepEqual(terms('APIs'), terms('API'));
     assert.deepEqual(terms('URLs'), terms('url'));
