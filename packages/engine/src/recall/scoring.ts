@@ -2,6 +2,7 @@
 // collapsing. Each takes plain data and returns plain data plus what it removed and why; the stage
 // files in recall/stages/ wrap them, and pipeline.ts strings the stages together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
+import { typedNamesOfIdentifiers } from '../text/latin.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
@@ -532,7 +533,11 @@ export const queryDeps = (deps: {
   config: { aliases: string[][] };
   lexical: { idf(t: string): number; hasIdf(): boolean; readonly size: number };
 }) => ({
-  tokenize: (s: string) => deps.tokenizer.tokenize(s),
+  tokenize: (s: string) => {
+    const typed = typedNamesOfIdentifiers(s.normalize('NFKC'));
+    const tokens = deps.tokenizer.tokenize(s);
+    return typed.size === 0 ? tokens : tokens.filter((t) => !typed.has(t));
+  },
   aliases: deps.config.aliases,
   idf: (t: string) => deps.lexical.idf(t),
   hasIdf: deps.lexical.hasIdf(),

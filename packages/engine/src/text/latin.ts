@@ -12,6 +12,7 @@
 //   - anything with a digit is an exact-match term (443, 2026-10-01, v0.2.6, utf8, A1B2): it is never
 //     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count.
 import stem from 'wink-porter2-stemmer';
+import { forEachRun } from './scripts.ts';
 import { isFillerInCapitals, isStopWord } from './stopwords.ts';
 
 const APOSTROPHE = /['’]/;
@@ -61,54 +62,83 @@ function partTerm(part: string): string | null {
 // word as written are remembered; the memory is dropped whole past TERMS_CACHE_LIMIT words (a bulk
 // index of many notes), which keeps it bounded without bookkeeping per entry.
 const TERMS_CACHE_LIMIT = 50_000;
-const termsCache = new Map<string, readonly string[]>();
+interface WordTerms {
+  terms: readonly string[];
+  /** An identifier's name typed as one word (below), or null. */
+  typed: string | null;
+}
+const termsCache = new Map<string, WordTerms>();
 
-/** Appends the terms of one Latin/digit word as RUN_PATTERN matched it (case kept, NFKC applied). */
-export function latinTerms(match: string, out: string[]): void {
+function termsOf(match: string): WordTerms {
   let terms = termsCache.get(match);
   if (terms === undefined) {
     const fresh: string[] = [];
-    termsOfWord(match, fresh);
-    terms = fresh;
+    const typed = termsOfWord(match, fresh);
+    terms = { terms: fresh, typed };
     if (termsCache.size >= TERMS_CACHE_LIMIT) termsCache.clear();
     termsCache.set(match, terms);
   }
-  for (const t of terms) out.push(t);
+  return terms;
 }
 
-function termsOfWord(match: string, out: string[]): void {
+/** Appends the terms of one Latin/digit word as RUN_PATTERN matched it (case kept, NFKC applied). */
+export function latinTerms(match: string, out: string[]): void {
+  for (const t of termsOf(match).terms) out.push(t);
+}
+
+/**
+ * The terms a question leaves out of its own: the names its identifiers yield as typed in one word
+ * (getUserProfile → getuserprofil). A note holds them so that a question typing the name that way
+ * finds it; a question that writes the identifier meets the note on the identifier and its parts,
+ * and the extra term, which a note naming only the parts lacks, would count against that note.
+ * `normalized`: the question after NFKC, as the tokenizer reads it.
+ */
+export function typedNamesOfIdentifiers(normalized: string): Set<string> {
+  const out = new Set<string>();
+  const plain: string[] = [];
+  forEachRun(normalized, () => {}, (word) => {
+    const { terms, typed } = termsOf(word);
+    if (typed !== null) out.add(typed);
+    else plain.push(...terms);
+  });
+  for (const t of plain) out.delete(t); // the question also typed it as a word of its own
+  return out;
+}
+
+/** Appends a word's terms; returns the term of an identifier's name typed as one word, if it adds one. */
+function termsOfWord(match: string, out: string[]): string | null {
   const word = withoutApostrophe(match);
   const isCode = !ACRONYM_PLURAL.test(word) && (SEPARATOR.test(word) || CAMEL.test(word) || word.endsWith('+') || word.endsWith('#'));
   if (!isCode) {
     const lower = word.toLowerCase();
     if (CAPITALS.test(word) && isStopWord(lower) && !isFillerInCapitals(lower)) {
       out.push(lower);
-      return;
+      return null;
     }
     const term = termOfLower(lower);
     if (term !== null) out.push(term);
-    return;
+    return null;
   }
   const whole = word.toLowerCase();
   if (!isStopWord(whole)) out.push(whole);
   const seen = new Set([whole]);
+  const parts: string[] = [];
+  for (const piece of word.split(SEPARATOR)) {
+    for (const part of CAMEL.test(piece) ? (piece.match(CAMEL_PARTS) ?? []) : [piece]) {
+      const term = partTerm(part);
+      if (term !== null && !seen.has(term)) {
+        seen.add(term);
+        parts.push(term);
+      }
+    }
+  }
   // The name as a question types it in one lower-case word — getuserprofile, or nextjs and singbox
   // without the separators of Next.js and sing-box — which is a plain word there and stemmed
   // (getuserprofil, nextj): the note holds that form too. Not for codes with digits (v2.24 is not v224).
   const joined = whole.split(SEPARATOR).join('');
-  const asTyped = /^\p{L}+$/u.test(joined) ? termOfLower(joined) : null;
-  if (asTyped !== null && !seen.has(asTyped)) {
-    seen.add(asTyped);
-    out.push(asTyped);
-  }
-  for (const piece of word.split(SEPARATOR)) {
-    const parts = CAMEL.test(piece) ? (piece.match(CAMEL_PARTS) ?? []) : [piece];
-    for (const part of parts) {
-      const term = partTerm(part);
-      if (term !== null && !seen.has(term)) {
-        seen.add(term);
-        out.push(term);
-      }
-    }
-  }
+  const typed = /^\p{L}+$/u.test(joined) ? termOfLower(joined) : null;
+  const addsTyped = typed !== null && !seen.has(typed);
+  if (addsTyped) out.push(typed);
+  for (const term of parts) out.push(term);
+  return addsTyped ? typed : null;
 }

@@ -2,7 +2,8 @@
 // whatever inflection, case, possessive or identifier style each was written in.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { latinTerms } from '../../src/text/latin.ts';
+import { queryDeps } from '../../src/recall/scoring.ts';
+import { latinTerms, typedNamesOfIdentifiers } from '../../src/text/latin.ts';
 import { isStopWord } from '../../src/text/stopwords.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
 import { tokenizerIndexKey, tokenizerWarnings } from '../../src/text/tokenizer-check.ts';
@@ -98,6 +99,18 @@ describe('code identifiers', () => {
     ] as const) {
       assert.ok(shared(note, question).length >= 1, `${note} / ${question}: ${jieba.tokenize(question).join(' ')}`);
     }
+  });
+
+  it('are not looked for as typed names when the question writes the identifier itself', () => {
+    // The typed name is the note's, for a question that types it so; a question writing getUserProfile
+    // matches on the identifier and its parts, and an extra term would count against notes naming the parts.
+    const asked = (q: string) => queryDeps({ tokenizer: jieba, config: { aliases: [] }, lexical: { idf: () => 1, hasIdf: () => true, size: 1 } }).tokenize(q);
+    assert.ok(jieba.tokenize('getUserProfile 超时').includes('getuserprofil'));
+    assert.ok(!asked('getUserProfile 超时').includes('getuserprofil'));
+    assert.deepEqual(asked('getUserProfile 超时'), ['getuserprofile', 'user', 'profil', '超时']);
+    assert.ok(asked('getuserprofile 为什么慢').includes('getuserprofil'));
+    assert.ok(asked('nextjs 和 Next.js').includes('nextj'), 'typed as a word of its own too');
+    assert.deepEqual([...typedNamesOfIdentifiers('Next.js 15 + sing-box, v2.24')].sort(), ['nextj', 'singbox']);
   });
 
   it('do not split an acronym plural into letters', () => {
