@@ -15,7 +15,7 @@ import type { DocMeta } from '../recall/pipeline.ts';
 import { lexicalEntry } from './rows.ts';
 import { chunkDocsOf, type ChunkDocs } from './chunk-docs.ts';
 import { catchUpStoredRows, patchSnapshot, rebuildLexical } from './snapshot-load.ts';
-import { changedDocuments, documentVersion, holdsOnlyLive, snapshotMetaOf, snapshotPathOf, versionSections, type LoadSource, type SnapshotMeta } from './snapshot-meta.ts';
+import { changedDocuments, documentVersion, holdsOnlyLive, snapshotHeader, snapshotMetaOf, snapshotPathOf, snapshotTermsProblem, versionSections, type LoadSource, type SnapshotMeta } from './snapshot-meta.ts';
 import { rowSections, StoredRowDamaged, StoredRows, type IndexFact } from './stored-rows.ts';
 
 export type { ChunkDocs } from './chunk-docs.ts';
@@ -355,8 +355,10 @@ export class LiveIndex {
     // A list the index reads from the file later that does not read back: the file goes, as for a damaged row.
     const onDamaged = (reason: string) => this.snapshotDamaged(reason);
     const file = snapshotPath === null ? null : readLexicalSnapshot<unknown>(snapshotPath, this.options, { onDamaged });
-    const fileMeta = file?.ok ? snapshotMetaOf(file.meta, file.extra) : null;
-    const read = !file ? null : !file.ok ? file : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
+    const termsProblem = file?.ok ? snapshotTermsProblem(file.meta) : null;
+    if (file?.ok && termsProblem) file.release();
+    const fileMeta = file?.ok && !termsProblem ? snapshotMetaOf(file.meta, file.extra) : null;
+    const read = !file ? null : !file.ok ? file : termsProblem ? ({ ok: false, reason: termsProblem } as const) : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
     const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
     const caught = read?.ok && storedRows ? await catchUpStoredRows(db, generation, read.index, read.meta, storedRows) : null;
@@ -408,7 +410,7 @@ export class LiveIndex {
   private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
     if (!holdsOnlyLive(this.lexical, docs)) return;
     try {
-      writeLexicalSnapshot(path, this.lexical, this.options, { generation, count: docs.length }, [...versionSections(docs), ...rowSections(docs)]);
+      writeLexicalSnapshot(path, this.lexical, this.options, snapshotHeader(generation, docs.length), [...versionSections(docs), ...rowSections(docs)]);
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }

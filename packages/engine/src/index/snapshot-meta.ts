@@ -4,6 +4,7 @@
 import { filePathOfUrl } from '@engram/db';
 import type { LexicalIndex, LexicalOptions } from '../lexical/bm25.ts';
 import { Deferred, JsonList, JsonStrings, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
+import { TERMS_VERSION } from '../text/tokenizer-check.ts';
 import type { StoredRowsBuilder } from './stored-rows.ts';
 
 /** What a lexical snapshot was built from: the generation and each document's version. */
@@ -28,6 +29,20 @@ export function versionSections(docs: readonly VersionedDoc[]): [string, Snapsho
     ['versions.ids', new Deferred(new JsonStrings(docs.length, (i) => docs[i]!.id))],
     ['versions.values', new Deferred(new JsonStrings(docs.length, (i) => documentVersion(docs[i]!)))],
   ];
+}
+
+/** A snapshot's header: the generation and count its versions are read with, and the terms version its index holds. */
+export const snapshotHeader = (generation: number, count: number) => ({ generation, count, terms: TERMS_VERSION });
+
+/**
+ * Why a snapshot's index cannot serve this process, or null: it holds another terms version's terms
+ * (text/tokenizer-check.ts). Its documents' versions do not show that — a re-tokenising pass may leave
+ * every version as it was — so an index of an older tokenizer's terms would be patched and trusted,
+ * and queries tokenized anew would miss what it spells differently.
+ */
+export function snapshotTermsProblem(header: unknown): string | null {
+  const { terms } = (header ?? {}) as { terms?: unknown };
+  return terms === TERMS_VERSION ? null : `unusable: built with ${typeof terms === 'number' ? `terms version ${terms}` : 'no terms version'}, this process makes version ${TERMS_VERSION}`;
 }
 
 /**
@@ -108,7 +123,7 @@ export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, op
   try {
     // With the rows, the first command after the pass opens like any later one.
     const rowParts = rows && rows.size === docs.length ? rows.sections() : [];
-    writeLexicalSnapshot(path, lexical, options, { generation, count: docs.length }, [...versionSections(docs), ...rowParts]);
+    writeLexicalSnapshot(path, lexical, options, snapshotHeader(generation, docs.length), [...versionSections(docs), ...rowParts]);
   } catch {
     // The load after the pass rebuilds instead.
   }

@@ -723,3 +723,34 @@ test('listPage (engram_list): the list\'s order and filters, the same items and 
     engine.close();
   }
 });
+
+test('a snapshot of another terms version is rebuilt, not trusted: its rows and versions may match while its terms are a tokenizer\'s before', async () => {
+  const { TERMS_VERSION } = await import('../../src/text/tokenizer-check.ts');
+  const { versionSections } = await import('../../src/index/snapshot-meta.ts');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  seedMore(dirs.diaryDir, 20);
+  let engine = await openTestEngine(dirs);
+  const path = `${engine.database.filePath}.lexical`;
+  const docs = [...engine.live.docs.values()];
+  const generation = (engine.live as unknown as { generation: number }).generation;
+  const options = lexicalOptions(engine.config);
+  engine.close();
+  // What an older tokenizer's index looks like to this one: the same documents at the same versions
+  // and generation (a re-tokenising pass run with a fixed clock leaves both as they were), none of
+  // this version's terms — here none at all.
+  for (const terms of [TERMS_VERSION - 1, undefined]) {
+    writeLexicalSnapshot(path, new LexicalIndex(options), options, { generation, count: docs.length, terms }, [...versionSections(docs), ...rowSections(docs)]);
+    engine = await loaded(dirs);
+    try {
+      assert.equal(engine.live.lastLoad?.kind, 'rebuilt', `terms ${terms}`);
+      assert.match((engine.live.lastLoad as { reason: string }).reason, /terms/);
+      await assertSearchesLikeFreshBuild(engine);
+    } finally {
+      engine.close();
+    }
+  }
+  engine = await loaded(dirs);
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'the rebuilt index was saved with this version: the next open maps it');
+  engine.close();
+});
