@@ -225,7 +225,7 @@ async function indexPass(
     if (built) {
       // No finishBulkAdd: the built index is dropped once saved, and compacting it first would hold
       // a second copy of the posting lists at the pass's peak (the snapshot compacts as it writes).
-      saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation, built.rows);
+      saveBuiltSnapshot(config.databaseUrl, built.lexical, lexicalOptionsOf(config), built.docs, generation, tokenizerIndexKey(ctx.tokenizer), built.rows);
     }
   }
 

@@ -2,7 +2,7 @@
 // in step with it. Several processes may share one database: a generation counter in `meta` tells
 // each of them when another one wrote, and `refresh` reloads only what changed. The snapshot's
 // bookkeeping is snapshot-meta.ts, getting the lexical index at load snapshot-load.ts.
-import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
+import { DatabaseUnreachableError, documentsByIds, documentsChangedSince, documentVersions, getManifest, indexRowsOfDocuments, isUnreachable, listDocuments, readGeneration, type DocumentRow, type EngramDb } from '@engram/db';
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -355,7 +355,9 @@ export class LiveIndex {
     // A list the index reads from the file later that does not read back: the file goes, as for a damaged row.
     const onDamaged = (reason: string) => this.snapshotDamaged(reason);
     const file = snapshotPath === null ? null : readLexicalSnapshot<unknown>(snapshotPath, this.options, { onDamaged });
-    const termsProblem = file?.ok ? snapshotTermsProblem(file.meta) : null;
+    // The terms the rows hold (the manifest's tokenizer key): a snapshot of others is rebuilt, and what is built here holds these.
+    const rowsTerms = (await getManifest(db))?.tokenizer ?? null;
+    const termsProblem = file?.ok ? snapshotTermsProblem(file.meta, rowsTerms) : null;
     if (file?.ok && termsProblem) file.release();
     const fileMeta = file?.ok && !termsProblem ? snapshotMetaOf(file.meta, file.extra) : null;
     const read = !file ? null : !file.ok ? file : termsProblem ? ({ ok: false, reason: termsProblem } as const) : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
@@ -403,14 +405,14 @@ export class LiveIndex {
     // facts (written before the pinned column: saved once, so engram_index stops decoding every row).
     const count = withRows ? storedRows!.size : this.rowMap.size;
     const lacksFacts = withRows !== null && !storedRows!.hasIndexFacts;
-    if (snapshotPath !== null && (patched === null || !withRows || lacksFacts || patched > Math.max(SNAPSHOT_SAVE_AFTER, count * 0.005))) this.saveSnapshot(snapshotPath, [...this.docs.values()], generation);
+    if (snapshotPath !== null && (patched === null || !withRows || lacksFacts || patched > Math.max(SNAPSHOT_SAVE_AFTER, count * 0.005))) this.saveSnapshot(snapshotPath, [...this.docs.values()], generation, rowsTerms);
   }
 
   /** Best effort: a snapshot that cannot be written (read-only data, a full disk) only costs the next process a rebuild. */
-  private saveSnapshot(path: string, docs: DocumentRow[], generation: number): void {
+  private saveSnapshot(path: string, docs: DocumentRow[], generation: number, terms: string | null): void {
     if (!holdsOnlyLive(this.lexical, docs)) return;
     try {
-      writeLexicalSnapshot(path, this.lexical, this.options, snapshotHeader(generation, docs.length), [...versionSections(docs), ...rowSections(docs)]);
+      writeLexicalSnapshot(path, this.lexical, this.options, snapshotHeader(generation, docs.length, terms), [...versionSections(docs), ...rowSections(docs)]);
     } catch {
       // Nothing to do: the in-memory index is complete either way.
     }

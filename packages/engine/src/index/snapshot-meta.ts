@@ -4,7 +4,6 @@
 import { filePathOfUrl } from '@engram/db';
 import type { LexicalIndex, LexicalOptions } from '../lexical/bm25.ts';
 import { Deferred, JsonList, JsonStrings, writeLexicalSnapshot, type SnapshotPart, type SnapshotSection } from '../lexical/snapshot.ts';
-import { TERMS_VERSION } from '../text/tokenizer-check.ts';
 import type { StoredRowsBuilder } from './stored-rows.ts';
 
 /** What a lexical snapshot was built from: the generation and each document's version. */
@@ -31,18 +30,23 @@ export function versionSections(docs: readonly VersionedDoc[]): [string, Snapsho
   ];
 }
 
-/** A snapshot's header: the generation and count its versions are read with, and the terms version its index holds. */
-export const snapshotHeader = (generation: number, count: number) => ({ generation, count, terms: TERMS_VERSION });
+/**
+ * A snapshot's header: the generation and count its versions are read with, and the terms its index
+ * holds — the tokenizer key (text/tokenizer-check.ts) of the rows it was built from, as the index
+ * manifest records it (null before any index pass).
+ */
+export const snapshotHeader = (generation: number, count: number, terms: string | null) => ({ generation, count, terms });
 
 /**
- * Why a snapshot's index cannot serve this process, or null: it holds another terms version's terms
- * (text/tokenizer-check.ts). Its documents' versions do not show that — a re-tokenising pass may leave
- * every version as it was — so an index of an older tokenizer's terms would be patched and trusted,
- * and queries tokenized anew would miss what it spells differently.
+ * Why a snapshot's index cannot serve, or null: it holds other terms than the rows now do. Its
+ * documents' versions do not show that — a re-tokenising pass run with a fixed clock leaves every
+ * version as it was — so an index of an older tokenizer's terms would be patched and trusted, and
+ * queries tokenized anew would miss whatever it spells differently. `rowsTerms`: the manifest's key.
  */
-export function snapshotTermsProblem(header: unknown): string | null {
+export function snapshotTermsProblem(header: unknown, rowsTerms: string | null): string | null {
   const { terms } = (header ?? {}) as { terms?: unknown };
-  return terms === TERMS_VERSION ? null : `unusable: built with ${typeof terms === 'number' ? `terms version ${terms}` : 'no terms version'}, this process makes version ${TERMS_VERSION}`;
+  if ((terms ?? null) === rowsTerms) return null;
+  return `unusable: it holds the terms of ${typeof terms === 'string' ? terms : 'an unrecorded tokenizer'}, the rows those of ${rowsTerms ?? 'none yet'}`;
 }
 
 /**
@@ -116,14 +120,14 @@ export function snapshotPathOf(databaseUrl: string): string | null {
  * Saves a lexical index built by a full index pass as the snapshot, so the load that follows the
  * pass maps it instead of reading every row back (best effort, like every snapshot write).
  */
-export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number, rows?: StoredRowsBuilder): void {
+export function saveBuiltSnapshot(databaseUrl: string, lexical: LexicalIndex, options: LexicalOptions, docs: VersionedDoc[], generation: number, terms: string | null, rows?: StoredRowsBuilder): void {
   const path = snapshotPathOf(databaseUrl);
   if (path === null) return;
   if (!holdsOnlyLive(lexical, docs)) return;
   try {
     // With the rows, the first command after the pass opens like any later one.
     const rowParts = rows && rows.size === docs.length ? rows.sections() : [];
-    writeLexicalSnapshot(path, lexical, options, snapshotHeader(generation, docs.length), [...versionSections(docs), ...rowParts]);
+    writeLexicalSnapshot(path, lexical, options, snapshotHeader(generation, docs.length, terms), [...versionSections(docs), ...rowParts]);
   } catch {
     // The load after the pass rebuilds instead.
   }

@@ -417,16 +417,16 @@ test('a snapshot is never written from an index holding a document its rows do n
   const index = new LexicalIndex(options);
   index.add({ chunkId: 'a#0', docId: 'a', fields: { title: ['东京'], summary: [], tags: [], body: ['节点', '端口'] } });
   const row = { id: 'a', contentHash: 'h', indexedAt: '2026-12-01T00:00:00.000Z', archived: true };
-  saveBuiltSnapshot(url, index, options, [row], 1);
+  saveBuiltSnapshot(url, index, options, [row], 1, null);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'archived in its rows: not written');
-  saveBuiltSnapshot(url, index, options, [], 1);
+  saveBuiltSnapshot(url, index, options, [], 1, null);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'missing from its rows: not written');
   // As many live rows as held documents, but not the same ones: one held document is missing.
   index.add({ chunkId: 'b#0', docId: 'b', fields: { title: ['大阪'], summary: [], tags: [], body: ['节点'] } });
   const live = (id: string) => ({ ...row, id, archived: false });
-  saveBuiltSnapshot(url, index, options, [live('a'), live('c')], 1);
+  saveBuiltSnapshot(url, index, options, [live('a'), live('c')], 1, null);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), false, 'b missing from its rows, c (no chunks) listed: not written');
-  saveBuiltSnapshot(url, index, options, [live('a'), live('b'), live('c')], 1);
+  saveBuiltSnapshot(url, index, options, [live('a'), live('b'), live('c')], 1, null);
   assert.equal(existsSync(join(dir, 'engram.db.lexical')), true, 'every held document live (c has no chunks): written');
 });
 
@@ -724,8 +724,8 @@ test('listPage (engram_list): the list\'s order and filters, the same items and 
   }
 });
 
-test('a snapshot of another terms version is rebuilt, not trusted: its rows and versions may match while its terms are a tokenizer\'s before', async () => {
-  const { TERMS_VERSION } = await import('../../src/text/tokenizer-check.ts');
+test('a snapshot holding other terms than the rows is rebuilt, not trusted: its versions may match while its terms are a tokenizer\'s before', async () => {
+  const { getManifest } = await import('@engram/db');
   const { versionSections } = await import('../../src/index/snapshot-meta.ts');
   const dirs = tempDirs();
   seedCorpus(dirs.diaryDir);
@@ -735,11 +735,13 @@ test('a snapshot of another terms version is rebuilt, not trusted: its rows and 
   const docs = [...engine.live.docs.values()];
   const generation = (engine.live as unknown as { generation: number }).generation;
   const options = lexicalOptions(engine.config);
+  const rowsTerms = (await getManifest(engine.database.db))!.tokenizer;
+  assert.match(rowsTerms, /\+terms\d+$/);
   engine.close();
-  // What an older tokenizer's index looks like to this one: the same documents at the same versions
-  // and generation (a re-tokenising pass run with a fixed clock leaves both as they were), none of
-  // this version's terms — here none at all.
-  for (const terms of [TERMS_VERSION - 1, undefined]) {
+  // What an index of an older tokenizer's terms looks like here: the same documents at the same
+  // versions and generation (a re-tokenising pass run with a fixed clock leaves both as they were),
+  // none of the rows' terms — here none at all.
+  for (const terms of [rowsTerms.replace(/\d+$/, (v) => String(Number(v) - 1)), undefined]) {
     writeLexicalSnapshot(path, new LexicalIndex(options), options, { generation, count: docs.length, terms }, [...versionSections(docs), ...rowSections(docs)]);
     engine = await loaded(dirs);
     try {
@@ -751,6 +753,7 @@ test('a snapshot of another terms version is rebuilt, not trusted: its rows and 
     }
   }
   engine = await loaded(dirs);
-  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'the rebuilt index was saved with this version: the next open maps it');
+  assert.deepEqual(engine.live.lastLoad, { kind: 'snapshot', patched: 0 }, 'the rebuilt index was saved with the rows\' terms: the next open maps it');
+  await assertSearchesLikeFreshBuild(engine);
   engine.close();
 });
