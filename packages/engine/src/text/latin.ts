@@ -10,7 +10,8 @@
 //     the whole without separators as a plain word's term, which a question typing it as one
 //     lower-case word makes (getusername → getusernam, Next.js → nextjs → nextj);
 //   - anything with a digit is an exact-match term (443, 2026-10-01, v0.2.6, utf8, A1B2): it is never
-//     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count.
+//     stemmed; of its parts only those with a letter or of three digits or more (a year, a port) count;
+//     a name with a version glued on also yields the name (python3 → python3, python).
 import stem from 'wink-porter2-stemmer';
 import { forEachRun } from './scripts.ts';
 import { isFillerInCapitals, isStopWord } from './stopwords.ts';
@@ -24,6 +25,8 @@ const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 /** APIs, URLs: a plural, not an identifier made of "AP" and "Is". */
 const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
 const CAMEL_PARTS = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
+/** Letters (two or more) with a version glued on: python3, vue3, win10. */
+const VERSIONED_NAME = /^(\p{L}{2,})\p{N}+$/u;
 /** Two capitals or more and nothing else: an acronym (AM, IT, WHO, GET), not the function word its lower case spells. */
 const CAPITALS = /^\p{Lu}{2,}$/u;
 
@@ -117,6 +120,10 @@ function termsOfWord(match: string, out: string[]): string | null {
     }
     const term = termOfLower(lower);
     if (term !== null) out.push(term);
+    // A name with a version glued on (python3, vue3, win10) is asked about by the name too.
+    const name = VERSIONED_NAME.exec(lower)?.[1];
+    const nameTerm = name === undefined ? null : termOfLower(name);
+    if (nameTerm !== null && nameTerm !== term) out.push(nameTerm);
     return null;
   }
   const whole = word.toLowerCase();
@@ -134,9 +141,11 @@ function termsOfWord(match: string, out: string[]): string | null {
   }
   // The name as a question types it in one lower-case word — getuserprofile, or nextjs and singbox
   // without the separators of Next.js and sing-box — which is a plain word there and stemmed
-  // (getuserprofil, nextj): the note holds that form too. Not for codes with digits (v2.24 is not v224).
+  // (getuserprofil, nextj): the note holds that form too; so is a code joined by - or _ (utf-8 →
+  // utf8, sha-256 → sha256). Not a dotted version or a date (v2.24 is not v224, 2026-10-01 no word).
   const joined = whole.split(SEPARATOR).join('');
-  const typed = /^\p{L}+$/u.test(joined) ? termOfLower(joined) : null;
+  const joinable = /^\p{L}+$/u.test(joined) || (!whole.includes('.') && HAS_LETTER.test(joined) && /^[\p{L}\p{N}]+$/u.test(joined));
+  const typed = joinable ? termOfLower(joined) : null;
   const addsTyped = typed !== null && !seen.has(typed);
   if (addsTyped) out.push(typed);
   for (const term of parts) out.push(term);

@@ -8,9 +8,10 @@
  * missing every query term it spells differently. 2: stemmed English words, identifier parts,
  * possessives, the English stop list. 3: a stop word in capitals is an acronym and a term (AM, IT, WHO). 4: an identifier's whole
  * name, separators left out, also as a plain word's term (getUserProfile → getuserprofil, Next.js →
- * nextj, as a question types them).
+ * nextj, as a question types them). 5: a code joined by - or _ also joined (utf-8 → utf8),
+ * a name with a version glued on also the name (python3 → python).
  */
-export const TERMS_VERSION = 4;
+export const TERMS_VERSION = 5;
 
 /** What the index manifest records: the engine, and the terms version after a '+' (version 1 had none). */
 export const tokenizerIndexKey = (tokenizer: { engine: string }): string => `${tokenizer.engine}+terms${TERMS_VERSION}`;
