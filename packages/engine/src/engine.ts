@@ -135,7 +135,7 @@ export class Engine {
     await s.openSemantic();
     s.rebuildJudge(s.config);
     await nextTurn();
-    if (syncOnOpen) await this.indexer.syncOnOpen();
+    if (syncOnOpen) await this.indexer.syncOnOpen(s.options.onSyncProgress);
     await nextTurn();
     // A long-lived host loads the in-memory index now; a one-shot command (preload false) on the
     // first call that needs it (`engram status` never does).

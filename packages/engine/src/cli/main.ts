@@ -8,6 +8,7 @@ import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { printJson, progressBar, recallJson, recallText } from './output.ts';
 import { warningLines } from './warnings.ts';
+import { tokenizerWarnings } from '../text/tokenizer-check.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
 
@@ -94,23 +95,36 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
   if (options.legacyDir) delete env.ENGRAM_LEGACY_DIR;
   if (options.databaseUrl) delete env.ENGRAM_DATABASE_URL;
   const { openEngine } = await import('../engine.ts');
+  // A sync that stores many notes (the first command after an upgrade that changed the terms
+  // re-tokenises all of them) is drawn on a terminal; the few changed files of a usual open are not.
+  const tty = process.stderr.isTTY && !values.json;
+  let drawn = false;
   // preload false: a one-shot command loads the IDF table when (and only if) it recalls.
   const engine = await openEngine({
     options,
     env,
     configFile: values.config as string | undefined,
     syncOnOpen: opts.syncOnOpen,
+    onSyncProgress: (p) => {
+      if (!tty || p.phase !== 'store' || p.total < SYNC_PROGRESS_FROM) return;
+      process.stderr.write(`\r${progressBar('indexing', p.done, p.total)}`);
+      drawn = true;
+    },
     preload: false,
     // The model loads only if the command needs a vector (a semantic recall, `index`); a write leaves its new chunks to the process holding the index, or `engram index`.
     model: { load: 'on-demand', embedLater: opts.embedLater ?? true },
     switchDiaryDir: values['switch-diary-dir'] === true,
   });
+  if (drawn) process.stderr.write('\n');
   try {
     return await fn(engine);
   } finally {
     await engine.closeBeforeExit();
   }
 }
+
+/** Notes a sync on open stores before the CLI draws its progress. */
+const SYNC_PROGRESS_FROM = 200;
 
 /** Every line printed: memory text (titles, paths, warnings) never reaches the terminal as raw escape codes. */
 const out = (s: string) => process.stdout.write(`${terminalSafe(s)}\n`);
@@ -277,14 +291,15 @@ async function cmdStatus(args: string[]) {
       out(`documents ${s.documents} (archived ${s.archived}), chunks ${s.chunks}, vectors ${s.vectors}`);
       const tok = s.tokenizer;
       out(`tokenizer ${tok.active} (configured ${tok.configured}; index built with ${tok.builtWith ?? 'nothing yet'}${tok.fallbackReason ? `; fallback: ${tok.fallbackReason}` : ''})`);
-      if (tok.mismatch) {
-        out(`WARNING tokenizer mismatch: the index was built with ${tok.builtWith} but this process tokenizes with ${tok.active}; recall here misses memories and the next index run re-tokenises everything. Make every process (CLI, plugin, console) use the same tokenizer${tok.fallbackReason ? ' — jieba failed to load here' : ''}.`);
-      }
+      // The warning the status lists (text/tokenizer-check.ts), as a headline: an older tokenizer's
+      // terms want an index run; another tokenizer wants every process to use one.
+      const mismatch = tok.mismatch ? tokenizerWarnings(tok.builtWith, { engine: tok.active, fallbackReason: tok.fallbackReason })[0] : undefined;
+      if (mismatch) out(`WARNING ${mismatch}`);
       out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
       const judge = s.judge;
       out(`judge ${judge.state}${judge.reason && judge.state !== 'off' ? `: ${judge.reason}` : ''}${judge.lastLatencyMs !== null ? `; last call ${judge.lastLatencyMs} ms at ${judge.lastAt}` : ''}${judge.proxy ? `; via proxy ${judge.proxy}` : ''}`);
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
-      for (const line of warningLines(s.warnings, 'status', values.warnings === true)) out(line);
+      for (const line of warningLines(s.warnings.filter((w) => w !== mismatch), 'status', values.warnings === true)) out(line);
     }
   }, { syncOnOpen: false });
 }

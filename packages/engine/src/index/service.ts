@@ -261,13 +261,13 @@ export class IndexService {
   }
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */
-  async syncOnOpen(): Promise<void> {
+  async syncOnOpen(onProgress?: IndexRunOptions['onProgress']): Promise<void> {
     // Temp files of writers killed mid-write: never read, but they would pile up.
     await sweepOrphanTemps(this.s.config.diaryDir, processAlive).catch(() => 0);
     try {
       // Another process holding the writer lock is indexing the same files: do not hold up
       // the host's start waiting for it (the next write or refresh catches up).
-      await this.pass({ full: false, lockWaitMs: 3_000 }, false);
+      await this.pass({ full: false, lockWaitMs: 3_000, onProgress }, false);
     } catch (e) {
       // A bad diary folder must not stop the engine from answering with what is indexed.
       this.lastIndexWarnings = [`index on open failed: ${errorMessage(e)}`];

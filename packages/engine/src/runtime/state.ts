@@ -19,12 +19,18 @@ import type { SemanticPort } from '../semantic/port.ts';
 import { createTokenizer } from '../text/tokenize.ts';
 import { usableTimeZone } from '../timeq/calendar.ts';
 import { detectTimeZone } from '../timeq/timezone.ts';
+import type { IndexProgress } from '../api.ts';
 import type { Tokenizer } from '../types.ts';
 
 export interface OpenEngineOptions extends ResolveInput {
   log?: Logger;
   /** Index files changed since the last run before answering (default true). */
   syncOnOpen?: boolean;
+  /**
+   * Progress of that pass. Usually a few changed files; after a change of terms (an upgrade,
+   * text/tokenizer-check.ts) every note, over a minute at 50,000: the CLI draws it on a terminal.
+   */
+  onSyncProgress?: (p: IndexProgress) => void;
   /** Create a missing diary folder even when it was named explicitly (the console does; the CLI refuses). */
   createDiaryDir?: boolean;
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */

@@ -34,3 +34,21 @@ test('status text names the tokenizer the index was built with and warns on a mi
   assert.equal(status.tokenizer.mismatch, true);
   assert.ok(status.warnings.some((w) => /tokenizer mismatch/.test(w)), 'a status warning (the console shows them too)');
 });
+
+test('status after an upgrade that changed the terms says so once, and that an index run fixes it', async () => {
+  const { createClient } = await import('@libsql/client');
+  const { join } = await import('node:path');
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  assert.equal(engram(['index', ...common], { HOME: dirs.root }).code, 0);
+  const db = createClient({ url: `file:${join(dirs.dataDir, 'engram.db')}` });
+  await db.execute("UPDATE index_manifest SET tokenizer = 'jieba+terms1'");
+  db.close();
+  const older = engram(['status', ...common], { HOME: dirs.root });
+  assert.equal(older.code, 0, older.stderr);
+  assert.equal(older.stdout.match(/tokenizer mismatch/g)?.length, 1, older.stdout);
+  assert.match(older.stdout, /WARNING tokenizer mismatch: the index holds terms of an older jieba tokenizer \(jieba\+terms1, this process: jieba\+terms\d+\)/);
+  assert.match(older.stdout, /next index run re-tokenises everything/);
+  assert.doesNotMatch(older.stdout, /use the same tokenizer/, 'one tokenizer everywhere: nothing to make the same');
+});

@@ -26,3 +26,31 @@ test('status lists the same file warnings before and after the index is loaded',
     engine.close();
   }
 });
+
+// After an upgrade that changes the terms (text/tokenizer-check.ts), the first command that syncs
+// re-tokenises every note: at 50,000 notes over a minute. The open reports that pass's progress
+// (the CLI draws it on a terminal) instead of leaving the user in silence.
+test('an open whose sync re-tokenises every note reports the pass\'s progress', async () => {
+  const { createClient } = await import('@libsql/client');
+  const dirs = tempDirs();
+  for (let i = 0; i < 12; i++) writeFileSync(join(dirs.diaryDir, `2026-10-${String(i + 1).padStart(2, '0')}-n${i}.txt`), `[09:00] 节点 ${i}\n\n东京节点第 ${i} 次巡检,端口 ${400 + i}。\n\nTag: 东京\n`);
+  (await openTestEngine(dirs)).close();
+  const seen: { phase: string; done: number; total: number }[] = [];
+  const quiet = await openTestEngine(dirs, { onSyncProgress: (p) => seen.push(p) });
+  quiet.close();
+  assert.ok(!seen.some((p) => p.phase === 'store' && p.total > 0), `nothing to re-index, nothing stored: ${JSON.stringify(seen)}`);
+  // The index as an older tokenizer left it.
+  const db = createClient({ url: `file:${join(dirs.dataDir, 'engram.db')}` });
+  await db.execute("UPDATE index_manifest SET tokenizer = 'jieba+terms1'");
+  db.close();
+  const engine = await openTestEngine(dirs, { onSyncProgress: (p) => seen.push(p) });
+  try {
+    const stored = seen.filter((p) => p.phase === 'store');
+    assert.equal(stored.at(-1)?.total, 12, `every note re-tokenised, with its count: ${JSON.stringify(stored)}`);
+    assert.equal(stored.at(-1)?.done, 12);
+    const status = await engine.status();
+    assert.equal(status.tokenizer.mismatch, false, 'the sync brought the index to this tokenizer');
+  } finally {
+    engine.close();
+  }
+});
