@@ -358,9 +358,10 @@ export class LiveIndex {
     // The terms the rows hold (the manifest's tokenizer key): a snapshot of others is rebuilt, and what is built here holds these.
     const rowsTerms = (await getManifest(db))?.tokenizer ?? null;
     const termsProblem = file?.ok ? snapshotTermsProblem(file.meta, rowsTerms) : null;
-    if (file?.ok && termsProblem) file.release();
     const fileMeta = file?.ok && !termsProblem ? snapshotMetaOf(file.meta, file.extra) : null;
-    const read = !file ? null : !file.ok ? file : termsProblem ? ({ ok: false, reason: termsProblem } as const) : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: 'unusable: no document versions' } as const);
+    // A file refused (other terms than the rows', or no document versions) is released: its index is never searched.
+    if (file?.ok && !fileMeta) file.release();
+    const read = !file ? null : !file.ok ? file : fileMeta ? { ...file, meta: fileMeta } : ({ ok: false, reason: termsProblem ?? 'unusable: no document versions' } as const);
     if (read && !read.ok) this.lastLoad = { kind: 'rebuilt', reason: read.reason };
     const storedRows = read?.ok ? StoredRows.from(read.extra) : null;
     const caught = read?.ok && storedRows ? await catchUpStoredRows(db, generation, read.index, read.meta, storedRows) : null;

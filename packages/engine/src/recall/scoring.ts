@@ -534,7 +534,7 @@ export const queryDeps = (deps: {
   lexical: { idf(t: string): number; hasIdf(): boolean; readonly size: number };
 }) => ({
   tokenize: (s: string) => {
-    const typed = typedNamesOfIdentifiers(s.normalize('NFKC'));
+    const typed = typedNamesOfIdentifiers(s);
     const tokens = deps.tokenizer.tokenize(s);
     return typed.size === 0 ? tokens : tokens.filter((t) => !typed.has(t));
   },

@@ -94,12 +94,12 @@ export function latinTerms(match: string, out: string[]): void {
  * (getUserProfile → getuserprofil). A note holds them so that a question typing the name that way
  * finds it; a question that writes the identifier meets the note on the identifier and its parts,
  * and the extra term, which a note naming only the parts lacks, would count against that note.
- * `normalized`: the question after NFKC, as the tokenizer reads it.
+ * The question is read as the tokenizer reads it (NFKC).
  */
-export function typedNamesOfIdentifiers(normalized: string): Set<string> {
+export function typedNamesOfIdentifiers(question: string): Set<string> {
   const out = new Set<string>();
   const plain: string[] = [];
-  forEachRun(normalized, () => {}, (word) => {
+  forEachRun(question.normalize('NFKC'), () => {}, (word) => {
     const { terms, typed } = termsOf(word);
     if (typed !== null) out.add(typed);
     else plain.push(...terms);

@@ -6,10 +6,10 @@
  * Bumped whenever the terms a text yields change (text/latin.ts, the stop words): the index stores
  * terms, so an index of older terms is re-tokenised by the next index run instead of silently
  * missing every query term it spells differently. 2: stemmed English words, identifier parts,
- * possessives, the English stop list. 3: a stop word in capitals is an acronym and a term (AM, IT, WHO). 4: an identifier's whole
- * name, separators left out, also as a plain word's term (getUserProfile → getuserprofil, Next.js →
- * nextj, as a question types them). 5: a code joined by - or _ also joined (utf-8 → utf8),
- * a name with a version glued on also the name (python3 → python).
+ * possessives, the English stop list. 3: a stop word in capitals is an acronym and a term (AM, IT,
+ * WHO). 4: an identifier's whole name, separators left out, also as a plain word's term
+ * (getUserProfile → getuserprofil, Next.js → nextj, as a question types them). 5: a code joined by -
+ * or _ also joined (utf-8 → utf8), a name with a version glued on also the name (python3 → python).
  */
 export const TERMS_VERSION = 5;
 
