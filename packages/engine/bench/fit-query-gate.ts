@@ -8,8 +8,10 @@
 //     [--bars 0.1,0.2,0.3] [--agreement 0.2] [--agreement-from 600] [--current]   (--current: the fitted weights as they are, no fit;
 //     --agreement: the probability from which channels that agree keep a question, --agreement-from: in a store of
 //     at least that many chunks (dumps that record them), defaults the fitted gate's)
+//   --lexical: the lexical query gate (FITTED_LEXICAL_QUERY_GATE, LEXICAL_QUERY_FEATURES) on dumps of stores kept
+//     without the model (query-gate-dump.ts MODEL=none); channels agreeing never count there
 import { readFileSync } from 'node:fs';
-import { agreementBarFor, FITTED_QUERY_GATE, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
+import { agreementBarFor, FITTED_LEXICAL_QUERY_GATE, FITTED_QUERY_GATE, LEXICAL_QUERY_FEATURES, QUERY_FEATURES, queryProbability } from '../src/recall/hybrid-gate.ts';
 import { fitLogistic, type Sample } from './logistic.ts';
 import type { QueryGateRecord } from './query-gate-dump.ts';
 
@@ -25,10 +27,13 @@ const agreementBar = Number(flag('--agreement') ?? FITTED_QUERY_GATE?.agreementB
 // Agreement counts only in a store of at least this many chunks (records without a chunk count: always).
 const agreementFrom = Number(flag('--agreement-from') ?? FITTED_QUERY_GATE?.agreementFrom ?? 0);
 const current = args.includes('--current');
+const lexical = args.includes('--lexical');
+const fitted = lexical ? FITTED_LEXICAL_QUERY_GATE : FITTED_QUERY_GATE;
+const features = lexical ? LEXICAL_QUERY_FEATURES : QUERY_FEATURES;
 const stores: { name: string; train: boolean; records: QueryGateRecord[] }[] = [];
 let train = true;
 for (const a of args) {
-  if (a === '--current') continue;
+  if (a === '--current' || a === '--lexical') continue;
   if (a === '--check') {
     train = false;
     continue;
@@ -38,16 +43,16 @@ for (const a of args) {
 }
 if (stores.length === 0) throw new Error('usage: fit-query-gate.ts NAME=DUMP.json … [--check NAME=DUMP.json …]');
 
-const vec = (r: QueryGateRecord) => [1, ...QUERY_FEATURES.map((f) => r.features?.[f] ?? 0)];
+const vec = (r: QueryGateRecord) => [1, ...features.map((f) => r.features?.[f] ?? 0)];
 const samples: Sample[] = [];
 for (const s of stores.filter((x) => x.train))
   for (const r of s.records) {
     if (r.half !== 0 || !r.features || r.empty || (r.kind === 'asked' && !r.hit)) continue;
     samples.push({ x: vec(r), y: r.kind === 'asked' ? 1 : 0, w: 1 });
   }
-const weights = current ? (FITTED_QUERY_GATE?.weights ?? []) : fitLogistic(samples, 1e-3, 50).map((w) => Math.round(w * 1000) / 1000);
+const weights = current ? (fitted?.weights ?? []) : fitLogistic(samples, 1e-3, 50).map((w) => Math.round(w * 1000) / 1000);
 console.log(`${current ? 'current' : 'fitted'} on ${samples.length} tuning-half questions (${samples.filter((s) => s.y === 1).length} answered): [${weights.join(', ')}]`);
-console.log(`features: bias, ${QUERY_FEATURES.join(', ')}\n`);
+console.log(`features: bias, ${features.join(', ')}\n`);
 
 const pct = (n: number, d: number) => (d ? (100 * n) / d : 0).toFixed(1);
 function figures(records: QueryGateRecord[], half: 0 | 1, bar: number): string {
@@ -55,7 +60,8 @@ function figures(records: QueryGateRecord[], half: 0 | 1, bar: number): string {
   const nothing = (r: QueryGateRecord) => {
     if (r.empty) return true;
     if (r.features === null) return false;
-    const p = queryProbability(r.features, weights);
+    const p = queryProbability(r.features, weights, features);
+    if (lexical) return p < bar;
     const agreement = agreementBarFor({ weights, threshold: bar, agreementBar, agreementFrom }, r.chunks ?? Infinity);
     return p < bar && !(agreement !== undefined && r.features.agreePass === 1 && p >= agreement);
   };

@@ -5,6 +5,9 @@
 // (the hits it would let through). bench/fit-query-gate.ts fits and sweeps on the output.
 //
 //   STORE='20k' WORK=/tmp/gk/zh-20k-model OUT=/tmp/qd-20k.json node --import tsx packages/engine/bench/query-gate-dump.ts
+// MODEL=none: a store kept without the model (GROWTH_MODEL=none), the lexical query gate's features
+// (FITTED_LEXICAL_QUERY_GATE); with RECALL='{"minSpecificity":0.75}' (merged into the recall options
+// of both passes) the pass with the query gate off keeps the rule bars the gate judges with.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
@@ -41,8 +44,10 @@ const store = buildStore(set, spec);
 const fileOf = (n: { id: string }, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
 const groupOfPath = new Map<string, string>();
 store.notes.forEach((n, i) => groupOfPath.set(fileOf(n, i), n.group ?? n.id));
-const model = modelDataDir();
-if (!model) throw new Error('the model is not installed');
+const lexical = process.env.MODEL === 'none';
+const model = lexical ? null : modelDataDir();
+if (!lexical && !model) throw new Error('the model is not installed');
+const recallOptions = JSON.parse(process.env.RECALL ?? '{}') as Record<string, unknown>;
 const questions: { kind: QueryGateRecord['kind']; q: string; half: 0 | 1; gold: string[] }[] = [
   ...store.asked.map((a) => ({ kind: 'asked' as const, q: a.q, half: a.half, gold: a.groups })),
   ...store.absent.map((a) => ({ kind: 'ooc' as const, q: a.q, half: a.half, gold: [] })),
@@ -52,14 +57,14 @@ const questions: { kind: QueryGateRecord['kind']; q: string; half: 0 | 1; gold: 
 let chunks = 0;
 async function pass(queryGate: 'auto' | 'off') {
   const engine = await openEngine({
-    options: { diaryDir: join(work!, 'diaries'), dataDir: join(work!, 'data'), diary: { requireTag: false, timePrefix: true }, embedding: { provider: 'local', modelDir: modelDirOf(model!) }, recall: { hybridGate: { queryGate } } },
+    options: { diaryDir: join(work!, 'diaries'), dataDir: join(work!, 'data'), diary: { requireTag: false, timePrefix: true }, embedding: model ? { provider: 'local', modelDir: modelDirOf(model) } : { provider: 'none' }, recall: { ...recallOptions, hybridGate: { queryGate } } },
     env: { HOME: work! },
     syncOnOpen: false,
     now: () => new Date('2026-11-01T00:00:00'),
   });
   try {
     await engine.index({ full: false });
-    await engine.vectorsSettled();
+    if (model) await engine.vectorsSettled();
     chunks = (await engine.status()).chunks;
     const results = [];
     for (const x of questions) results.push(await engine.recall(x.q, { k: 5 }));

@@ -215,8 +215,16 @@ export function queryEvidence(candidates: (Evidence & { lexicalPass: number; phr
 }
 
 export interface QueryGate {
-  /** Bias, then one weight per QUERY_FEATURES entry. */
+  /** Bias, then one weight per feature of `features` (absent = QUERY_FEATURES). */
   weights: number[];
+  /** The features the weights read, in order (absent = QUERY_FEATURES). */
+  features?: readonly QueryFeatureName[];
+  /**
+   * The specificity bar of the rule gates it was fitted with. The query gate now turns away the
+   * questions the store does not answer, which the bar stood in for; recall uses the lower of this and
+   * recall.minSpecificity while the gate judges.
+   */
+  minSpecificity?: number;
   /** Below this the query gets nothing (in a store of at most `smallStore` chunks). */
   threshold: number;
   /** In a store of at least `largeStore.chunks` chunks the bar is `largeStore.threshold`; between the two it falls with log(chunks). */
@@ -255,11 +263,35 @@ export function agreementBarFor(gate: QueryGate, chunks: number): number | undef
   return chunks >= (gate.agreementFrom ?? 0) ? gate.agreementBar : undefined;
 }
 
-export function queryProbability(q: QueryEvidence, weights: number[]): number {
+export function queryProbability(q: QueryEvidence, weights: number[], features: readonly QueryFeatureName[] = QUERY_FEATURES): number {
   let s = weights[0] ?? 0;
-  QUERY_FEATURES.forEach((f, i) => (s += (weights[i + 1] ?? 0) * q[f]));
+  features.forEach((f, i) => (s += (weights[i + 1] ?? 0) * q[f]));
   return 1 / (1 + Math.exp(-s));
 }
+
+/** What a question's candidates show together when only the words searched: QueryEvidence without the embedding's features. */
+export const LEXICAL_QUERY_FEATURES: readonly QueryFeatureName[] = ['maxCoverage', 'maxRarity', 'passShare', 'maxPhrase', 'spanShare', 'sentenceShare'];
+
+/**
+ * The query gate of lexical recall (no semantic channel: the model not installed, or not ready): the
+ * same question — do the candidates together look like a question the memories answer? — read from
+ * the words alone. Without it lexical recall let 22–44 % of out-of-corpus questions through (their
+ * names and years match many notes), and its specificity bar, which stood in for it, silenced 3.3 %
+ * of the answerable ones at 20,000 notes. Fitted by bench/fit-query-gate.ts --lexical on the growth
+ * benchmark's tuning half only (the stores of 181 and 20,000 notes and the 10,000-note store whose
+ * asked notes are written 30 more times, kept without the model, dumped by bench/query-gate-dump.ts
+ * MODEL=none with the specificity bar below), the bars chosen on the same half: up to 600 chunks 0.3
+ * (out-of-corpus → nothing ≥ 85 % at R@5 ≥ 0.98), from 5,000 chunks 0.2 (answerable → nothing ≤ 2 %).
+ * docs/benchmarks.md, "Recall as memory grows".
+ */
+export const FITTED_LEXICAL_QUERY_GATE: QueryGate | null = {
+  weights: [-10.988, 0.981, 2.841, 1.211, 4.844, 3.18, 8.113],
+  features: LEXICAL_QUERY_FEATURES,
+  threshold: 0.3,
+  smallStore: 600,
+  largeStore: { chunks: 5_000, threshold: 0.2 },
+  minSpecificity: 0.75,
+};
 
 /**
  * Fitted by bench/fit-query-gate.ts on the growth benchmark's tuning half only (the stores of 595 and
@@ -292,4 +324,9 @@ export function queryGateFor(model: string | undefined, mode: 'auto' | 'on' | 'o
   if (mode === 'off') return null;
   if (mode === 'on' || (model !== undefined && QUERY_GATE_MODEL.test(model))) return FITTED_QUERY_GATE;
   return null;
+}
+
+/** The query gate of lexical recall: the fitted one unless the query gate is turned off. */
+export function lexicalQueryGateFor(mode: 'auto' | 'on' | 'off'): QueryGate | null {
+  return mode === 'off' ? null : FITTED_LEXICAL_QUERY_GATE;
 }

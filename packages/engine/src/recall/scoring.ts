@@ -6,6 +6,7 @@ import { typedNamesOfIdentifiers } from '../text/latin.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
+  FITTED_LEXICAL_QUERY_GATE,
   FITTED_QUERY_GATE,
   FITTED_THRESHOLD,
   FITTED_VETO,
@@ -275,6 +276,8 @@ export interface GateContext {
   hasVector?: (chunkId: string) => boolean;
   /** The query-level gate (hybrid recall only); absent = the fitted default, null = off. */
   queryGate?: QueryGate | null;
+  /** The query-level gate of lexical recall; absent = the fitted default, null = off. */
+  lexicalQueryGate?: QueryGate | null;
   /** Chunks in the store (the query gate's bar falls as the store grows: hybrid-gate.ts queryGateThreshold). */
   chunkCount?: number;
   /** Whether the question names this document by its title (titleNamedBy): the hybrid gate keeps it. */
@@ -315,7 +318,10 @@ export interface QueryGateVerdict {
   overriddenBy?: 'channels agree';
 }
 
-export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
+export function applyGates(candidates: Candidate[], given: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
+  const lexicalGate = given.semanticRan ? null : lexicalQueryGateOf(candidates, given);
+  // The lexical query gate was fitted with a lower specificity bar: it turns away what the bar stood in for.
+  const ctx = lexicalGate ? withGateSpecificity(given, lexicalGate) : given;
   const kept: Candidate[] = [];
   const named: NamedKeepExplanation[] = [];
   const removals: GateRemoval[] = [];
@@ -323,7 +329,7 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
   const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
-  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : null;
+  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : lexicalGate ? lexicalQuerySilence(candidates, ctx, lexicalGate) : null;
   const queryGate = verdict ? verdict.verdict : undefined;
   if (verdict?.silence) {
     for (const c of candidates) remove(c, 'hybrid', verdict.silence);
@@ -385,6 +391,64 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
   // Said when agreement would have kept the question in a larger store, so the explanation shows why it did not.
   const unheard = agreementKeeps(gate.agreementBar) ? `; channels agree, which counts from ${gate.agreementFrom} chunks (this store: ${ctx.chunkCount ?? 0})` : '';
   return { silence: `query gate: q ${p.toFixed(2)} < ${threshold} (${f})${unheard}`, verdict };
+}
+
+/**
+ * The query gate of lexical recall (hybrid-gate.ts FITTED_LEXICAL_QUERY_GATE): the same judgement as
+ * querySilence from what the words alone show — how much of the question one candidate explains, how
+ * rare its rarest shared word is, how many candidates the rules let through, how much of the
+ * question's wording the first ones repeat. Chinese questions only, as the hybrid one.
+ */
+function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, gate: QueryGate): { silence: string | null; verdict: QueryGateVerdict } {
+  const maxIdf = ctx.maxIdf ?? 0;
+  const q = queryEvidence(
+    candidates.map((c) => {
+      let rarest = 0;
+      for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
+      const matched = c.matched.length > 0;
+      return {
+        lexical: matched ? 1 : 0,
+        coverage: matched ? c.coverage : 0,
+        rarity: matched && maxIdf > 0 ? Math.min(1, rarest / maxIdf) : 0,
+        z: 0,
+        semantic: 0,
+        semInvRank: 0,
+        lexInvRank: c.lexical ? 1 / c.lexical.rank : 0,
+        zTop: 0,
+        margin: 0,
+        p: 0,
+        lexicalPass: ruleVerdict(c, ctx) === null && matched ? 1 : 0,
+        phrase: c.phrase ?? 0,
+        span: c.span ?? 0,
+        sentence: c.sentence ?? 0,
+      };
+    }),
+  );
+  const features = gate.features ?? QUERY_FEATURES;
+  const threshold = queryGateThreshold(gate, ctx.chunkCount ?? 0);
+  const p = queryProbability(q, gate.weights, features);
+  const verdict: QueryGateVerdict = { p: Math.round(p * 1000) / 1000, threshold, features: roundQueryEvidence(q) };
+  if (p >= threshold) return { silence: null, verdict };
+  const f = features.map((k) => `${k} ${q[k].toFixed(2)}`).join(', ');
+  return { silence: `query gate (words only): q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
+}
+
+/**
+ * The lexical query gate when it judges this query: one is set, the query is mostly Chinese, and a
+ * candidate passes the rule gates at the gate's bars (when none does, the rules' own reasons say why
+ * nothing was injected, more precisely than the query gate could).
+ */
+function lexicalQueryGateOf(candidates: Candidate[], ctx: GateContext): QueryGate | null {
+  const gate = ctx.lexicalQueryGate === undefined ? FITTED_LEXICAL_QUERY_GATE : ctx.lexicalQueryGate;
+  if (!gate || candidates.length === 0 || !mostlyCjk(ctx.distinctive)) return null;
+  const rules = withGateSpecificity(ctx, gate);
+  return candidates.some((c) => c.matched.length > 0 && ruleVerdict(c, rules) === null) ? gate : null;
+}
+
+/** The context with the specificity bar the lexical query gate was fitted with (the lower of it and the configured one). */
+function withGateSpecificity(ctx: GateContext, gate: QueryGate): GateContext {
+  if (gate.minSpecificity === undefined) return ctx;
+  return { ...ctx, cfg: { ...ctx.cfg, minSpecificity: Math.min(ctx.cfg.minSpecificity ?? 0, gate.minSpecificity) } };
 }
 
 /** True when more than half of the words contain a CJK character. */

@@ -27,7 +27,7 @@ describe('words and characters rank together', () => {
   after(() => open.forEach((e) => e.close()));
 
   it('the note holding the question\'s characters ranks above one that shares only the word', async () => {
-    const engine = await engineWith({ minCoverage: 0, minSpecificity: 0, minQueryInformation: 0, minTokenIdf: 0 });
+    const engine = await engineWith({ minCoverage: 0, minSpecificity: 0, minQueryInformation: 0, minTokenIdf: 0, hybridGate: { queryGate: 'off' } });
     open.push(engine);
     const r = await engine.recall('服务器部署在哪里', { k: 5 });
     assert.equal(r.hits[0]?.path, '2026-10-20-services.txt', r.hits.map((h) => h.path).join(', '));
@@ -35,7 +35,7 @@ describe('words and characters rank together', () => {
   });
 
   it('a note that shares characters but no word with the question is not injected', async () => {
-    const engine = await engineWith({ minCoverage: 0, minSpecificity: 0, minQueryInformation: 0, minTokenIdf: 0 });
+    const engine = await engineWith({ minCoverage: 0, minSpecificity: 0, minQueryInformation: 0, minTokenIdf: 0, hybridGate: { queryGate: 'off' } });
     open.push(engine);
     // 鱼 and 好 are characters of the dinner note; 鱼竿 and 好用 are not its words.
     const r = await engine.recall('鱼竿好用', { k: 5 });

@@ -83,3 +83,23 @@ test('at equal words, the note that says the question\'s phrase ranks first; the
   const scattered = withPhrase.find((h) => h.name === 'scattered')?.phrase ?? 1;
   assert.ok(phrase > scattered, `the explanation shows each hit's phrase share: ${phrase} vs ${scattered}`);
 });
+
+test('a question only one note matches still has that note\'s phrase read (the query gates weigh it)', async () => {
+  const own = tempDirs();
+  writeFileSync(join(own.diaryDir, '2026-10-20-cert.txt'), '[10:00] 东京节点证书\n\n证书换成通配符证书，下个月到期前续签。\n');
+  writeFileSync(join(own.diaryDir, '2026-10-20-dinner.txt'), '[19:00] 聚餐\n\n周六在川菜馆聚餐，水煮鱼很好吃。\n');
+  const engine = await openTestEngine(own, {}, { embedding: { provider: 'none' } });
+  try {
+    await engine.index({ full: true });
+    const r = await engine.recall('通配符证书', { k: 5, gates: 'off' });
+    assert.deepEqual(r.hits.map((h) => h.path), ['2026-10-20-cert.txt']);
+    // Its text holds the whole question: every character pair, and the whole question in a row.
+    assert.equal(r.hits[0]?.channels.phrase, 1);
+    // With the gates on, the lexical query gate reads that and lets the question through.
+    const gated = await engine.recall('通配符证书', { k: 5 });
+    assert.deepEqual(gated.hits.map((h) => h.path), ['2026-10-20-cert.txt'], JSON.stringify(gated.explain.gate.removals));
+    assert.equal(gated.explain.gate.queryGate?.features.spanShare, 1);
+  } finally {
+    engine.close();
+  }
+});

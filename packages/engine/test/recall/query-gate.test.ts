@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
+import { FITTED_LEXICAL_QUERY_GATE, LEXICAL_QUERY_FEATURES, lexicalQueryGateFor, queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
 import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/scoring.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
@@ -129,4 +129,53 @@ test('channels that agree are evidence for the query gate, not a veto over it; s
   const base = { ...ev({ p: 0.8 }), lexicalPass: 1, phrase: 0.5, span: 0.2 };
   assert.ok(queryProbability(queryEvidence([{ ...base, span: 0.7 }]), fitted) > queryProbability(queryEvidence([base]), fitted));
   assert.ok(queryProbability(queryEvidence([{ ...base, lexInvRank: 1, semInvRank: 1 }]), fitted) > queryProbability(queryEvidence([{ ...base, lexInvRank: 1, semInvRank: 0.5 }]), fitted));
+});
+
+// Lexical recall (no semantic channel): the query gate reads what the words alone show.
+const lexCand = (id: string, o: { coverage: number; phrase: number; span?: number; sentence?: number; idf?: number; rank?: number }): Candidate => ({
+  chunkId: id,
+  docId: id,
+  lexical: { score: 1, rank: o.rank ?? 1 },
+  semantic: null,
+  matched: [{ token: '司马', idf: o.idf ?? 5, fields: ['body'] }],
+  coverage: o.coverage,
+  fused: 1,
+  decay: 1,
+  score: 1,
+  folded: 0,
+  phrase: o.phrase,
+  span: o.span ?? 0,
+  sentence: o.sentence ?? 0,
+});
+const lexCtx = (lexicalQueryGate: GateContext['lexicalQueryGate']): GateContext => ({
+  distinctive: new Set(['司马', '儿子']),
+  semanticRan: false,
+  cfg: { minSemantic: 0, requireSemantic: false, minCoverage: 0.3 },
+  titleOf: () => '',
+  maxIdf: 10,
+  lexicalQueryGate,
+});
+
+test('lexical recall has a query gate of its own: the words alone decide whether the question looks answered', () => {
+  // Weights that read only maxPhrase: q = sigmoid(10 * maxPhrase - 5).
+  const gate = { weights: [-5, ...LEXICAL_QUERY_FEATURES.map((f) => (f === 'maxPhrase' ? 10 : 0))], features: LEXICAL_QUERY_FEATURES, threshold: 0.5 };
+  // Both pass the rule gates (coverage 0.6 ≥ 0.3): without the query gate both would be injected.
+  const echoesNothing = [lexCand('a', { coverage: 0.6, phrase: 0.1 }), lexCand('b', { coverage: 0.6, phrase: 0.2, rank: 2 })];
+  const gated = applyGates(echoesNothing, lexCtx(gate));
+  assert.equal(gated.kept.length, 0);
+  assert.match(gated.removals[0]!.detail, /^query gate \(words only\): q 0\.05 < 0\.5 \(maxCoverage 0\.60, maxRarity 0\.50, passShare 1\.00, maxPhrase 0\.20/);
+  assert.equal(gated.queryGate?.features.maxPhrase, 0.2);
+  const echoes = [lexCand('a', { coverage: 0.6, phrase: 0.8 }), lexCand('b', { coverage: 0.6, phrase: 0.2, rank: 2 })];
+  assert.equal(applyGates(echoes, lexCtx(gate)).kept.length, 2);
+  // Off, and for a question that is not mostly Chinese, it changes nothing.
+  assert.equal(applyGates(echoesNothing, lexCtx(null)).kept.length, 2);
+  assert.equal(applyGates(echoesNothing, { ...lexCtx(gate), distinctive: new Set(['lighthouse', 'keeper', '司马']) }).kept.length, 2);
+  // The rule gates still judge each candidate of a question the gate lets through.
+  assert.deepEqual(applyGates([...echoes, lexCand('c', { coverage: 0.1, phrase: 0.9, rank: 3 })], lexCtx(gate)).removals.map((r) => r.gate), ['coverage']);
+});
+
+test('the fitted lexical query gate is on unless the query gate is turned off', () => {
+  assert.equal(lexicalQueryGateFor('auto'), FITTED_LEXICAL_QUERY_GATE);
+  assert.equal(lexicalQueryGateFor('on'), FITTED_LEXICAL_QUERY_GATE);
+  assert.equal(lexicalQueryGateFor('off'), null);
 });

@@ -71,7 +71,8 @@ test('gates: the distinctive-term gate judges lexical hits; semantic gates only 
     c: 'semantic-required',
     d: 'semantic-min',
   });
-  const skipped = applyGates(cands, { ...base, semanticRan: false });
+  // The per-candidate rules alone (the lexical query gate, query-gate.test.ts, off).
+  const skipped = applyGates(cands, { ...base, semanticRan: false, lexicalQueryGate: null });
   assert.deepEqual(skipped.kept.map((c) => c.docId).sort(), ['a', 'c', 'd', 'e'], 'cosine gates never cut when semantic did not run');
 });
 
@@ -87,7 +88,8 @@ test('specificity gate: a hit needs coverage or a rare matched word; hits withou
   const covered = withIdf('covered', 1, [3.0]); // 0.75 + 0.375 = 1.125
   const semanticOnly = cand('sem', 'sem', { cos: 0.9 });
   assert.ok(Math.abs(specificityOf(rare, maxIdf) - 1.25) < 1e-9);
-  const base = { distinctive: new Set(['词0', '词1']), semanticRan: false, titleOf: (d: string) => d, maxIdf };
+  // The rule alone: the lexical query gate (tested in query-gate.test.ts) off.
+  const base = { distinctive: new Set(['词0', '词1']), semanticRan: false, titleOf: (d: string) => d, maxIdf, lexicalQueryGate: null };
   const on = applyGates([rare, common, covered, semanticOnly], { ...base, cfg: { ...cfg.recall, minCoverage: 0, minSpecificity: 1.05 } });
   assert.deepEqual(on.kept.map((c) => c.docId).sort(), ['covered', 'rare', 'sem']);
   assert.deepEqual(on.removals.map((r) => [r.docId, r.gate]), [['common', 'specificity']]);

@@ -58,9 +58,10 @@ export const duplicates: RecallStage = {
   async run(candidates, run) {
     const { deps, cfg } = run;
     const ids = [...new Set([...run.lexicalHits.map((h) => h.chunkId), ...run.semanticHits.map((h) => h.chunkId)])];
+    // Every candidate's text, one alone too: the phrase evidence and the query gates read it (fuse).
+    const texts = ids.length > 0 ? await deps.chunkTexts(ids) : new Map<string, string>();
+    for (const [id, text] of texts) run.texts.set(id, text);
     if (ids.length > 1) {
-      const texts = await deps.chunkTexts(ids);
-      for (const [id, text] of texts) run.texts.set(id, text);
       // Layers (a workspace, global) are looked up only for grouped candidates: a row read per
       // candidate would decode most of a one-shot process's stored rows.
       const layerOf = (id: string) => {

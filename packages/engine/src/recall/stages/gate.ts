@@ -3,7 +3,7 @@
 // candidate faces the gates of recall/scoring.ts (distinctive term, coverage, specificity, semantic
 // minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
 import type { RecallStage } from '../run.ts';
-import { queryGateFor } from '../hybrid-gate.ts';
+import { lexicalQueryGateFor, queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
 import type { GateRemoval, NamedKeepExplanation, SilenceExplanation } from '../types.ts';
 
@@ -52,6 +52,7 @@ export const gate: RecallStage = {
         hybridThreshold: cfg.hybridGate.threshold,
         hybridVeto: cfg.hybridGate.veto,
         queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
+        lexicalQueryGate: lexicalQueryGateFor(cfg.hybridGate.queryGate),
         chunkCount: deps.lexical.size,
         namedByQuery: (docId) => namesTitle(run.titleOf(docId)),
       }));
