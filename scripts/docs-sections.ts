@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../packages/engine/src/config/schema.ts';
-import { FITTED_QUERY_GATE } from '../packages/engine/src/recall/hybrid-gate.ts';
+import { FITTED_LEXICAL_QUERY_GATE, FITTED_QUERY_GATE } from '../packages/engine/src/recall/hybrid-gate.ts';
 import { SPECIFICITY_COVERAGE_WEIGHT } from '../packages/engine/src/recall/scoring.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -47,6 +47,13 @@ function gateTable(): string {
     ['distinctive term', 'hits with lexical matches', 'must match at least one distinctive token'],
     ['coverage', 'hits with lexical matches', `the matched words must carry ≥ ${Math.round(n('recall.minCoverage') * 100)} % of the query's weight, weights from general-language IDF (a name the corpus never saw weighs a lot, 公司 little)`],
     ['specificity', 'hits with lexical matches', `${SPECIFICITY_COVERAGE_WEIGHT} × coverage + (IDF of the rarest matched word ÷ the corpus's highest possible IDF) ≥ ${n('recall.minSpecificity')}: a hit that matched only words many chunks share is out (fitted on CMRC, corpus-size independent)`],
+    [
+      'lexical: query gate',
+      `the query, when only the words searched (no model, or its vectors not written yet; \`recall.hybridGate.queryGate\` not \`off\`), its distinctive words mostly Chinese and one candidate through the rule gates above`,
+      FITTED_LEXICAL_QUERY_GATE === null
+        ? 'off'
+        : `a fitted logistic over what the words show together (best coverage, best rarity, share the rules let through, the most of the question's character pairs one of the first five repeats, the longest stretch of the question one of them repeats verbatim, the most of the question's weight one sentence of them holds: \`FITTED_LEXICAL_QUERY_GATE\` in \`recall/hybrid-gate.ts\`) below ${FITTED_LEXICAL_QUERY_GATE.threshold}${FITTED_LEXICAL_QUERY_GATE.largeStore ? ` in a store of up to ${FITTED_LEXICAL_QUERY_GATE.smallStore} chunks, falling with log(chunks) to ${FITTED_LEXICAL_QUERY_GATE.largeStore.threshold} at ${FITTED_LEXICAL_QUERY_GATE.largeStore.chunks.toLocaleString('en')} chunks and beyond` : ''} → inject nothing ("query gate (words only)"); while it judges, the specificity bar is the lower of \`recall.minSpecificity\` and ${FITTED_LEXICAL_QUERY_GATE.minSpecificity ?? n('recall.minSpecificity')}, the bar it was fitted with ([benchmarks](benchmarks.md#recall-as-memory-grows--npm-run-benchgrowth))`,
+    ],
     [
       'hybrid: query gate',
       `the query, when the semantic channel ran with the model the gate was fitted on (\`recall.hybridGate.queryGate\` \`${String(d.get('recall.hybridGate.queryGate'))}\`: bge-small-zh) and its distinctive words are mostly Chinese`,

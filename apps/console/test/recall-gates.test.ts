@@ -45,4 +45,6 @@ test('a question silenced in a small store although both channels agree says why
   const detail = 'query gate: q 0.12 < 0.5 (maxP 0.30, agreePass 1.00); channels agree, which counts from 600 chunks (this store: 204)';
   assert.equal(reasonText(detail, 'zh'), '整个问题看起来不像记忆能回答的（关键词和语义合起来判断）；两路检索都把同一条排在第一，但记忆还少（204 块，满 600 块才算数）');
   assert.equal(reasonText('query gate: q 0.12 < 0.5 (maxP 0.30)', 'zh'), '整个问题看起来不像记忆能回答的（关键词和语义合起来判断）');
+  // Lexical recall's own query gate says it judged from the words alone.
+  assert.equal(reasonText('query gate (words only): q 0.05 < 0.3 (maxCoverage 0.60, maxPhrase 0.20)', 'zh'), '整个问题看起来不像记忆能回答的（只按关键词判断：语义模型没有参与）');
 });

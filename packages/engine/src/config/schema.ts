@@ -165,7 +165,11 @@ export const configSchema = z.object({
           threshold: d(num(0, 1.01), 0.6),
           veto: d(num(0, 1.01), 0.1),
           weights: d(z.array(z.number()).check(z.maxLength(32)), []),
-          /** The query-level gate: auto = only with the model it was fitted on (bge-small-zh). */
+          /**
+           * The query-level gates: auto = the hybrid one only with the model it was fitted on (bge-small-zh),
+           * lexical recall's own (recall/hybrid-gate.ts FITTED_LEXICAL_QUERY_GATE) whenever the words search alone;
+           * off = neither.
+           */
           queryGate: d(z.enum(['auto', 'on', 'off']), 'auto'),
         }),
     }),

@@ -59,4 +59,11 @@ export interface RecallOptions {
    * search that asks to see past the filter; the explanation says so). Default 'on'.
    */
   gates?: 'on' | 'off';
+  /**
+   * false: the query-level gates (the hybrid one and lexical recall's) stand aside and the candidate
+   * gates judge alone — for a question completed from the conversation (a follow-up asked again with
+   * the person's previous message): its words are two messages', so how much of "the question" a
+   * note repeats reads low although the conversation is about that note. Default true.
+   */
+  queryGate?: boolean;
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { FITTED_LEXICAL_QUERY_GATE, LEXICAL_QUERY_FEATURES, lexicalQueryGateFor, queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
 import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/scoring.ts';
+import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
 // Ranks differ by candidate: a candidate first in both channels overrides the query gate (channelsAgree).
@@ -178,4 +181,37 @@ test('the fitted lexical query gate is on unless the query gate is turned off', 
   assert.equal(lexicalQueryGateFor('auto'), FITTED_LEXICAL_QUERY_GATE);
   assert.equal(lexicalQueryGateFor('on'), FITTED_LEXICAL_QUERY_GATE);
   assert.equal(lexicalQueryGateFor('off'), null);
+});
+
+test('lexical recall through the engine: of two questions about one note, the one it does not answer gets nothing, and says why', async () => {
+  const dirs = tempDirs();
+  writeFileSync(join(dirs.diaryDir, '2026-10-21-sima.txt'), '[09:00] 读书笔记\n\n司马迁写了史记，记录了从黄帝到汉武帝三千多年的历史。\n');
+  writeFileSync(join(dirs.diaryDir, '2026-10-20-dinner.txt'), '[19:00] 聚餐\n\n周六在川菜馆聚餐，水煮鱼很好吃。\n');
+  const open = async (queryGate: 'auto' | 'off') => {
+    const engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, recall: { hybridGate: { queryGate } } });
+    await engine.index({ full: true });
+    return engine;
+  };
+  const engine = await open('auto');
+  try {
+    assert.deepEqual((await engine.recall('司马迁写了什么书', { k: 5 })).hits.map((h) => h.path), ['2026-10-21-sima.txt']);
+    // The note names 司马迁 (its rarest word) but says nothing of his son: the rules alone let it through.
+    const unanswered = await engine.recall('司马迁的儿子叫什么名字', { k: 5 });
+    assert.deepEqual(unanswered.hits, []);
+    assert.equal(unanswered.explain.gate.silencedBy?.rule, 'query-gate');
+    assert.match(unanswered.explain.gate.silencedBy?.detail ?? '', /^query gate \(words only\): q 0\.\d+ < 0\.3 \(maxCoverage/);
+    assert.ok((unanswered.explain.gate.queryGate?.p ?? 1) < (unanswered.explain.gate.queryGate?.threshold ?? 0));
+    // A caller asking a question completed from the conversation sets the query gates aside; the rules still judge.
+    const completed = await engine.recall('司马迁的儿子叫什么名字', { k: 5, queryGate: false });
+    assert.deepEqual(completed.hits.map((h) => h.path), ['2026-10-21-sima.txt']);
+    assert.match(completed.explain.stages.find((st) => st.name === 'gate')?.note ?? '', /query gates stood aside/);
+  } finally {
+    engine.close();
+  }
+  const off = await open('off');
+  try {
+    assert.deepEqual((await off.recall('司马迁的儿子叫什么名字', { k: 5 })).hits.map((h) => h.path), ['2026-10-21-sima.txt']);
+  } finally {
+    off.close();
+  }
 });

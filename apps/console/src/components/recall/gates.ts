@@ -74,6 +74,7 @@ const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
     /^query gate: .*?(?:; channels agree, which counts from (\d+) chunks \(this store: (\d+)\))?$/s,
     (m) => `整个问题看起来不像记忆能回答的（关键词和语义合起来判断）${m[1] ? `；两路检索都把同一条排在第一，但记忆还少（${m[2]} 块，满 ${m[1]} 块才算数）` : ''}`,
   ],
+  [/^query gate \(words only\): /, () => '整个问题看起来不像记忆能回答的（只按关键词判断：语义模型没有参与）'],
   [/^p \d+(?:\.\d+)? < (?:veto )?\d+(?:\.\d+)? .*/s, () => '关键词和语义合起来，把握不够'],
   [/^no lexical match$/, () => '没有对上任何关键词'],
   [/^explains (\d+(?:\.\d+)?)% of the query/, () => '只对上了问题的一小部分'],

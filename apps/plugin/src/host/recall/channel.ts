@@ -127,7 +127,8 @@ export class RecallChannel {
         const silenced = result.explain.gate.silencedBy?.rule ?? 'no candidates';
         const previous = personMessageBefore(sessionEvents(session), trigger.userKey);
         if (previous) {
-          result = await engine.recall(followUpQuery(previous.text, trigger.query), options);
+          // Two messages' words: the query gates, which read how much of one question a note repeats, stand aside.
+          result = await engine.recall(followUpQuery(previous.text, trigger.query), { ...options, queryGate: false });
           this.deps.log.info(`recall ${trigger.kind} session=${session.header.id}: a follow-up (${silenced}), asked again with the previous message`);
         }
       }

@@ -12,7 +12,8 @@ export function silenceOf(kept: unknown[], removals: GateRemoval[]): SilenceExpl
   if (kept.length > 0 || removals.length === 0) return null;
   const first = removals[0] as GateRemoval;
   if (first.gate === 'no-distinctive-query' || first.gate === 'vague-query') return { rule: first.gate, detail: first.detail };
-  if (first.detail.startsWith('query gate:') && removals.every((r) => r.detail === first.detail)) return { rule: 'query-gate', detail: first.detail };
+  // The hybrid query gate ("query gate: …") or lexical recall's ("query gate (words only): …").
+  if (first.detail.startsWith('query gate') && removals.every((r) => r.detail === first.detail)) return { rule: 'query-gate', detail: first.detail };
   const counts = new Map<string, number>();
   for (const r of removals) counts.set(r.gate, (counts.get(r.gate) ?? 0) + 1);
   return { rule: 'every-candidate', detail: [...counts].map(([g, n]) => `${g} ${n}`).join(', ') };
@@ -51,15 +52,19 @@ export const gate: RecallStage = {
         maxIdf: run.maxIdf,
         hybridThreshold: cfg.hybridGate.threshold,
         hybridVeto: cfg.hybridGate.veto,
-        queryGate: queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
-        lexicalQueryGate: lexicalQueryGateFor(cfg.hybridGate.queryGate),
+        queryGate: run.options.queryGate === false ? null : queryGateFor(run.semantic.ran ? run.semantic.model : undefined, cfg.hybridGate.queryGate),
+        lexicalQueryGate: run.options.queryGate === false ? null : lexicalQueryGateFor(cfg.hybridGate.queryGate),
         chunkCount: deps.lexical.size,
         namedByQuery: (docId) => namesTitle(run.titleOf(docId)),
       }));
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
     }
-    const note = named.length > 0 ? `${named.length} kept below the hybrid bar: the question names their title (${named.map((n) => n.title).join(', ')})` : undefined;
+    const notes = [
+      ...(run.options.queryGate === false ? ['query gates stood aside (asked by the caller: a question completed from the conversation)'] : []),
+      ...(named.length > 0 ? [`${named.length} kept below the hybrid bar: the question names their title (${named.map((n) => n.title).join(', ')})`] : []),
+    ];
+    const note = notes.length > 0 ? notes.join('; ') : undefined;
     return {
       candidates: kept,
       record: { kept: kept.length, dropped: removals.length, ...(note ? { note } : {}), explain: { removals, silencedBy: silenceOf(kept, removals), ...(queryGate ? { queryGate } : {}), ...(named.length > 0 ? { namedByQuery: named } : {}) } },
