@@ -220,9 +220,11 @@ export interface QueryGate {
   /** The features the weights read, in order (absent = QUERY_FEATURES). */
   features?: readonly QueryFeatureName[];
   /**
-   * The specificity bar of the rule gates it was fitted with. The query gate now turns away the
-   * questions the store does not answer, which the bar stood in for; recall uses the lower of this and
-   * recall.minSpecificity while the gate judges.
+   * The specificity bar of the rule gates it was fitted with (its features are read at it). The query
+   * gate now turns away the questions the store does not answer, which the bar stood in for; while it
+   * judges, a candidate meets the lower of this and recall.minSpecificity when it ranks above the first
+   * candidate that clears the configured bar, or repeats at least as much of the question's wording
+   * (its phrase share): a note below that one sharing only its words is a companion, kept out as before.
    */
   minSpecificity?: number;
   /** Below this the query gets nothing (in a store of at most `smallStore` chunks). */

@@ -318,10 +318,15 @@ export interface QueryGateVerdict {
   overriddenBy?: 'channels agree';
 }
 
-export function applyGates(candidates: Candidate[], given: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
-  const lexicalGate = given.semanticRan ? null : lexicalQueryGateOf(candidates, given);
-  // The lexical query gate was fitted with a lower specificity bar: it turns away what the bar stood in for.
-  const ctx = lexicalGate ? withGateSpecificity(given, lexicalGate) : given;
+export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
+  const lexicalGate = ctx.semanticRan ? null : lexicalQueryGateOf(candidates, ctx);
+  // The lexical query gate was fitted with a lower specificity bar and reads its features at it. A
+  // candidate meets that bar only when it ranks above every one that clears the configured bar: below
+  // such a note, a note sharing its words is a companion the configured bar keeps out.
+  const lowered = lexicalGate ? withGateSpecificity(ctx, lexicalGate) : ctx;
+  const firstClear = lexicalGate ? candidates.findIndex((c) => c.matched.length > 0 && ruleVerdict(c, ctx) === null) : -1;
+  const clearPhrase = firstClear < 0 ? 0 : (candidates[firstClear]?.phrase ?? 0);
+  const barsFor = (i: number): GateContext => (lexicalGate && (firstClear < 0 || i < firstClear || (candidates[i]?.phrase ?? 0) >= clearPhrase) ? lowered : ctx);
   const kept: Candidate[] = [];
   const named: NamedKeepExplanation[] = [];
   const removals: GateRemoval[] = [];
@@ -329,14 +334,14 @@ export function applyGates(candidates: Candidate[], given: GateContext): { kept:
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
   const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
-  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : lexicalGate ? lexicalQuerySilence(candidates, ctx, lexicalGate) : null;
+  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : lexicalGate ? lexicalQuerySilence(candidates, lowered, lexicalGate) : null;
   const queryGate = verdict ? verdict.verdict : undefined;
   if (verdict?.silence) {
     for (const c of candidates) remove(c, 'hybrid', verdict.silence);
     return { kept, removals, queryGate, named };
   }
-  for (const c of candidates) {
-    const rule = ruleVerdict(c, ctx);
+  for (const [i, c] of candidates.entries()) {
+    const rule = ruleVerdict(c, barsFor(i));
     // With evidence from both channels, one fitted probability decides: a candidate the lexical
     // rules let through stays unless the evidence is very weak (veto); any other candidate (an
     // embedding-only find, or one the rules dropped) is admitted when the evidence is strong.

@@ -215,3 +215,21 @@ test('lexical recall through the engine: of two questions about one note, the on
     off.close();
   }
 });
+
+test('the lexical query gate\'s lower specificity bar: for what ranks above the first note clearing the configured bar, or repeats as much of the question', () => {
+  // Admits every question (q = sigmoid(5)); fitted with specificity 0.75 (the configured bar here 1.05).
+  const gate = { weights: [5, ...LEXICAL_QUERY_FEATURES.map(() => 0)], features: LEXICAL_QUERY_FEATURES, threshold: 0.5, minSpecificity: 0.75 };
+  // specificity = 0.75 × coverage + idf / maxIdf (10): 0.75 × 0.4 + 0.6 = 0.9, between the two bars; 0.75 × 0.4 + 0.9 = 1.2 clears both.
+  const between = (id: string, rank: number, phrase: number) => lexCand(id, { coverage: 0.4, idf: 6, phrase, rank });
+  const clears = (id: string, rank: number, phrase: number) => lexCand(id, { coverage: 0.4, idf: 9, phrase, rank });
+  const cfg = { minSemantic: 0, requireSemantic: false, minCoverage: 0.3, minSpecificity: 1.05 };
+  const kept = (cands: Candidate[]) => applyGates(cands, { ...lexCtx(gate), cfg }).kept.map((c) => c.chunkId);
+  // No note clears 1.05: the lower bar rescues the question.
+  assert.deepEqual(kept([between('a', 1, 0.3), between('b', 2, 0.2)]), ['a', 'b']);
+  // Above the first note that clears it: the lower bar; below it, a companion sharing its words: the configured one…
+  assert.deepEqual(kept([between('a', 1, 0.3), clears('b', 2, 0.5), between('c', 3, 0.2)]), ['a', 'b']);
+  // …unless it repeats at least as much of the question's wording as that note.
+  assert.deepEqual(kept([clears('b', 1, 0.5), between('c', 2, 0.6)]), ['b', 'c']);
+  // Without the gate the configured bar judges every candidate.
+  assert.deepEqual(applyGates([between('a', 1, 0.3), clears('b', 2, 0.5)], { ...lexCtx(null), cfg }).kept.map((c) => c.chunkId), ['b']);
+});
