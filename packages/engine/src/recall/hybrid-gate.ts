@@ -277,7 +277,7 @@ export const LEXICAL_QUERY_FEATURES: readonly QueryFeatureName[] = ['maxCoverage
 /**
  * The query gate of lexical recall (no semantic channel: the model not installed, or not ready): the
  * same question — do the candidates together look like a question the memories answer? — read from
- * the words alone. Without it lexical recall let 22–44 % of out-of-corpus questions through (their
+ * the words alone. Without it lexical recall let 22–46 % of out-of-corpus questions through (their
  * names and years match many notes), and its specificity bar, which stood in for it, silenced 3.3 %
  * of the answerable ones at 20,000 notes. Fitted by bench/fit-query-gate.ts --lexical on the growth
  * benchmark's tuning half only (the stores of 181 and 20,000 notes and the 10,000-note store whose
