@@ -52,6 +52,9 @@ export function recallText(r: RecallResult): string {
   lines.push(`tokens: ${r.tokens.map((t) => `${t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
   lines.push(`semantic: ${r.explain.semantic.ran ? `ran, ${r.explain.semantic.candidates} candidates` : `skipped (${r.explain.semantic.skipped})`}`);
   if (r.hits.length === 0) lines.push('no hits: nothing would be injected');
+  // Which rule silenced the question, with what it read (a query gate's features, a bar and its value).
+  const silenced = r.explain.gate.silencedBy;
+  if (r.hits.length === 0 && silenced) lines.push(`silenced by ${silenced.rule}: ${silenced.detail}`);
   r.hits.forEach((h, i) => {
     const lex = h.channels.lexical ? `lex #${h.channels.lexical.rank} ${h.channels.lexical.score.toFixed(2)}` : 'lex —';
     const sem = h.channels.semantic ? `sem #${h.channels.semantic.rank} ${h.channels.semantic.score.toFixed(3)}` : 'sem —';

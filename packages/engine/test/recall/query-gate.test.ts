@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FITTED_LEXICAL_QUERY_GATE, LEXICAL_QUERY_FEATURES, lexicalQueryGateFor, queryEvidence, queryGateThreshold, queryProbability, QUERY_FEATURES, type Evidence } from '../../src/recall/hybrid-gate.ts';
 import { applyGates, mostlyCjk, type Candidate, type GateContext } from '../../src/recall/scoring.ts';
+import { recallText } from '../../src/cli/output.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 const ev = (o: Partial<Evidence>): Evidence => ({ lexical: 1, coverage: 0.5, rarity: 0.5, z: 2, semantic: 1, semInvRank: 1, lexInvRank: 1, zTop: 3, margin: 0.5, p: 0.5, ...o });
@@ -201,6 +202,8 @@ test('lexical recall through the engine: of two questions about one note, the on
     assert.equal(unanswered.explain.gate.silencedBy?.rule, 'query-gate');
     assert.match(unanswered.explain.gate.silencedBy?.detail ?? '', /^query gate \(words only\): q 0\.\d+ < 0\.3 \(maxCoverage/);
     assert.ok((unanswered.explain.gate.queryGate?.p ?? 1) < (unanswered.explain.gate.queryGate?.threshold ?? 0));
+    // `engram recall` prints the rule and what it read.
+    assert.match(recallText(unanswered), /^silenced by query-gate: query gate \(words only\): q 0\.\d+ < 0\.3 \(maxCoverage .*sentenceShare [\d.]+\)$/m);
     // A caller asking a question completed from the conversation sets the query gates aside; the rules still judge.
     const completed = await engine.recall('司马迁的儿子叫什么名字', { k: 5, queryGate: false });
     assert.deepEqual(completed.hits.map((h) => h.path), ['2026-10-21-sima.txt']);
