@@ -321,8 +321,9 @@ export interface QueryGateVerdict {
 export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
   const lexicalGate = ctx.semanticRan ? null : lexicalQueryGateOf(candidates, ctx);
   // The lexical query gate was fitted with a lower specificity bar and reads its features at it. A
-  // candidate meets that bar only when it ranks above every one that clears the configured bar: below
-  // such a note, a note sharing its words is a companion the configured bar keeps out.
+  // candidate meets that bar when it ranks above every one that clears the configured bar, or repeats
+  // at least as much of the question's wording as the first that does: below that note, one sharing
+  // only its words is a companion the configured bar keeps out.
   const lowered = lexicalGate ? withGateSpecificity(ctx, lexicalGate) : ctx;
   const firstClear = lexicalGate ? candidates.findIndex((c) => c.matched.length > 0 && ruleVerdict(c, ctx) === null) : -1;
   const clearPhrase = firstClear < 0 ? 0 : (candidates[firstClear]?.phrase ?? 0);

@@ -1,7 +1,9 @@
 // Stage 5 — gate: rather nothing than noise. A query without a distinctive term, or one that says too
-// little (general-language information below minQueryInformation), injects nothing; otherwise each
-// candidate faces the gates of recall/scoring.ts (distinctive term, coverage, specificity, semantic
-// minimum / required, hybrid). Every removal is recorded with its gate and the evidence it had.
+// little (general-language information below minQueryInformation), injects nothing; otherwise a query
+// gate judges the candidates together (the hybrid one when the model searched, lexical recall's own
+// when only the words did) and each candidate faces the gates of recall/scoring.ts (distinctive term,
+// coverage, specificity, semantic minimum / required, hybrid). Every removal is recorded with its gate
+// and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { lexicalQueryGateFor, queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
