@@ -26,6 +26,12 @@ test('every control points at a real config path, once', () => {
   assert.equal(new Set(paths).size, paths.length);
 });
 
+test('the query gate setting shows whether or not the hybrid gate is on: it also governs lexical recall\'s query gate', () => {
+  const field = ALL_FIELDS.find((f) => f.path === 'recall.hybridGate.queryGate');
+  assert.ok(field);
+  for (const enabled of [true, false]) assert.equal(field.showIf?.((path) => (path === 'recall.hybridGate.enabled' ? enabled : undefined)) ?? true, true);
+});
+
 test('the patch holds exactly the changed paths', () => {
   const original = configSchema.parse({});
   let draft = setAt(original, 'recall.kBase', 7);
