@@ -319,15 +319,7 @@ export interface QueryGateVerdict {
 }
 
 export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: Candidate[]; removals: GateRemoval[]; queryGate?: QueryGateVerdict; named: NamedKeepExplanation[] } {
-  const lexicalGate = ctx.semanticRan ? null : lexicalQueryGateOf(candidates, ctx);
-  // The lexical query gate was fitted with a lower specificity bar and reads its features at it. A
-  // candidate meets that bar when it ranks above every one that clears the configured bar, or repeats
-  // at least as much of the question's wording as the first that does: below that note, one sharing
-  // only its words is a companion the configured bar keeps out.
-  const lowered = lexicalGate ? withGateSpecificity(ctx, lexicalGate) : ctx;
-  const firstClear = lexicalGate ? candidates.findIndex((c) => c.matched.length > 0 && ruleVerdict(c, ctx) === null) : -1;
-  const clearPhrase = firstClear < 0 ? 0 : (candidates[firstClear]?.phrase ?? 0);
-  const barsFor = (i: number): GateContext => (lexicalGate && (firstClear < 0 || i < firstClear || (candidates[i]?.phrase ?? 0) >= clearPhrase) ? lowered : ctx);
+  const lexical = ctx.semanticRan ? null : lexicalJudgement(candidates, ctx);
   const kept: Candidate[] = [];
   const named: NamedKeepExplanation[] = [];
   const removals: GateRemoval[] = [];
@@ -335,14 +327,14 @@ export function applyGates(candidates: Candidate[], ctx: GateContext): { kept: C
     removals.push({ gate, chunkId: c.chunkId, docId: c.docId, title: ctx.titleOf(c.docId), detail });
   const admit = ctx.hybridThreshold ?? FITTED_THRESHOLD;
   const veto = Math.min(admit, ctx.hybridVeto ?? FITTED_VETO);
-  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : lexicalGate ? lexicalQuerySilence(candidates, lowered, lexicalGate) : null;
+  const verdict = ctx.semanticRan ? querySilence(candidates, ctx) : lexical ? lexicalQuerySilence(candidates, ctx, lexical) : null;
   const queryGate = verdict ? verdict.verdict : undefined;
   if (verdict?.silence) {
     for (const c of candidates) remove(c, 'hybrid', verdict.silence);
     return { kept, removals, queryGate, named };
   }
   for (const [i, c] of candidates.entries()) {
-    const rule = ruleVerdict(c, barsFor(i));
+    const rule = lexical ? lexical.ruleOf(i) : ruleVerdict(c, ctx);
     // With evidence from both channels, one fitted probability decides: a candidate the lexical
     // rules let through stays unless the evidence is very weak (veto); any other candidate (an
     // embedding-only find, or one the rules dropped) is admitted when the evidence is strong.
@@ -405,10 +397,10 @@ function querySilence(candidates: Candidate[], ctx: GateContext): { silence: str
  * rare its rarest shared word is, how many candidates the rules let through, how much of the
  * question's wording the first ones repeat. Chinese questions only, as the hybrid one.
  */
-function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, gate: QueryGate): { silence: string | null; verdict: QueryGateVerdict } {
+function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, { gate, loweredRules }: LexicalJudgement): { silence: string | null; verdict: QueryGateVerdict } {
   const maxIdf = ctx.maxIdf ?? 0;
   const q = queryEvidence(
-    candidates.map((c) => {
+    candidates.map((c, i) => {
       let rarest = 0;
       for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
       const matched = c.matched.length > 0;
@@ -423,7 +415,7 @@ function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, gate: Qu
         zTop: 0,
         margin: 0,
         p: 0,
-        lexicalPass: ruleVerdict(c, ctx) === null && matched ? 1 : 0,
+        lexicalPass: loweredRules[i] === null && matched ? 1 : 0,
         phrase: c.phrase ?? 0,
         span: c.span ?? 0,
         sentence: c.sentence ?? 0,
@@ -439,16 +431,38 @@ function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, gate: Qu
   return { silence: `query gate (words only): q ${p.toFixed(2)} < ${threshold} (${f})`, verdict };
 }
 
+type RuleVerdict = ReturnType<typeof ruleVerdict>;
+
+interface LexicalJudgement {
+  gate: QueryGate;
+  /** Each candidate's rule verdict at the bar the gate was fitted with (its features are read at it). */
+  loweredRules: RuleVerdict[];
+  /** Candidate i's rule verdict: at the gate's bar, or at the configured one for a companion (below). */
+  ruleOf: (i: number) => RuleVerdict;
+}
+
 /**
- * The lexical query gate when it judges this query: one is set, the query is mostly Chinese, and a
+ * The lexical query gate when it judges this query — one is set, the query is mostly Chinese, and a
  * candidate passes the rule gates at the gate's bars (when none does, the rules' own reasons say why
- * nothing was injected, more precisely than the query gate could).
+ * nothing was injected, more precisely than the query gate could) — with the rule verdicts it reads.
+ * The gate was fitted with a lower specificity bar. A candidate meets that bar when it ranks above
+ * every one that clears the configured bar, or repeats at least as much of the question's wording as
+ * the first that does: below that note, one sharing only its words is a companion the configured bar
+ * keeps out.
  */
-function lexicalQueryGateOf(candidates: Candidate[], ctx: GateContext): QueryGate | null {
+function lexicalJudgement(candidates: Candidate[], ctx: GateContext): LexicalJudgement | null {
   const gate = ctx.lexicalQueryGate === undefined ? FITTED_LEXICAL_QUERY_GATE : ctx.lexicalQueryGate;
   if (!gate || candidates.length === 0 || !mostlyCjk(ctx.distinctive)) return null;
-  const rules = withGateSpecificity(ctx, gate);
-  return candidates.some((c) => c.matched.length > 0 && ruleVerdict(c, rules) === null) ? gate : null;
+  const lowered = withGateSpecificity(ctx, gate);
+  const loweredRules = candidates.map((c) => ruleVerdict(c, lowered));
+  if (!candidates.some((c, i) => c.matched.length > 0 && loweredRules[i] === null)) return null;
+  const firstClear = candidates.findIndex((c) => c.matched.length > 0 && ruleVerdict(c, ctx) === null);
+  const clearPhrase = firstClear < 0 ? 0 : (candidates[firstClear]?.phrase ?? 0);
+  const ruleOf = (i: number): RuleVerdict => {
+    const c = candidates[i] as Candidate;
+    return firstClear < 0 || i < firstClear || (c.phrase ?? 0) >= clearPhrase ? (loweredRules[i] ?? null) : ruleVerdict(c, ctx);
+  };
+  return { gate, loweredRules, ruleOf };
 }
 
 /** The context with the specificity bar the lexical query gate was fitted with (the lower of it and the configured one). */
