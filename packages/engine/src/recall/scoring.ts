@@ -209,8 +209,7 @@ export interface Candidate {
 /** Attaches the hybrid gate's evidence to every candidate (pure; the query's semantic signals are given). */
 export function attachEvidence(candidates: Candidate[], q: QuerySignals, maxIdf: number, weights: number[] = FITTED_WEIGHTS): void {
   for (const c of candidates) {
-    let rarest = 0;
-    for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
+    const rarest = rarestIdf(c);
     c.evidence = evidenceOf(
       {
         matched: c.matched.length > 0,
@@ -401,8 +400,7 @@ function lexicalQuerySilence(candidates: Candidate[], ctx: GateContext, { gate, 
   const maxIdf = ctx.maxIdf ?? 0;
   const q = queryEvidence(
     candidates.map((c, i) => {
-      let rarest = 0;
-      for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
+      const rarest = rarestIdf(c);
       const matched = c.matched.length > 0;
       return {
         lexical: matched ? 1 : 0,
@@ -524,9 +522,14 @@ export const SPECIFICITY_COVERAGE_WEIGHT = 0.75;
  * chunks; what they rarely match is a word that only few chunks contain.
  */
 export function specificityOf(c: Pick<Candidate, 'coverage' | 'matched'>, maxIdf: number): number {
+  return SPECIFICITY_COVERAGE_WEIGHT * c.coverage + Math.min(1, rarestIdf(c) / maxIdf);
+}
+
+/** The gate IDF of the rarest word a candidate matched (0 without matches). */
+function rarestIdf(c: Pick<Candidate, 'matched'>): number {
   let rarest = 0;
   for (const m of c.matched) if (m.idf > rarest) rarest = m.idf;
-  return SPECIFICITY_COVERAGE_WEIGHT * c.coverage + Math.min(1, rarest / maxIdf);
+  return rarest;
 }
 
 const rarestMatched = (c: Pick<Candidate, 'matched'>): string => {
