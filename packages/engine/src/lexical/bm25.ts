@@ -42,7 +42,7 @@ export interface LexicalOptions {
 export interface MatchedToken {
   token: string;
   idf: number;
-  /** Query-side weight: singleCharWeight for a single CJK character, else 1. */
+  /** Query-side weight: as given to search, else singleCharWeight for a single CJK character, else 1. */
   weight: number;
   fields: LexicalField[];
 }
@@ -284,11 +284,13 @@ export class LexicalIndex {
 
   /**
    * Top `limit` chunks for the query tokens. Duplicate tokens count once; unknown tokens are
-   * ignored. Equal scores are ordered by chunkId so results are deterministic.
+   * ignored. Equal scores are ordered by chunkId so results are deterministic. `weights` gives the
+   * query-side weight of the tokens it names (the others: singleCharWeight for a single CJK
+   * character, else 1).
    */
-  search(queryTokens: readonly string[], limit: number): LexicalHit[] {
+  search(queryTokens: readonly string[], limit: number, weights?: ReadonlyMap<string, number>): LexicalHit[] {
     if (limit <= 0 || this.size === 0) return [];
-    const terms = this.queryTerms(queryTokens);
+    const terms = this.queryTerms(queryTokens, weights);
     if (terms.length === 0) return [];
     const recorded = this.termsToRecord(terms, limit);
     const touchedCount = this.accumulate(terms, recorded);
@@ -396,7 +398,7 @@ export class LexicalIndex {
     return touchedCount;
   }
 
-  private queryTerms(queryTokens: readonly string[]): QueryTerm[] {
+  private queryTerms(queryTokens: readonly string[], weights: ReadonlyMap<string, number> | undefined): QueryTerm[] {
     const seen = new Set<string>();
     const terms: QueryTerm[] = [];
     for (const token of queryTokens) {
@@ -404,7 +406,7 @@ export class LexicalIndex {
       seen.add(token);
       const termId = this.termIds.get(token);
       if (termId === undefined || this.documentFrequency[termId] === 0) continue;
-      const weight = isSingleCjkChar(token) ? this.options.singleCharWeight : 1;
+      const weight = weights?.get(token) ?? (isSingleCjkChar(token) ? this.options.singleCharWeight : 1);
       if (weight <= 0) continue;
       terms.push({ token, termId, weight, idf: bm25Idf(this.size, this.documentFrequency[termId]!) });
     }

@@ -10,7 +10,8 @@ export interface LexicalSearcher {
   readonly size: number;
   idf(token: string): number;
   hasIdf(): boolean;
-  search(tokens: string[], limit: number): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
+  /** `weights`: the query-side weight of the tokens it names (lexical/bm25.ts). */
+  search(tokens: string[], limit: number, weights?: ReadonlyMap<string, number>): { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
 }
 
 export type SemanticSearchResult =
