@@ -1,14 +1,16 @@
 // Phrase evidence: how much of a question's wording a memory repeats, read as adjacent character
 // pairs. Words and their characters rank each memory by what it holds, not in what order; a question
 // usually repeats a phrase of the note it is about (东京节点的端口 — 东京节点端口), while notes that
-// merely share its words scatter them. Only pairs with a CJK character count: Latin words are ranked
-// by their own stems, and letter pairs say nothing about phrases. Pure.
+// merely share its words scatter them. Only pairs with a CJK character count, and in a question with
+// such pairs its words with Latin letters, whole: letter pairs say nothing about phrases. Pure.
 
 const RUN = /[\p{L}\p{N}]+/gu;
+const LATIN_WORD = /[\p{Script=Latin}\p{N}]{2,}/gu;
+const HAS_LETTER = /\p{Script=Latin}/u;
 /** A CJK character (the recall code's one test for Chinese text). */
 export const HAS_CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 
-/** The distinct adjacent pairs inside each run of letters and digits that hold a CJK character (lower-cased). */
+/** The distinct adjacent pairs inside each run of letters and digits that hold a CJK character (lower-cased), and with them the question's words with Latin letters. */
 export function phrasePairs(text: string): Set<string> {
   const pairs = new Set<string>();
   for (const run of text.toLowerCase().match(RUN) ?? []) {
@@ -18,6 +20,11 @@ export function phrasePairs(text: string): Set<string> {
       if (HAS_CJK.test(pair)) pairs.add(pair);
     }
   }
+  // In a question with Chinese wording, each word with Latin letters is a unit of its own: a note that
+  // repeats it says that part of the question (能给我介绍一下什么是BCPL么: without it only the notes
+  // sharing 介绍 gained, and one ranked above the note on BCPL). Numbers alone are not: a year is
+  // written in many notes. A question in English alone has no pairs and so no units, as before.
+  if (pairs.size > 0) for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) if (HAS_LETTER.test(word)) pairs.add(word);
   return pairs;
 }
 

@@ -9,7 +9,11 @@ import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 test('phrase pairs stay inside runs of letters and digits and need a CJK character', () => {
   assert.deepEqual([...phrasePairs('东京节点，端口 8443')], ['东京', '京节', '节点', '端口']);
-  assert.deepEqual([...phrasePairs('port 端口A')], ['端口', '口a']);
+  // Beside Chinese wording, a word with Latin letters is a unit of its own; a number alone is not.
+  assert.deepEqual([...phrasePairs('port 端口A')], ['端口', '口a', 'port']);
+  assert.deepEqual([...phrasePairs('什么是BCPL么，1966 年')], ['什么', '么是', '是b', 'l么', 'bcpl']);
+  assert.equal(phraseCoverage(phrasePairs('什么是BCPL'), 'BCPL', ''), 1 / 4, 'bcpl, of 什么 / 么是 / 是b / bcpl');
+  // A question in English alone has no pairs, and so no units.
   assert.equal(phrasePairs('which port did we open').size, 0);
 });
 
