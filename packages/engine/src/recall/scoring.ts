@@ -67,6 +67,22 @@ export function idfThreshold(configured: number, chunkCount: number): number {
   return Math.min(configured, ceiling / 2);
 }
 
+/**
+ * The ranking weight of a word with no CJK character (an English word, a number, a code identifier).
+ * The words' channel searches a Chinese word twice, as itself and as its characters (text/grams.ts);
+ * such a word has one spelling, so at weight 1 it counted about half: at 20,000 notes
+ * 能给我介绍一下什么是BCPL么 ranked the one note on BCPL below thirty that only say 介绍. Chosen on the
+ * growth benchmark's tuning half (2 and 3 gave the same; docs/benchmarks.md). A question in English
+ * alone ranks as at 1: all its words scale together.
+ */
+export const UNSPELLED_WORD_WEIGHT = 2;
+
+/** The weight a query token ranks with in the words' channel (QueryToken.weight). */
+function rankingWeight(token: string, fromAlias: boolean, singleCharWeight: number): number {
+  if (isSingleCjk(token)) return singleCharWeight;
+  return !fromAlias && !HAS_CJK.test(token) ? UNSPELLED_WORD_WEIGHT : 1;
+}
+
 /** A token is distinctive when it is long enough and (if an IDF table exists) rare enough. */
 export function describeTokens(
   tokens: { token: string; fromAlias: boolean }[],
@@ -79,7 +95,7 @@ export function describeTokens(
     const idf = idfOf(token);
     const longEnough = [...token].length >= cfg.minTokenLen;
     const rareEnough = !idfAvailable || idf >= minIdf;
-    return { token, idf, weight: isSingleCjk(token) ? cfg.singleCharWeight : 1, distinctive: longEnough && rareEnough, fromAlias };
+    return { token, idf, weight: rankingWeight(token, fromAlias, cfg.singleCharWeight), distinctive: longEnough && rareEnough, fromAlias };
   });
 }
 

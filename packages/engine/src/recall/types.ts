@@ -6,7 +6,7 @@ export interface QueryToken {
   token: string;
   /** IDF over the live chunk set; 0 when unknown. */
   idf: number;
-  /** Scoring weight (single CJK characters are down-weighted). */
+  /** The weight it ranks with in the words' channel: single CJK characters less, words with no CJK character more (recall/scoring.ts). */
   weight: number;
   /** Counts for the distinctive-term gate (length and IDF thresholds). */
   distinctive: boolean;

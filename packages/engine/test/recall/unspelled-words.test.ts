@@ -40,6 +40,8 @@ describe('a word without a CJK character weighs as a Chinese word with its chara
     const r = await engine.recall('能给我介绍一下什么是BCPL么？', { k: 5 });
     const bcpl = r.hits.find((h) => h.path === '2026-10-30-bcpl.txt');
     assert.equal(bcpl?.channels.lexical?.rank, 1, r.hits.map((h) => `${h.path} ${h.channels.lexical?.rank} ${h.channels.lexical?.score.toFixed(2)}`).join(', '));
+    // The explanation's query words say the weight each ranked with.
+    assert.deepEqual(r.tokens.map((t) => [t.token, t.weight]), [['介绍', 1], ['bcpl', 2]]);
     // …and first of all: the note repeats the question's English word, as the others repeat its 介绍 (recall/phrase.ts).
     assert.equal(r.hits[0], bcpl, r.hits.map((h) => `${h.path} phrase ${h.channels.phrase?.toFixed(3)}`).join(', '));
     assert.ok((bcpl?.channels.phrase ?? 0) > 0);
