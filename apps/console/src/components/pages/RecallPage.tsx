@@ -139,7 +139,7 @@ function RecallReport({ data }: { data: RecallOutput }) {
             <span
               key={tok.token}
               className={`inline-flex items-baseline gap-1 rounded-md border px-1.5 py-0.5 text-xs ${tok.distinctive ? 'border-accent/50 bg-accent-soft' : 'border-line bg-sunken'}`}
-              title={`${tok.distinctive ? t('recall.tokens.distinctive') : ''} ${tok.fromAlias ? t('recall.tokens.alias') : ''}`.trim()}
+              title={[tok.distinctive ? t('recall.tokens.distinctive') : '', tok.fromAlias ? t('recall.tokens.alias') : '', tok.weight !== 1 ? t('recall.tokens.weight', { w: fmt(tok.weight, 2) }) : ''].filter(Boolean).join(' · ')}
             >
               <span className="font-medium">{tok.token}</span>
               <span className="font-mono text-muted">idf {fmt(tok.idf, 2)}</span>
