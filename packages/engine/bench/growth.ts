@@ -3,7 +3,8 @@
 // topics, each asked note written 10× more in 5k and 30× more in 10k), the engine with its defaults
 // and a plain character 1+2-gram BM25 over the same notes, in the same run. Per half (tuning / held
 // out): R@5 (a hit is any note of the asked note's group: the original or one of its copies),
-// answerable questions that get nothing, out-of-corpus questions → nothing, chatter → nothing.
+// answerable questions that get nothing, out-of-corpus questions → nothing, chatter → nothing; then
+// R@5 over the answerable questions holding a Latin letter (English words and codes inside Chinese).
 //
 //   npm run bench:growth
 //   GROWTH_STORES='1×;20k'   only these stores (names as printed, ';' between)
@@ -41,6 +42,9 @@ export interface HalfFigures {
   asked: number;
   ooc: number;
   chatter: number;
+  /** R@5 over the answerable questions that hold a Latin letter (English words, codes inside Chinese questions), and how many. */
+  latinR5: number;
+  latinAsked: number;
 }
 
 export interface GrowthRow {
@@ -59,10 +63,14 @@ type Answer = (q: string) => Promise<{ groups: string[]; queryP?: number | null 
 interface Asked {
   kind: 'asked' | 'ooc' | 'chatter';
   half: 0 | 1;
+  /** The question holds a Latin letter. */
+  latin: boolean;
   hit: boolean;
   empty: boolean;
   queryP: number | null;
 }
+
+const LATIN_LETTER = /[A-Za-z]/;
 
 /** Runs every kept question through `answer` once. */
 async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ records: Asked[]; ms: number }> {
@@ -71,7 +79,7 @@ async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer,
   const t0 = performance.now();
   const one = async (kind: Asked['kind'], q: string, half: 0 | 1, gold: string[]) => {
     const got = await answer(q);
-    records.push({ kind, half, hit: got.groups.some((g) => gold.includes(g)), empty: got.groups.length === 0, queryP: got.queryP ?? null });
+    records.push({ kind, half, latin: LATIN_LETTER.test(q), hit: got.groups.some((g) => gold.includes(g)), empty: got.groups.length === 0, queryP: got.queryP ?? null });
   };
   for (const a of keep(store.asked)) await one('asked', a.q, a.half, a.groups);
   for (const a of keep(store.absent)) await one('ooc', a.q, a.half, []);
@@ -86,6 +94,7 @@ function figures(records: Asked[], queryGateAt?: number): [HalfFigures, HalfFigu
     const empty = (r: Asked) => r.empty || (queryGateAt !== undefined && r.queryP !== null && r.queryP < queryGateAt);
     const of = (kind: Asked['kind']) => rs.filter((r) => r.kind === kind);
     const asked = of('asked');
+    const latin = asked.filter((r) => r.latin);
     const share = (xs: Asked[], pred: (r: Asked) => boolean) => xs.filter(pred).length / (xs.length || 1);
     return {
       r5: share(asked, (r) => r.hit && !empty(r)),
@@ -95,6 +104,8 @@ function figures(records: Asked[], queryGateAt?: number): [HalfFigures, HalfFigu
       asked: asked.length,
       ooc: of('ooc').length,
       chatter: of('chatter').length,
+      latinR5: share(latin, (r) => r.hit && !empty(r)),
+      latinAsked: latin.length,
     };
   };
   return [f(0), f(1)];
@@ -198,6 +209,17 @@ export function formatRows(rows: GrowthRow[]): string {
   return lines.join('\n');
 }
 
+/** R@5 over the answerable questions holding a Latin letter, per store and system (a store's Chinese questions with English words or codes in them). */
+export function formatLatinRows(rows: GrowthRow[]): string {
+  const lines = ['| set | store | system | tuning R@5 (questions) | held out R@5 (questions) |', '|---|---|---|---|---|'];
+  for (const r of rows) {
+    if (r.halves.every((h) => h.latinAsked === 0)) continue;
+    const cell = (h: HalfFigures) => (h.latinAsked > 0 ? `${h.latinR5.toFixed(3)} (${h.latinAsked})` : '—');
+    lines.push(`| ${r.set} | ${r.store} | ${r.system} | ${cell(r.halves[0])} | ${cell(r.halves[1])} |`);
+  }
+  return lines.join('\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.env.GROWTH_STORES ? new Set(process.env.GROWTH_STORES.split(';').map((s) => s.trim())) : null;
   const mode = process.env.GROWTH_MODEL ?? 'auto';
@@ -220,4 +242,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
   }
   console.log(formatRows(rows));
+  console.log('\nAnswerable questions that hold a Latin letter:');
+  console.log(formatLatinRows(rows));
 }
