@@ -24,7 +24,10 @@ export function phrasePairs(text: string): Set<string> {
   // repeats it says that part of the question (能给我介绍一下什么是BCPL么: without it only the notes
   // sharing 介绍 gained, and one ranked above the note on BCPL). Numbers alone are not: a year is
   // written in many notes. A question in English alone has no pairs and so no units, as before.
-  if (pairs.size > 0) for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) if (HAS_LETTER.test(word)) pairs.add(word);
+  if (pairs.size === 0) return pairs;
+  for (const word of text.toLowerCase().match(LATIN_WORD) ?? []) {
+    if (HAS_LETTER.test(word)) pairs.add(word);
+  }
   return pairs;
 }
 
