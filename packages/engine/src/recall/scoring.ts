@@ -3,6 +3,7 @@
 // files in recall/stages/ wrap them, and pipeline.ts strings the stages together and does the I/O.
 import type { EngramConfig } from '../config/schema.ts';
 import { typedNamesOfIdentifiers } from '../text/latin.ts';
+import { hasCjkChar, isSingleCjkChar } from '../text/scripts.ts';
 import { isStopWord } from '../text/stopwords.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
@@ -77,10 +78,15 @@ export function idfThreshold(configured: number, chunkCount: number): number {
  */
 export const UNSPELLED_WORD_WEIGHT = 2;
 
-/** The weight a query token ranks with in the words' channel (QueryToken.weight). */
+/**
+ * The weight a query token ranks with in the words' channel (QueryToken.weight), read with the
+ * tokenizer's own script table (text/scripts.ts) as the index reads it: a single CJK character the
+ * index's singleCharWeight, a word in a script the characters spell again (text/grams.ts) 1, any
+ * other word UNSPELLED_WORD_WEIGHT.
+ */
 function rankingWeight(token: string, fromAlias: boolean, singleCharWeight: number): number {
-  if (isSingleCjk(token)) return singleCharWeight;
-  return !fromAlias && !HAS_CJK.test(token) ? UNSPELLED_WORD_WEIGHT : 1;
+  if (isSingleCjkChar(token)) return singleCharWeight;
+  return !fromAlias && !hasCjkChar(token) ? UNSPELLED_WORD_WEIGHT : 1;
 }
 
 /** A token is distinctive when it is long enough and (if an IDF table exists) rare enough. */

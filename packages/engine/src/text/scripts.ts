@@ -118,3 +118,13 @@ export function isSingleCjkChar(token: string): boolean {
   const cp = token.codePointAt(0)!;
   return widthOf(cp) === token.length && (classOf(cp) & IS_CJK) !== 0;
 }
+
+/** True when the text holds a CJK character (a script written without spaces); read from the same table as the runs. */
+export function hasCjkChar(text: string): boolean {
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    if (classOf(cp) & IS_CJK) return true;
+    i += widthOf(cp);
+  }
+  return false;
+}

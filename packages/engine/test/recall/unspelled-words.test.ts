@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
+import { describeTokens } from '../../src/recall/scoring.ts';
 import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 const GATES_OFF = { minCoverage: 0, minSpecificity: 0, minQueryInformation: 0, minTokenIdf: 0, hybridGate: { queryGate: 'off' } };
@@ -31,6 +32,14 @@ async function mixedStore(): Promise<Engine> {
 }
 
 describe('a word without a CJK character weighs as a Chinese word with its characters', () => {
+  it('the weight reads the tokenizer\'s script table: kana and Hangul words are spelled again as characters, a single character keeps the index\'s own weight', () => {
+    const words = ['东京', 'カメラ', '서울', 'あ', '𠀋', 'bcpl', '8443', 'get_user'];
+    const tokens = describeTokens(words.map((token) => ({ token, fromAlias: false })), () => 5, true, { minTokenLen: 2, minTokenIdf: 0, singleCharWeight: 0.15 });
+    assert.deepEqual(tokens.map((t) => t.weight), [1, 1, 1, 0.15, 0.15, 2, 2, 2]);
+    // A word an alias added ranks at 1 whatever its script.
+    assert.equal(describeTokens([{ token: 'bcpl', fromAlias: true }], () => 5, true, { minTokenLen: 2, minTokenIdf: 0, singleCharWeight: 0.15 })[0]?.weight, 1);
+  });
+
   const open: Engine[] = [];
   after(() => open.forEach((e) => e.close()));
 
