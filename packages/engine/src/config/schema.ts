@@ -149,6 +149,13 @@ export const configSchema = z.object({
            * silences no more answerable questions.
            */
           minQueryInformation: d(num(0, 100), 7),
+          /**
+           * …and one whose information is a single word's alone at least this much: a lone everyday
+           * word is small talk ("same error" 8.8, "try harder" 7.7), one absent from everyday speech
+           * (a name, a term of art: 12) still asks. On the English set's tuning half every answerable
+           * question recalled through one word below 10 recalled the wrong notes. 0 = off.
+           */
+          minLoneWordInformation: d(num(0, 100), 10),
         }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),

@@ -18,8 +18,12 @@ export interface QueryAnalysis {
   minIdf: number;
   /** General-language weight of each query word (coverage and the vague-query gate use it). */
   weights: Map<string, number>;
-  /** Their sum: how much the query says. */
+  /** Their sum without talk words (text/talk-words.ts): how much the query says. */
   information: number;
+  /** How many words it is the sum of. */
+  informationWords: number;
+  /** The query's words about the conversation in hand, not counted in `information`. */
+  talkWords: string[];
   aliasTokens: Set<string>;
   /** The query's language by script (text/language.ts): which channel weights and gate bars apply. */
   language: LanguageGuess;
@@ -74,7 +78,7 @@ export function newRun(deps: RecallDeps, query: string, options: RecallOptions):
       return d !== undefined && visibleIn(scope, d.workspace);
     },
     titleOf: (docId) => deps.doc(docId)?.title ?? '',
-    analysis: { tokens: [], distinctive: new Set(), idfAvailable: false, minIdf: 0, weights: new Map(), information: 0, aliasTokens: new Set(), language: { language: 'none', cjkChars: 0, latinWords: 0 } },
+    analysis: { tokens: [], distinctive: new Set(), idfAvailable: false, minIdf: 0, weights: new Map(), information: 0, informationWords: 0, talkWords: [], aliasTokens: new Set(), language: { language: 'none', cjkChars: 0, latinWords: 0 } },
     lexicalHits: [],
     semantic: { ran: false, skipped: 'not run' },
     semanticHits: [],

@@ -5,6 +5,7 @@ import type { EngramConfig } from '../config/schema.ts';
 import { typedNamesOfIdentifiers } from '../text/latin.ts';
 import { hasCjkChar, isSingleCjkChar } from '../text/scripts.ts';
 import { isStopWord } from '../text/stopwords.ts';
+import { isTalkWord } from '../text/talk-words.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
   FITTED_LEXICAL_QUERY_GATE,
@@ -188,6 +189,28 @@ export function queryWeights(
     out.set(t.token, w);
   }
   return out;
+}
+
+// Evaluation switch (bench/growth.ts, english-eval.ts): ENGRAM_EVAL_TALK_WORDS=count counts them as before.
+const TALK_WORDS_UNCOUNTED = process.env.ENGRAM_EVAL_TALK_WORDS !== 'count';
+
+/**
+ * How much a query says, and in how many words: the sum of its words' weights (queryWeights), leaving
+ * out the words about the conversation in hand (lol, one sec, revert it, 暂停: text/talk-words.ts), which a line of small talk
+ * is made of however rare they are. Pure.
+ */
+export function queryInformation(weights: ReadonlyMap<string, number>): { information: number; words: number; talkWords: string[] } {
+  let information = 0;
+  let words = 0;
+  const talkWords: string[] = [];
+  for (const [token, w] of weights) {
+    if (TALK_WORDS_UNCOUNTED && isTalkWord(token)) talkWords.push(token);
+    else {
+      information += w;
+      words++;
+    }
+  }
+  return { information, words, talkWords };
 }
 
 /** Share of the query's weight that a hit's matched tokens carry (alias matches add, capped at 1). */

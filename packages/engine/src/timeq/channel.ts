@@ -5,7 +5,7 @@
 // picks among them.
 import { fitToBudget } from '../recall/render.ts';
 import { languageIdfTable, UNKNOWN_WORD_IDF } from '../recall/background-idf.ts';
-import { analyseQuery, coverageOf, queryDeps, queryWeights } from '../recall/scoring.ts';
+import { analyseQuery, coverageOf, queryDeps, queryInformation, queryWeights } from '../recall/scoring.ts';
 import { queryFacts, recallResultOf, type RecallRecord } from '../recall/explain.ts';
 import type { MatchedTerm, RecallHit, RecallResult, TimeExplanation } from '../recall/types.ts';
 import { parseTimeExpression } from './parse.ts';
@@ -158,7 +158,7 @@ export async function planTimeChannel(deps: TimePlanDeps, query: string, options
       dropped: 0,
       listed: false,
       explain: {
-        query: queryFacts({ distinctive, information: [...weights.values()].reduce((a, b) => a + b, 0), idfAvailable, minIdf }),
+        query: queryFacts({ distinctive, information: queryInformation(weights).information, idfAvailable, minIdf }),
       },
     },
     {

@@ -83,6 +83,10 @@ const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^not among the semantic channel's candidates$/, () => '按意思搜索没有找到它'],
   [/^judge probability (.*)$/, (m) => `复核的模型给出的相关概率 ${m[1]}`],
   [/^the query has no distinctive term, so nothing is injected$/, () => '问题里没有能说明主题的词，所以一条都不注入'],
+  [
+    /^the query carries too little information \([^)]*\)( for one English word alone)?(?: \(not counted, about the conversation: ([^)]+)\))?, so nothing is injected$/,
+    (m) => `查询信息量太低（像闲聊${m[1] ? '：英文只有一个日常词' : ''}），所以一条都不注入${m[2] ? `（${m[2]} 说的是对话本身，不计入）` : ''}`,
+  ],
   [/^the query carries too little information .*$/, () => '查询信息量太低（像闲聊），所以一条都不注入'],
 ];
 

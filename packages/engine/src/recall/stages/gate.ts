@@ -26,12 +26,16 @@ export const gate: RecallStage = {
   run(fused, run) {
     if (run.options.gates === 'off') return { candidates: fused, record: { kept: fused.length, dropped: 0, note: 'gates off (asked by the caller)', explain: { removals: [], silencedBy: null } } };
     const { deps, cfg } = run;
-    const { distinctive, information } = run.analysis;
+    const { distinctive, information, informationWords, talkWords } = run.analysis;
     // An English query meets the English bars (recall.english); every other query the configured ones.
     const english = run.analysis.language.language === 'en';
     const bars = english ? { ...cfg, ...cfg.english } : cfg;
     const noDistinctive = distinctive.size === 0;
-    const tooVague = !noDistinctive && bars.minQueryInformation > 0 && information < bars.minQueryInformation;
+    // An English line whose information is one everyday word's alone ("same error", "try harder", "no
+    // pressure") is small talk; one word rarer than everyday speech (a name, a term of art) still asks.
+    const loneBar = english && informationWords === 1 ? cfg.english.minLoneWordInformation : 0;
+    const bar = Math.max(bars.minQueryInformation, loneBar);
+    const tooVague = !noDistinctive && bar > 0 && information < bar;
     let kept: typeof fused;
     let removals: GateRemoval[];
     let queryGate: QueryGateVerdict | undefined;
@@ -40,7 +44,7 @@ export const gate: RecallStage = {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
         ? 'the query has no distinctive term, so nothing is injected'
-        : `the query carries too little information (${information.toFixed(1)} < ${bars.minQueryInformation}), so nothing is injected`;
+        : `the query carries too little information (${information.toFixed(1)} < ${bar})${bar === loneBar ? ' for one English word alone' : ''}${talkWords.length > 0 ? ` (not counted, about the conversation: ${talkWords.join(', ')})` : ''}, so nothing is injected`;
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {

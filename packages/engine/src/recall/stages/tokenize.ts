@@ -6,7 +6,7 @@ import { detectLanguage } from '../../text/language.ts';
 import { languageIdfTable, UNKNOWN_WORD_IDF } from '../background-idf.ts';
 import { queryFacts } from '../explain.ts';
 import type { RecallStage } from '../run.ts';
-import { analyseQuery, queryDeps, queryWeights } from '../scoring.ts';
+import { analyseQuery, queryDeps, queryInformation, queryWeights } from '../scoring.ts';
 
 export const tokenize: RecallStage = {
   name: 'tokenize',
@@ -14,10 +14,9 @@ export const tokenize: RecallStage = {
     const { deps, cfg } = run;
     const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(run.query, queryDeps(deps), cfg);
     const weights = queryWeights(tokens, languageIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
-    let information = 0;
-    for (const w of weights.values()) information += w;
+    const { information, words: informationWords, talkWords } = queryInformation(weights);
     const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
-    run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, aliasTokens, language: detectLanguage(run.query) };
+    run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, informationWords, talkWords, aliasTokens, language: detectLanguage(run.query) };
     return {
       candidates,
       record: {

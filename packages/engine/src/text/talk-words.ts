@@ -1,0 +1,59 @@
+// Words about the conversation in hand rather than about anything a memory holds: reactions (lol,
+// 哈哈哈), pacing (just a sec, 暂停), courtesy (cheers, 感谢), the form of the answer (shorter, more
+// detail, 列表, 简短), verdicts (I agree, fair enough, 有道理) and directives on the work in hand
+// (revert it, skip that, 撤销). A user types them between requests, and a line made of them alone
+// asks about no memory. Unlike stop words they stay terms, searched and ranked: "revert the schema
+// migration" still finds the note on the revert. They only do not count toward how much a query says
+// (recall/stages/tokenize.ts), so a line of talk words alone meets the vague-query gate and injects
+// nothing. Words that name a procedure a memory may hold (deploy, rollback, 回滚, 发布) are not here.
+
+import { wordTerm } from './latin.ts';
+
+const ENGLISH_TALK_WORDS = [
+  // reactions
+  'ugh', 'argh', 'lol', 'lmao', 'haha', 'hah', 'heh', 'hehe', 'oops', 'whoops', 'wow', 'yay', 'meh', 'phew',
+  'welp', 'aha', 'ooh', 'yikes', 'geez', 'jeez', 'omg', 'damn', 'dang', 'duh', 'hooray', 'bravo',
+  // courtesy
+  'cheers', 'appreciate', 'welcome', 'regards', 'pleasure', 'evening', 'afternoon', 'bunch',
+  // pacing
+  'minute', 'sec', 'second', 'moment', 'pause', 'rush', 'hurry', 'quick', 'quickly', 'hang', 'brb', 'afk',
+  'forever', 'ready', 'resume', 'proceed', 'skip', 'stop', 'halt', 'ahead', 'meanwhile', 'asap',
+  // the form of the answer
+  'short', 'shorter', 'shorten', 'brief', 'briefly', 'concise', 'long', 'longer', 'verbose', 'detail',
+  'detailed', 'elaborate', 'explain', 'explanation', 'clarify', 'rephrase', 'repeat', 'summarize',
+  'simpler', 'simple', 'simplify', 'plain', 'bullet', 'tldr', 'eli5', 'word', 'wording', 'read',
+  // verdicts and feelings
+  'agree', 'disagree', 'correct', 'incorrect', 'wrong', 'exactly', 'true', 'fair', 'enough', 'interesting',
+  'idea', 'sense', 'confused', 'confusing', 'lost', 'frustrating', 'annoying', 'weird', 'strange', 'odd',
+  'funny', 'tired', 'bored', 'happy', 'glad', 'love', 'hate', 'wonderful', 'excellent', 'amazing',
+  'terrible', 'bad', 'worse', 'better', 'best', 'mistake', 'fault', 'impressive', 'brilliant', 'clever',
+  'silly', 'stupid', 'lovely', 'neat', 'sweet',
+  // directives on the work in hand, and how it goes
+  'do', 'run', 'undo', 'redo', 'revert', 'retry', 'rerun', 'apply', 'change', 'fix', 'help', 'finish',
+  'work', 'happen', 'going', 'whatever', 'easy', 'easiest', 'usual', 'instead', 'left', 'progress',
+  'status', 'almost', 'nearly',
+];
+
+const CHINESE_TALK_WORDS = [
+  // reactions
+  '哈哈哈', '哎呀', '唉', '哇', '烦死了', '好累', '懵', '加油', '厉害', '太棒了', '完美',
+  // courtesy
+  '感谢', '多谢', '拜拜', '晚安', '早安', '晚上好', '早上好', '下午好', '愉快', '回头', '抱歉', '对不起',
+  '不好意思',
+  // pacing
+  '暂停', '着急', '不着急', '多久', '多长时间', '进展', '进度', '还剩',
+  // the form of the answer
+  '详细', '通俗', '简短', '啰嗦', '简洁', '列表',
+  // verdicts, and directives on the work in hand
+  '同意', '不同意', '有道理', '有意思', '想法', '想想', '都行', '无所谓', '撤销', '跳过',
+];
+
+const TALK_TERMS: ReadonlySet<string> = new Set([
+  ...CHINESE_TALK_WORDS,
+  ...ENGLISH_TALK_WORDS.map(wordTerm).filter((t): t is string => t !== null),
+]);
+
+/** True for a query term that speaks of the conversation in hand, not of a memory (as the tokenizer spells it: English stemmed). */
+export function isTalkWord(term: string): boolean {
+  return TALK_TERMS.has(term);
+}
