@@ -186,6 +186,19 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
           assert.notEqual(nums[0], nums.at(-1), `value and threshold read differently: ${text}`);
         }
         await page.screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-recall.png`), fullPage: true });
+        // The language the query was read in, and where each word's weight comes from.
+        assert.match(await page.getByTestId('recall-language').innerText(), lang === 'zh' ? /语言：中文/ : /Language: Chinese/);
+        await page.getByTestId('recall-terms').locator('summary').click();
+        const sources = await page.getByTestId('recall-term').evaluateAll((els) => els.map((e) => e.getAttribute('data-source')));
+        assert.ok(sources.length >= 2 && sources.every((s) => s === 'language' || s === 'unknown-word'), `each word names its table: ${sources.join(',')}`);
+        await assertFits(page, 300, `${lang} recall terms`);
+        // A line that says too little gets nothing, and the page names the rule in the reader's language.
+        await page.getByTestId('recall-query').fill('休息一下');
+        await page.getByTestId('recall-run').click();
+        await page.getByTestId('recall-silenced').waitFor();
+        assert.equal(await page.getByTestId('recall-silenced').getAttribute('data-rule'), 'vague-query');
+        assert.match(await page.getByTestId('recall-silenced').innerText(), lang === 'zh' ? /被哪条规则拦下：查询信息量太低/ : /Silenced by: the query says too little/);
+        await assertFits(page, 300, `${lang} recall silenced`);
         await page.getByTestId('nav-index').click();
         await assertFits(page, 300, `${lang} index`);
         await page.getByTestId('nav-settings').click();

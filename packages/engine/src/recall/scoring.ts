@@ -194,6 +194,9 @@ export function queryWeights(
 // Evaluation switch (bench/growth.ts, english-eval.ts): ENGRAM_EVAL_TALK_WORDS=count counts them as before.
 const TALK_WORDS_UNCOUNTED = process.env.ENGRAM_EVAL_TALK_WORDS !== 'count';
 
+/** True for a query word left out of the query's information: it speaks of the conversation in hand. */
+export const isUncountedTalkWord = (token: string): boolean => TALK_WORDS_UNCOUNTED && isTalkWord(token);
+
 /**
  * How much a query says, and in how many words: the sum of its words' weights (queryWeights), leaving
  * out the words about the conversation in hand (lol, one sec, revert it, 暂停: text/talk-words.ts), which a line of small talk
@@ -204,7 +207,7 @@ export function queryInformation(weights: ReadonlyMap<string, number>): { inform
   let words = 0;
   const talkWords: string[] = [];
   for (const [token, w] of weights) {
-    if (TALK_WORDS_UNCOUNTED && isTalkWord(token)) talkWords.push(token);
+    if (isUncountedTalkWord(token)) talkWords.push(token);
     else {
       information += w;
       words++;

@@ -174,6 +174,8 @@ export interface TermExplanation {
   languageTable?: 'zh' | 'en';
   /** The rarity the gates read and its sources (recall/term-rarity.ts). */
   rarity: { idf: number; source: 'store' | 'language' | 'blend'; storeIdf: number; storeDf: number; groupedDf: number; languageIdf: number | null } | null;
+  /** A word about the conversation in hand (text/talk-words.ts): searched, but not counted in the query's information. */
+  talk?: true;
 }
 
 export interface LanguageExplanation {

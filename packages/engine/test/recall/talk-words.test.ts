@@ -46,6 +46,9 @@ describe('words about the conversation in hand do not make a query say something
       assert.deepEqual(r.hits.map((h) => h.path), []);
       assert.equal(r.explain.gate.silencedBy?.rule, 'vague-query', JSON.stringify(r.explain.gate.silencedBy));
       assert.match(r.explain.gate.silencedBy?.detail ?? '', /\(not counted, about the conversation: \S[^)]*\), so nothing is injected$/);
+      // Each word says in the explanation whether it counted (the console's Recall debug shows it).
+      const talk = r.explain.terms?.filter((t) => t.talk).map((t) => t.token) ?? [];
+      assert.ok(talk.length > 0 && talk.every((w) => r.explain.gate.silencedBy?.detail.includes(w)), JSON.stringify(r.explain.terms));
     });
   }
 

@@ -1,7 +1,8 @@
 'use client';
-// Recall debug: runs the real recall pipeline and shows everything it decided — per-hit channel ranks
-// and scores (as bars), matched tokens with IDF, gate removals, stage counts, timings, and the exact
-// text that would be injected.
+// Recall debug: runs the real recall pipeline and shows everything it decided — the language the query
+// was read in, per-hit channel ranks and scores (as bars), matched tokens with IDF, where each query
+// word's weight and rarity come from, near-duplicate groups, gate removals and the rule that silenced
+// the query, stage counts, timings, and the exact text that would be injected.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
@@ -14,6 +15,7 @@ import { ScopeBadge } from '../workspace/common.tsx';
 import { Badge, Card, ErrorNote, PageHeader, inputClass } from '../ui.tsx';
 import { engineText, fieldName, stageName } from '../../client/engine-text.ts';
 import { groupRemovals, measuredOf, QUERY_GATES, reasonText } from '../recall/gates.ts';
+import { languageText, rarityText, silencedRuleText, weightSourceText } from '../recall/explain-view.ts';
 import { BulletChart } from '../recall/BulletChart.tsx';
 import { channelScales, DEFAULT_SCALE_CONFIG, percent, type RecallScaleConfig } from '../recall/scores.ts';
 
@@ -108,6 +110,11 @@ function RecallReport({ data }: { data: RecallOutput }) {
       </p>
       <div className="flex flex-wrap items-center gap-1.5 text-xs">
         <Badge tone="accent">{r.tokenizer}</Badge>
+        {ex.language ? (
+          <span data-testid="recall-language">
+            <Badge>{languageText(ex.language, t)}</Badge>
+          </span>
+        ) : null}
         <Badge tone={r.hits.length ? 'ok' : 'warn'}>{t('recall.hits', { n: r.hits.length })}</Badge>
         <span data-testid="recall-semantic">
           <Badge tone={ex.semantic.ran ? 'neutral' : 'warn'}>
@@ -126,7 +133,14 @@ function RecallReport({ data }: { data: RecallOutput }) {
       {r.hits.length === 0 ? (
         <div className="rounded-xl border border-warn/40 bg-warn-soft px-4 py-3 text-sm" data-testid="recall-empty">
           <div className="font-semibold">{t('recall.noHits')}</div>
-          <div className="text-muted">{t('recall.noHits.why')}</div>
+          {ex.gate.silencedBy ? (
+            <div className="mt-1 flex flex-col gap-0.5" data-testid="recall-silenced" data-rule={ex.gate.silencedBy.rule}>
+              <span className="font-medium">{silencedRuleText(ex.gate.silencedBy.rule, t)}</span>
+              <span className="break-words text-muted">{reasonText(ex.gate.silencedBy.detail, lang)}</span>
+            </div>
+          ) : (
+            <div className="text-muted">{t('recall.noHits.why')}</div>
+          )}
         </div>
       ) : (
         <HitList hits={r.hits} semanticRan={ex.semantic.ran} />
@@ -148,9 +162,37 @@ function RecallReport({ data }: { data: RecallOutput }) {
             </span>
           ))}
         </div>
+        {ex.terms?.length ? (
+          <details className="mt-2" data-testid="recall-terms">
+            <summary className="cursor-pointer text-xs text-muted select-none">{t('recall.terms')}</summary>
+            <ul className="mt-1 flex flex-col gap-1 text-xs">
+              {ex.terms.map((term) => (
+                <li key={term.token} className="flex min-w-0 flex-wrap items-baseline gap-x-2" data-testid="recall-term" data-source={term.weightSource} data-talk={term.talk ? 'true' : undefined}>
+                  <span className="font-medium">{term.token}</span>
+                  <span className="font-mono text-muted">{t('recall.terms.weight', { w: fmt(term.weight, 2) })}</span>
+                  <span className="text-muted">{weightSourceText(term, t)}</span>
+                  {term.rarity ? <span className="min-w-0 break-words text-muted">{rarityText(term, t)}</span> : null}
+                  {term.talk ? <span className="text-warn">{t('recall.terms.talk')}</span> : null}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </Card>
 
       <GateCard result={r} />
+
+      {ex.nearDuplicates?.length ? (
+        <Card title={t('recall.nearDuplicates')}>
+          <ul className="flex flex-col gap-1 text-xs text-muted" data-testid="recall-near-duplicates">
+            {ex.nearDuplicates.map((g) => (
+              <li key={g.kept} className="break-words">
+                {t('recall.nearDuplicates.item', { title: g.title, n: g.folded.length })}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
 
       <Card title={t('recall.stages')}>
         <ol className="flex flex-col gap-1 text-sm" data-testid="recall-stages">
@@ -241,6 +283,7 @@ function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
               <span>{t('recall.fused')} {fmt(h.channels.fused, 4)}</span>
               {typeof h.channels.phrase === 'number' ? <span data-testid="recall-hit-phrase">{t('recall.phrase', { n: Math.round(h.channels.phrase * 100) })}</span> : null}
               {h.folded ? <span>{t('recall.folded', { n: h.folded })}</span> : null}
+              {h.duplicates ? <span data-testid="recall-hit-duplicates">{t('recall.duplicates', { n: h.duplicates })}</span> : null}
               {h.kind ? (
                 <span data-testid="recall-hit-kind">
                   {t('edit.kind')}:{KNOWN_KINDS.has(h.kind) ? t(`edit.kind.${h.kind as 'task'}`) : <span className="font-mono">{h.kind}</span>}

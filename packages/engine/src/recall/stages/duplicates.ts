@@ -8,7 +8,7 @@ import { isStopWord } from '../../text/stopwords.ts';
 import { queryFacts } from '../explain.ts';
 import { nearDuplicateGroups } from '../near-duplicates.ts';
 import type { RecallStage } from '../run.ts';
-import { isAskingWord, isBoundaryPair, isSingleCjk } from '../scoring.ts';
+import { isAskingWord, isBoundaryPair, isSingleCjk, isUncountedTalkWord } from '../scoring.ts';
 import { redundantCopies, termRarity, type TermRarity } from '../term-rarity.ts';
 import type { QueryToken, TermExplanation } from '../types.ts';
 
@@ -49,6 +49,7 @@ export function termExplanations(tokens: QueryToken[], weights: Map<string, numb
       weightSource,
       ...(weightSource === 'language' ? { languageTable: languageTableOf(t.token) } : {}),
       rarity: r ? { idf: round3(r.idf), source: r.source, storeIdf: round3(r.storeIdf), storeDf: r.storeDf, groupedDf: r.groupedDf, languageIdf: r.languageIdf === null ? null : round3(r.languageIdf) } : null,
+      ...(w !== undefined && isUncountedTalkWord(t.token) ? { talk: true as const } : {}),
     };
   });
 }
