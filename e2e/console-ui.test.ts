@@ -192,6 +192,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
         const sources = await page.getByTestId('recall-term').evaluateAll((els) => els.map((e) => e.getAttribute('data-source')));
         assert.ok(sources.length >= 2 && sources.every((s) => s === 'language' || s === 'unknown-word'), `each word names its table: ${sources.join(',')}`);
         await assertFits(page, 300, `${lang} recall terms`);
+        await page.getByTestId('recall-terms').screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-recall-terms.png`) });
         // A line that says too little gets nothing, and the page names the rule in the reader's language.
         await page.getByTestId('recall-query').fill('休息一下');
         await page.getByTestId('recall-run').click();
@@ -199,6 +200,7 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
         assert.equal(await page.getByTestId('recall-silenced').getAttribute('data-rule'), 'vague-query');
         assert.match(await page.getByTestId('recall-silenced').innerText(), lang === 'zh' ? /被哪条规则拦下：查询信息量太低/ : /Silenced by: the query says too little/);
         await assertFits(page, 300, `${lang} recall silenced`);
+        await page.getByTestId('recall-empty').screenshot({ path: join(ARTIFACTS, `ui-w300-${lang}-recall-silenced.png`) });
         await page.getByTestId('nav-index').click();
         await assertFits(page, 300, `${lang} index`);
         await page.getByTestId('nav-settings').click();
