@@ -21,6 +21,8 @@ export function recallJson(r: RecallResult) {
       },
       matched: h.matched.map((m) => ({ token: m.token, idf: round(m.idf), fields: m.fields })),
       folded: h.folded,
+      // Near-duplicate notes this hit stands for ("also noted N times").
+      ...(h.duplicates ? { duplicates: h.duplicates } : {}),
       // What sort of memory and its goal (seed 004), when it has them: part of why it was found.
       ...(h.kind ? { kind: h.kind } : {}),
       ...(h.goal ? { goal: h.goal } : {}),
@@ -32,6 +34,8 @@ export function recallJson(r: RecallResult) {
       reasons: r.explain.gate.removals.map((x) => ({ gate: x.gate, docId: x.docId, title: x.title, detail: x.detail, ...(x.evidence ? { evidence: roundEvidence(x.evidence) } : {}) })),
       distinctiveTokens: r.explain.gate.distinctiveTokens,
       noDistinctiveTokens: r.explain.gate.noDistinctiveTokens,
+      // The rule that left nothing to inject, when candidates existed.
+      ...(r.explain.gate.silencedBy ? { silencedBy: r.explain.gate.silencedBy } : {}),
       // Kept below the hybrid bar because the question names their title (recall/scoring.ts titleNamedBy).
       ...(r.explain.gate.namedByQuery ? { namedByQuery: r.explain.gate.namedByQuery } : {}),
     },
@@ -39,6 +43,10 @@ export function recallJson(r: RecallResult) {
     // Hits moved down because a better one holds their matching sentences (recall/redundancy.ts).
     ...(r.explain.redundant ? { redundant: r.explain.redundant } : {}),
     tokens: r.tokens.map((t) => ({ token: t.token, idf: round(t.idf), distinctive: t.distinctive, fromAlias: t.fromAlias })),
+    // The language the query was read in, where each word's weight and rarity come from, near-duplicate groups.
+    ...(r.explain.language ? { language: r.explain.language } : {}),
+    ...(r.explain.terms ? { terms: r.explain.terms } : {}),
+    ...(r.explain.nearDuplicates?.length ? { nearDuplicates: r.explain.nearDuplicates } : {}),
     k: r.explain.k,
     timing: r.timing,
   };
@@ -50,6 +58,10 @@ export function recallText(r: RecallResult): string {
   const lines: string[] = [];
   lines.push(`query: ${r.query}`);
   lines.push(`tokens: ${r.tokens.map((t) => `${t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
+  const language = r.explain.language;
+  if (language) lines.push(`language: ${language.query} (${language.rule === 'tie-break' ? 'the model only breaks ties' : `semantic weight ${language.semanticWeight}`})`);
+  const talk = (r.explain.terms ?? []).filter((t) => t.talk).map((t) => t.token);
+  if (talk.length > 0) lines.push(`about the conversation, not counted: ${talk.join(' ')}`);
   lines.push(`semantic: ${r.explain.semantic.ran ? `ran, ${r.explain.semantic.candidates} candidates` : `skipped (${r.explain.semantic.skipped})`}`);
   if (r.hits.length === 0) lines.push('no hits: nothing would be injected');
   // Which rule silenced the question, with what it read (a query gate's features, a bar and its value).
@@ -59,7 +71,7 @@ export function recallText(r: RecallResult): string {
     const lex = h.channels.lexical ? `lex #${h.channels.lexical.rank} ${h.channels.lexical.score.toFixed(2)}` : 'lex —';
     const sem = h.channels.semantic ? `sem #${h.channels.semantic.rank} ${h.channels.semantic.score.toFixed(3)}` : 'sem —';
     lines.push(`${i + 1}. ${h.date} ${h.title}  [${h.path}]`);
-    lines.push(`   score ${h.score.toFixed(4)} (${lex}, ${sem}, decay ${h.channels.decay.toFixed(2)})${h.folded ? `, ${h.folded} more chunks folded` : ''}`);
+    lines.push(`   score ${h.score.toFixed(4)} (${lex}, ${sem}, decay ${h.channels.decay.toFixed(2)})${h.folded ? `, ${h.folded} more chunks folded` : ''}${h.duplicates ? `, also noted ${h.duplicates} times` : ''}`);
     lines.push(`   matched: ${h.matched.map((m) => `${m.token}(idf ${m.idf.toFixed(2)})`).join(' ') || '—'}`);
   });
   if (r.explain.gate.removed > 0)

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
+import { recallJson, recallText } from '../../src/cli/output.ts';
 import { queryInformation } from '../../src/recall/scoring.ts';
 import { isTalkWord } from '../../src/text/talk-words.ts';
 import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
@@ -70,5 +71,17 @@ describe('words about the conversation in hand do not make a query say something
     assert.match(lone.explain.gate.silencedBy?.detail ?? '', /^the query carries too little information \(\d+\.\d < 10\) for one English word alone, so nothing is injected$/);
     assert.equal((await engine.recall('kubeadm?', { k: 5 })).hits[0]?.path, '2026-10-05-kubeadm.txt');
     assert.equal((await engine.recall('error budget', { k: 5 })).hits[0]?.path, '2026-10-04-budget.txt');
+  });
+
+  it('engram recall prints the language, the words not counted and the rule; --json carries them', async () => {
+    const r = await engine.recall('revert it', { k: 5 });
+    const text = recallText(r);
+    assert.match(text, /^language: en \(semantic weight [\d.]+\)$/m);
+    assert.match(text, /^about the conversation, not counted: revert$/m);
+    assert.match(text, /^silenced by vague-query: /m);
+    const json = recallJson(r);
+    assert.equal(json.gate.silencedBy?.rule, 'vague-query');
+    assert.equal(json.language?.query, 'en');
+    assert.deepEqual(json.terms?.filter((t) => t.talk).map((t) => t.token), ['revert']);
   });
 });
