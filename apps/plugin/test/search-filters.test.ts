@@ -120,6 +120,8 @@ test('filter: off shows the ranking the gates would have silenced; strict keeps 
   const gated = await tools.call('engram_search', JSON.stringify({ query: '记录', k: 10 }));
   assert.equal(gated.error, undefined, gated.text);
   const auto = gated.value as { hits: Hit[]; gated: number };
+  // The model is told how to see what the gates set aside.
+  assert.match(gated.text, /相关性闸门剔除了 \d+ 条候选;要看原始排名,加 filter:"off"/);
   const off = (await search(tools, { query: '记录', k: 10, filter: 'off' })).hits;
   assert.ok(off.length > auto.hits.length, `off (${off.length}) shows more than auto (${auto.hits.length})`);
   for (let i = 1; i < off.length; i++) assert.ok(off[i - 1]!.score >= off[i]!.score, 'the raw ranking, best first');

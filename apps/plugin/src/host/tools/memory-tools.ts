@@ -164,7 +164,7 @@ export function renderSearch(value: SearchValue, hint: string): string {
       (value.filtered ?? 0) > 0
         ? `没有符合过滤条件的记忆(过滤条件排除了 ${value.filtered} 条相关记忆)。`
         : value.gated > 0
-          ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选)。`
+          ? `没有足够相关的记忆(相关性闸门剔除了 ${value.gated} 条候选;要看原始排名,加 filter:"off")。`
           : '没有找到相关记忆。';
     return time ? `${time}\n${none}` : none;
   }
