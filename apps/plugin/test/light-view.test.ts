@@ -48,6 +48,9 @@ test('without a running console the plugin serves a light view of the memories, 
   const found = (await (await fetch(`${base}${VIEW_PATH}/api/list?q=${encodeURIComponent('服务器备份怎么做')}`)).json()) as { mode: string; items: { docId: string; title: string }[] };
   assert.equal(found.mode, 'recall');
   assert.equal(found.items[0]?.title, '服务器备份策略');
+  // A search box is never small talk: 进度 (a word about the conversation in a message) searched alone finds its note.
+  const progress = (await (await fetch(`${base}${VIEW_PATH}/api/list?q=${encodeURIComponent('进度')}`)).json()) as { items: { title: string }[] };
+  assert.equal(progress.items[0]?.title, '日语学习进度');
   const read = (await (await fetch(`${base}${VIEW_PATH}/api/read?id=${found.items[0]!.docId}`)).json()) as { raw: string };
   assert.match(read.raw, /凌晨三点做增量备份/);
   assert.equal((await fetch(`${base}${VIEW_PATH}/api/read?id=nope`)).status, 404);

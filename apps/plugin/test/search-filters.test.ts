@@ -139,3 +139,13 @@ test('filter: off shows the ranking the gates would have silenced; strict keeps 
   const bad = await tools.call('engram_search', JSON.stringify({ query: '快照', filter: 'loose' }));
   assert.match(bad.text, /filter/);
 });
+
+test('a search is never small talk: a word about the conversation searched alone finds its note, as the same words in a message do not', async (t) => {
+  const corpus = backupCorpus();
+  writeFileSync(join(corpus.diaryDir, '2026-05-02-夜间任务.txt'), diaryText('夜间对账任务', '先暂停了夜间的对账任务,等数据库升级完再恢复,负责人是老周。', ['对账']));
+  const { host, engine } = await loadPlugin(t, { corpus });
+  const found = (await search(host.tools!, { query: '暂停' })).hits;
+  assert.equal(found[0]?.title, '夜间对账任务');
+  assert.equal((await engine.recall('暂停')).hits.length, 0, 'the same word as a message is small talk');
+});
+

@@ -97,7 +97,7 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
         if (query === '') refuse('q 除过滤外还需要检索词 / q needs words besides its filters');
         // A filtered search asks recall for its most candidates and keeps the ones that pass (as the plugin does).
         const filtering = isFiltering(filter);
-        const result = await engine.recall(query, { ...(filtering ? { k: 20 } : {}), workspace: ctx.workspace });
+        const result = await engine.recall(query, { ...(filtering ? { k: 20 } : {}), workspace: ctx.workspace, typedAs: 'search' });
         const kept = filtering ? filterHits(result.hits, filter, k) : result.hits;
         const summaries = await engine.summariesOf(kept.map((h) => h.docId));
         hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId)?.summary || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));

@@ -67,4 +67,11 @@ export interface RecallOptions {
    * note repeats reads low although the conversation is about that note. Default true.
    */
   queryGate?: boolean;
+  /**
+   * 'search': the words were typed as a search (a memory tool, a search box), never as small talk, so
+   * the words about the conversation count (text/talk-words.ts) and one English word alone may ask
+   * (recall.english.minLoneWordInformation stands aside): "revert" or "password" searched alone find
+   * their notes. Default 'message': a person's message, which may be small talk.
+   */
+  typedAs?: 'message' | 'search';
 }

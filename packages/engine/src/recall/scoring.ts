@@ -195,19 +195,19 @@ export function queryWeights(
 const TALK_WORDS_UNCOUNTED = process.env.ENGRAM_EVAL_TALK_WORDS !== 'count';
 
 /** True for a query word left out of the query's information: it speaks of the conversation in hand. */
-export const isUncountedTalkWord = (token: string): boolean => TALK_WORDS_UNCOUNTED && isTalkWord(token);
+const isUncountedTalkWord = (token: string): boolean => TALK_WORDS_UNCOUNTED && isTalkWord(token);
 
 /**
  * How much a query says, and in how many words: the sum of its words' weights (queryWeights), leaving
  * out the words about the conversation in hand (lol, one sec, revert it, 暂停: text/talk-words.ts), which a line of small talk
- * is made of however rare they are. Pure.
+ * is made of however rare they are; `countTalk` counts them too (a search, never small talk). Pure.
  */
-export function queryInformation(weights: ReadonlyMap<string, number>): { information: number; words: number; talkWords: string[] } {
+export function queryInformation(weights: ReadonlyMap<string, number>, countTalk = false): { information: number; words: number; talkWords: string[] } {
   let information = 0;
   let words = 0;
   const talkWords: string[] = [];
   for (const [token, w] of weights) {
-    if (isUncountedTalkWord(token)) talkWords.push(token);
+    if (!countTalk && isUncountedTalkWord(token)) talkWords.push(token);
     else {
       information += w;
       words++;

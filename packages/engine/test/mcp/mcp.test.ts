@@ -75,7 +75,7 @@ test('every tool, resource and the prompt over stdio; bad arguments get a clear 
   const home = await makeHome(t);
   const { client } = await connect(d, { DSH_HOME: home });
   try {
-    const wrote = await client.callTool({ name: 'write', arguments: { content: '[10:00] 大阪节点换用 8443 端口\n> 大阪节点的面板改到 8443,443 留给 nginx。\n面板监听 8443,防火墙放行 8443/tcp。\nTag: 大阪节点, 8443' } });
+    const wrote = await client.callTool({ name: 'write', arguments: { content: '[10:00] 大阪节点换用 8443 端口\n> 大阪节点的面板改到 8443,443 留给 nginx。\n面板监听 8443,防火墙放行 8443/tcp。旧面板先暂停。\nTag: 大阪节点, 8443' } });
     assert.equal(isError(wrote), false, textOf(wrote));
     const docId = (wrote.structuredContent as { docId: string }).docId;
     assert.match(textOf(wrote), new RegExp(docId));
@@ -87,6 +87,11 @@ test('every tool, resource and the prompt over stdio; bad arguments get a clear 
     const found = await client.callTool({ name: 'search', arguments: { q: '节点 端口' } });
     const hitIds = (found.structuredContent as { hits: { docId: string }[] }).hits.map((h) => h.docId);
     assert.ok(hitIds.includes(docId));
+    // A search is never small talk: a word about the conversation searched alone finds the note; as a message it is small talk.
+    const paused = await client.callTool({ name: 'search', arguments: { q: '暂停' } });
+    assert.ok((paused.structuredContent as { hits: { docId: string }[] }).hits.some((h) => h.docId === docId), textOf(paused));
+    const said = await client.callTool({ name: 'recall', arguments: { message: '暂停' } });
+    assert.equal((said.structuredContent as { hits: unknown[] }).hits.length, 0, textOf(said));
     const filtered = await client.callTool({ name: 'search', arguments: { q: '节点 端口 tag:8443' } });
     assert.deepEqual((filtered.structuredContent as { hits: { docId: string }[] }).hits.map((h) => h.docId), [docId], 'the tag filter keeps only the tagged memory');
     const index = await client.callTool({ name: 'search', arguments: {} });

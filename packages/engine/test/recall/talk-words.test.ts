@@ -84,4 +84,14 @@ describe('words about the conversation in hand do not make a query say something
     assert.equal(json.language?.query, 'en');
     assert.deepEqual(json.terms?.filter((t) => t.talk).map((t) => t.token), ['revert']);
   });
+
+  it('typed as a search, a talk word or one everyday word alone still finds its note', async () => {
+    assert.equal((await engine.recall('revert', { k: 5 })).hits.length, 0, 'as a message: small talk');
+    assert.equal((await engine.recall('revert', { k: 5, typedAs: 'search' })).hits[0]?.path, '2026-10-01-schema-revert.txt');
+    assert.equal((await engine.recall('暂停', { k: 5, typedAs: 'search' })).hits[0]?.path, '2026-10-02-pause-job.txt');
+    const error = await engine.recall('error', { k: 5, typedAs: 'search' });
+    assert.equal(error.hits[0]?.path, '2026-10-04-budget.txt', JSON.stringify(error.explain.gate.silencedBy));
+    assert.equal(error.explain.terms?.some((t) => t.talk), false);
+  });
 });
+

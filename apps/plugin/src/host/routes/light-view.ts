@@ -77,7 +77,7 @@ async function listFor(engine: Engine, q: string, offset: number): Promise<{ mod
     const page = await engine.listPage({ order: 'recent', offset, limit: PAGE_SIZE });
     return { mode: 'recent', items: page.items.map(view), total: page.total, note: null };
   }
-  const result = await engine.recall(q, { k: 20 });
+  const result = await engine.recall(q, { k: 20, typedAs: 'search' });
   // Only the hits' rows: listing every memory to find them cost a 50,000-note store seconds a search.
   const byId = await engine.summariesOf(result.hits.map((h) => h.docId));
   const items = result.hits.map((h) => byId.get(h.docId)).filter((m): m is MemorySummary => m !== undefined).map(view);

@@ -347,7 +347,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         }
         // A filtered search asks recall for its most candidates and keeps the ones that pass.
         const filtering = isFiltering(filter);
-        const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace, ...(gates === 'off' ? { gates: 'off' as const } : {}) });
+        const result = await engine().recall(query, { ...(filtering ? { k: 20 } : k !== undefined ? { k } : {}), workspace: scope.workspace, typedAs: 'search', ...(gates === 'off' ? { gates: 'off' as const } : {}) });
         const passing = filtering ? filterHits(result.hits, filter, Infinity) : result.hits;
         const kept = filtering ? passing.slice(0, k ?? engine().config.recall.kMax) : passing;
         const summaries = await engine().summariesOf(kept.map((h) => h.docId));

@@ -8,7 +8,7 @@ import { isStopWord } from '../../text/stopwords.ts';
 import { queryFacts } from '../explain.ts';
 import { nearDuplicateGroups } from '../near-duplicates.ts';
 import type { RecallStage } from '../run.ts';
-import { isAskingWord, isBoundaryPair, isSingleCjk, isUncountedTalkWord } from '../scoring.ts';
+import { isAskingWord, isBoundaryPair, isSingleCjk } from '../scoring.ts';
 import { redundantCopies, termRarity, type TermRarity } from '../term-rarity.ts';
 import type { QueryToken, TermExplanation } from '../types.ts';
 
@@ -38,7 +38,7 @@ export function languageRarity(tokens: QueryToken[], table: Map<string, number> 
 }
 
 /** Each query word's coverage weight with its source, and its gate rarity with its sources (the explanation's `terms`). */
-export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>): TermExplanation[] {
+export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>, talkWords: ReadonlySet<string> = new Set()): TermExplanation[] {
   return tokens.map((t) => {
     const w = weights.get(t.token);
     const weightSource: TermExplanation['weightSource'] = w === undefined ? 'none' : !table ? 'store' : table.has(t.token) ? 'language' : 'unknown-word';
@@ -49,7 +49,7 @@ export function termExplanations(tokens: QueryToken[], weights: Map<string, numb
       weightSource,
       ...(weightSource === 'language' ? { languageTable: languageTableOf(t.token) } : {}),
       rarity: r ? { idf: round3(r.idf), source: r.source, storeIdf: round3(r.storeIdf), storeDf: r.storeDf, groupedDf: r.groupedDf, languageIdf: r.languageIdf === null ? null : round3(r.languageIdf) } : null,
-      ...(w !== undefined && isUncountedTalkWord(t.token) ? { talk: true as const } : {}),
+      ...(talkWords.has(t.token) ? { talk: true as const } : {}),
     };
   });
 }
@@ -99,7 +99,7 @@ export const duplicates: RecallStage = {
       added = true;
     }
     const grouped = run.duplicateGroups.reduce((n, g) => n + g.length, 0);
-    const terms = termExplanations(analysis.tokens, analysis.weights, table, run.rarity);
+    const terms = termExplanations(analysis.tokens, analysis.weights, table, run.rarity, new Set(analysis.talkWords));
     return {
       candidates,
       record: {

@@ -32,8 +32,9 @@ export const gate: RecallStage = {
     const bars = english ? { ...cfg, ...cfg.english } : cfg;
     const noDistinctive = distinctive.size === 0;
     // An English line whose information is one everyday word's alone ("same error", "try harder", "no
-    // pressure") is small talk; one word rarer than everyday speech (a name, a term of art) still asks.
-    const loneBar = english && informationWords === 1 ? cfg.english.minLoneWordInformation : 0;
+    // pressure") is small talk; one word rarer than everyday speech (a name, a term of art) still asks,
+    // and so does any word typed as a search.
+    const loneBar = english && informationWords === 1 && run.options.typedAs !== 'search' ? cfg.english.minLoneWordInformation : 0;
     const bar = Math.max(bars.minQueryInformation, loneBar);
     const tooVague = !noDistinctive && bar > 0 && information < bar;
     let kept: typeof fused;

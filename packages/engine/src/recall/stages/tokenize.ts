@@ -14,7 +14,7 @@ export const tokenize: RecallStage = {
     const { deps, cfg } = run;
     const { tokens, distinctive, idfAvailable, minIdf } = analyseQuery(run.query, queryDeps(deps), cfg);
     const weights = queryWeights(tokens, languageIdfTable(), UNKNOWN_WORD_IDF, Math.log(1 + (Math.max(1, deps.lexical.size) - 0.5) / 1.5));
-    const { information, words: informationWords, talkWords } = queryInformation(weights);
+    const { information, words: informationWords, talkWords } = queryInformation(weights, run.options.typedAs === 'search');
     const aliasTokens = new Set(tokens.filter((x) => x.fromAlias).map((x) => x.token));
     run.analysis = { tokens, distinctive, idfAvailable, minIdf, weights, information, informationWords, talkWords, aliasTokens, language: detectLanguage(run.query) };
     return {
