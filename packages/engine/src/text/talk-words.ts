@@ -9,12 +9,14 @@
 
 import { wordTerm } from './latin.ts';
 
+// Listed as the tokenizer spells them (stemmed), so a word whose stem is another word stays out:
+// evening → even, nearly → near, tired → tire, excellent → excel, exactly → exact, interesting → interest.
 const ENGLISH_TALK_WORDS = [
   // reactions
   'ugh', 'argh', 'lol', 'lmao', 'haha', 'hah', 'heh', 'hehe', 'oops', 'whoops', 'wow', 'yay', 'meh', 'phew',
   'welp', 'aha', 'ooh', 'yikes', 'geez', 'jeez', 'omg', 'damn', 'dang', 'duh', 'hooray', 'bravo',
   // courtesy
-  'cheers', 'appreciate', 'welcome', 'regards', 'pleasure', 'evening', 'afternoon', 'bunch',
+  'cheers', 'appreciate', 'welcome', 'regards', 'pleasure', 'afternoon', 'bunch',
   // pacing
   'minute', 'sec', 'second', 'moment', 'pause', 'rush', 'hurry', 'quick', 'quickly', 'hang', 'brb', 'afk',
   'forever', 'ready', 'resume', 'proceed', 'skip', 'stop', 'halt', 'ahead', 'meanwhile', 'asap',
@@ -23,15 +25,14 @@ const ENGLISH_TALK_WORDS = [
   'detailed', 'elaborate', 'explain', 'explanation', 'clarify', 'rephrase', 'repeat', 'summarize',
   'simpler', 'simple', 'simplify', 'plain', 'bullet', 'tldr', 'eli5', 'word', 'wording', 'read',
   // verdicts and feelings
-  'agree', 'disagree', 'correct', 'incorrect', 'wrong', 'exactly', 'true', 'fair', 'enough', 'interesting',
-  'idea', 'sense', 'confused', 'confusing', 'lost', 'frustrating', 'annoying', 'weird', 'strange', 'odd',
-  'funny', 'tired', 'bored', 'happy', 'glad', 'love', 'hate', 'wonderful', 'excellent', 'amazing',
-  'terrible', 'bad', 'worse', 'better', 'best', 'mistake', 'fault', 'impressive', 'brilliant', 'clever',
-  'silly', 'stupid', 'lovely', 'neat', 'sweet',
+  'agree', 'disagree', 'correct', 'incorrect', 'wrong', 'true', 'fair', 'enough', 'idea', 'sense', 'confused',
+  'confusing', 'lost', 'frustrating', 'annoying', 'weird', 'strange', 'odd', 'funny', 'happy', 'glad', 'love',
+  'hate', 'wonderful', 'amazing', 'terrible', 'bad', 'worse', 'better', 'best', 'mistake', 'fault', 'impressive',
+  'brilliant', 'clever', 'silly', 'stupid', 'lovely', 'neat', 'sweet',
   // directives on the work in hand, and how it goes
   'do', 'run', 'undo', 'redo', 'revert', 'retry', 'rerun', 'apply', 'change', 'fix', 'help', 'finish',
   'work', 'happen', 'going', 'whatever', 'easy', 'easiest', 'usual', 'instead', 'left', 'progress',
-  'status', 'almost', 'nearly',
+  'status', 'almost',
 ];
 
 const CHINESE_TALK_WORDS = [
@@ -56,4 +57,13 @@ const TALK_TERMS: ReadonlySet<string> = new Set([
 /** True for a query term that speaks of the conversation in hand, not of a memory (as the tokenizer spells it: English stemmed). */
 export function isTalkWord(term: string): boolean {
   return TALK_TERMS.has(term);
+}
+
+// A question that opens with a question word asks about something: its one content word is its topic
+// ("where are we going for our anniversary?", "where did I park?").
+const OPENS_WITH_QUESTION_WORD = /^\W*(?:what|what's|whats|where|where's|when|when's|which|who|who's|whom|whose|why|how|how's)\b/iu;
+
+/** True for an English line that opens with a question word (what, where, when, which, who, why, how). */
+export function opensWithQuestionWord(text: string): boolean {
+  return OPENS_WITH_QUESTION_WORD.test(text);
 }

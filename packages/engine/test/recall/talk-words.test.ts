@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { recallJson, recallText } from '../../src/cli/output.ts';
 import { queryInformation } from '../../src/recall/scoring.ts';
-import { isTalkWord } from '../../src/text/talk-words.ts';
+import { isTalkWord, opensWithQuestionWord } from '../../src/text/talk-words.ts';
 import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 describe('words about the conversation in hand do not make a query say something', () => {
@@ -22,6 +22,7 @@ describe('words about the conversation in hand do not make a query say something
       ['pause-job', '暂停夜间任务', '先暂停了夜间的对账任务，等数据库升级完再恢复，负责人是老周。'],
       ['redis', 'Redis eviction', 'The cache cluster uses allkeys-lru eviction with maxmemory 12gb; the sessions live in a separate instance, and a failover takes about one sec.'],
       ['budget', 'Error budget', 'The checkout service error budget is 0.1 % a month; the pager fires when a quarter of it burns in a day.'],
+      ['anniversary', 'Anniversary dinner', 'For our anniversary we booked the rooftop place on Elm Street, Saturday at eight.'],
       ['kubeadm', 'Cluster upgrade', 'The lab cluster was upgraded with kubeadm; the join token lives in the team vault.'],
       ['titles', 'Page titles', 'The docs site now uses shorter page titles so the sidebar fits in 300 px.'],
       ['wiki', '知识库迁移', '团队知识库从旧的维基迁到了新的文档系统，链接在群公告里，页面标题比以前短，感谢小李整理。'],
@@ -36,6 +37,8 @@ describe('words about the conversation in hand do not make a query say something
   it('the words are known as the tokenizer spells them (English stemmed), and leave the query\'s information', () => {
     for (const term of ['revert', 'lol', 'sec', 'shorter', '暂停', '感谢']) assert.equal(isTalkWord(term), true, term);
     for (const term of ['password', 'server', 'migrat', 'redis', '数据库', '回滚']) assert.equal(isTalkWord(term), false, term);
+    // A talk word whose stem is another word stays out: evening → even, tired → tire, excellent → excel.
+    for (const term of ['even', 'tire', 'excel', 'near', 'exact', 'interest']) assert.equal(isTalkWord(term), false, term);
     const { information, talkWords } = queryInformation(new Map([['revert', 12], ['migrat', 9]]));
     assert.equal(information, 9);
     assert.deepEqual(talkWords, ['revert']);
@@ -69,7 +72,7 @@ describe('words about the conversation in hand do not make a query say something
     const lone = await engine.recall('same error', { k: 5 });
     assert.deepEqual(lone.hits.map((h) => h.path), []);
     assert.match(lone.explain.gate.silencedBy?.detail ?? '', /^the query carries too little information \(\d+\.\d < 10\) for one English word alone, so nothing is injected$/);
-    assert.equal((await engine.recall('kubeadm?', { k: 5 })).hits[0]?.path, '2026-10-05-kubeadm.txt');
+    assert.equal((await engine.recall('kubeadm?', { k: 5 })).hits[0]?.path, '2026-10-06-kubeadm.txt');
     assert.equal((await engine.recall('error budget', { k: 5 })).hits[0]?.path, '2026-10-04-budget.txt');
   });
 
@@ -92,6 +95,14 @@ describe('words about the conversation in hand do not make a query say something
     const error = await engine.recall('error', { k: 5, typedAs: 'search' });
     assert.equal(error.hits[0]?.path, '2026-10-04-budget.txt', JSON.stringify(error.explain.gate.silencedBy));
     assert.equal(error.explain.terms?.some((t) => t.talk), false);
+  });
+
+  it('a line that opens with a question word asks about its one word', async () => {
+    assert.equal(opensWithQuestionWord("Where's the dinner?"), true);
+    assert.equal(opensWithQuestionWord('same error'), false);
+    const r = await engine.recall('where are we going for our anniversary?', { k: 5 });
+    assert.equal(r.hits[0]?.path, '2026-10-05-anniversary.txt', JSON.stringify(r.explain.gate.silencedBy));
+    assert.equal((await engine.recall('our anniversary, lol', { k: 5 })).hits.length, 0, 'the same word alone, not asked, is small talk');
   });
 });
 

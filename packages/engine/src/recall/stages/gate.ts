@@ -7,6 +7,7 @@
 import type { RecallStage } from '../run.ts';
 import { lexicalQueryGateFor, queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
+import { opensWithQuestionWord } from '../../text/talk-words.ts';
 import type { GateRemoval, NamedKeepExplanation, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
@@ -33,8 +34,9 @@ export const gate: RecallStage = {
     const noDistinctive = distinctive.size === 0;
     // An English line whose information is one everyday word's alone ("same error", "try harder", "no
     // pressure") is small talk; one word rarer than everyday speech (a name, a term of art) still asks,
-    // and so does any word typed as a search.
-    const loneBar = english && informationWords === 1 && run.options.typedAs !== 'search' ? cfg.english.minLoneWordInformation : 0;
+    // and so does a line that opens with a question word (its word is its topic) or a search.
+    const loneWordRule = english && informationWords === 1 && run.options.typedAs !== 'search' && !opensWithQuestionWord(run.query);
+    const loneBar = loneWordRule ? cfg.english.minLoneWordInformation : 0;
     const bar = Math.max(bars.minQueryInformation, loneBar);
     const tooVague = !noDistinctive && bar > 0 && information < bar;
     let kept: typeof fused;
