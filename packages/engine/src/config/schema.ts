@@ -152,7 +152,8 @@ export const configSchema = z.object({
           /**
            * …and one whose information is a single word's alone at least this much: a lone everyday
            * word is small talk ("same error" 8.8, "try harder" 7.7), one absent from everyday speech
-           * (a name, a term of art: 12) still asks. On the English set's tuning half every answerable
+           * (a name, a term of art: 12) still asks, and so does a line opening with a question word
+           * (where, what, when…) or a search. On the English set's tuning half every answerable
            * question recalled through one word below 10 recalled the wrong notes. 0 = off.
            */
           minLoneWordInformation: d(num(0, 100), 10),
