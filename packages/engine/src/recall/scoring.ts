@@ -199,8 +199,9 @@ const isUncountedTalkWord = (token: string): boolean => TALK_WORDS_UNCOUNTED && 
 
 /**
  * How much a query says, and in how many words: the sum of its words' weights (queryWeights), leaving
- * out the words about the conversation in hand (lol, one sec, revert it, 暂停: text/talk-words.ts), which a line of small talk
- * is made of however rare they are; `countTalk` counts them too (a search, never small talk). Pure.
+ * out the words about the conversation in hand (lol, one sec, revert it, 暂停: text/talk-words.ts),
+ * which a line of small talk is made of however rare they are; `countTalk` counts them too (a search,
+ * never small talk). Pure.
  */
 export function queryInformation(weights: ReadonlyMap<string, number>, countTalk = false): { information: number; words: number; talkWords: string[] } {
   let information = 0;
