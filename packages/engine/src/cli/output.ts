@@ -42,7 +42,7 @@ export function recallJson(r: RecallResult) {
     semantic: r.explain.semantic,
     // Hits moved down because a better one holds their matching sentences (recall/redundancy.ts).
     ...(r.explain.redundant ? { redundant: r.explain.redundant } : {}),
-    tokens: r.tokens.map((t) => ({ token: t.token, idf: round(t.idf), distinctive: t.distinctive, fromAlias: t.fromAlias })),
+    tokens: r.tokens.map((t) => ({ token: t.token, idf: round(t.idf), distinctive: t.distinctive, fromAlias: t.fromAlias, ...(t.written ? { written: t.written } : {}) })),
     // The language the query was read in, where each word's weight and rarity come from, near-duplicate groups.
     ...(r.explain.language ? { language: r.explain.language } : {}),
     ...(r.explain.terms ? { terms: r.explain.terms } : {}),
@@ -57,7 +57,7 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000;
 export function recallText(r: RecallResult): string {
   const lines: string[] = [];
   lines.push(`query: ${r.query}`);
-  lines.push(`tokens: ${r.tokens.map((t) => `${t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
+  lines.push(`tokens: ${r.tokens.map((t) => `${t.written ? `${t.written}→${t.token}` : t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
   const language = r.explain.language;
   if (language) lines.push(`language: ${language.query} (${language.rule === 'tie-break' ? 'the model only breaks ties' : `semantic weight ${language.semanticWeight}`})`);
   const talk = (r.explain.terms ?? []).filter((t) => t.talk).map((t) => t.token);

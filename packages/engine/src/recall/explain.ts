@@ -3,6 +3,7 @@
 // reported (in stage order), each other part of the explanation is the part a stage supplied, and
 // the timings sum the stages' times by kind. Both the relevance pipeline and the time channel build
 // their RecallResult here, so the two answer in one shape.
+import { writtenForms } from '../text/latin.ts';
 import type { TimedRecord } from './stage.ts';
 import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, TimeExplanation } from './types.ts';
 
@@ -64,6 +65,16 @@ function required<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+/** The query's tokens, each with the word as the query writes it where the term differs (text/latin.ts writtenForms). */
+function withWrittenForms(tokens: QueryToken[], query: string): QueryToken[] {
+  const written = writtenForms(query);
+  if (written.size === 0) return tokens;
+  return tokens.map((t) => {
+    const w = written.get(t.token);
+    return w === undefined || t.fromAlias ? t : { ...t, written: w };
+  });
+}
+
 export function recallResultOf(input: {
   query: string;
   tokenizer: RecallResult['tokenizer'];
@@ -91,7 +102,7 @@ export function recallResultOf(input: {
   return {
     query: input.query,
     tokenizer: input.tokenizer,
-    tokens: input.tokens,
+    tokens: withWrittenForms(input.tokens, input.query),
     hits: input.hits,
     explain: {
       stages: input.records

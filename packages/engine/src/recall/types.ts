@@ -12,6 +12,8 @@ export interface QueryToken {
   distinctive: boolean;
   /** Added by an alias group rather than typed in the query. */
   fromAlias: boolean;
+  /** The word as the query writes it, when the term differs (an English word stemmed or lower-cased: redis → redi, getUserProfile). */
+  written?: string;
 }
 
 export interface ChannelScore {

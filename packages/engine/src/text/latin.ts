@@ -151,3 +151,19 @@ function termsOfWord(match: string, out: string[]): string | null {
   for (const term of parts) out.push(term);
   return addsTyped ? typed : null;
 }
+
+/**
+ * Each term a text's plain words and identifiers become, with the word as the text writes it, where
+ * the two differ (Redis → redi, migrations → migrat, getUserProfile → getuserprofile): what a reader
+ * recognises beside the term the index holds. The first writing of a term wins. Pure.
+ */
+export function writtenForms(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [word] of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?/g)) {
+    const plain = word.replace(/['’][sS]$/, '');
+    // A plain word's term is stemmed; an identifier's whole (getUserProfile) is only lower-cased.
+    for (const term of [wordTerm(plain), plain.toLowerCase()]) if (term !== null && term !== plain && !out.has(term)) out.set(term, plain);
+  }
+  return out;
+}
+

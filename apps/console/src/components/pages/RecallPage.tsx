@@ -103,6 +103,8 @@ function RecallReport({ data }: { data: RecallOutput }) {
   const { t, lang } = useI18n();
   const r = data.result;
   const ex = r.explain;
+  // The words as the question writes them (Redis), where the index holds another form (redi).
+  const writtenOf = new Map(r.tokens.flatMap((tok) => (tok.written ? [[tok.token, tok.written] as const] : [])));
   return (
     <div className="flex flex-col gap-3" data-testid="recall-result">
       <p className="sr-only" role="status" data-testid="recall-announce">
@@ -153,9 +155,10 @@ function RecallReport({ data }: { data: RecallOutput }) {
             <span
               key={tok.token}
               className={`inline-flex items-baseline gap-1 rounded-md border px-1.5 py-0.5 text-xs ${tok.distinctive ? 'border-accent/50 bg-accent-soft' : 'border-line bg-sunken'}`}
-              title={[tok.distinctive ? t('recall.tokens.distinctive') : '', tok.fromAlias ? t('recall.tokens.alias') : '', tok.weight !== 1 ? t('recall.tokens.weight', { w: fmt(tok.weight, 2) }) : ''].filter(Boolean).join(' · ')}
+              title={[tok.written ? t('recall.tokens.term', { term: tok.token }) : '', tok.distinctive ? t('recall.tokens.distinctive') : '', tok.fromAlias ? t('recall.tokens.alias') : '', tok.weight !== 1 ? t('recall.tokens.weight', { w: fmt(tok.weight, 2) }) : ''].filter(Boolean).join(' · ')}
+              data-term={tok.token}
             >
-              <span className="font-medium">{tok.token}</span>
+              <span className="font-medium">{tok.written ?? tok.token}</span>
               <span className="font-mono text-muted">idf {fmt(tok.idf, 2)}</span>
               {tok.weight !== 1 ? <span className="font-mono text-muted">×{fmt(tok.weight, 2)}</span> : null}
               {tok.fromAlias ? <span className="text-sem">≈</span> : null}
@@ -168,7 +171,7 @@ function RecallReport({ data }: { data: RecallOutput }) {
             <ul className="mt-1 flex flex-col gap-1 text-xs">
               {ex.terms.map((term) => (
                 <li key={term.token} className="flex min-w-0 flex-wrap items-baseline gap-x-2" data-testid="recall-term" data-source={term.weightSource} data-talk={term.talk ? 'true' : undefined}>
-                  <span className="font-medium">{term.token}</span>
+                  <span className="font-medium">{writtenOf.get(term.token) ?? term.token}</span>
                   <span className="font-mono text-muted">{t('recall.terms.weight', { w: fmt(term.weight, 2) })}</span>
                   <span className="text-muted">{weightSourceText(term, t)}</span>
                   {term.rarity ? <span className="min-w-0 break-words text-muted">{rarityText(term, t)}</span> : null}
