@@ -153,17 +153,20 @@ function termsOfWord(match: string, out: string[]): string | null {
 }
 
 /**
- * Each term a text's plain words and identifiers become, with the word as the text writes it, where
- * the two differ (Redis → redi, migrations → migrat, getUserProfile → getuserprofile): what a reader
- * recognises beside the term the index holds. The first writing of a term wins. Pure.
+ * Each term a text's words become, with the word as the text writes it, where the two differ
+ * (Redis → redi, migrations → migrat, getUserProfile → getuserprofile): what a reader recognises
+ * beside the term the index holds. Read as the tokenizer reads the text (NFKC, its word runs, its
+ * terms); a word's own term only, not the parts or the name an identifier also yields. The first
+ * writing of a term wins. Pure.
  */
 export function writtenForms(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [word] of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?/g)) {
-    const plain = word.replace(/['’][sS]$/, '');
-    // A plain word's term is stemmed; an identifier's whole (getUserProfile) is only lower-cased.
-    for (const term of [wordTerm(plain), plain.toLowerCase()]) if (term !== null && term !== plain && !out.has(term)) out.set(term, plain);
-  }
+  forEachRun(text.normalize('NFKC'), () => {}, (match) => {
+    const terms: string[] = [];
+    termsOfWord(match, terms);
+    const word = withoutApostrophe(match);
+    const own = terms[0];
+    if (own !== undefined && own !== word && !out.has(own)) out.set(own, word);
+  });
   return out;
 }
-

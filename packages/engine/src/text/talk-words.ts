@@ -4,8 +4,8 @@
 // (revert it, skip that, 撤销). A user types them between requests, and a line made of them alone
 // asks about no memory. Unlike stop words they stay terms, searched and ranked: "revert the schema
 // migration" still finds the note on the revert. They only do not count toward how much a query says
-// (recall/stages/tokenize.ts), so a line of talk words alone meets the vague-query gate and injects
-// nothing. Words that name a procedure a memory may hold (deploy, rollback, 回滚, 发布) are not here.
+// (recall/scoring.ts queryInformation), so a line of talk words alone meets the vague-query gate and
+// injects nothing. Words that name a procedure a memory may hold (deploy, rollback, 回滚, 发布) are not here.
 
 import { wordTerm } from './latin.ts';
 

@@ -38,7 +38,7 @@ export function languageRarity(tokens: QueryToken[], table: Map<string, number> 
 }
 
 /** Each query word's coverage weight with its source, and its gate rarity with its sources (the explanation's `terms`). */
-export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>, talkWords: ReadonlySet<string> = new Set()): TermExplanation[] {
+export function termExplanations(tokens: QueryToken[], weights: Map<string, number>, table: Map<string, number> | null, rarity: Map<string, TermRarity>, talkWords: ReadonlySet<string>): TermExplanation[] {
   return tokens.map((t) => {
     const w = weights.get(t.token);
     const weightSource: TermExplanation['weightSource'] = w === undefined ? 'none' : !table ? 'store' : table.has(t.token) ? 'language' : 'unknown-word';
