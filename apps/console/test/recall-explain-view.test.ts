@@ -10,7 +10,8 @@ const te = (key: MessageKey, vars?: Record<string, string | number>) => format(e
 
 test('the language line says which language and which fusion rule the query met', () => {
   assert.equal(languageText({ query: 'zh', semanticWeight: 0.25, rule: 'calibrated' }, tz), '语言：中文 · 语义权重 0.25');
-  assert.equal(languageText({ query: 'en', semanticWeight: 0.001, rule: 'tie-break' }, te), 'Language: English · English: meaning only breaks ties');
+  assert.equal(languageText({ query: 'en', semanticWeight: 0.25, rule: 'reorder' }, te), 'Language: English · English: meaning only reorders what the words found (weight 0.25)');
+  assert.equal(languageText({ query: 'en', semanticWeight: 0.25, rule: 'reorder' }, tz), '语言：英文 · 英文：语义只重排关键词找到的笔记（权重 0.25）');
   assert.equal(languageText({ query: 'mixed', semanticWeight: 0.25, rule: 'calibrated' }, te), 'Language: Chinese and English · meaning weight 0.25');
 });
 

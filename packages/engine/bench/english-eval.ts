@@ -24,6 +24,8 @@ const K = 5;
 interface HalfScore {
   questions: number;
   hits: number;
+  /** Questions this system found in the top 5 and the other Engram mode did not (model on against lexical alone). */
+  only: number;
   /** Answerable questions that got nothing at all. */
   nothing: number;
   chatter: number;
@@ -32,8 +34,8 @@ interface HalfScore {
 
 type Scores = Record<EnglishHalf, HalfScore>;
 const emptyScores = (): Scores => ({
-  tuning: { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
-  'held-out': { questions: 0, hits: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
+  tuning: { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
+  'held-out': { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
 });
 
 /** Plain BM25 over words (k1 1.2, b 0.75), no gates: it never abstains. `analyse` turns text into terms. */
@@ -103,13 +105,18 @@ async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: s
     if (modelData && engine.semantic?.status().state !== 'ready') throw new Error(`semantic channel not ready: ${engine.semantic?.status().reason}`);
     for (const q of set.questions) {
       const answers = new Set(q.answerIds);
+      const found = new Map<string, boolean>();
       for (const mode of modes) {
         const r = await engine.recall(q.q, { k: K, only: mode === 'lexical' ? 'lexical' : undefined });
         const s = out.get(mode)![q.half];
         s.questions++;
         if (r.hits.length === 0) s.nothing++;
-        if (r.hits.some((h) => answers.has(idOfPath.get(h.path) ?? ''))) s.hits++;
+        const hit = r.hits.some((h) => answers.has(idOfPath.get(h.path) ?? ''));
+        if (hit) s.hits++;
+        found.set(mode, hit);
       }
+      // Where the model changes the answer: which questions each mode alone finds.
+      if (modes.length === 2) for (const mode of modes) if (found.get(mode) && !found.get(mode === 'hybrid' ? 'lexical' : 'hybrid')) out.get(mode)![q.half].only++;
     }
     for (const half of HALVES) {
       for (const line of loadEnglishSet(half).chatter) {
@@ -151,11 +158,12 @@ function baselineScores(set: ReturnType<typeof loadEnglishSet>, analyse: (text: 
 
 export function formatEnglishRows(rows: { system: string; scores: Scores }[]): string {
   const pct = (a: number, n: number) => (n === 0 ? '—' : `${((a / n) * 100).toFixed(1)}%`);
-  const lines = ['| system | half | hit@5 | answerable → nothing | chatter → nothing | questions / chatter |', '|---|---|---|---|---|---|'];
+  const lines = ['| system | half | hit@5 | found by this Engram mode alone | answerable → nothing | chatter → nothing | questions / chatter |', '|---|---|---|---|---|---|---|'];
   for (const r of rows)
     for (const half of HALVES) {
       const s = r.scores[half];
-      lines.push(`| ${r.system} | ${half} | ${(s.hits / s.questions).toFixed(3)} | ${pct(s.nothing, s.questions)} | ${pct(s.chatterNothing, s.chatter)} | ${s.questions} / ${s.chatter} |`);
+      const only = r.system.startsWith('engram') ? String(s.only) : '—';
+      lines.push(`| ${r.system} | ${half} | ${(s.hits / s.questions).toFixed(3)} | ${only} | ${pct(s.nothing, s.questions)} | ${pct(s.chatterNothing, s.chatter)} | ${s.questions} / ${s.chatter} |`);
     }
   return lines.join('\n');
 }

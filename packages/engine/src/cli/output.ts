@@ -59,7 +59,7 @@ export function recallText(r: RecallResult): string {
   lines.push(`query: ${r.query}`);
   lines.push(`tokens: ${r.tokens.map((t) => `${t.written ? `${t.written}→${t.token}` : t.token}${t.distinctive ? '*' : ''}`).join(' ') || '(none)'}   (* = distinctive)`);
   const language = r.explain.language;
-  if (language) lines.push(`language: ${language.query} (${language.rule === 'tie-break' ? 'the model only breaks ties' : `semantic weight ${language.semanticWeight}`})`);
+  if (language) lines.push(`language: ${language.query} (${language.rule === 'reorder' ? `the model only reorders what the words found, weight ${language.semanticWeight}` : `semantic weight ${language.semanticWeight}`})`);
   const talk = (r.explain.terms ?? []).filter((t) => t.talk).map((t) => t.token);
   if (talk.length > 0) lines.push(`about the conversation, not counted: ${talk.join(' ')}`);
   lines.push(`semantic: ${r.explain.semantic.ran ? `ran, ${r.explain.semantic.candidates} candidates` : `skipped (${r.explain.semantic.skipped})`}`);

@@ -157,6 +157,14 @@ export const configSchema = z.object({
            * question recalled through one word below 10 recalled the wrong notes. 0 = off.
            */
           minLoneWordInformation: d(num(0, 100), 10),
+          /**
+           * The semantic channel's weight for an English query when the model is the Chinese one it was
+           * calibrated on (bge-small-zh): the model then only reorders what the words found, and the
+           * gates judge by the words (recall/channel-weights.ts). On the English set's tuning half 0.1
+           * found more than lexical alone in the grown stores and never less; 0.25 and 0.4 found more in
+           * all but lost a question at 20,000 notes. 0 = the words' order alone.
+           */
+          semanticWeight: d(num(0, 10), 0.1),
         }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),

@@ -5,42 +5,44 @@
 //
 // The rule: a Chinese or mixed query (or one of digits only), or any query with another model, fuses
 // with the configured weight and is judged by the hybrid gate, where they were calibrated. An English
-// query with that model (hybrid-gate.ts QUERY_GATE_MODEL) uses the model as a tie-breaker only:
-// - its weight is so small that its largest contribution, weight / (rrfK + 1), stays below the
-//   smallest gap between two adjacent lexical ranks within lexicalLimit, 1 / ((rrfK + L) (rrfK + L + 1)):
-//   two lexical candidates of different ranks never swap;
-// - it ranks only candidates the words found (stages/fuse.ts leaves embedding-only finds out), and
+// query with that model (hybrid-gate.ts QUERY_GATE_MODEL) lets the words decide what is found and the
+// model reorder it:
+// - the model ranks only candidates the words found (stages/fuse.ts leaves embedding-only finds out:
+//   its English neighbours are too close together to stand on their own), at its own weight
+//   (`recall.english.semanticWeight`), so a note the words found and the model also puts among its
+//   nearest rises;
 // - the gates judge the query by its words, as lexical recall does (the hybrid gate's weights were
 //   fitted on this model's cosines over Chinese).
-// So the model can reorder only candidates the words tie on, and can never make a result worse than
-// lexical alone. Pure.
+// Measured on the English set, both halves and every grown store (docs/benchmarks.md, "English
+// recall"): never below lexical alone. A weight that only broke ties among the words (the rule before)
+// gave exactly lexical alone; scoring every candidate the words found by its cosine, not only those
+// among the model's nearest, gave exactly lexical alone too. Pure.
 import type { EngramConfig } from '../config/schema.ts';
 import type { TextLanguage } from '../text/language.ts';
 import { QUERY_GATE_MODEL } from './hybrid-gate.ts';
 
 type RecallConfig = EngramConfig['recall'];
 
-/** Share of the largest non-reordering weight used for English (strictly below it). */
-const TIE_BREAK_SHARE = 0.9;
-
 export interface ChannelWeights {
   lexical: number;
   semantic: number;
-  /** Why the semantic weight is what it is (the explanation shows it). */
-  rule: 'calibrated' | 'tie-break';
-}
-
-export function tieBreakWeight(cfg: Pick<RecallConfig, 'rrfK' | 'lexicalLimit' | 'lexicalWeight'>): number {
-  const last = cfg.rrfK + cfg.lexicalLimit;
-  return (TIE_BREAK_SHARE * cfg.lexicalWeight * (cfg.rrfK + 1)) / (last * (last + 1));
+  /** Why the semantic weight is what it is (the explanation shows it): 'reorder' = it only reorders the words' finds. */
+  rule: 'calibrated' | 'reorder';
 }
 
 /** `model`: the embedding model that answered (undefined when the channel did not run or does not say). */
 export function channelWeightsFor(
   language: TextLanguage,
   model: string | undefined,
-  cfg: Pick<RecallConfig, 'rrfK' | 'lexicalLimit' | 'lexicalWeight' | 'semanticWeight'>,
+  cfg: Pick<RecallConfig, 'lexicalWeight' | 'semanticWeight'> & { english: Pick<RecallConfig['english'], 'semanticWeight'> },
 ): ChannelWeights {
-  if (language !== 'en' || model === undefined || !QUERY_GATE_MODEL.test(model)) return { lexical: cfg.lexicalWeight, semantic: cfg.semanticWeight, rule: 'calibrated' };
-  return { lexical: cfg.lexicalWeight, semantic: Math.min(cfg.semanticWeight, tieBreakWeight(cfg)), rule: 'tie-break' };
+  if (language === 'en' && model !== undefined && QUERY_GATE_MODEL.test(model)) return { lexical: cfg.lexicalWeight, semantic: cfg.english.semanticWeight, rule: 'reorder' };
+  return { lexical: cfg.lexicalWeight, semantic: cfg.semanticWeight, rule: 'calibrated' };
+}
+
+/** The semantic candidates fusion reads under a rule: with 'reorder', only those the words found too. */
+export function semanticCandidates<T extends { chunkId: string }>(rule: ChannelWeights['rule'], lexicalHits: readonly { chunkId: string }[], semanticHits: T[]): T[] {
+  if (rule !== 'reorder') return semanticHits;
+  const found = new Set(lexicalHits.map((h) => h.chunkId));
+  return semanticHits.filter((h) => found.has(h.chunkId));
 }

@@ -186,8 +186,8 @@ export interface LanguageExplanation {
   latinWords: number;
   /** The semantic channel's weight in fusion for this query. */
   semanticWeight: number;
-  /** 'calibrated': the configured weight (Chinese, mixed); 'tie-break': English, the model only orders what the words tie on. */
-  rule: 'calibrated' | 'tie-break';
+  /** 'calibrated': the configured weight, judged by the hybrid gate (Chinese, mixed); 'reorder': English with the Chinese model, which only reorders what the words found (the gates judge by the words). */
+  rule: 'calibrated' | 'reorder';
 }
 
 export interface NearDuplicateGroupExplanation {

@@ -1,11 +1,11 @@
-// The semantic channel's fusion weight by the query's language (recall/channel-weights.ts): full where
-// the model was calibrated (Chinese), a tie-breaker for English, which can never reorder the lexical
-// ranking. Relations, checked over generated rankings.
+// The semantic channel's fusion weight by the query's language (recall/channel-weights.ts): calibrated
+// where the model was fitted (Chinese); for English with that model it only reorders what the words
+// found. Relations, checked over generated rankings.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { configSchema } from '../../src/config/schema.ts';
-import { channelWeightsFor, tieBreakWeight } from '../../src/recall/channel-weights.ts';
+import { channelWeightsFor, semanticCandidates } from '../../src/recall/channel-weights.ts';
 import { fuse } from '../../src/recall/scoring.ts';
 import { detectLanguage } from '../../src/text/language.ts';
 
@@ -23,40 +23,44 @@ describe('query language', () => {
 });
 
 describe('semantic weight by language', () => {
-  it('is the configured weight for Chinese and mixed queries and a tie-breaker for English', () => {
-    assert.equal(channelWeightsFor('zh', MODEL, recall).semantic, recall.semanticWeight);
-    assert.equal(channelWeightsFor('mixed', MODEL, recall).semantic, recall.semanticWeight);
-    const en = channelWeightsFor('en', MODEL, recall);
-    assert.equal(en.rule, 'tie-break');
-    assert.ok(en.semantic > 0 && en.semantic < recall.semanticWeight);
-    assert.equal(en.lexical, recall.lexicalWeight);
+  it('is the configured weight; for English with the Chinese model its own, reordering the words\' finds', () => {
+    assert.deepEqual(channelWeightsFor('zh', MODEL, recall), { lexical: recall.lexicalWeight, semantic: recall.semanticWeight, rule: 'calibrated' });
+    assert.equal(channelWeightsFor('mixed', MODEL, recall).rule, 'calibrated');
+    assert.deepEqual(channelWeightsFor('en', MODEL, recall), { lexical: recall.lexicalWeight, semantic: recall.english.semanticWeight, rule: 'reorder' });
+    assert.ok(recall.english.semanticWeight > 0 && recall.english.semanticWeight < recall.semanticWeight);
   });
 
-  it('stays the configured weight for English with a model that was not fitted on Chinese only, or none named', () => {
+  it('stays calibrated for English with a model that was not fitted on Chinese only, or none named', () => {
     assert.equal(channelWeightsFor('en', 'text-embedding-3-small', recall).rule, 'calibrated');
     assert.equal(channelWeightsFor('en', undefined, recall).rule, 'calibrated');
   });
 
-  it('for English never reorders lexical candidates and ranks embedding-only finds below them', () => {
-    const cfg = { ...recall, semanticWeight: channelWeightsFor('en', MODEL, recall).semantic };
-    const ids = fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: recall.lexicalLimit });
+  const lexicalOf = (ids: number[]) => ids.map((n, i) => ({ chunkId: `c${n}`, docId: `d${n}`, score: 100 - i, matched: [] }));
+  const semanticOf = (ids: number[]) => ids.map((n, i) => ({ chunkId: `c${n}`, docId: `d${n}`, score: 0.9 - i / 1000 }));
+  const fusedFor = (rule: 'calibrated' | 'reorder', lex: number[], sem: number[]) => {
+    const lexical = lexicalOf(lex);
+    const weights = channelWeightsFor(rule === 'reorder' ? 'en' : 'zh', MODEL, recall);
+    return fuse(lexical, semanticCandidates(rule, lexical, semanticOf(sem)), { ...recall, lexicalWeight: weights.lexical, semanticWeight: weights.semantic }).map((c) => c.chunkId);
+  };
+  const ids = (max: number) => fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: max });
+
+  it('for English finds only what the words found, and without the model ranks as the words do', () => {
     fc.assert(
-      fc.property(ids, fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: recall.semanticLimit }), (lex, sem) => {
-        const lexical = lex.map((n, i) => ({ chunkId: `c${n}`, docId: `d${n}`, score: 100 - i, matched: [] }));
-        const semantic = sem.map((n, i) => ({ chunkId: `c${n}`, docId: `d${n}`, score: 0.9 - i / 1000 }));
-        const order = fuse(lexical, semantic, cfg).map((c) => c.chunkId);
-        const lexicalOrder = order.filter((id) => lexical.some((h) => h.chunkId === id));
-        assert.deepEqual(lexicalOrder, lexical.map((h) => h.chunkId));
-        assert.deepEqual(order.slice(0, lexical.length), lexicalOrder, 'no embedding-only find above a lexical one');
+      fc.property(ids(recall.lexicalLimit), fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: recall.semanticLimit }), (lex, sem) => {
+        const order = fusedFor('reorder', lex, sem);
+        assert.deepEqual([...order].sort(), lex.map((n) => `c${n}`).sort(), 'exactly the lexical candidates');
+        assert.deepEqual(fusedFor('reorder', lex, []), lex.map((n) => `c${n}`));
+        // A calibrated query keeps the model's own finds.
+        const calibrated = fusedFor('calibrated', lex, sem);
+        assert.equal(calibrated.length, new Set([...lex, ...sem]).size);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('at the configured weight, the model can lift a lower lexical rank above a higher one (what English no longer allows)', () => {
-    const lexical = Array.from({ length: 10 }, (_, i) => ({ chunkId: `c${i}`, docId: `d${i}`, score: 10 - i, matched: [] }));
-    const order = fuse(lexical, [{ chunkId: 'c5', docId: 'd5', score: 0.9 }], recall).map((c) => c.chunkId);
-    assert.equal(order[0], 'c5');
-    assert.ok(tieBreakWeight(recall) < recall.semanticWeight);
+  it('for English lifts a note the words found and the model puts first above the words\' first', () => {
+    const lex = Array.from({ length: 10 }, (_, i) => i);
+    assert.equal(fusedFor('reorder', lex, [5, 150, 151])[0], 'c5');
+    assert.deepEqual(fusedFor('reorder', lex, [150, 151]), lex.map((n) => `c${n}`), 'the model\'s own finds neither enter nor move anything');
   });
 });

@@ -16,13 +16,13 @@ export interface TermLike {
 export interface LanguageLike {
   query: 'zh' | 'en' | 'mixed' | 'none';
   semanticWeight: number;
-  rule: 'calibrated' | 'tie-break';
+  rule: 'calibrated' | 'reorder';
 }
 
-/** "Language: Chinese · meaning weight 0.25", or English's tie-break rule. */
+/** "Language: Chinese · meaning weight 0.25", or English's rule: the model only reorders what the words found. */
 export function languageText(l: LanguageLike, t: Translate): string {
   const lang = t(`recall.language.${l.query}`);
-  return `${t('recall.language', { lang })} · ${l.rule === 'tie-break' ? t('recall.language.tieBreak') : t('recall.language.calibrated', { w: Number(l.semanticWeight.toFixed(3)) })}`;
+  return `${t('recall.language', { lang })} · ${l.rule === 'reorder' ? t('recall.language.reorder', { w: Number(l.semanticWeight.toFixed(3)) }) : t('recall.language.calibrated', { w: Number(l.semanticWeight.toFixed(3)) })}`;
 }
 
 /** Where a word's weight comes from: the general table (which), a name not in it, the store, or nowhere. */

@@ -93,6 +93,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'recall.rrfK', kind: 'number', min: 1, max: 1000, label: ['综合排序的平滑常数', 'Rank fusion constant'] },
       { path: 'recall.semanticWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['语义一路的权重', 'Meaning weight'] },
       { path: 'recall.lexicalWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['关键词一路的权重', 'Keyword weight'] },
+      { path: 'recall.english.semanticWeight', kind: 'number', min: 0, max: 10, step: 0.05, label: ['英文提问的语义权重', 'Meaning weight, English questions'], help: ['内置的中文模型（bge-small-zh）读英文时，语义只重排关键词找到的笔记，不自己带进新笔记，用这个权重；0 = 只按关键词排序', 'With the built-in Chinese model (bge-small-zh), meaning only reorders the notes the words found for an English question, never brings in notes of its own, at this weight; 0 = the words\' order alone'] },
       { path: 'recall.phraseWeight', kind: 'number', min: 0, max: 10, step: 0.1, label: ['原句相似的加分', 'Phrase bonus'], help: ['问题里相邻的字在记忆中照样出现时加分；0 = 关', 'Bonus when a memory repeats the question’s wording; 0 = off'] },
       { path: 'timeDecay.enabled', kind: 'bool', label: ['时间衰减', 'Time decay'] },
       { path: 'timeDecay.halfLifeDays', kind: 'number', min: 1, max: 36500, label: ['半衰期（天）', 'Half-life (days)'], showIf: (g) => g('timeDecay.enabled') === true },

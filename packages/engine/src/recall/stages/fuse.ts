@@ -5,7 +5,7 @@
 // and, when the semantic channel ran with a cosine background, the hybrid gate's evidence (its margin
 // measured against the best candidate that is not a copy of the first: hybrid-gate.ts rivalCosine).
 import { bm25Idf } from '../../lexical/bm25.ts';
-import { channelWeightsFor } from '../channel-weights.ts';
+import { channelWeightsFor, semanticCandidates } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
 import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
@@ -33,13 +33,11 @@ export const fuse: RecallStage = {
       list.map((h) => ({ h, s: h.score * decayFor(h.docId) })).sort((a, b) => b.s - a.s || (a.h.chunkId < b.h.chunkId ? -1 : 1)).map((x) => x.h);
     const guess = run.analysis.language;
     const weights = channelWeightsFor(guess.language, run.semantic.ran ? run.semantic.model : undefined, cfg);
-    let semanticHits = run.semanticHits;
-    if (weights.rule === 'tie-break') {
-      // The model only orders what the words found, and the gates judge by the words (channel-weights.ts):
-      // from here on the recall sees the semantic channel as not having run.
-      const found = new Set(run.lexicalHits.map((h) => h.chunkId));
-      semanticHits = semanticHits.filter((h) => found.has(h.chunkId));
-      run.semantic = { ran: false, skipped: 'English query: the Chinese model only breaks ties among lexical matches' };
+    const semanticHits = semanticCandidates(weights.rule, run.lexicalHits, run.semanticHits);
+    if (weights.rule === 'reorder') {
+      // The gates judge by the words (channel-weights.ts): from here on the recall sees the semantic
+      // channel as not having run.
+      run.semantic = { ran: false, skipped: 'English query: the Chinese model only reorders what the words found' };
     }
     const fused = fuseChannels(byDecayed(run.lexicalHits), byDecayed(semanticHits), { rrfK: cfg.rrfK, lexicalWeight: weights.lexical, semanticWeight: weights.semantic });
     const { aliasTokens } = run.analysis;
