@@ -311,7 +311,10 @@ describe('plugin client half in Chromium (packed bundle, real React, host slot r
     const button = page.locator('[data-engram="open-console"]');
     assert.equal(await button.getAttribute('data-host-button'), 'ghost', "the header button is the host's Button, plain while the drawer is closed");
     assert.equal(await button.getAttribute('aria-pressed'), 'false');
-    assert.equal(await page.locator('[data-host="assistant-actions"] [data-engram="recheck-button"]').count(), 2, 'one under each answer');
+    // The host renders each answer's action slot as the messages render: wait for the last one before counting.
+    const actions = page.locator('[data-host="assistant-actions"] [data-engram="recheck-button"]');
+    await actions.nth(1).waitFor({ timeout: 10_000 });
+    assert.equal(await actions.count(), 2, 'one under each answer');
     assert.equal(await page.locator('[data-host="settings-section"]').count(), 1);
   });
 
