@@ -22,7 +22,8 @@ export interface LanguageLike {
 /** "Language: Chinese · meaning weight 0.25", or English's rule: the model only reorders what the words found. */
 export function languageText(l: LanguageLike, t: Translate): string {
   const lang = t(`recall.language.${l.query}`);
-  return `${t('recall.language', { lang })} · ${l.rule === 'reorder' ? t('recall.language.reorder', { w: Number(l.semanticWeight.toFixed(3)) }) : t('recall.language.calibrated', { w: Number(l.semanticWeight.toFixed(3)) })}`;
+  const w = Number(l.semanticWeight.toFixed(3));
+  return `${t('recall.language', { lang })} · ${t(l.rule === 'reorder' ? 'recall.language.reorder' : 'recall.language.calibrated', { w })}`;
 }
 
 /** Where a word's weight comes from: the general table (which), a name not in it, the store, or nowhere. */
