@@ -49,10 +49,12 @@ test('a question silenced in a small store although both channels agree says why
   assert.equal(reasonText('query gate (words only): q 0.05 < 0.3 (maxCoverage 0.60, maxPhrase 0.20)', 'zh'), '整个问题看起来不像记忆能回答的（只按关键词判断：语义模型没有参与）');
 });
 
-test('the vague-query reason says in Chinese how much the words carried against the bar, when one English word stood alone and which words spoke of the conversation (the rule\'s name above it already says "too little")', () => {
+test('the vague-query reason says in Chinese how much the words carried against the bar, when one (English) word stood alone and which words spoke of the conversation (the rule\'s name above it already says "too little")', () => {
   const lone = 'the query carries too little information (8.8 < 10) for one English word alone (not counted, about the conversation: sec), so nothing is injected';
   assert.equal(reasonText(lone, 'zh'), '词的信息量 8.8，不到 10（像闲聊：英文只有一个日常词），所以一条都不注入（sec 说的是对话本身，不计入）');
   assert.deepEqual(measuredOf('vague-query', lone), { value: 8.8, threshold: 10, unit: 'number' });
+  // A Chinese line's one everyday word (明天要开会) is not called English.
+  assert.equal(reasonText('the query carries too little information (7.6 < 10) for one word alone, so nothing is injected', 'zh'), '词的信息量 7.6，不到 10（像闲聊：只有一个日常词），所以一条都不注入');
   assert.equal(reasonText('the query carries too little information (0.0 < 6.5) (not counted, about the conversation: 暂停), so nothing is injected', 'zh'), '词的信息量 0.0，不到 6.5（像闲聊），所以一条都不注入（暂停 说的是对话本身，不计入）');
   assert.equal(reasonText('the query carries too little information (6.1 < 6.5), so nothing is injected', 'zh'), '词的信息量 6.1，不到 6.5（像闲聊），所以一条都不注入');
   assert.equal(reasonText('the query carries too little information', 'zh'), '查询信息量太低（像闲聊），所以一条都不注入', 'a shorter detail still reads in Chinese');

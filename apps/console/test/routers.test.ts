@@ -106,7 +106,8 @@ describe('tRPC procedures over a real engine', () => {
     const edited = detail.raw.replace(/天气./, '天气多云,傍晚去看了萤火虫');
     const saved = await api.memories.save({ id: first.docId, raw: edited, expectedHash: detail.contentHash });
     assert.match(saved.raw, /萤火虫/);
-    const { result } = await api.recall.run({ query: '萤火虫' });
+    // Asked as a question: one everyday word alone (萤火虫) is small talk as a message (recall.minLoneWordInformation).
+    const { result } = await api.recall.run({ query: '哪天去看了萤火虫？' });
     assert.ok(result.hits.some((h) => h.docId === first.docId), 'the edit is searchable at once');
     await rejects(api.memories.save({ id: first.docId, raw: `${edited}\nmore`, expectedHash: detail.contentHash }), 'CONFLICT');
     assert.equal((await api.memories.read({ id: first.docId })).raw, edited);

@@ -168,6 +168,14 @@ export const configSchema = z.object({
         }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),
+      /**
+       * …and a line whose information is a single word's alone at least this much (jieba's scale, as
+       * recall.english's): 明天要开会 (开会 7.6), 下班了 (8.4) or 键盘坏了 (9.5) say something about the day,
+       * and in a store of 20,000 notes they recalled whichever note held the word. A word rarer than
+       * everyday speech (a name, a term of art) still asks, and so does a line that asks a question
+       * (开会改到几点？) or a search. 0 = off.
+       */
+      minLoneWordInformation: d(num(0, 100), 10),
       /** Time channel: a query naming days (昨天, 九天前, 10月6日, 上周三) gets those days' diary entries. */
       timeChannel: d(z.boolean(), true),
       /**

@@ -67,3 +67,13 @@ const OPENS_WITH_QUESTION_WORD = /^\W*(?:what|what's|whats|where|where's|when|wh
 export function opensWithQuestionWord(text: string): boolean {
   return OPENS_WITH_QUESTION_WORD.test(text);
 }
+
+// A Chinese line asks when it holds a question mark, a question word (什么, 哪, 谁, 怎么, 如何, 多少,
+// 几点…) or a question particle (吗, 是否, 有没有, 能不能…): 开会改到几点 asks about its one word, 明天要开会
+// says something about the day. 呢 is left out: it closes statements too (我还在等呢).
+const ASKS_IN_CHINESE = /[？?]|什么|啥|哪|谁|怎|如何|多少|几[个年月日号时点次岁天位种条本]|吗|为何|为啥|是否|有没有|是不是|能不能|可不可以|要不要|会不会/u;
+
+/** True for a line that asks a question in Chinese (a question mark, word or particle anywhere in it). */
+export function asksInChinese(text: string): boolean {
+  return ASKS_IN_CHINESE.test(text);
+}

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { recallJson, recallText } from '../../src/cli/output.ts';
 import { queryInformation } from '../../src/recall/scoring.ts';
-import { isTalkWord, opensWithQuestionWord } from '../../src/text/talk-words.ts';
+import { asksInChinese, isTalkWord, opensWithQuestionWord } from '../../src/text/talk-words.ts';
 import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 describe('words about the conversation in hand do not make a query say something', () => {
@@ -26,6 +26,8 @@ describe('words about the conversation in hand do not make a query say something
       ['kubeadm', 'Cluster upgrade', 'The lab cluster was upgraded with kubeadm; the join token lives in the team vault.'],
       ['titles', 'Page titles', 'The docs site now uses shorter page titles so the sidebar fits in 300 px.'],
       ['wiki', '知识库迁移', '团队知识库从旧的维基迁到了新的文档系统，链接在群公告里，页面标题比以前短，感谢小李整理。'],
+      ['standup', '站会改时间', '每天的站会从九点半改到十点开会，地点换到三楼的小会议室。'],
+      ['kunpeng', '编译机', '新的编译机是昇腾服务器，缓存目录放在数据盘上。'],
     ];
     for (let i = 0; i < 40; i++) notes.push([`filler-${i}`, `周报 ${i}`, `第${i}周：修了${i % 5}个缺陷，评审了${i % 3}个合并请求，会议${i % 4}次。`]);
     notes.forEach(([id, title, body], i) => writeFileSync(join(dirs.diaryDir, `${day(i)}-${id}.txt`), diary('09:00', title, title, body, ['work'])));
@@ -104,5 +106,25 @@ describe('words about the conversation in hand do not make a query say something
     assert.equal(r.hits[0]?.path, '2026-10-05-anniversary.txt', JSON.stringify(r.explain.gate.silencedBy));
     assert.equal((await engine.recall('our anniversary, lol', { k: 5 })).hits.length, 0, 'the same word alone, not asked, is small talk');
   });
-});
 
+  it('a Chinese line whose information is one everyday word alone injects nothing; a question, a search, a rarer word or two words still ask', async () => {
+    // 明天要开会 is about the day, not about a note: in a store of 20,000 notes it recalled whichever one held 开会.
+    for (const line of ['明天要开会', '开会了']) {
+      const r = await engine.recall(line, { k: 5 });
+      assert.deepEqual(r.hits.map((h) => h.path), [], line);
+      assert.equal(r.explain.gate.silencedBy?.rule, 'vague-query', line);
+      assert.match(r.explain.gate.silencedBy?.detail ?? '', /^the query carries too little information \(\d+\.\d < 10\) for one word alone, so nothing is injected$/, line);
+    }
+    assert.equal(asksInChinese('开会改到几点？'), true);
+    assert.equal(asksInChinese('开会在哪个会议室'), true);
+    assert.equal(asksInChinese('明天要开会'), false);
+    const standup = '2026-10-09-standup.txt';
+    for (const line of ['开会改到几点？', '开会在哪个会议室']) assert.equal((await engine.recall(line, { k: 5 })).hits[0]?.path, standup, line);
+    assert.equal((await engine.recall('开会', { k: 5, typedAs: 'search' })).hits[0]?.path, standup, 'a search');
+    { const two = await engine.recall('开会换了会议室', { k: 5 }); assert.equal(two.hits[0]?.path, standup, JSON.stringify([two.explain.terms, two.explain.gate.silencedBy])); }
+    const rare = await engine.recall('昇腾', { k: 5 });
+    assert.equal(rare.hits[0]?.path, '2026-10-10-kunpeng.txt', JSON.stringify(rare.explain.terms));
+    // Every other language keeps its own rule: an English line still meets recall.english's bar.
+    assert.match((await engine.recall('same error', { k: 5 })).explain.gate.silencedBy?.detail ?? '', / for one English word alone, /);
+  });
+});

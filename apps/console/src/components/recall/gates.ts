@@ -84,8 +84,8 @@ const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^judge probability (.*)$/, (m) => `复核的模型给出的相关概率 ${m[1]}`],
   [/^the query has no distinctive term, so nothing is injected$/, () => '问题里没有能说明主题的词，所以一条都不注入'],
   [
-    /^the query carries too little information \((\d+(?:\.\d+)?) < (\d+(?:\.\d+)?)\)( for one English word alone)?(?: \(not counted, about the conversation: ([^)]+)\))?, so nothing is injected$/,
-    (m) => `词的信息量 ${m[1]}，不到 ${m[2]}（像闲聊${m[3] ? '：英文只有一个日常词' : ''}），所以一条都不注入${m[4] ? `（${m[4]} 说的是对话本身，不计入）` : ''}`,
+    /^the query carries too little information \((\d+(?:\.\d+)?) < (\d+(?:\.\d+)?)\)( for one (English )?word alone)?(?: \(not counted, about the conversation: ([^)]+)\))?, so nothing is injected$/,
+    (m) => `词的信息量 ${m[1]}，不到 ${m[2]}（像闲聊${m[3] ? (m[4] ? '：英文只有一个日常词' : '：只有一个日常词') : ''}），所以一条都不注入${m[5] ? `（${m[5]} 说的是对话本身，不计入）` : ''}`,
   ],
   [/^the query carries too little information\b.*$/, () => '查询信息量太低（像闲聊），所以一条都不注入'],
 ];

@@ -7,7 +7,7 @@
 import type { RecallStage } from '../run.ts';
 import { lexicalQueryGateFor, queryGateFor } from '../hybrid-gate.ts';
 import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
-import { opensWithQuestionWord } from '../../text/talk-words.ts';
+import { asksInChinese, opensWithQuestionWord } from '../../text/talk-words.ts';
 import type { GateRemoval, NamedKeepExplanation, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
@@ -30,13 +30,16 @@ export const gate: RecallStage = {
     const { distinctive, information, informationWords, talkWords } = run.analysis;
     // An English query meets the English bars (recall.english); every other query the configured ones.
     const english = run.analysis.language.language === 'en';
+    const chinese = run.analysis.language.language === 'zh';
     const bars = english ? { ...cfg, ...cfg.english } : cfg;
     const noDistinctive = distinctive.size === 0;
-    // An English line whose information is one everyday word's alone ("same error", "try harder", "no
-    // pressure") is small talk; one word rarer than everyday speech (a name, a term of art) still asks,
-    // and so does a line that opens with a question word (its word is its topic) or a search.
-    const loneWordRule = english && informationWords === 1 && run.options.typedAs !== 'search' && !opensWithQuestionWord(run.query);
-    const loneBar = loneWordRule ? cfg.english.minLoneWordInformation : 0;
+    // A line whose information is one everyday word's alone ("same error", "try harder", 明天要开会,
+    // 下班了) is small talk; one word rarer than everyday speech (a name, a term of art) still asks, and
+    // so does a line that asks a question (its word is its topic) or a search. An English line asks
+    // when it opens with a question word, a Chinese one when it holds a question word or mark anywhere.
+    const asks = english ? opensWithQuestionWord(run.query) : asksInChinese(run.query);
+    const loneWordRule = (english || chinese) && informationWords === 1 && run.options.typedAs !== 'search' && !asks;
+    const loneBar = loneWordRule ? bars.minLoneWordInformation : 0;
     const bar = Math.max(bars.minQueryInformation, loneBar);
     const tooVague = !noDistinctive && bar > 0 && information < bar;
     let kept: typeof fused;
@@ -47,7 +50,7 @@ export const gate: RecallStage = {
       const name = noDistinctive ? ('no-distinctive-query' as const) : ('vague-query' as const);
       const detail = noDistinctive
         ? 'the query has no distinctive term, so nothing is injected'
-        : `the query carries too little information (${information.toFixed(1)} < ${bar})${bar === loneBar ? ' for one English word alone' : ''}${talkWords.length > 0 ? ` (not counted, about the conversation: ${talkWords.join(', ')})` : ''}, so nothing is injected`;
+        : `the query carries too little information (${information.toFixed(1)} < ${bar})${bar === loneBar ? (english ? ' for one English word alone' : ' for one word alone') : ''}${talkWords.length > 0 ? ` (not counted, about the conversation: ${talkWords.join(', ')})` : ''}, so nothing is injected`;
       kept = [];
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
