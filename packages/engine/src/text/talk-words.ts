@@ -8,6 +8,7 @@
 // injects nothing. Words that name a procedure a memory may hold (deploy, rollback, 回滚, 发布) are not here.
 
 import { wordTerm } from './latin.ts';
+import { foldToSimplified } from './script-fold.ts';
 
 // Listed as the tokenizer spells them (stemmed), so a word whose stem is another word stays out:
 // evening → even, nearly → near, tired → tire, excellent → excel, exactly → exact, interesting → interest.
@@ -73,7 +74,7 @@ export function opensWithQuestionWord(text: string): boolean {
 // says something about the day. 呢 is left out: it closes statements too (我还在等呢).
 const ASKS_IN_CHINESE = /[？?]|什么|啥|哪|谁|怎|如何|多少|几[个年月日号时点次岁天位种条本]|吗|为何|为啥|是否|有没有|是不是|能不能|可不可以|要不要|会不会/u;
 
-/** True for a line that asks a question in Chinese (a question mark, word or particle anywhere in it). */
+/** True for a line that asks a question in Chinese (a question mark, word or particle anywhere in it; 什麼 as 什么). */
 export function asksInChinese(text: string): boolean {
-  return ASKS_IN_CHINESE.test(text);
+  return ASKS_IN_CHINESE.test(foldToSimplified(text));
 }

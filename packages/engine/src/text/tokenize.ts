@@ -1,6 +1,7 @@
 import type { Tokenizer, TokenizerKind } from '../types.ts';
 import { lazyBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
 import { latinTerms } from './latin.ts';
+import { foldToSimplified } from './script-fold.ts';
 import { forEachRun } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
@@ -52,7 +53,7 @@ export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
     // The bundled jieba: its dictionary is built on the first text, not here (see LazyBundledJieba).
     const bundled = lazyBundledJieba();
     if (!bundled.ok) return gramTokenizer(bundled.reason);
-    const { errors } = bundled.jieba.addUserDict(options.userDict ?? []);
+    const { errors } = bundled.jieba.addUserDict(normalizedUserDict(options.userDict));
     return {
       engine: 'jieba',
       fallbackReason: null,
@@ -66,7 +67,7 @@ export function createTokenizer(options: TokenizerOptions): EngramTokenizer {
   }
   const loaded = obtainJieba(options.loadJieba);
   if (!loaded.ok) return gramTokenizer(loaded.reason);
-  const { errors } = loadUserDict(loaded.jieba, options.userDict ?? []);
+  const { errors } = loadUserDict(loaded.jieba, normalizedUserDict(options.userDict));
   const segment = jiebaSegmenter(loaded.jieba, settings);
   return {
     engine: 'jieba',
@@ -86,9 +87,14 @@ function gramTokenizer(fallbackReason: string | null): EngramTokenizer {
  */
 type CjkSegmenter = (runs: readonly string[], out: string[], afterRun: (run: number) => void) => void;
 
-// NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms. Case is folded per word
-// (text/latin.ts), after the camelCase boundaries of identifiers have been read.
-const normalize = (text: string): string => text.normalize('NFKC');
+// NFKC folds full-width latin and digits (ＡＢＣ１２３) into their ASCII forms, and traditional Chinese
+// is read as simplified (text/script-fold.ts: 會議 → 会议, for jieba's simplified dictionary and for the
+// other script's notes and questions). Case is folded per word (text/latin.ts), after the camelCase
+// boundaries of identifiers have been read.
+const normalize = (text: string): string => foldToSimplified(text.normalize('NFKC'));
+
+/** User dictionary lines with their word read as the text is (a word written in 繁體 meets folded text). */
+const normalizedUserDict = (lines: readonly string[] | undefined): string[] => (lines ?? []).map((line) => foldToSimplified(line));
 
 /** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`, words to text/latin.ts. */
 function tokenizeNormalized(normalized: string, segmentCjk: CjkSegmenter): string[] {

@@ -9,6 +9,7 @@ import { channelWeightsFor, semanticCandidates } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
 import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
+import { foldToSimplified } from '../../text/script-fold.ts';
 import { rivalCosine, SPAN_CANDIDATES } from '../hybrid-gate.ts';
 import { sameGroupOf } from '../near-duplicates.ts';
 import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
@@ -46,27 +47,37 @@ export const fuse: RecallStage = {
       if (c.matched.length > 0) c.coverage = coverageOf(c.matched, run.analysis.weights, aliasTokens);
     }
     // The phrase share is read whatever the weight: the query gate reads it too (hybrid-gate.ts maxPhrase).
-    const pairs = phrasePairs(run.query);
+    // Wording is compared as the words are read: traditional characters folded (text/script-fold.ts),
+    // so a question in 繁體 repeats the phrases of a note in 简体.
+    const asked = foldToSimplified(run.query);
+    const pairs = phrasePairs(asked);
     if (pairs.size > 0) {
       // In first-rank shares of the lexical channel, so the weight keeps its meaning whatever rrfK is.
       const unit = cfg.phraseWeight / (cfg.rrfK + 1);
+      // The fields the lexical index reads besides the chunk (title, tags and goal), and the chunk, folded once.
+      const read = new Map<string, { head: string; text: string }>();
+      const readOf = (c: (typeof fused)[number]) => {
+        let r = read.get(c.chunkId);
+        if (!r) {
+          const meta = deps.doc(c.docId);
+          r = { head: foldToSimplified(meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : ''), text: foldToSimplified(run.texts.get(c.chunkId) ?? '') };
+          read.set(c.chunkId, r);
+        }
+        return r;
+      };
       for (const c of fused) {
-        const meta = deps.doc(c.docId);
-        // The fields the lexical index reads besides the chunk: title, tags and goal.
-        const head = meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : '';
-        const phrase = phraseCoverage(pairs, head, run.texts.get(c.chunkId) ?? '');
+        const { head, text } = readOf(c);
+        const phrase = phraseCoverage(pairs, head, text);
         c.phrase = phrase;
         c.score = c.fused + unit * phrase * c.decay;
       }
       fused.sort(byScore);
       // The longest stretch of the question a candidate repeats verbatim, for the first candidates the
       // query gate reads (hybrid-gate.ts spanShare), as a share of the question's CJK characters.
-      const chars = cjkCharCount(run.query);
+      const chars = cjkCharCount(asked);
       for (const c of fused.slice(0, SPAN_CANDIDATES)) {
-        const meta = deps.doc(c.docId);
-        const head = meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : '';
-        const text = run.texts.get(c.chunkId) ?? '';
-        c.span = chars > 0 ? longestSharedRun(run.query, head, text) / chars : 0;
+        const { head, text } = readOf(c);
+        c.span = chars > 0 ? longestSharedRun(asked, head, text) / chars : 0;
         // …and the most of the question's weight one of its sentences holds (hybrid-gate.ts sentenceShare).
         c.sentence = bestSentenceCoverage(run.analysis.weights, head, text);
       }

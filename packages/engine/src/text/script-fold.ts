@@ -1,0 +1,54 @@
+// Traditional Chinese read as simplified: a note written in 繁體 and a question in 简体 (or the other
+// way round) share no character of 這個/这个, 會議/会议, 問題/问题, so the words never met, and the gates
+// judged every such question as one the memories do not answer. The words of both are read after this
+// fold (text/tokenize.ts, and the phrase, sentence and title comparisons of recall), so 會議室 finds
+// 会议室 and jieba's dictionary and rarity table, which are simplified, weigh the words of a
+// traditional text too. Only what the index and the gates read is folded: the file, the injected text
+// and the embedded text stay as written. Character by character, from the generated table
+// (scripts/build-script-fold.ts); a character that is also simplified Chinese (著, 乾, 麽) is not in it.
+import { SCRIPT_FOLD_TABLE } from './script-fold-table.ts';
+
+interface Fold {
+  /** Per UTF-16 code unit: 1 when a folded character is, or starts with, that unit. */
+  starts: Uint8Array;
+  map: Map<string, string>;
+}
+
+let fold: Fold | null = null;
+
+function table(): Fold {
+  if (fold) return fold;
+  const map = new Map<string, string>();
+  const starts = new Uint8Array(0x10000);
+  for (const pair of SCRIPT_FOLD_TABLE.split(' ')) {
+    const [traditional, simplified] = [...pair];
+    if (!traditional || !simplified) continue;
+    map.set(traditional, simplified);
+    starts[traditional.charCodeAt(0)] = 1;
+  }
+  fold = { starts, map };
+  return fold;
+}
+
+/** `text` with its traditional characters folded to simplified ones (the same string when it has none). Pure. */
+export function foldToSimplified(text: string): string {
+  const { starts, map } = table();
+  // Most text is simplified or not Chinese at all: one pass over the code units finds nothing to fold.
+  let i = 0;
+  while (i < text.length && starts[text.charCodeAt(i)] === 0) i++;
+  if (i === text.length) return text;
+  let out = '';
+  let copied = 0;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (starts[code] === 0) continue;
+    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    const simplified = map.get(text.slice(i, i + width));
+    if (simplified !== undefined) {
+      out += text.slice(copied, i) + simplified;
+      copied = i + width;
+    }
+    i += width - 1;
+  }
+  return out + text.slice(copied);
+}
