@@ -72,6 +72,16 @@ test('highlight spans cover the text in order; the longest word wins an overlap;
   assert.deepEqual(highlightSpans('', ['a']), []);
 });
 
+test('a note in 繁體 has the words the search matched (read as 简体) marked as written', () => {
+  assert.deepEqual(highlightSpans('工作簽證續期要帶護照', ['签证', '护照']), [
+    { text: '工作', hit: false },
+    { text: '簽證', hit: true },
+    { text: '續期要帶', hit: false },
+    { text: '護照', hit: true },
+  ]);
+  assert.deepEqual(highlightSpans('签证续期', ['簽證']).filter((s) => s.hit).map((s) => s.text), ['签证'], 'and the other way round');
+});
+
 test('filters: archived state, category (top folder as /), tag, and an inclusive date range', () => {
   const f = (over: Partial<ReturnType<typeof memoryFilters.parse>>) => memoryFilters.parse(over);
   const m = { category: '', tags: ['聚餐'], date: '2026-10-24', archived: false };

@@ -1,14 +1,18 @@
 // Marks the words a search matched inside a text (pure): case-insensitive, longest word first where
-// two overlap, spans in order and covering the whole text.
+// two overlap, spans in order and covering the whole text. The engine reads 繁體 as 简体 (its words
+// are folded), so the text and the words are compared folded; the fold keeps every position, so the
+// marks fall on the text as written.
+import { foldToSimplified } from '@engram/engine/script-fold';
+
 export interface Span {
   text: string;
   hit: boolean;
 }
 
 export function highlightSpans(text: string, words: readonly string[]): Span[] {
-  const wanted = [...new Set(words.map((w) => w.trim()).filter(Boolean))].sort((a, b) => b.length - a.length);
+  const wanted = [...new Set(words.map((w) => foldToSimplified(w.trim())).filter(Boolean))].sort((a, b) => b.length - a.length);
   if (text === '' || wanted.length === 0) return text === '' ? [] : [{ text, hit: false }];
-  const lower = text.toLowerCase();
+  const lower = foldToSimplified(text).toLowerCase();
   const marked = new Uint8Array(text.length);
   for (const word of wanted) {
     const w = word.toLowerCase();
