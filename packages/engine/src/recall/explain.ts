@@ -4,6 +4,7 @@
 // the timings sum the stages' times by kind. Both the relevance pipeline and the time channel build
 // their RecallResult here, so the two answer in one shape.
 import { writtenForms } from '../text/latin.ts';
+import { foldedWrittenForms } from '../text/script-fold.ts';
 import type { TimedRecord } from './stage.ts';
 import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, TimeExplanation } from './types.ts';
 
@@ -65,9 +66,14 @@ function required<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/** The query's tokens, each with the word as the query writes it where the term differs (text/latin.ts writtenForms). */
+/**
+ * The query's tokens, each with the word as the query writes it where the term differs: an English
+ * word stemmed or lower-cased (text/latin.ts writtenForms), Chinese written in traditional characters
+ * (text/script-fold.ts foldedWrittenForms).
+ */
 function withWrittenForms(tokens: QueryToken[], query: string): QueryToken[] {
   const written = writtenForms(query);
+  for (const [term, form] of foldedWrittenForms(query.normalize('NFKC'), tokens.map((t) => t.token))) if (!written.has(term)) written.set(term, form);
   if (written.size === 0) return tokens;
   return tokens.map((t) => {
     const w = written.get(t.token);

@@ -12,7 +12,7 @@ export interface QueryToken {
   distinctive: boolean;
   /** Added by an alias group rather than typed in the query. */
   fromAlias: boolean;
-  /** The word as the query writes it, when the term differs (an English word stemmed or lower-cased: redis → redi, getUserProfile). */
+  /** The word as the query writes it, when the term differs (an English word stemmed or lower-cased: redis → redi, getUserProfile; Chinese in traditional characters: 會議室 → 会议室). */
   written?: string;
 }
 

@@ -52,3 +52,22 @@ export function foldToSimplified(text: string): string {
   }
   return out + text.slice(copied);
 }
+
+/**
+ * Each term of `terms` that `text` writes in traditional characters, with the characters as written
+ * (会议室 → 會議室): what a reader recognises beside the term the index holds. The fold keeps every
+ * position, so a term's first place in the folded text is its place in the text. `text` as the
+ * tokenizer reads it (NFKC). Pure.
+ */
+export function foldedWrittenForms(text: string, terms: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const folded = foldToSimplified(text);
+  if (folded === text) return out;
+  for (const term of terms) {
+    const at = folded.indexOf(term);
+    if (at < 0 || out.has(term)) continue;
+    const written = text.slice(at, at + term.length);
+    if (written !== term) out.set(term, written);
+  }
+  return out;
+}

@@ -59,6 +59,9 @@ describe('a note and a question in the two scripts meet', () => {
     it(`${question} finds the note written in the other script`, async () => {
       const r = await engine.recall(question, { k: 5 });
       assert.equal(r.hits[0]?.path, path, JSON.stringify(r.explain.gate.silencedBy));
+      // The explanation shows the question's words as it writes them, beside the term the index holds.
+      if (question.startsWith('會議室')) assert.ok(r.tokens.some((t) => t.token === '会议室' && t.written === '會議室'), JSON.stringify(r.tokens));
+      if (question.startsWith('签证')) assert.ok(r.tokens.every((t) => t.written === undefined), 'a simplified question writes its terms as they are');
       // The note is injected as written, not folded.
       assert.equal(r.hits[0]?.text.includes('簽證') || r.hits[0]?.text.includes('会议室') || r.hits[0]?.text.includes('备份'), true);
     });
