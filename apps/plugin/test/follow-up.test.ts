@@ -8,6 +8,8 @@ import { loadPlugin, recallMessages } from './helpers.ts';
 test('a short message that points back is a follow-up; a message that names its subject is not', () => {
   for (const t of ['那它现在多重？', '他后来怎么样了', 'what about it?', '这个呢']) assert.ok(isFollowUp(t), t);
   for (const t of ['猫咪体检的结果', '周报怎么写?', '', '那'.repeat(60)]) assert.ok(!isFollowUp(t), t);
+  // Written in 繁體 (這個, 這些): the pointing words read as the engine reads the words.
+  for (const t of ['這個現在多少錢？', '價格還是這些嗎', '這條後來改了沒有']) assert.ok(isFollowUp(t), t);
 });
 
 test('a follow-up silenced alone is recalled with the previous message, and the log says so', async (t) => {

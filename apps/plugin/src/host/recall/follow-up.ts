@@ -1,6 +1,7 @@
 // Follow-up questions: 「那它现在多重？」 names its subject only through the previous message. Alone it
 // says too little to recall anything (the gates silence it: no distinctive word, or too little
 // information); read with the person's previous message it asks about that message's subject. Pure.
+import { foldToSimplified } from '@engram/engine/script-fold';
 
 /** Words that point back at something said before (Chinese pronouns and demonstratives, English pronouns). */
 const REFERRING_ZH = /[他她它]们?|这个|那个|这些|那些|这件|那件|这事|那事|这条|那条|该|此|其|^那/u;
@@ -12,7 +13,8 @@ const MAX_CHARS = 40;
 export function isFollowUp(text: string): boolean {
   const t = text.trim();
   if (t === '' || [...t].length > MAX_CHARS) return false;
-  return REFERRING_ZH.test(t) || REFERRING_EN.test(t);
+  // Read as the engine reads the words: 這個 and 這些 as 这个 and 这些 (text/script-fold.ts).
+  return REFERRING_ZH.test(foldToSimplified(t)) || REFERRING_EN.test(t);
 }
 
 /** The query a follow-up is recalled with: the previous message, then the follow-up. */
