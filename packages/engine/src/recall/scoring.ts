@@ -5,7 +5,7 @@ import type { EngramConfig } from '../config/schema.ts';
 import { typedNamesOfIdentifiers } from '../text/latin.ts';
 import { hasCjkChar, isSingleCjkChar } from '../text/scripts.ts';
 import { isStopWord } from '../text/stopwords.ts';
-import { foldToSimplified } from '../text/script-fold.ts';
+import { asReadForWords } from '../text/script-fold.ts';
 import { isTalkWord } from '../text/talk-words.ts';
 import type { ChannelScore, GateRemoval, MatchedTerm, NamedKeepExplanation, QueryToken } from './types.ts';
 import {
@@ -334,7 +334,7 @@ export interface GateContext {
 }
 
 /** A title or question as compared for naming: NFKC, traditional characters folded, lower-cased, without spaces and punctuation (《》「」, quotes). */
-const namingForm = (text: string) => foldToSimplified(text.normalize('NFKC')).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+const namingForm = (text: string) => asReadForWords(text).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 
 /**
  * Whether `query` names a note by its title: the whole title (two characters or more, punctuation and

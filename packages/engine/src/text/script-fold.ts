@@ -8,49 +8,40 @@
 // (scripts/build-script-fold.ts); a character that is also simplified Chinese (著, 乾, 麽) is not in it.
 import { SCRIPT_FOLD_TABLE } from './script-fold-table.ts';
 
-interface Fold {
-  /** Per UTF-16 code unit: 1 when a folded character is, or starts with, that unit. */
-  starts: Uint8Array;
-  map: Map<string, string>;
-}
+let foldsTo: Uint16Array | null = null;
 
-let fold: Fold | null = null;
-
-function table(): Fold {
-  if (fold) return fold;
-  const map = new Map<string, string>();
-  const starts = new Uint8Array(0x10000);
-  for (const pair of SCRIPT_FOLD_TABLE.split(' ')) {
-    const [traditional, simplified] = [...pair];
-    if (!traditional || !simplified) continue;
-    map.set(traditional, simplified);
-    starts[traditional.charCodeAt(0)] = 1;
-  }
-  fold = { starts, map };
-  return fold;
+/**
+ * Per UTF-16 code unit: the unit it folds to, or 0. The generator keeps only characters of one unit
+ * whose fold is one unit too, so a unit is a character here and a fold keeps every position.
+ */
+function table(): Uint16Array {
+  if (foldsTo) return foldsTo;
+  foldsTo = new Uint16Array(0x10000);
+  for (const pair of SCRIPT_FOLD_TABLE.split(' ')) if (pair.length === 2) foldsTo[pair.charCodeAt(0)] = pair.charCodeAt(1);
+  return foldsTo;
 }
 
 /** `text` with its traditional characters folded to simplified ones (the same string when it has none). Pure. */
 export function foldToSimplified(text: string): string {
-  const { starts, map } = table();
+  const to = table();
   // Most text is simplified or not Chinese at all: one pass over the code units finds nothing to fold.
   let i = 0;
-  while (i < text.length && starts[text.charCodeAt(i)] === 0) i++;
+  while (i < text.length && to[text.charCodeAt(i)] === 0) i++;
   if (i === text.length) return text;
   let out = '';
   let copied = 0;
   for (; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (starts[code] === 0) continue;
-    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
-    const simplified = map.get(text.slice(i, i + width));
-    if (simplified !== undefined) {
-      out += text.slice(copied, i) + simplified;
-      copied = i + width;
-    }
-    i += width - 1;
+    const folded = to[text.charCodeAt(i)] as number;
+    if (folded === 0) continue;
+    out += text.slice(copied, i) + String.fromCharCode(folded);
+    copied = i + 1;
   }
   return out + text.slice(copied);
+}
+
+/** Text as the words are read: NFKC (full-width ＡＢＣ１２３ as ASCII), then traditional characters folded. Pure. */
+export function asReadForWords(text: string): string {
+  return foldToSimplified(text.normalize('NFKC'));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Tokenizer, TokenizerKind } from '../types.ts';
 import { lazyBundledJieba, loadUserDict, obtainJieba, type JiebaLoader, type JiebaSegmenter } from './jieba.ts';
 import { latinTerms } from './latin.ts';
-import { foldToSimplified } from './script-fold.ts';
+import { asReadForWords, foldToSimplified } from './script-fold.ts';
 import { forEachRun } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
 
@@ -91,7 +91,7 @@ type CjkSegmenter = (runs: readonly string[], out: string[], afterRun: (run: num
 // is read as simplified (text/script-fold.ts: 會議 → 会议, for jieba's simplified dictionary and for the
 // other script's notes and questions). Case is folded per word (text/latin.ts), after the camelCase
 // boundaries of identifiers have been read.
-const normalize = (text: string): string => foldToSimplified(text.normalize('NFKC'));
+const normalize = asReadForWords;
 
 /** User dictionary lines with their word read as the text is (a word written in 繁體 meets folded text). */
 const normalizedUserDict = (lines: readonly string[] | undefined): string[] => (lines ?? []).map((line) => foldToSimplified(line));

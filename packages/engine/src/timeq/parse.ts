@@ -3,7 +3,7 @@
 // resolves to a local calendar day there.
 import { addDays, compareDays, formatYmd, isoWeekday, isValidDay, localDay, type Ymd } from './calendar.ts';
 import { CN_NUMERAL_CHARS, parseChineseNumber } from './numerals.ts';
-import { foldToSimplified } from '../text/script-fold.ts';
+import { asReadForWords } from '../text/script-fold.ts';
 
 export interface TimeExpression {
   /** Local calendar days YYYY-MM-DD, ascending, without repeats. */
@@ -268,7 +268,7 @@ function findSpans(text: string, today: () => Ymd): Found[] {
 export function parseTimeExpression(query: string, now: Date, timeZone: string): TimeExpression | null {
   // NFKC: full-width digits typed with a Chinese IME (１０月６日) become ASCII.
   // 上週三, 上個月 as 上周三, 上个月 (text/script-fold.ts).
-  const text = foldToSimplified(query.normalize('NFKC'));
+  const text = asReadForWords(query);
   // "Today" is worked out only for a query that has time words: most have none.
   let today: Ymd | null = null;
   const spans = findSpans(text, () => (today ??= localDay(now, timeZone))).filter((f): f is Found & { days: Ymd[] } => f.days !== null);
