@@ -37,8 +37,8 @@ export const gate: RecallStage = {
     // 下班了) is small talk; one word rarer than everyday speech (a name, a term of art) still asks, and
     // so does a line that asks a question (its word is its topic) or a search. An English line asks
     // when it opens with a question word, a Chinese one when it holds a question word or mark anywhere.
-    const asks = english ? opensWithQuestionWord(run.query) : asksInChinese(run.query);
-    const loneWordRule = (english || chinese) && informationWords === 1 && run.options.typedAs !== 'search' && !asks;
+    const oneWordLine = (english || chinese) && informationWords === 1 && run.options.typedAs !== 'search';
+    const loneWordRule = oneWordLine && !(english ? opensWithQuestionWord(run.query) : asksInChinese(run.query));
     const loneBar = loneWordRule ? bars.minLoneWordInformation : 0;
     const bar = Math.max(bars.minQueryInformation, loneBar);
     const tooVague = !noDistinctive && bar > 0 && information < bar;
