@@ -123,7 +123,8 @@ function bm25Baseline(notes: StoreNote[]): Answer {
   return (q) => ({ groups: index.search(gram.tokenize(q), 5).map((h) => groupOf.get(h.docId) as string) });
 }
 
-const fileOf = (n: StoreNote, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
+/** The diary file a growth store's note `i` is written to (the kept stores and the analysis scripts read the same names). */
+export const fileOf = (n: Pick<StoreNote, 'id'>, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
 
 /** The model's data dir when the model is installed (the one the tests use), else null. */
 export function modelDataDir(): string | null {

@@ -4,13 +4,12 @@ import { openEngine } from '../src/engine.ts';
 import { modelDirOf } from '../src/model/install.ts';
 import { buildStore, GROWTH_STORES } from './growth-data.ts';
 import { growthSets } from './growth-sets.ts';
-import { modelDataDir } from './growth.ts';
+import { fileOf, modelDataDir } from './growth.ts';
 
 const storeName = process.env.STORE ?? '20k';
 const work = process.env.WORK as string;
 const [set] = (await growthSets()).filter((s) => s.language === 'zh');
 const store = buildStore(set!, GROWTH_STORES.find((s) => s.name === storeName)!);
-const fileOf = (n: { id: string }, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
 const groupOfPath = new Map<string, string>();
 store.notes.forEach((n, i) => groupOfPath.set(fileOf(n, i), n.group ?? n.id));
 const model = modelDataDir();

@@ -15,7 +15,7 @@ import type { QueryEvidence } from '../src/recall/hybrid-gate.ts';
 import { modelDirOf } from '../src/model/install.ts';
 import { buildStore, GROWTH_STORES } from './growth-data.ts';
 import { growthSets } from './growth-sets.ts';
-import { modelDataDir } from './growth.ts';
+import { fileOf, modelDataDir } from './growth.ts';
 
 export interface QueryGateRecord {
   kind: 'asked' | 'ooc' | 'chatter';
@@ -41,7 +41,6 @@ const [set] = (await growthSets()).filter((s) => s.language === 'zh');
 const spec = GROWTH_STORES.find((s) => s.name === storeName);
 if (!set || !spec) throw new Error(`no store ${storeName}`);
 const store = buildStore(set, spec);
-const fileOf = (n: { id: string }, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
 const groupOfPath = new Map<string, string>();
 store.notes.forEach((n, i) => groupOfPath.set(fileOf(n, i), n.group ?? n.id));
 const lexical = process.env.MODEL === 'none';

@@ -17,7 +17,7 @@ import { openEngine } from '../src/engine.ts';
 import { modelDirOf } from '../src/model/install.ts';
 import { buildStore, GROWTH_STORES } from './growth-data.ts';
 import { growthSets } from './growth-sets.ts';
-import { modelDataDir } from './growth.ts';
+import { fileOf, modelDataDir } from './growth.ts';
 
 type Script = 'simplified' | 'traditional';
 const variant = process.env.TRADITIONAL_VARIANT ?? 'tw';
@@ -27,7 +27,6 @@ const written = (script: Script, text: string) => (script === 'traditional' ? to
 
 const [set] = (await growthSets()).filter((s) => s.language === 'zh');
 const store = buildStore(set!, GROWTH_STORES.find((s) => s.name === 'small')!);
-const fileOf = (n: { id: string }, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
 const model = modelDataDir();
 
 async function run(notes: Script, questions: Script, withModel: boolean): Promise<string[]> {
