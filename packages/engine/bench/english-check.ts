@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../src/engine.ts';
+import { DAY_CHATTER } from './data/english/chatter.ts';
 import { ENGLISH_CHATTER, ENGLISH_MEMORIES, ENGLISH_OUT_OF_CORPUS } from './data/english-memories.ts';
 
 /** ENGRAM_EVAL_OPTIONS: JSON merged into the engine options (e.g. a recall.hybridGate setting). */
@@ -26,7 +27,7 @@ async function run(withMetadata: boolean) {
   try {
     await engine.index({ full: true });
     if (engine.semantic?.status().state !== 'ready') throw new Error(`semantic not ready: ${engine.semantic?.status().reason}`);
-    const out = { lexical: { hit5: 0, ooc: 0, chat: 0 }, hybrid: { hit5: 0, ooc: 0, chat: 0 }, n: 0 };
+    const out = { lexical: { hit5: 0, says: 0, ooc: 0, chat: 0, day: 0 }, hybrid: { hit5: 0, says: 0, ooc: 0, chat: 0, day: 0 }, n: 0 };
     for (const [i, m] of ENGLISH_MEMORIES.entries()) {
       for (const q of m.questions) {
         out.n++;
@@ -36,7 +37,11 @@ async function run(withMetadata: boolean) {
         }
       }
     }
-    for (const [list, key] of [[ENGLISH_OUT_OF_CORPUS, 'ooc'], [ENGLISH_CHATTER, 'chat']] as const)
+    // A statement in passing that a memory bears on (EnglishMemory.says): its memory among the top 5.
+    for (const [i, m] of ENGLISH_MEMORIES.entries())
+      for (const mode of ['lexical', 'hybrid'] as const)
+        if ((await engine.recall(m.says, { k: 5, only: mode === 'lexical' ? 'lexical' : undefined })).hits.some((h) => h.path.includes(`-mem${i}.txt`))) out[mode].says++;
+    for (const [list, key] of [[ENGLISH_OUT_OF_CORPUS, 'ooc'], [ENGLISH_CHATTER, 'chat'], [DAY_CHATTER, 'day']] as const)
       for (const q of list)
         for (const mode of ['lexical', 'hybrid'] as const) if ((await engine.recall(q, { only: mode === 'lexical' ? 'lexical' : undefined })).hits.length === 0) out[mode][key]++;
     return out;
@@ -47,10 +52,13 @@ async function run(withMetadata: boolean) {
 }
 
 const pct = (a: number, n: number) => `${((a / n) * 100).toFixed(1)}%`;
-console.log(`| run (${ENGLISH_MEMORIES.length} memories) | hit@5 | out-of-corpus → nothing | chatter → nothing |`);
-console.log('|---|---|---|---|');
+const n = ENGLISH_MEMORIES.length;
+console.log(`| run (${n} memories) | hit@5 | said in passing → its memory in the top 5 | out-of-corpus → nothing | chatter → nothing | small talk of the day → nothing |`);
+console.log('|---|---|---|---|---|---|');
+const row = (name: string, r: { hit5: number; says: number; ooc: number; chat: number; day: number }, questions: number) =>
+  `| ${name} | ${(r.hit5 / questions).toFixed(3)} | ${r.says} / ${n} | ${pct(r.ooc, ENGLISH_OUT_OF_CORPUS.length)} | ${pct(r.chat, ENGLISH_CHATTER.length)} | ${pct(r.day, DAY_CHATTER.length)} |`;
 for (const withMetadata of [true, false]) {
   const r = await run(withMetadata);
-  if (withMetadata) console.log(`| lexical only | ${(r.lexical.hit5 / r.n).toFixed(3)} | ${pct(r.lexical.ooc, ENGLISH_OUT_OF_CORPUS.length)} | ${pct(r.lexical.chat, ENGLISH_CHATTER.length)} |`);
-  console.log(`| hybrid, ${withMetadata ? 'title + summary + tags embedded with the body' : 'body only embedded'} | ${(r.hybrid.hit5 / r.n).toFixed(3)} | ${pct(r.hybrid.ooc, ENGLISH_OUT_OF_CORPUS.length)} | ${pct(r.hybrid.chat, ENGLISH_CHATTER.length)} |`);
+  if (withMetadata) console.log(row('lexical only', r.lexical, r.n));
+  console.log(row(`hybrid, ${withMetadata ? 'title + summary + tags embedded with the body' : 'body only embedded'}`, r.hybrid, r.n));
 }

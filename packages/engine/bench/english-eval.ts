@@ -17,6 +17,7 @@ import { openEngine } from '../src/engine.ts';
 import { modelDirOf } from '../src/model/install.ts';
 import { modelDataDir } from './growth.ts';
 import { loadEnglishSet, type EnglishHalf, type EnglishNote } from './data/english/index.ts';
+import { DAY_CHATTER } from './data/english/chatter.ts';
 
 const HALVES: EnglishHalf[] = ['tuning', 'held-out'];
 const K = 5;
@@ -30,12 +31,15 @@ interface HalfScore {
   nothing: number;
   chatter: number;
   chatterNothing: number;
+  /** Small talk of the day (chatter.ts DAY_CHATTER, never tuned on: counted in the held-out half only). */
+  day: number;
+  dayNothing: number;
 }
 
 type Scores = Record<EnglishHalf, HalfScore>;
 const emptyScores = (): Scores => ({
-  tuning: { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
-  'held-out': { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0 },
+  tuning: { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0, day: 0, dayNothing: 0 },
+  'held-out': { questions: 0, hits: 0, only: 0, nothing: 0, chatter: 0, chatterNothing: 0, day: 0, dayNothing: 0 },
 });
 
 /** Plain BM25 over words (k1 1.2, b 0.75), no gates: it never abstains. `analyse` turns text into terms. */
@@ -129,6 +133,14 @@ async function engramScores(set: ReturnType<typeof loadEnglishSet>, modelData: s
         }
       }
     }
+    for (const line of DAY_CHATTER)
+      for (const mode of modes) {
+        const r = await engine.recall(line, { only: mode === 'lexical' ? 'lexical' : undefined });
+        const s = out.get(mode)!['held-out'];
+        s.day++;
+        if (r.hits.length === 0) s.dayNothing++;
+        else if (process.env.ENGLISH_WHY === '1') console.error(`english: small talk of the day recalled (${mode}): ${line} → ${r.hits[0]?.title} [${r.hits[0]?.matched.map((m) => m.token).join(' ')}]`);
+      }
   } finally {
     engine.close();
     rmSync(work, { recursive: true, force: true });
@@ -153,17 +165,21 @@ function baselineScores(set: ReturnType<typeof loadEnglishSet>, analyse: (text: 
       if (search(line, K).length === 0) out[half].chatterNothing++;
     }
   }
+  for (const line of DAY_CHATTER) {
+    out['held-out'].day++;
+    if (search(line, K).length === 0) out['held-out'].dayNothing++;
+  }
   return out;
 }
 
 export function formatEnglishRows(rows: { system: string; scores: Scores }[]): string {
   const pct = (a: number, n: number) => (n === 0 ? '—' : `${((a / n) * 100).toFixed(1)}%`);
-  const lines = ['| system | half | hit@5 | found by this Engram mode alone | answerable → nothing | chatter → nothing | questions / chatter |', '|---|---|---|---|---|---|---|'];
+  const lines = ['| system | half | hit@5 | found by this Engram mode alone | answerable → nothing | chatter → nothing | small talk of the day → nothing | questions / chatter |', '|---|---|---|---|---|---|---|---|'];
   for (const r of rows)
     for (const half of HALVES) {
       const s = r.scores[half];
       const only = r.system.startsWith('engram') ? String(s.only) : '—';
-      lines.push(`| ${r.system} | ${half} | ${(s.hits / s.questions).toFixed(3)} | ${only} | ${pct(s.nothing, s.questions)} | ${pct(s.chatterNothing, s.chatter)} | ${s.questions} / ${s.chatter} |`);
+      lines.push(`| ${r.system} | ${half} | ${(s.hits / s.questions).toFixed(3)} | ${only} | ${pct(s.nothing, s.questions)} | ${pct(s.chatterNothing, s.chatter)} | ${pct(s.dayNothing, s.day)} | ${s.questions} / ${s.chatter}${s.day ? ` + ${s.day}` : ''} |`);
     }
   return lines.join('\n');
 }
