@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
@@ -41,6 +41,18 @@ before(() => {
   });
   assert.equal(run.status, 0, `console build failed:\n${run.stdout}\n${run.stderr}`);
 });
+
+/** The status of a GET to 127.0.0.1:port with the Host header given (fetch cannot set Host). */
+function statusFor(port: number, path: string, hostName: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host: hostName } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -97,17 +109,19 @@ test('proxy mode: the plugin starts a console built for /engram/console; page, C
 
   // The console got the plugin's config: the DSH page may frame it (item 7), and so may the page
   // that started it; it runs on the plugin's data dir (its token file is the plugin's).
-  // (Read on a page below the root: see the todo below for the root itself.)
   const inner = await fetch(`${base}${BASE_PATH}/no-such-page`);
   const csp = inner.headers.get('content-security-policy') ?? '';
   assert.match(csp, /frame-ancestors [^;]*http:\/\/dsh\.example:5173/, csp);
   assert.ok(csp.includes(base), `the starting page's origin in ${csp}`);
-  await t.test('the base-path root page carries the console security headers too', {
-    todo: "apps/console/src/proxy.ts: its matcher does not match the basePath root (/engram/console), so that page gets no CSP and no Host check; adding '/' to the matcher should fix it (console owner)",
-  }, () => {
-    assert.match(page!.headers.get('content-security-policy') ?? '', /frame-ancestors [^;]*http:\/\/dsh\.example:5173/);
-  });
+  // The base-path root is the page the sidebar opens: it carries the security headers as every page
+  // does, and answers no foreign host name (apps/console/src/proxy.ts matches '/' on its own: under a
+  // basePath the catch-all pattern missed the root, which went out with no CSP and no Host check).
+  assert.match(page!.headers.get('content-security-policy') ?? '', /frame-ancestors [^;]*http:\/\/dsh\.example:5173/);
+  assert.equal(await statusFor(port, BASE_PATH, 'attacker.example'), 421, 'the base-path root under a foreign Host');
+  // With a trailing slash Next answers first, with a redirect to the root (no page), which answers 421 as above.
+  assert.equal(await statusFor(port, `${BASE_PATH}/`, 'attacker.example'), 308, 'the base-path root with a slash under a foreign Host');
   const direct = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/`);
   assert.equal(direct.status, 200);
+  assert.match(direct.headers.get('content-security-policy') ?? '', /frame-ancestors/);
   assert.ok(existsSync(join(corpus.dataDir, 'console-token')));
 });
