@@ -11,6 +11,11 @@ import { ensureBuild, freePort, startConsole, type RunningConsole } from './serv
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 export const haveChromium = existsSync(CHROMIUM);
+// Without Chromium the browser tests skip, except under CI: there they fail, as the real model's do
+// (scripts/test-all.mjs), so a green CI has run the console in a real browser.
+if (!haveChromium && process.env.CI) {
+  throw new Error(`CI must run the browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium fonts-wqy-microhei, as .ci/run does; CHROMIUM_PATH names another)`);
+}
 
 export interface ConsoleEnv {
   ENGRAM_DIARY_DIR: string;

@@ -2,7 +2,7 @@
 // their memories, searches them through the engine's recall, opens one and goes back — with the
 // page's strict CSP in force (no violation, no page error).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,9 +13,9 @@ import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
 import { CORPUS, makeCorpus } from '../apps/plugin/test/helpers.ts';
 import { repoRoot } from './server.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from './console-in-chromium.ts';
+import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from './console-in-chromium.ts';
 
-test('the light view in Chromium at 300 px: list, search, open, back, under its CSP', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, async (t) => {
+test('the light view in Chromium at 300 px: list, search, open, back, under its CSP', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, async (t) => {
   const corpus = makeCorpus();
   t.after(() => corpus.cleanup());
   const closed = createServer();

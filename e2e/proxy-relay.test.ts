@@ -4,7 +4,7 @@
 // script could read /engram/client-config and drive the host. Now every spelling gets a refusal, the
 // attacker's server is never contacted through the host, and no foreign script runs on the host's origin.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { createHost } from '@engram/dsh-sim';
 import { createHostPlugin } from '../apps/plugin/src/host/apply.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from './console-in-chromium.ts';
+import { CHROMIUM, CHROMIUM_ARGS, haveChromium } from './console-in-chromium.ts';
 
 async function serve(t: { after(fn: () => unknown): void }, handler: (url: string) => { type: string; body: string }): Promise<{ base: string; hostPort: string; hits: string[] }> {
   const hits: string[] = [];
@@ -28,7 +28,7 @@ async function serve(t: { after(fn: () => unknown): void }, handler: (url: strin
   return { base: `http://127.0.0.1:${port}`, hostPort: `127.0.0.1:${port}`, hits };
 }
 
-test('a page on another origin cannot get foreign content served under the host through the proxy', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, async (t) => {
+test('a page on another origin cannot get foreign content served under the host through the proxy', { skip: haveChromium ? false : `no Chromium at ${CHROMIUM}`, timeout: 120_000 }, async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'engram-relay-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const consoleSide = await serve(t, () => ({ type: 'text/html', body: '<title>console</title>' }));
