@@ -1,4 +1,5 @@
 // Pure helpers for the settings overlay: deep merge, deltas against the deploy base, secret masking.
+import { displayUrl } from '@engram/db/reachability';
 import { checkPatchShape, pruneUnknown } from './patch-shape.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -64,6 +65,20 @@ export function maskSecrets<T>(obj: T, paths: readonly (readonly string[])[]): T
     if (typeof v === 'string' && v.length > 0) out = withPath(out, p, MASK);
   }
   return out;
+}
+
+/**
+ * The database URL as it may be shown (Settings, Index, status): libSQL reads an auth token from the
+ * URL itself (?authToken=…, the form Turso hands out), so a server URL loses its userinfo and query; a
+ * file URL is a path on this machine and stays.
+ */
+export const shownDatabaseUrl = (url: string): string => (url.startsWith('file:') ? url : displayUrl(url));
+
+/** `maskSecrets` with `secretPaths`, and the database URL as shownDatabaseUrl: a config as the browser may see it. */
+export function maskForDisplay<T>(obj: T, paths: readonly (readonly string[])[]): T {
+  const masked = maskSecrets(obj, paths);
+  const url = getPath(masked, ['databaseUrl']);
+  return typeof url === 'string' && url.length > 0 ? withPath(masked, ['databaseUrl'], shownDatabaseUrl(url)) : masked;
 }
 
 /** Drops masked secrets from an incoming patch so a masked echo never overwrites the real value. */

@@ -5,7 +5,7 @@
 import { bumpGeneration, corpusCounts, readSettingsOverlay, writeSettingsOverlay } from '@engram/db';
 import type { SaveSettingsResult, SettingsView } from '../api.ts';
 import { checkDiaryRootChange } from '../config/folders.ts';
-import { endpointOf, isPlainObject, maskSecrets, overlayAfterSave, stripMaskedSecrets } from '../config/merge.ts';
+import { endpointOf, isPlainObject, maskForDisplay, overlayAfterSave, stripMaskedSecrets } from '../config/merge.ts';
 import { applyOverlay } from '../config/resolve.ts';
 import { secretPaths, type EngramConfig } from '../config/schema.ts';
 import { EngramError, errorMessage } from '../errors.ts';
@@ -23,9 +23,9 @@ export class SettingsService {
   getSettings(): SettingsView {
     const s = this.s;
     return {
-      effective: maskSecrets(s.config, secretPaths),
-      base: maskSecrets(s.resolved.base, secretPaths),
-      overlay: maskSecrets(s.overlay, secretPaths),
+      effective: maskForDisplay(s.config, secretPaths),
+      base: maskForDisplay(s.resolved.base, secretPaths),
+      overlay: maskForDisplay(s.overlay, secretPaths),
       lockedByEnv: s.resolved.lockedByEnv,
     };
   }

@@ -3,6 +3,7 @@
 // the semantic channel's state, and every warning worth showing (data repairs, index runs, files).
 import { corpusCounts, documentWarnings, folderCounts, getManifest } from '@engram/db';
 import type { EngineStatus } from '../api.ts';
+import { shownDatabaseUrl } from '../config/merge.ts';
 import type { IndexService } from '../index/service.ts';
 import type { EngineState } from '../runtime/state.ts';
 import { tokenizerIndexKey, tokenizerWarnings } from '../text/tokenizer-check.ts';
@@ -49,7 +50,7 @@ export class StatusService {
       warnings: [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings].slice(0, 500),
       diaryDir: s.config.diaryDir,
       dataDir: s.config.dataDir,
-      databaseUrl: s.config.databaseUrl.startsWith('file:') ? s.config.databaseUrl : s.config.databaseUrl.replace(/\/\/[^@/]*@/, '//'),
+      databaseUrl: shownDatabaseUrl(s.config.databaseUrl),
     };
   }
 }

@@ -80,3 +80,19 @@ test('remote libSQL: index, recall, write, recall; unreachable server keeps reca
     engine.close();
   }
 });
+
+test('a token written into the database URL never leaves the engine: settings and status show the URL without it', async () => {
+  // libSQL reads an auth token from the URL (?authToken=…, the form Turso hands out); the settings
+  // view and the status go to the browser (Settings, Index) and into bug reports.
+  const planted = 'planted-URLTOKEN-5c4b3a29';
+  const at = new URL(server.url);
+  const engine = await openTestEngine(tempDirs(), {}, { databaseUrl: `http://${at.host}/?authToken=${planted}` });
+  try {
+    const shown = JSON.stringify({ settings: engine.getSettings(), status: await engine.status() });
+    assert.ok(!shown.includes(planted), 'the planted token is shown');
+    assert.equal(engine.getSettings().effective.databaseUrl, `http://${at.host}/`);
+    assert.equal((await engine.status()).databaseUrl, `http://${at.host}/`);
+  } finally {
+    engine.close();
+  }
+});
