@@ -15,7 +15,7 @@ import { openEngine, type Engine } from '@engram/engine';
 import { runtimeFor, type ConsoleRuntime } from '../src/server/engine.ts';
 import { appRouter, createCaller } from '../src/server/root.ts';
 import { createContext } from '../src/server/trpc.ts';
-import { MAX_REQUEST_BYTES } from '../src/server/limits.ts';
+import { MAX_BATCH, MAX_REQUEST_BYTES } from '../src/server/limits.ts';
 import { GET, POST } from '../src/app/api/trpc/[trpc]/route.ts';
 
 const RUNS = (base: number) => {
@@ -207,4 +207,24 @@ test('mutations over HTTP need the token and an allowed origin; oversized bodies
   });
   const chunked = await POST(new Request('http://127.0.0.1:3999/api/trpc/memories.create', { method: 'POST', headers: { host: '127.0.0.1:3999', origin: ORIGIN, 'x-engram-token': runtime.token }, body: stream, duplex: 'half' } as RequestInit));
   assert.equal(chunked.status, 413);
+});
+
+test('queries over HTTP answer the console and plain clients, never another site: a page elsewhere cannot spend the judge or read by batch', async () => {
+  // An <img> or <script> on any website can send a GET to the console (no Origin, Sec-Fetch-Site
+  // cross-site): it cannot read the answer, but recall.run would still call the judge model with the
+  // user's key, with the page's text and the memories' text. A batch of many calls multiplies that.
+  const input = encodeURIComponent(JSON.stringify({ query: '模糊测试种子' }));
+  const query = (headers: Record<string, string>, path = 'recall.run', search = `?input=${input}`) =>
+    GET(new Request(`http://127.0.0.1:3999/api/trpc/${path}${search}`, { headers: { host: '127.0.0.1:3999', ...headers } }));
+  assert.equal((await query({ 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).status, 403, 'a cross-site image');
+  assert.equal((await query({ origin: 'http://evil.example' })).status, 403, 'a foreign origin');
+  assert.equal((await query({ 'sec-fetch-site': 'same-origin' })).status, 200, "the console's own page");
+  assert.equal((await query({ origin: ORIGIN })).status, 200, 'the console origin');
+  assert.equal((await query({})).status, 200, 'a plain client (curl, @engram/client)');
+  const many = (n: number) => {
+    const inputs = Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { query: '模糊测试种子' }]));
+    return query({}, Array.from({ length: n }, () => 'recall.run').join(','), `?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`);
+  };
+  assert.equal((await many(MAX_BATCH)).status, 200, 'a batch at the limit');
+  assert.equal((await many(MAX_BATCH + 1)).status, 400, 'a batch over the limit');
 });

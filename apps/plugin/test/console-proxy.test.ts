@@ -42,10 +42,10 @@ before(() => {
   assert.equal(run.status, 0, `console build failed:\n${run.stdout}\n${run.stderr}`);
 });
 
-/** The status of a GET to 127.0.0.1:port with the Host header given (fetch cannot set Host). */
-function statusFor(port: number, path: string, hostName: string): Promise<number> {
+/** The status of a GET to 127.0.0.1:port with the Host header given (fetch cannot set Host), and other headers. */
+function statusFor(port: number, path: string, hostName: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: hostName } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { ...headers, host: hostName } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -120,6 +120,13 @@ test('proxy mode: the plugin starts a console built for /engram/console; page, C
   assert.equal(await statusFor(port, BASE_PATH, 'attacker.example'), 421, 'the base-path root under a foreign Host');
   // With a trailing slash Next answers first, with a redirect to the root (no page), which answers 421 as above.
   assert.equal(await statusFor(port, `${BASE_PATH}/`, 'attacker.example'), 308, 'the base-path root with a slash under a foreign Host');
+  // An image on another site pointing at the console's API through the host: the browser's
+  // Sec-Fetch-Site reaches the console, which refuses it before any query runs (recall.run could call
+  // a paid judge); the same read from the page itself passes.
+  const hostPort = new URL(base).port;
+  const api = `${BASE_PATH}/api/trpc/memories.list?input=${encodeURIComponent('{}')}`;
+  assert.equal(await statusFor(Number(hostPort), api, `127.0.0.1:${hostPort}`, { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }), 403, 'a cross-site read through the host');
+  assert.equal(await statusFor(Number(hostPort), api, `127.0.0.1:${hostPort}`, { 'sec-fetch-site': 'same-origin' }), 200, 'the page reading through the host');
   const direct = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/`);
   assert.equal(direct.status, 200);
   assert.match(direct.headers.get('content-security-policy') ?? '', /frame-ancestors/);

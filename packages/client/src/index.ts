@@ -13,6 +13,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { AppRouter } from '../../../apps/console/src/server/root.ts';
+// The console refuses a batch larger than this; the link splits at it.
+import { MAX_BATCH } from '../../../apps/console/src/server/limits.ts';
 // Only the token file's name and place, not the engine: this small module is bundled into the client.
 import { tokenPath } from '../../engine/src/security/install-token.ts';
 import { TOKEN_HEADER } from '../../engine/src/security/request-guard.ts';
@@ -68,7 +70,7 @@ export function createEngramClient(options: EngramClientOptions = {}): EngramCli
     return token ? { [TOKEN_HEADER]: token } : {};
   };
   return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url, headers, fetch: guardRefusalsAsTRPC(options.fetch ?? globalThis.fetch) })],
+    links: [httpBatchLink({ url, headers, maxItems: MAX_BATCH, fetch: guardRefusalsAsTRPC(options.fetch ?? globalThis.fetch) })],
   });
 }
 

@@ -7,6 +7,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import type { AppRouter } from '../server/root.ts';
+import { MAX_BATCH } from '../server/limits.ts';
 import { apiPath } from './base-path.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -23,7 +24,7 @@ export function ApiProvider({ children }: { children: ReactNode }) {
   );
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: apiPath('/api/trpc'), fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
+      links: [httpBatchLink({ url: apiPath('/api/trpc'), maxItems: MAX_BATCH, fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
     }),
   );
   return (

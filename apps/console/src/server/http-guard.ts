@@ -1,9 +1,10 @@
 // The first thing every API route handler does, before it reads a byte of the body: the request
-// guard's Host check (421), for state-changing methods its mutation check (403), then the size
+// guard's Host check (421), its same-site check for every method (403), for state-changing methods
+// its mutation check (403), then the size
 // limit by Content-Length (413). The API routes are outside the proxy's matcher on purpose: when the
 // proxy matches a request, Next copies its body into memory (up to proxyClientMaxBodySize) before any
 // of our code runs, so the checks here are the ones that keep unread bodies unread.
-import { checkHost, checkMutation, securityHeaders } from '@engram/engine';
+import { checkHost, checkMutation, checkSameSite, securityHeaders } from '@engram/engine';
 import { getRuntime, guardPolicy, type ConsoleRuntime } from './engine.ts';
 import { engineUnavailable } from './errors.ts';
 import { declaredTooLarge, MAX_REQUEST_BYTES, tooLarge } from './limits.ts';
@@ -48,6 +49,12 @@ export async function admit(req: Request, limit = MAX_REQUEST_BYTES): Promise<Ad
   const policy = guardPolicy(runtime);
   const host = checkHost(req.headers, policy);
   if (!host.ok) return { refused: refuse(421, 'MISDIRECTED', host.reason, runtime.allowedOrigins) };
+  // Reads too: a page on another site cannot read the answer, but a query may still act (recall.run
+  // calls the judge model with the user's key), so its requests — an image, a script, a form, which
+  // carry Sec-Fetch-Site cross-site, or a foreign Origin — are refused before anything runs. The
+  // console's own page, the DSH page through the plugin's proxy and plain clients pass.
+  const site = checkSameSite(req.headers, policy);
+  if (!site.ok) return { refused: refuse(site.status, 'FORBIDDEN', site.reason, runtime.allowedOrigins) };
   if (MUTATING.has(req.method)) {
     const verdict = checkMutation(req.headers, policy);
     if (!verdict.ok) return { refused: refuse(verdict.status, 'FORBIDDEN', verdict.reason, runtime.allowedOrigins) };

@@ -3,6 +3,13 @@
 // legitimate body is a whole-file save (500,000 characters, up to 3 bytes each in UTF-8) as JSON.
 export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Calls one tRPC request may batch. The console's pages and @engram/client split their batches at
+ * this size (httpBatchLink maxItems); a larger one is refused before any call runs, so one request
+ * cannot make the server run (or a query call a paid model) without bound.
+ */
+export const MAX_BATCH = 32;
+
 export const tooLarge = (limit: number): Response =>
   Response.json(
     { error: { code: 'PAYLOAD_TOO_LARGE', message: `request body is larger than ${Math.round(limit / 1024)} KB; send less (split a large diary into several entries)` } },

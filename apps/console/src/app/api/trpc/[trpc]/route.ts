@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { engineUnavailable } from '../../../../server/errors.ts';
 import { admit, withSecurityHeaders } from '../../../../server/http-guard.ts';
-import { limitRequestBody } from '../../../../server/limits.ts';
+import { limitRequestBody, MAX_BATCH } from '../../../../server/limits.ts';
 import { appRouter } from '../../../../server/root.ts';
 import { createContext } from '../../../../server/trpc.ts';
 
@@ -17,6 +17,7 @@ async function handler(request: Request): Promise<Response> {
         endpoint: '/api/trpc',
         req: request,
         router: appRouter,
+        maxBatchSize: MAX_BATCH,
         createContext: () => {
           throw engineUnavailable(admitted.unavailable);
         },
@@ -31,6 +32,7 @@ async function handler(request: Request): Promise<Response> {
     endpoint: '/api/trpc',
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH,
     createContext: ({ resHeaders }) => createContext(runtime, { headers: req.headers, resHeaders }),
   });
   return withSecurityHeaders(res, runtime.allowedOrigins);
