@@ -240,19 +240,31 @@ export function sessionCookie(token: string): string {
   return `${SESSION_COOKIE}=${browserSessionValue(token)}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
-/** One cookie's value from a Cookie header, or null. */
-export function cookieValue(cookieHeader: string | null, name: string): string | null {
-  if (!cookieHeader) return null;
+/** Every value a Cookie header gives one cookie name, in the order sent. */
+export function cookieValues(cookieHeader: string | null, name: string): string[] {
+  const out: string[] = [];
+  if (!cookieHeader) return out;
   for (const part of cookieHeader.split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+    if (at > 0 && part.slice(0, at).trim() === name) out.push(part.slice(at + 1).trim());
   }
-  return null;
+  return out;
 }
 
+/** One cookie's value from a Cookie header (the first sent), or null. */
+export function cookieValue(cookieHeader: string | null, name: string): string | null {
+  return cookieValues(cookieHeader, name)[0] ?? null;
+}
+
+/**
+ * Whether any session cookie sent is this install's. Cookies are not kept apart by port, so a page on
+ * another loopback port can set one of the same name (with a longer path, sent first): it must not
+ * shadow the console's own and lock the person out of their writes.
+ */
 function sessionCookieValid(headers: HeaderBag, token: string): boolean {
   if (!token) return false;
-  return tokensEqual(cookieValue(headers.get('cookie'), SESSION_COOKIE), browserSessionValue(token));
+  const expected = browserSessionValue(token);
+  return cookieValues(headers.get('cookie'), SESSION_COOKIE).some((value) => tokensEqual(value, expected));
 }
 
 /**

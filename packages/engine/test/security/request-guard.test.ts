@@ -111,6 +111,15 @@ describe('mutations', () => {
     assert.equal(cookieValue(null, 'b'), null);
   });
 
+  test('a session cookie tossed in by a page on another port does not shadow the real one', () => {
+    // Cookies are not kept apart by port: a page on 127.0.0.1:3996 can set engram_session with a
+    // longer path, which the browser then sends first. The console's writes must still go through.
+    const real = `engram_session=${browserSessionValue(TOKEN)}`;
+    const tossed = { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', cookie: `engram_session=tossed; ${real}` };
+    assert.equal(checkMutation(h(tossed), base).ok, true);
+    assert.equal(checkMutation(h({ ...tossed, cookie: 'engram_session=tossed; engram_session=also-wrong' }), base).ok, false);
+  });
+
   test('loopback names are one origin per port, as for Host', () => {
     for (const [host, origin] of [['127.0.0.1:3000', 'http://localhost:3000'], ['localhost:3000', 'http://127.0.0.1:3000'], ['localhost:3000', 'http://[::1]:3000']]) {
       assert.equal(checkMutation(h({ host: host!, origin: origin!, 'x-engram-token': TOKEN }), base).ok, true, `${host} ${origin}`);
