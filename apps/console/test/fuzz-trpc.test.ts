@@ -218,6 +218,8 @@ test('queries over HTTP answer the console and plain clients, never another site
     GET(new Request(`http://127.0.0.1:3999/api/trpc/${path}${search}`, { headers: { host: '127.0.0.1:3999', ...headers } }));
   assert.equal((await query({ 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).status, 403, 'a cross-site image');
   assert.equal((await query({ origin: 'http://evil.example' })).status, 403, 'a foreign origin');
+  // A page on another port of this machine is the same site (ports do not count), not the console.
+  assert.equal((await query({ 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'image' })).status, 403, 'an image on another local port');
   assert.equal((await query({ 'sec-fetch-site': 'same-origin' })).status, 200, "the console's own page");
   assert.equal((await query({ origin: ORIGIN })).status, 200, 'the console origin');
   assert.equal((await query({})).status, 200, 'a plain client (curl, @engram/client)');

@@ -55,6 +55,13 @@ export async function admit(req: Request, limit = MAX_REQUEST_BYTES): Promise<Ad
   // console's own page, the DSH page through the plugin's proxy and plain clients pass.
   const site = checkSameSite(req.headers, policy);
   if (!site.ok) return { refused: refuse(site.status, 'FORBIDDEN', site.reason, runtime.allowedOrigins) };
+  // …and from a page on another port of this machine, which the browser calls the same site (ports do
+  // not count) and sends without an Origin when it is an image or a script. The console's pages call
+  // their own origin, the DSH page its own through the plugin's proxy, and a fetch from another origin
+  // carries an Origin, judged above.
+  if (!req.headers.get('origin') && req.headers.get('sec-fetch-site') === 'same-site') {
+    return { refused: refuse(403, 'FORBIDDEN', 'request from another site of this machine without an origin', runtime.allowedOrigins) };
+  }
   if (MUTATING.has(req.method)) {
     const verdict = checkMutation(req.headers, policy);
     if (!verdict.ok) return { refused: refuse(verdict.status, 'FORBIDDEN', verdict.reason, runtime.allowedOrigins) };
