@@ -66,32 +66,39 @@ export class PastSessions {
   /** Imports the sessions as memories of `workspace`, one per topic; unchanged topics are skipped, changed ones rewritten in place. */
   async import(ids: string[], opts: ImportChoice & { workspace: string; onProgress?: (done: number, total: number) => void }): Promise<ImportReport> {
     const logs = await this.logsOf(ids);
+    const writeMemory = async (draft: SessionMemoryDraft, title = draft.title) => {
+      const r = await this.engine.write({
+        title,
+        content: draft.body,
+        tags: draft.tags,
+        date: draft.date,
+        time: draft.time,
+        meta: { workspace: opts.workspace, sessionId: draft.sessionId, origin: 'import' },
+      });
+      return { path: r.path };
+    };
     return importSessions(
       {
         db: this.engine.db,
-        writeMemory: async (draft) => {
-          const r = await this.engine.write({
-            title: draft.title,
-            content: draft.body,
-            tags: draft.tags,
-            date: draft.date,
-            time: draft.time,
-            meta: { workspace: opts.workspace, sessionId: draft.sessionId, origin: 'import' },
-          });
-          return { path: r.path };
-        },
-        updateMemory: async (path, draft) => this.rewrite(path, draft),
+        writeMemory: (draft) => writeMemory(draft),
+        updateMemory: async (path, draft) => this.rewrite(path, draft, (title) => writeMemory(draft, title)),
       },
       logs,
       { workspace: opts.workspace, onProgress: opts.onProgress, tokenizer: this.engine.tokenizer, thinking: opts.thinking === true ? true : undefined },
     );
   }
 
-  /** A changed session: the body is replaced; title, manual summary and Meta line stay. */
-  private async rewrite(path: string, draft: SessionMemoryDraft): Promise<{ path: string }> {
+  /**
+   * A changed session: the body is replaced; title, manual summary and Meta line stay. Unless the
+   * person has made the memory theirs — locked it, or written in it (a line the new body would not
+   * keep) — then it stays as it is and the continued session is written as a memory of its own
+   * (`writeNew` with a free title), which later imports of the session update.
+   */
+  private async rewrite(path: string, draft: SessionMemoryDraft, writeNew: (title: string) => Promise<{ path: string }>): Promise<{ path: string }> {
     const current = await this.engine.read(path);
     if (!current) throw new EngramError('not-found', `the memory an earlier import wrote (${path}) is gone`);
     const parsed = parseDiaryText(current.raw, { root: 'diary', path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
+    if (parsed.meta.locked || !keepsEveryLine(parsed.body, draft.body)) return writeContinuation(draft.title, writeNew);
     // A generated summary described the old body: drop it so the queue writes a new one.
     const keepSummary = parsed.summarySource === 'manual';
     const meta = { ...parsed.meta, summary: keepSummary ? parsed.meta.summary : null };
@@ -123,5 +130,34 @@ export class PastSessions {
       out.push(await loadSession(files[0]!.file));
     }
     return out;
+  }
+}
+
+/**
+ * Whether rewriting the body on disk (`imported`) with a session's new body (`next`) keeps every word
+ * in it: each of its lines, line endings and surrounding space aside, stands in the new body too (the
+ * first line with its numbers aside: 共 1 轮 → 共 2 轮, draftImports' head). A continued session only
+ * adds turns, and asking for the reasoning only adds lines to them; a line the person wrote or changed
+ * is in no draft. Pure.
+ */
+export function keepsEveryLine(imported: string, next: string): boolean {
+  const lines = (text: string) =>
+    text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map((line, i) => (i === 0 ? line.replace(/\d+/g, '#') : line).trim())
+      .filter((line) => line !== '');
+  const wanted = new Set(lines(next));
+  return lines(imported).every((line) => wanted.has(line));
+}
+
+/** Writes the continued session under the first free title of "<title>（续）", "<title>（续 2）"… */
+async function writeContinuation(title: string, writeNew: (title: string) => Promise<{ path: string }>): Promise<{ path: string }> {
+  for (let n = 1; ; n++) {
+    try {
+      return await writeNew(`${title}（续${n === 1 ? '' : ` ${n}`}）`);
+    } catch (error) {
+      if (n >= 50 || (error as { code?: unknown }).code !== 'title-exists') throw error;
+    }
   }
 }
