@@ -10,6 +10,7 @@ import { printJson, progressBar, recallJson, recallText } from './output.ts';
 import { warningLines } from './warnings.ts';
 import { tokenizerWarnings } from '../text/tokenizer-check.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
+import { decodeText } from '../diary/textfile.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
 
 const COMMON = {
@@ -177,10 +178,22 @@ async function cmdRecall(args: string[]) {
   });
 }
 
+/**
+ * The text piped in: UTF-8, or UTF-16 / UTF-8 by its BOM (as a diary file is read). Anything else is
+ * refused before a word is written: read as UTF-8, GBK bytes would become U+FFFD and the person's words
+ * could not be recovered from the file.
+ */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const decoded = decodeText(Buffer.concat(chunks));
+  if (!decoded.ok) {
+    throw new EngramError(
+      'bad-input',
+      `标准输入不是 UTF-8 文本（${decoded.reason}），没有写入任何内容：请先转换编码，例如 iconv -f GB18030 -t UTF-8 / standard input is not UTF-8 text (${decoded.reason}); nothing was written: convert it first, e.g. iconv -f GB18030 -t UTF-8`,
+    );
+  }
+  return decoded.text.replace(/^\uFEFF/, '');
 }
 
 async function cmdWrite(args: string[]) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -103,4 +103,25 @@ test('list shows one page of a large store and says how to see the rest; --json 
   const bad = engram(['list', '--limit', 'many'], { env });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--limit/);
+});
+
+test('write --stdin: UTF-16 with a BOM is read as text; bytes that are not UTF-8 are refused, nothing is written', () => {
+  const dirs = tempDirs();
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  const run = (input: Buffer) => spawnSync(process.execPath, [bin, 'write', '--stdin', '--title', `标准输入 ${input.length}`, ...common], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+  const text = '数据库迁移前先备份,保留最近五份;超过五份删除最旧的一份。';
+  const utf16 = run(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  assert.equal(utf16.status, 0, utf16.stderr);
+  const files = () => readdirSync(dirs.diaryDir).filter((f) => f.endsWith('.txt'));
+  assert.equal(files().length, 1);
+  const written = readFileSync(join(dirs.diaryDir, files()[0]!), 'utf8');
+  assert.ok(written.includes(text), written);
+  assert.ok(!written.includes('\uFFFD') && !written.includes('\uFEFF'));
+  // GB18030 bytes of the same text: as UTF-8 they would be U+FFFD, the words unrecoverable.
+  const gbk = run(Buffer.from('ca fd be dd bf e2 c7 a8 d2 c6 c7 b0 cf c8 b1 b8 b7 dd', 'hex'));
+  assert.notEqual(gbk.status, 0);
+  assert.match(gbk.stderr, /UTF-8/);
+  assert.match(gbk.stderr, /iconv/);
+  assert.equal(files().length, 1, 'nothing written');
 });
