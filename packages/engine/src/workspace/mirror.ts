@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
-import { writeFileAtomic } from '../diary/fsio.ts';
+import { DiaryError } from '../diary/errors.ts';
+import { createFileExclusive, replaceIfUnchanged } from '../diary/fsio.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { MemoryIndexReader } from '../memories/ports.ts';
 import { errorMessage } from '../errors.ts';
@@ -35,7 +36,8 @@ export interface MirrorWorkspace {
   path: string;
 }
 
-export type MirrorStatus = 'written' | 'unchanged' | 'off' | 'foreign' | 'inside-diary' | 'no-folder' | 'failed';
+/** 'changed': the person saved Memory.md while it was being built; nothing was written. */
+export type MirrorStatus = 'written' | 'unchanged' | 'changed' | 'off' | 'foreign' | 'inside-diary' | 'no-folder' | 'failed';
 
 export interface MirrorOutcome {
   status: MirrorStatus;
@@ -126,8 +128,10 @@ export async function refreshMemoryMirror(
   }
   try {
     let existing: string | null = null;
+    let existingBytes: Buffer | null = null;
     if (existsSync(path)) {
-      existing = await readFile(path, 'utf8');
+      existingBytes = await readFile(path);
+      existing = existingBytes.toString('utf8');
       if (!isGeneratedMirror(existing)) {
         return outcome('foreign', `工作区里已有一份不是 Engram 生成的 Memory.md（${path}）。为了不覆盖你自己的内容，没有写入记忆镜像；把它改名或挪走后会自动生成，也可以在设置里关掉「Memory.md 镜像」。`);
       }
@@ -136,7 +140,18 @@ export async function refreshMemoryMirror(
     const now = options.now ?? new Date();
     const text = renderMemoryMirror(workspace, own, `${localDateString(now.getTime())} ${localTimeString(now.getTime())}`, existing === null ? null : notesOf(existing));
     if (existing !== null && withoutTimestamp(existing) === withoutTimestamp(text)) return outcome('unchanged', `Memory.md 已是最新（${own.length} 条）。`, own.length);
-    await writeFileAtomic(path, text);
+    // Listing the memories takes a moment, in which the person's editor may save Memory.md (their 手记,
+    // or a file of their own where there was none): written only over what was read, or where
+    // nothing is; otherwise their save stays and the next refresh starts from it.
+    try {
+      if (existingBytes === null) await createFileExclusive(path, text);
+      else await replaceIfUnchanged(path, existingBytes, Buffer.from(text, 'utf8'));
+    } catch (error) {
+      if (error instanceof DiaryError && (error.code === 'conflict' || error.code === 'exists')) {
+        return outcome('changed', `Memory.md 在生成时被改过（${path}）：这次没有写入，以免覆盖你的修改；下次刷新会在它的基础上更新。`);
+      }
+      throw error;
+    }
     return outcome('written', `已写入 Memory.md（${own.length} 条）。`, own.length);
   } catch (error) {
     return outcome('failed', `写 Memory.md 失败：${errorMessage(error)}`);

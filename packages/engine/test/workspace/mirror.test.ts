@@ -2,7 +2,7 @@
 // when the memories change, marked, never over a person's own Memory.md, the 「手记」 part kept, never
 // where the diary scan would read it back, off by the setting.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { GLOBAL_WORKSPACE } from '../../src/diary/meta.ts';
@@ -91,4 +91,31 @@ test('never where the diary scan reads (it would come back as a memory); nothing
   assert.equal((await refreshMemoryMirror(off.engine, off.ws)).status, 'off');
   assert.deepEqual(readdirSync(off.folder), ['README.md']);
   assert.equal((await refreshMemoryMirror(engine, { id: GLOBAL_WORKSPACE, name: GLOBAL_WORKSPACE, path: '' })).status, 'no-folder');
+});
+
+test('a save the person makes while the mirror is being built is kept: the refresh writes nothing and says why', async () => {
+  // The list comes from the index, which takes a moment: the person's editor can save Memory.md then.
+  const folder = join(tempDirs().root, 'ws');
+  mkdirSync(folder);
+  const path = join(folder, MEMORY_MIRROR_FILE);
+  const item = { docId: 'abc', date: '2026-01-01', title: '记忆一', summary: '摘要', pinned: false, workspace: 'ws1' };
+  const config = { diaryDir: join(folder, '..', 'diary'), legacyDir: '', workspace: { mirror: true } };
+  const quick = { config, memoryIndex: async () => ({ items: [], pages: 1 }) } as unknown as Engine;
+  await refreshMemoryMirror(quick, { id: 'ws1', name: 'ws', path: folder });
+  for (const save of [
+    (p: string) => writeFileSync(p, `${readFileSync(p, 'utf8')}\n我的手记：明天和客户确认合同第 3 条。\n`),
+    (p: string) => writeFileSync(p, '# 我自己的 Memory.md\n\n自己写的项目笔记。\n'),
+  ]) {
+    const during = { config, memoryIndex: async () => (save(path), { items: [item], pages: 1 }) } as unknown as Engine;
+    const saved = () => readFileSync(path, 'utf8');
+    const outcome = await refreshMemoryMirror(during, { id: 'ws1', name: 'ws', path: folder });
+    assert.equal(outcome.status, 'changed', outcome.message);
+    assert.match(saved(), /我的手记|自己写的项目笔记/);
+  }
+  // Absent when the refresh looked, written by the person before the refresh wrote: theirs stays.
+  rmSync(path);
+  const created = { config, memoryIndex: async () => (writeFileSync(path, '# 我的\n\n自己写的。\n'), { items: [item], pages: 1 }) } as unknown as Engine;
+  const outcome = await refreshMemoryMirror(created, { id: 'ws1', name: 'ws', path: folder });
+  assert.equal(outcome.status, 'changed', outcome.message);
+  assert.equal(readFileSync(path, 'utf8'), '# 我的\n\n自己写的。\n');
 });
