@@ -7,13 +7,15 @@
 // A replace never loses the old text: it is copied into notebook-bak/ first (a new file each time).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { CompactionFiles } from '../compaction/files.ts';
 import { parseRulesBook, type RuleEntry } from '../compaction/rules-book.ts';
 import { RULES_FILE, sessionDir } from '../compaction/paths.ts';
 import { charLength, normaliseLineEnds } from '../compaction/text.ts';
 import type { SessionScope } from '../compaction/types.ts';
 import { DiaryError, fsCode } from '../diary/errors.ts';
-import { createFileExclusive, writeFileAtomic } from '../diary/fsio.ts';
+import { createFileExclusive } from '../diary/fsio.ts';
+import { readForRewrite, rewriteIfUnchanged, type DiaryFileText } from '../diary/textfile.ts';
 import { EngramError } from '../errors.ts';
 import { renderNotebookInjection } from './notebook-render.ts';
 
@@ -63,6 +65,16 @@ const readOrEmpty = async (path: string): Promise<string> => {
     return await readFile(path, 'utf8');
   } catch (error) {
     if (fsCode(error) === 'ENOENT') return '';
+    throw error;
+  }
+};
+
+/** The book for a rewrite (readForRewrite), or null when there is none yet. */
+const readBookForRewrite = async (path: string): Promise<DiaryFileText | null> => {
+  try {
+    return await readForRewrite(path, basename(path));
+  } catch (error) {
+    if (fsCode(error) === 'ENOENT' || (error instanceof DiaryError && error.code === 'not-found')) return null;
     throw error;
   }
 };
@@ -135,7 +147,11 @@ export class NotebookFiles {
     const s = this.scopeOf(scope);
     const path = this.pathOf(s, which);
     return this.serial(path, async () => {
-      const old = await readOrEmpty(path);
+      // The book as its bytes and encoding: the person may have saved it in their editor (UTF-16, a
+      // BOM, CRLF), and it is written back only over those bytes, in that encoding. A book that is
+      // not text (GBK) is refused as it is, never rewritten as U+FFFD.
+      const before = await readBookForRewrite(path);
+      const old = before?.text ?? '';
       const next = mode === 'replace' || old.trim() === '' ? `${added}\n` : `${old.replace(/\s+$/, '')}\n\n${added}\n`;
       const chars = charLength(next);
       if (chars > NOTEBOOK_FILE_MAX) throw new EngramError('too-long', `写入后这本有 ${chars} 字,超过上限 ${NOTEBOOK_FILE_MAX} 字;先整理(replace)再写`);
@@ -143,7 +159,8 @@ export class NotebookFiles {
       await this.ensureDir(sessionDir(s));
       // Before the old text is replaced it is copied out; the copy is never overwritten.
       const backup = mode === 'replace' && old.trim() !== '' ? await this.backup(s, which, old, now) : null;
-      await writeFileAtomic(path, next);
+      if (before === null) await createFileExclusive(path, next);
+      else await rewriteIfUnchanged(path, before, next);
       return { which, mode, chars, changed: true, backup };
     });
   }

@@ -3,14 +3,15 @@
 // compaction books (injection, precedence, backups, path safety).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { CompactionFiles } from '../../src/compaction/files.ts';
 import { CrossSession } from '../../src/crosssession/service.ts';
 import { formatProvenance } from '../../src/crosssession/provenance.ts';
 import { PRECEDENCE_TEXT, MINOR_ELSEWHERE_TEXT } from '../../src/crosssession/notebook-render.ts';
-import { NOTEBOOK_BACKUP_DIR } from '../../src/crosssession/notebook.ts';
+import { NOTEBOOK_BACKUP_DIR, NotebookFiles } from '../../src/crosssession/notebook.ts';
 import { isInside } from '../../src/diary/fsio.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 
@@ -232,4 +233,23 @@ test('host-shaped session ids (session-…): labels show the distinctive part, a
   assert.ok(!forA.some((m) => m.id === msg.id), 'and nobody else');
   const brief = await cross.brief(B, 'ws-a', { now: new Date() });
   assert.doesNotMatch(brief.text, /s:session-/);
+});
+
+test('notebook: a book the person re-saved as UTF-16 keeps its encoding and every word through an append; one that is not text is refused untouched', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engram-notebook-enc-'));
+  const nb = new NotebookFiles(dataDir);
+  const scope = { workspace: 'w1', sessionId: 's1' };
+  await nb.write(scope, 'notes', '第一条笔记', 'append', new Date());
+  const path = nb.pathOf(scope, 'notes');
+  const mine = '我自己写的笔记：客户的电话是 138-0000-0000。';
+  writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${mine}\r\n`, 'utf16le')]));
+  await nb.write(scope, 'notes', '代理追加的一行', 'append', new Date());
+  const after = readFileSync(path);
+  assert.deepEqual([...after.subarray(0, 2)], [0xff, 0xfe], 'still UTF-16 with its BOM');
+  const text = new TextDecoder('utf-16le').decode(after.subarray(2));
+  assert.ok(text.includes(mine) && text.includes('代理追加的一行'), text);
+  const gbk = Buffer.from('ced2d7d4bcbad0b4b5c4b1cabcc7', 'hex');
+  writeFileSync(path, gbk);
+  await assert.rejects(nb.write(scope, 'notes', '代理追加的一行', 'append', new Date()));
+  assert.deepEqual(readFileSync(path), gbk, 'untouched');
 });
