@@ -10,6 +10,7 @@ import { diaryFileName, formatDiary } from './format.ts';
 import { fmString, parseFrontMatter } from './frontmatter.ts';
 import { checkRelativePath, createFileExclusive, isInside, safeJoin, writeFileAtomic } from './fsio.ts';
 import { normaliseNewlines, parseDiaryText, parseFileName } from './parse.ts';
+import { withCollisionSuffix } from './move.ts';
 import { listFiles, readTextFile } from './store.ts';
 
 export const MIGRATION_REPORT = '_migration-report.json';
@@ -79,7 +80,7 @@ export function convertLegacyDocument(
   rel: string,
   mtimeMs: number,
   archiveFolder: string,
-): { ok: true; folder: string[]; fileName: string; content: string; title: string; tagsDerived: boolean; anchored: boolean } | { ok: false; reason: string } {
+): { ok: true; folder: string[]; fileName: string; content: string; title: string; tagsDerived: boolean; anchored: boolean; legacyId: string } | { ok: false; reason: string } {
   const fm = parseFrontMatter(normaliseNewlines(text).split('\n'));
   if (!fm) return { ok: false, reason: 'no front matter (--- block); nothing to migrate' };
   const doc = parseDiaryText(text, { root: 'legacy', path: rel, mtimeMs, size: text.length, archiveFolder: '', requireTag: false, timePrefix: false });
@@ -103,10 +104,23 @@ export function convertLegacyDocument(
   const content = formatDiary({ time, title: doc.title, summary: description, body, tags });
   const folder = doc.archived ? [...checkRelativePath(archiveFolder), ...splitCategory(doc.category)] : splitCategory(doc.category);
   const fileId = id || createHash('sha1').update(rel).digest('hex');
-  return { ok: true, folder, fileName: diaryFileName(doc.date, doc.title, fileId, 'txt'), content, title: doc.title, tagsDerived, anchored: time !== null };
+  return { ok: true, folder, fileName: diaryFileName(doc.date, doc.title, fileId, 'txt'), content, title: doc.title, tagsDerived, anchored: time !== null, legacyId: id };
 }
 
 const splitCategory = (c: string): string[] => (c === '' ? [] : c.split('/'));
+
+/**
+ * Whether the diary at `path` may be this legacy note migrated before (perhaps edited since), rather
+ * than another note's: only a provenance line naming another legacy id says it is another's. A file
+ * edited past recognition stays this note's (skipped, as ever: never a second copy of it).
+ */
+async function migratedFrom(path: string, converted: { legacyId: string }): Promise<boolean> {
+  if (converted.legacyId === '') return true;
+  const read = await readTextFile(path);
+  if (!read.ok) return true;
+  const ids = read.text.split(/\r?\n/).map((line) => /^（溯源）旧记忆 id: (.+)$/u.exec(line.trim())?.[1]?.trim()).filter((id) => id !== undefined);
+  return ids.length === 0 || ids.includes(converted.legacyId);
+}
 
 /**
  * Migrates every front-matter .md under `srcDir` (a legacy corpus root or a plain folder) into
@@ -140,12 +154,24 @@ export async function migrateLegacy(srcDir: string, dstDir: string, options: Mig
       report.skipped.push({ src: rel, reason: converted.reason });
       continue;
     }
-    const dstRel = [...converted.folder, converted.fileName].join('/');
+    let dstRel = [...converted.folder, converted.fileName].join('/');
     try {
       const folderAbs = safeJoin(dstAbs, converted.folder.join('/'));
       await mkdir(folderAbs, { recursive: true });
-      await createFileExclusive(join(folderAbs, converted.fileName), converted.content);
-      report.migrated.push({ src: rel, dst: dstRel, title: converted.title, tagsDerived: converted.tagsDerived, anchored: converted.anchored });
+      // Two legacy notes of one day and title can share a file name (its short id is the first eight
+      // hex-looking characters of the legacy id, often its date: 20240315-01 and 20240315-02). A file
+      // there from another note is not this one migrated already: this one goes beside it (-2, -3…).
+      for (let n = 1; ; n++) {
+        const name = withCollisionSuffix(converted.fileName, n);
+        dstRel = [...converted.folder, name].join('/');
+        try {
+          await createFileExclusive(join(folderAbs, name), converted.content);
+          report.migrated.push({ src: rel, dst: dstRel, title: converted.title, tagsDerived: converted.tagsDerived, anchored: converted.anchored });
+          break;
+        } catch (e) {
+          if (!isDiaryError(e, 'exists') || n >= 50 || (await migratedFrom(join(folderAbs, name), converted))) throw e;
+        }
+      }
     } catch (e) {
       if (isDiaryError(e, 'exists')) report.skipped.push({ src: rel, reason: `destination exists (kept as is): ${dstRel}` });
       else report.skipped.push({ src: rel, reason: e instanceof Error ? e.message : String(e) });

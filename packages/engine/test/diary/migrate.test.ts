@@ -157,3 +157,19 @@ test('migrateLegacy: migrates a corpus, writes the report, and is idempotent (ha
 test('migrateLegacy: a missing source is a typed error', async () => {
   await assert.rejects(migrateLegacy(join(tmp(), 'nope'), tmp()), (e) => isDiaryError(e, 'not-found'));
 });
+
+test('migrateLegacy: two notes of one day and title whose ids share their first characters both arrive; a second run writes neither again', async () => {
+  // Their file id is the first eight hex-looking characters of the legacy id: here its date.
+  const src = tmp();
+  const dst = join(tmp(), 'diaries');
+  const note = (id: string, body: string) => `---\nid: ${id}\ntitle: 会议记录\ndescription: 周会\ntags: [会议]\ncreated_at: 2024-03-15T10:00\n---\n${body}`;
+  put(src, 'documents/active/a.md', note('20240315-01', '甲方确认了需求文档第三版。'));
+  put(src, 'documents/active/b.md', note('20240315-02', '乙方的排期推迟到下周三。'));
+  const first = await migrateLegacy(src, dst);
+  assert.equal(first.migrated.length, 2, JSON.stringify(first.skipped));
+  const texts = first.migrated.map((m) => readFileSync(join(dst, m.dst), 'utf8'));
+  assert.ok(texts.some((t) => t.includes('第三版')) && texts.some((t) => t.includes('下周三')));
+  const second = await migrateLegacy(src, dst);
+  assert.equal(second.migrated.length, 0);
+  assert.equal(readdirSync(dst).filter((f) => f.endsWith('.txt')).length, 2);
+});
