@@ -3,21 +3,13 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { DiaryError, fsCode } from './errors.ts';
-import { decodeText } from './textfile.ts';
+import { assertWritableBytes, decodeText, DEFAULT_MAX_FILE_BYTES } from './textfile.ts';
 
-/** Files larger than this are skipped by the scanner (a diary is text written by hand or a model). */
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+export { DEFAULT_MAX_FILE_BYTES } from './textfile.ts';
 
-/**
- * Refuses to write a diary the scanner would skip: it would be indexed right after the write and
- * then vanish from recall at the next full rebuild.
- */
+/** assertWritableBytes for a new diary's text (written as UTF-8); a rewrite measures the file's own encoding (textfile.ts). */
 export function assertWritableSize(text: string, what: string): void {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > DEFAULT_MAX_FILE_BYTES) {
-    const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-    throw new DiaryError('too-large', `${what} would be ${mb(bytes)} MB; diaries over ${mb(DEFAULT_MAX_FILE_BYTES)} MB are not indexed — split it into several entries`, { bytes });
-  }
+  assertWritableBytes(Buffer.byteLength(text, 'utf8'), what);
 }
 
 /** The extensions read as diaries. */

@@ -2,8 +2,23 @@
 // whole-file save) reads through here, so a UTF-16 file stays UTF-16, a BOM stays, and the bytes
 // the new text was computed from are checked again right before the write.
 import { lstat, readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { DiaryError, isDiaryError, isGoneError, movedAwayError } from './errors.ts';
 import { replaceIfUnchanged } from './fsio.ts';
+
+/** Files larger than this are skipped by the scanner (a diary is text written by hand or a model). */
+export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Refuses to write a diary of `bytes` bytes that the scanner would skip: it would be indexed right
+ * after the write and then vanish from recall at the next full rebuild.
+ */
+export function assertWritableBytes(bytes: number, what: string): void {
+  if (bytes > DEFAULT_MAX_FILE_BYTES) {
+    const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+    throw new DiaryError('too-large', `${what} would be ${mb(bytes)} MB; diaries over ${mb(DEFAULT_MAX_FILE_BYTES)} MB are not indexed — split it into several entries`, { bytes });
+  }
+}
 
 /** The encodings the scanner reads (UTF-16 only with its BOM). */
 export type DiaryEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -76,6 +91,9 @@ export async function readForRewrite(abs: string, relPath: string): Promise<Diar
  */
 export async function rewriteIfUnchanged(abs: string, before: DiaryFileText, text: string): Promise<boolean> {
   if (text === before.text) return false;
-  await replaceIfUnchanged(abs, before.bytes, encodeText(text, before.encoding), { mode: before.mode });
+  // Measured in the file's own bytes: a UTF-16 diary is twice its UTF-8 size in Latin text.
+  const bytes = encodeText(text, before.encoding);
+  assertWritableBytes(bytes.length, basename(abs));
+  await replaceIfUnchanged(abs, before.bytes, bytes, { mode: before.mode });
   return true;
 }

@@ -374,3 +374,14 @@ test('withCollisionSuffix keeps the id at the end of the name', () => {
   assert.equal(withCollisionSuffix('plain.txt', 2), 'plain-2.txt');
   assert.equal(withCollisionSuffix('noext', 2), 'noext-2');
 });
+
+test('editEntry: a UTF-16 diary is held to the size limit in its own bytes, not in UTF-8 (it would drop out of the index)', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'engram-u16-size-'));
+  const head = '[09:00] 大文件\n\n> 很长的一篇。\n\n面板程序抢占了 443 端口，代理无法启动。\n';
+  const text = `${head}${'a'.repeat(4_100_000)}\n\nTag: 大文件\n`;
+  const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  writeFileSync(join(d, 'big.txt'), bytes);
+  // 8.2 MB in UTF-16; 200,000 more letters make it 8.6 MB (over the 8 MiB limit), 4.3 MB in UTF-8 (under it).
+  await assert.rejects(editEntry(d, 'big.txt', '面板程序抢占了 443 端口，代理无法启动。', `面板程序抢占了 443 端口，代理无法启动。${'b'.repeat(200_000)}`, 15), (e) => isDiaryError(e, 'too-large'));
+  assert.deepEqual(readFileSync(join(d, 'big.txt')), bytes, 'untouched');
+});
