@@ -1,6 +1,7 @@
 // Anchored replace: change one passage of a diary, located by quoting it. Guessing wrong would
 // silently destroy someone's memory, so every doubt is an error and the content stays as it was:
 // the anchor must be long enough, found, and unique at the first strategy level that finds it.
+import { dominantNewline } from './lines.ts';
 
 export type ReplaceStrategy = 'exact' | 'trailing-space' | 'whitespace-free';
 
@@ -162,8 +163,6 @@ export function anchoredReplace(content: string, target: string, replacement: st
 
 /** Converts a replacement's line feeds to the file's convention, so an edit does not mix CRLF and LF. */
 export function matchLineEndings(content: string, replacement: string): string {
-  const crlf = (content.match(/\r\n/g) ?? []).length;
-  const lf = (content.match(/\n/g) ?? []).length - crlf;
-  if (crlf > 0 && crlf >= lf) return replacement.replace(/\r?\n/g, '\r\n');
-  return replacement;
+  const newline = dominantNewline(content.match(/\r\n|\n|\r/g) ?? []);
+  return newline === '\n' ? replacement : replacement.replace(/\r\n|\n/g, newline);
 }

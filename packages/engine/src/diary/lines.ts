@@ -27,8 +27,24 @@ export function splitKeepingEnds(raw: string): Lines {
     text.push(body.slice(start));
     eol.push('');
   }
-  const crlf = eol.filter((e) => e === '\r\n').length;
-  return { bom, text, eol, newline: crlf > 0 && crlf >= eol.filter((e) => e === '\n').length ? '\r\n' : '\n' };
+  return { bom, text, eol, newline: dominantNewline(eol) };
+}
+
+/**
+ * The line ending a text mostly uses, from its lines' terminators: CRLF when it has as many as LF,
+ * a lone CR (old Mac files) only when it has more than either, else LF. Pure.
+ */
+export function dominantNewline(terminators: readonly string[]): '\r\n' | '\n' | '\r' {
+  let crlf = 0;
+  let lf = 0;
+  let cr = 0;
+  for (const e of terminators) {
+    if (e === '\r\n') crlf++;
+    else if (e === '\n') lf++;
+    else if (e === '\r') cr++;
+  }
+  if (cr > crlf && cr > lf) return '\r';
+  return crlf > 0 && crlf >= lf ? '\r\n' : '\n';
 }
 
 export const joinLines = (l: Lines): string => l.bom + l.text.map((t, i) => t + l.eol[i]!).join('');

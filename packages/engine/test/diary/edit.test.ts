@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { anchorLength, anchoredReplace, matchLineEndings } from '../../src/diary/edit.ts';
+import { splitKeepingEnds } from '../../src/diary/lines.ts';
 
 const DOC = '[21:14] 东京节点\n\n> 摘要\n\n第一段：面板程序抢占了 443 端口，代理无法启动。\n第二段：改到 8443 后恢复正常运行。\n\nTag: a';
 
@@ -60,6 +61,13 @@ test('an empty replacement deletes exactly the range', () => {
   const r = anchoredReplace(DOC, '第二段：改到 8443 后恢复正常运行。', '', 15);
   assert.ok(r.ok);
   assert.equal(r.content, DOC.replace('第二段：改到 8443 后恢复正常运行。', ''));
+});
+
+test('old Mac line endings (CR alone) are a convention too: an edit and an inserted line use them', () => {
+  assert.equal(matchLineEndings('a\rb\rc\r', 'x\ny'), 'x\ry');
+  assert.equal(matchLineEndings('a\rb\rc\r', 'x\r\ny'), 'x\ry');
+  assert.equal(splitKeepingEnds('a\rb\rc\r').newline, '\r');
+  assert.equal(splitKeepingEnds('a\r\nb\nc\r').newline, '\r\n', 'a tie keeps the CRLF it had');
 });
 
 test('matchLineEndings follows the file convention', () => {
