@@ -199,7 +199,8 @@ export interface ImportDeps {
   /** Writes a new memory; returns where it went (relative diary path). */
   writeMemory(draft: SessionMemoryDraft): Promise<{ path: string }>;
   /** Rewrites the memory at `path` from the draft; may return a new path when the file moved. */
-  updateMemory(path: string, draft: SessionMemoryDraft): Promise<{ path?: string } | void>;
+  /** `written: 'new'` when the memory was left as it was and the topic written as a new one (the person had made it theirs). */
+  updateMemory(path: string, draft: SessionMemoryDraft): Promise<{ path?: string; written?: 'new' } | void>;
 }
 
 export interface ImportOptions extends DraftOptions {
@@ -260,9 +261,11 @@ async function runImport(deps: ImportDeps, logs: readonly SessionLog[], options:
         }
         const draft = topic.draft;
         let path: string;
+        let updated = false;
         if (topic.status === 'changed' && topic.path !== null) {
           const result = await deps.updateMemory(topic.path, draft);
           path = (result && typeof result.path === 'string' && result.path) || topic.path;
+          updated = !(result && result.written === 'new');
         } else {
           path = (await deps.writeMemory(draft)).path;
         }
@@ -275,7 +278,7 @@ async function runImport(deps: ImportDeps, logs: readonly SessionLog[], options:
           importedAt: now().toISOString(),
         };
         await upsertSessionImport(deps.db, row);
-        if (topic.status === 'changed') report.updated++;
+        if (updated) report.updated++;
         else report.imported++;
       } catch (error) {
         report.failed.push({ sessionId: item.sessionId, error: error instanceof Error ? error.message : String(error) });

@@ -94,11 +94,11 @@ export class PastSessions {
    * keep) — then it stays as it is and the continued session is written as a memory of its own
    * (`writeNew` with a free title), which later imports of the session update.
    */
-  private async rewrite(path: string, draft: SessionMemoryDraft, writeNew: (title: string) => Promise<{ path: string }>): Promise<{ path: string }> {
+  private async rewrite(path: string, draft: SessionMemoryDraft, writeNew: (title: string) => Promise<{ path: string }>): Promise<{ path: string; written?: 'new' }> {
     const current = await this.engine.read(path);
     if (!current) throw new EngramError('not-found', `the memory an earlier import wrote (${path}) is gone`);
     const parsed = parseDiaryText(current.raw, { root: 'diary', path, mtimeMs: 0, size: 0, archiveFolder: '', requireTag: false, timePrefix: false });
-    if (parsed.meta.locked || !keepsEveryLine(parsed.body, draft.body)) return writeContinuation(draft.title, writeNew);
+    if (parsed.meta.locked || !keepsEveryLine(parsed.body, draft.body)) return { ...(await writeContinuation(draft.title, writeNew)), written: 'new' };
     // A generated summary described the old body: drop it so the queue writes a new one.
     const keepSummary = parsed.summarySource === 'manual';
     const meta = { ...parsed.meta, summary: keepSummary ? parsed.meta.summary : null };

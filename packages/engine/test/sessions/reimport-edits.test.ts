@@ -61,7 +61,8 @@ test('a memory the person edited keeps their words; the continued session become
   await s.engine.edit(file!, '连接池大小设为 CPU 核数的两倍', `连接池大小设为 CPU 核数的两倍${mine}`);
   const edited = s.text(file!);
   writeSession(s.home, 2);
-  await s.importAll();
+  const report = await s.importAll();
+  assert.deepEqual([report.imported, report.updated], [1, 0], 'reported as a new memory');
   assert.equal(s.text(file!), edited, 'the edited memory is untouched');
   const added = s.files().filter((f) => f !== file);
   assert.equal(added.length, 1, 'the continued session is a memory of its own');
