@@ -69,12 +69,12 @@ const readOrEmpty = async (path: string): Promise<string> => {
   }
 };
 
-/** The book for a rewrite (readForRewrite), or null when there is none yet. */
+/** The book for a rewrite (readForRewrite), or null when there is none yet (readForRewrite says so with 'not-found'). */
 const readBookForRewrite = async (path: string): Promise<DiaryFileText | null> => {
   try {
     return await readForRewrite(path, basename(path));
   } catch (error) {
-    if (fsCode(error) === 'ENOENT' || (error instanceof DiaryError && error.code === 'not-found')) return null;
+    if (error instanceof DiaryError && error.code === 'not-found') return null;
     throw error;
   }
 };

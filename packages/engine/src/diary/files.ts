@@ -2,7 +2,7 @@
 // follows, and which files count as diaries.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { DiaryError, fsCode } from './errors.ts';
+import { fsCode } from './errors.ts';
 import { assertWritableBytes, decodeText, DEFAULT_MAX_FILE_BYTES } from './textfile.ts';
 
 export { DEFAULT_MAX_FILE_BYTES } from './textfile.ts';

@@ -63,9 +63,12 @@ export function deriveTagsFromTitle(title: string, max = 6): string[] {
 }
 
 /** The provenance footer: where a migrated diary came from. */
+/** How a migrated diary names the legacy id it came from (provenanceFooter writes it, migratedFrom reads it). */
+const LEGACY_ID_LINE = '（溯源）旧记忆 id: ';
+
 export function provenanceFooter(id: string, sourcePaths: string[]): string {
   const lines: string[] = [];
-  if (id) lines.push(`（溯源）旧记忆 id: ${id}`);
+  if (id) lines.push(`${LEGACY_ID_LINE}${id}`);
   const shown = sourcePaths.slice(0, MAX_SOURCE_PATHS);
   if (shown.length > 0) {
     const more = sourcePaths.length > shown.length ? ` 等 ${sourcePaths.length} 处` : '';
@@ -118,7 +121,11 @@ async function migratedFrom(path: string, converted: { legacyId: string }): Prom
   if (converted.legacyId === '') return true;
   const read = await readTextFile(path);
   if (!read.ok) return true;
-  const ids = read.text.split(/\r?\n/).map((line) => /^（溯源）旧记忆 id: (.+)$/u.exec(line.trim())?.[1]?.trim()).filter((id) => id !== undefined);
+  const ids = read.text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith(LEGACY_ID_LINE))
+    .map((line) => line.slice(LEGACY_ID_LINE.length).trim());
   return ids.length === 0 || ids.includes(converted.legacyId);
 }
 
