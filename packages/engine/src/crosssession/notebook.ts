@@ -15,7 +15,8 @@ import { charLength, normaliseLineEnds } from '../compaction/text.ts';
 import type { SessionScope } from '../compaction/types.ts';
 import { DiaryError, fsCode } from '../diary/errors.ts';
 import { createFileExclusive } from '../diary/fsio.ts';
-import { readForRewrite, rewriteIfUnchanged, type DiaryFileText } from '../diary/textfile.ts';
+import { withLayoutOf } from '../diary/lines.ts';
+import { decodeText, readForRewrite, rewriteIfUnchanged, type DiaryFileText } from '../diary/textfile.ts';
 import { EngramError } from '../errors.ts';
 import { renderNotebookInjection } from './notebook-render.ts';
 
@@ -60,9 +61,19 @@ export interface NotebookWriteResult {
   backup: string | null;
 }
 
+/**
+ * A book's bytes as the words to show or inject: UTF-16 by its BOM as the scanner reads a diary, the
+ * BOM dropped, line ends as LF. Bytes that are not text read as UTF-8 with U+FFFD — shown, never
+ * written back (a write refuses such a book).
+ */
+const bookText = (bytes: Buffer): string => {
+  const decoded = decodeText(bytes);
+  return normaliseLineEnds((decoded.ok ? decoded.text : bytes.toString('utf8')).replace(/^\uFEFF/, ''));
+};
+
 const readOrEmpty = async (path: string): Promise<string> => {
   try {
-    return await readFile(path, 'utf8');
+    return bookText(await readFile(path));
   } catch (error) {
     if (fsCode(error) === 'ENOENT') return '';
     throw error;
@@ -81,7 +92,7 @@ const readBookForRewrite = async (path: string): Promise<DiaryFileText | null> =
 
 const readOrEmptySync = (path: string): string => {
   try {
-    return readFileSync(path, 'utf8');
+    return bookText(readFileSync(path));
   } catch (error) {
     if (fsCode(error) === 'ENOENT') return '';
     throw error;
@@ -152,7 +163,11 @@ export class NotebookFiles {
       // not text (GBK) is refused as it is, never rewritten as U+FFFD.
       const before = await readBookForRewrite(path);
       const old = before?.text ?? '';
-      const next = mode === 'replace' || old.trim() === '' ? `${added}\n` : `${old.replace(/\s+$/, '')}\n\n${added}\n`;
+      const oldWords = normaliseLineEnds(old.replace(/^\uFEFF/, ''));
+      // Composed in LF, then laid out as the book is: its BOM (without it a UTF-16 book would no
+      // longer read as text) and its line endings, the old lines keeping their own.
+      const composed = mode === 'replace' || oldWords.trim() === '' ? `${added}\n` : `${oldWords.replace(/\s+$/, '')}\n\n${added}\n`;
+      const next = withLayoutOf(old, composed);
       const chars = charLength(next);
       if (chars > NOTEBOOK_FILE_MAX) throw new EngramError('too-long', `写入后这本有 ${chars} 字,超过上限 ${NOTEBOOK_FILE_MAX} 字;先整理(replace)再写`);
       if (next === old) return { which, mode, chars, changed: false, backup: null };

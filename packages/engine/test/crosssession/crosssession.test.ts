@@ -253,3 +253,26 @@ test('notebook: a book the person re-saved as UTF-16 keeps its encoding and ever
   await assert.rejects(nb.write(scope, 'notes', '代理追加的一行', 'append', new Date()));
   assert.deepEqual(readFileSync(path), gbk, 'untouched');
 });
+
+test('notebook: a book re-saved as UTF-16 (BOM, CRLF) is read as its words, injected as its words, and a replace keeps it readable in its encoding', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engram-notebook-read-'));
+  const nb = new NotebookFiles(dataDir);
+  const scope = { workspace: 'w1', sessionId: 's1' };
+  await nb.write(scope, 'notes', '第一条笔记', 'append', new Date());
+  await nb.write(scope, 'rules', '先跑测试', 'append', new Date());
+  const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const notes = nb.pathOf(scope, 'notes');
+  writeFileSync(notes, utf16('客户的电话是 138-0000-0000。\r\n第二行\r\n'));
+  assert.equal(await nb.read(scope, 'notes'), '客户的电话是 138-0000-0000。\n第二行\n');
+  assert.equal(nb.readSync(scope, 'notes'), '客户的电话是 138-0000-0000。\n第二行\n');
+  writeFileSync(nb.pathOf(scope, 'rules'), utf16('回答一律用中文\r\n'));
+  assert.match(nb.injectionSync(scope, 4000), /回答一律用中文/);
+
+  await nb.write(scope, 'notes', '整理后的笔记\n只剩这一行', 'replace', new Date());
+  const after = readFileSync(notes);
+  assert.deepEqual([...after.subarray(0, 2)], [0xff, 0xfe], 'a replace keeps the BOM, so the book stays UTF-16 and readable');
+  assert.equal(new TextDecoder('utf-16le').decode(after.subarray(2)), '整理后的笔记\r\n只剩这一行\r\n', 'in its own line endings');
+  assert.equal(await nb.read(scope, 'notes'), '整理后的笔记\n只剩这一行\n');
+  await nb.write(scope, 'notes', '再追加一行', 'append', new Date());
+  assert.equal(new TextDecoder('utf-16le').decode(readFileSync(notes).subarray(2)), '整理后的笔记\r\n只剩这一行\r\n\r\n再追加一行\r\n', 'an append too');
+});
