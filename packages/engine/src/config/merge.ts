@@ -1,5 +1,6 @@
 // Pure helpers for the settings overlay: deep merge, deltas against the deploy base, secret masking.
 import { displayUrl } from '@engram/db/reachability';
+import { hasUrlCredentials, withoutUrlCredentials } from '../net/url-credentials.ts';
 import { checkPatchShape, pruneUnknown } from './patch-shape.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -74,11 +75,19 @@ export function maskSecrets<T>(obj: T, paths: readonly (readonly string[])[]): T
  */
 export const shownDatabaseUrl = (url: string): string => (url.startsWith('file:') ? url : displayUrl(url));
 
-/** `maskSecrets` with `secretPaths`, and the database URL as shownDatabaseUrl: a config as the browser may see it. */
+/**
+ * `maskSecrets` with `secretPaths`, the database URL as shownDatabaseUrl and the endpoints' URLs without
+ * a user name or password: a config as the browser may see it.
+ */
 export function maskForDisplay<T>(obj: T, paths: readonly (readonly string[])[]): T {
-  const masked = maskSecrets(obj, paths);
+  let masked = maskSecrets(obj, paths);
   const url = getPath(masked, ['databaseUrl']);
-  return typeof url === 'string' && url.length > 0 ? withPath(masked, ['databaseUrl'], shownDatabaseUrl(url)) : masked;
+  if (typeof url === 'string' && url.length > 0) masked = withPath(masked, ['databaseUrl'], shownDatabaseUrl(url));
+  for (const section of KEYED_ENDPOINTS) {
+    const baseUrl = getPath(masked, [section, 'baseUrl']);
+    if (typeof baseUrl === 'string' && hasUrlCredentials(baseUrl)) masked = withPath(masked, [section, 'baseUrl'], withoutUrlCredentials(baseUrl));
+  }
+  return masked;
 }
 
 /** Drops masked secrets from an incoming patch so a masked echo never overwrites the real value. */

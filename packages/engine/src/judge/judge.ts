@@ -4,6 +4,7 @@
 import type { EngramConfig } from '../config/schema.ts';
 import { estimateTokens } from '../compaction/tokens.ts';
 import { describeProxy, fetchForEnv, proxySettings } from '../net/proxy-fetch.ts';
+import { hasUrlCredentials, urlCredentialsRefusal } from '../net/url-credentials.ts';
 import type { Judge, JudgeVerdict } from '../recall/pipeline.ts';
 
 type JudgeConfig = EngramConfig['judge'];
@@ -90,6 +91,7 @@ export function createJudge(
 ): { judge: Judge | null; status: JudgeStatus } {
   if (!cfg.enabled) return { judge: null, status: judgeOff('judge disabled') };
   if (!cfg.baseUrl || !cfg.model) return { judge: null, status: judgeOff('judge enabled but baseUrl or model is missing') };
+  if (hasUrlCredentials(cfg.baseUrl)) return { judge: null, status: judgeOff(urlCredentialsRefusal('judge')) };
   const proxy = proxySettings(env);
   // Mutated by every call: the console and `engram status` read the judge's health from it.
   const status: JudgeStatus = { enabled: true, reason: null, state: 'ready', lastLatencyMs: null, lastAt: null, proxy: proxy ? describeProxy(proxy.httpsProxy ?? proxy.httpProxy ?? '') : null };

@@ -8,6 +8,7 @@ import type { Embedder } from './embedder.ts';
 import { EmbeddingFault } from './embedding-fault.ts';
 import { localModelName, type ChunkParams } from './fingerprint.ts';
 import { LocalEmbedder, modelFacts } from './local-embedder.ts';
+import { hasUrlCredentials, urlCredentialsRefusal } from '../net/url-credentials.ts';
 import { OpenAiEmbedder } from './openai-embedder.ts';
 
 /** Builds the embedder a configuration names (also used by the console's "test connection"). */
@@ -30,6 +31,7 @@ export async function createEmbedder(
     } catch {
       throw new EmbeddingFault('unavailable', 'embedding.baseUrl is not a valid URL');
     }
+    if (hasUrlCredentials(cfg.baseUrl)) throw new EmbeddingFault('unavailable', urlCredentialsRefusal('embedding'));
     return new OpenAiEmbedder({
       baseUrl: cfg.baseUrl,
       model: cfg.model,

@@ -5,8 +5,9 @@
 import { bumpGeneration, corpusCounts, readSettingsOverlay, writeSettingsOverlay } from '@engram/db';
 import type { SaveSettingsResult, SettingsView } from '../api.ts';
 import { checkDiaryRootChange } from '../config/folders.ts';
-import { endpointOf, isPlainObject, maskForDisplay, overlayAfterSave, stripMaskedSecrets } from '../config/merge.ts';
+import { endpointOf, getPath, isPlainObject, KEYED_ENDPOINTS, maskForDisplay, overlayAfterSave, stripMaskedSecrets } from '../config/merge.ts';
 import { applyOverlay } from '../config/resolve.ts';
+import { hasUrlCredentials, urlCredentialsRefusal } from '../net/url-credentials.ts';
 import { secretPaths, type EngramConfig } from '../config/schema.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import type { IndexService } from '../index/service.ts';
@@ -38,6 +39,10 @@ export class SettingsService {
     const s = this.s;
     if (!isPlainObject(patch)) throw new EngramError('bad-input', 'settings patch must be an object');
     if (s.database.readOnly) throw new EngramError('read-only-data', s.database.readOnly.reason);
+    for (const section of KEYED_ENDPOINTS) {
+      const baseUrl = getPath(patch, [section, 'baseUrl']);
+      if (typeof baseUrl === 'string' && hasUrlCredentials(baseUrl)) throw new EngramError('bad-input', urlCredentialsRefusal(section));
+    }
     const next = overlayAfterSave(s.overlay, stripMaskedSecrets(patch, secretPaths), s.resolved.base, s.resolved.lockedByEnv);
     const candidate = applyOverlay(s.resolved, next, s.env);
     // Moving the diary root: never to a system folder, and only when the caller named the new path.

@@ -190,3 +190,21 @@ describe('keys go only to the endpoint they were saved for (item 5)', () => {
     assert.ok(readFileSync(cfgFile, 'utf8').length > 0);
   });
 });
+
+describe('a user name or password in an endpoint URL', () => {
+  const d = dirs();
+  const secret = 'hunter2-pw';
+  const env = { ENGRAM_DATA_DIR: d.dataDir, HOME: d.root, ENGRAM_JUDGE_BASE_URL: `https://me:${secret}@judge.example/v1` };
+  let engine: Engine;
+  after(() => engine?.close());
+
+  test('is never shown in Settings, and a save that brings one is refused with where the key goes', async () => {
+    engine = await openEngine({ env, createDiaryDir: true });
+    const shown = JSON.stringify(await engine.getSettings());
+    assert.ok(!shown.includes(secret), shown);
+    assert.match(shown, /judge\.example\/v1/, 'the rest of the address is shown');
+    const r = await refusal(engine.saveSettings({ embedding: { provider: 'openai', baseUrl: 'https://u:p@emb.example/v1', model: 'm' } }));
+    assert.ok(typeof r === 'object' && r.code === 'bad-input' && /embedding\.apiKey/.test(r.message), JSON.stringify(r));
+    assert.ok(!JSON.stringify(await engine.getSettings()).includes('emb.example'), 'nothing saved');
+  });
+});

@@ -44,3 +44,18 @@ test('one request per candidate, each a single statement naming that candidate o
   }
   assert.deepEqual(new Set(bodies.map((b) => markers.find((m) => b.messages[0]!.content.includes(m)))), new Set(markers));
 });
+
+test('a judge URL with a password is not used, and the password is in no status or message', async () => {
+  let calls = 0;
+  const defaults = configSchema.parse({}).judge;
+  const { judge, status } = createJudge({ ...defaults, enabled: true, baseUrl: 'https://me:hunter2-pw@judge.example/v1', model: 'm' }, (async () => {
+    calls++;
+    throw new TypeError('Request cannot be constructed from a URL that includes credentials: https://me:hunter2-pw@judge.example/v1/chat/completions');
+  }) as typeof fetch, {});
+  if (judge) await judge('问题', [{ chunkId: 'c1', title: 't', text: 'x' }]);
+  assert.equal(judge, null);
+  assert.equal(status.enabled, false);
+  assert.match(String(status.reason), /judge\.apiKey/);
+  assert.ok(!JSON.stringify(status).includes('hunter2'), JSON.stringify(status));
+  assert.equal(calls, 0);
+});

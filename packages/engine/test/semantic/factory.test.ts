@@ -32,3 +32,11 @@ describe('createSemanticPort', () => {
     db.close();
   });
 });
+
+describe('createEmbedder', () => {
+  it('refuses an endpoint URL with a user name or password, saying where the key goes and not repeating it', async () => {
+    const { createEmbedder } = await import('../../src/semantic/embedder-factory.ts');
+    const cfg = embeddingConfig({ provider: 'openai', baseUrl: `${server.url.replace('://', '://me:hunter2-pw@')}`, model: 'm', minIntervalMs: 0 });
+    await assert.rejects(createEmbedder(cfg.embedding), (e: Error) => /embedding\.apiKey/.test(e.message) && !e.message.includes('hunter2'));
+  });
+});
