@@ -58,9 +58,9 @@ export interface GrowthRow {
 }
 
 /** A system's answer to a query: the groups (or ids) of its top 5 (empty = nothing), and the query gate's probability when it judged. */
-type Answer = (q: string) => Promise<{ groups: string[]; queryP?: number | null }> | { groups: string[]; queryP?: number | null };
+export type Answer = (q: string) => Promise<{ groups: string[]; queryP?: number | null }> | { groups: string[]; queryP?: number | null };
 
-interface Asked {
+export interface Asked {
   kind: 'asked' | 'ooc' | 'chatter';
   half: 0 | 1;
   /** The question holds a Latin letter. */
@@ -73,7 +73,7 @@ interface Asked {
 const LATIN_LETTER = /[A-Za-z]/;
 
 /** Runs every kept question through `answer` once. */
-async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ records: Asked[]; ms: number }> {
+export async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer, opts: { every: number; half: 0 | 1 | null }): Promise<{ records: Asked[]; ms: number }> {
   const keep = <T extends { half: 0 | 1 }>(xs: T[]) => xs.filter((x, i) => i % opts.every === 0 && (opts.half === null || x.half === opts.half));
   const records: Asked[] = [];
   const t0 = performance.now();
@@ -88,7 +88,7 @@ async function ask(store: BuiltStore, chatter: QaSet['chatter'], answer: Answer,
 }
 
 /** The figures per half; with `queryGateAt`, as if the query gate's bar were that (a higher bar only silences more). */
-function figures(records: Asked[], queryGateAt?: number): [HalfFigures, HalfFigures] {
+export function figures(records: Asked[], queryGateAt?: number): [HalfFigures, HalfFigures] {
   const f = (half: 0 | 1): HalfFigures => {
     const rs = records.filter((r) => r.half === half);
     const empty = (r: Asked) => r.empty || (queryGateAt !== undefined && r.queryP !== null && r.queryP < queryGateAt);
