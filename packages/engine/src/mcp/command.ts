@@ -78,6 +78,8 @@ export async function cmdMcp(args: string[]): Promise<void> {
     process.stderr.write(`engram mcp: Streamable HTTP on http://${values.host}:${bound}/mcp (header x-engram-token: the token in ${engine.config.dataDir}/console-token)\n`);
     await done;
     http.close();
+    // Idle keep-alive connections would hold close() open and the process with it.
+    http.closeAllConnections();
     return;
   }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');

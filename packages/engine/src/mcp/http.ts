@@ -20,18 +20,38 @@ export interface McpHttpOptions {
 /** The console's policy for this data dir: its token, allowed origins and hosts, and the bind host. */
 export function mcpGuardPolicy(engine: Engine, bindHost: string): GuardPolicy {
   const c = engine.config.console;
-  return { token: ensureToken(engine.config.dataDir), allowedOrigins: normalizeOrigins(c.allowedOrigins), allowedHosts: [...c.allowedHosts], trustedProxy: false, bindHost };
+  // Only the token header: no page of ours talks to this server, and the console's cookie reaches every port.
+  return { token: ensureToken(engine.config.dataDir), allowedOrigins: normalizeOrigins(c.allowedOrigins), allowedHosts: [...c.allowedHosts], trustedProxy: false, bindHost, sessionCookie: false };
 }
 
+/** The one path the server answers on (as `engram mcp --http` prints it). */
+export const MCP_PATH = '/mcp';
+
+/** A refusal; the connection closes after it, so a refused request's body is not read on. */
 const refuse = (res: ServerResponse, status: number, message: string) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', connection: 'close' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 };
+
+const pathOf = (url: string | undefined): string => {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
+};
+
+// Loopback, one person's clients: a few dozen connections at most. Headers must arrive in 10 s and a
+// whole request in 60 s, so connections that trickle or idle cannot pile up.
+const LIMITS = { maxConnections: 256, headersTimeout: 10_000, requestTimeout: 60_000 } as const;
 
 export async function serveMcpHttp(engine: Engine, options: McpHttpOptions): Promise<Server> {
   const policy = mcpGuardPolicy(engine, options.host);
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const verdict = checkMutation(headerBag(req.headers), policy);
     if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
+    if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404, `not found: the endpoint is ${MCP_PATH} / 接口地址是 ${MCP_PATH}`);
     if (req.method !== 'POST') return refuse(res, 405, 'POST only (stateless server) / 只接受 POST');
     const server = createEngramMcpServer(engine, { workspace: options.workspace, ...(options.track ? { track: options.track } : {}) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -46,6 +66,9 @@ export async function serveMcpHttp(engine: Engine, options: McpHttpOptions): Pro
       if (!res.headersSent) refuse(res, 500, e instanceof Error ? e.message : String(e));
     }
   });
+  http.maxConnections = LIMITS.maxConnections;
+  http.headersTimeout = LIMITS.headersTimeout;
+  http.requestTimeout = LIMITS.requestTimeout;
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
     http.listen(options.port, options.host, () => ok());

@@ -51,6 +51,12 @@ export interface GuardPolicy {
   trustedProxy?: boolean;
   /** The address the server listens on; a concrete (non-wildcard) one is accepted as a host name. */
   bindHost?: string;
+  /**
+   * Whether the console's browser session cookie stands for the token (default true: the console's own
+   * pages). false for a server no page of ours talks to (MCP over HTTP): cookies are not kept apart by
+   * port, so the console's would reach it too.
+   */
+  sessionCookie?: boolean;
 }
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 403 | 421; reason: string };
@@ -224,7 +230,8 @@ export function checkMutation(headers: HeaderBag, policy: GuardPolicy): GuardVer
   if (!host.ok) return host;
   const site = checkSameSite(headers, policy);
   if (!site.ok) return site;
-  if (!tokensEqual(headers.get(TOKEN_HEADER), policy.token) && !sessionCookieValid(headers, policy.token)) {
+  const byCookie = policy.sessionCookie !== false && sessionCookieValid(headers, policy.token);
+  if (!tokensEqual(headers.get(TOKEN_HEADER), policy.token) && !byCookie) {
     return { ok: false, status: 403, reason: `missing or wrong ${TOKEN_HEADER} header` };
   }
   return { ok: true };

@@ -254,6 +254,7 @@ test('engram mcp --http: the console guard (Host, token) in front of Streamable 
   seedCorpus(d.diaryDir);
   mkdirSync(d.dataDir, { recursive: true });
   const server = spawn(process.execPath, [bin, 'mcp', '--http', '--port', '0', ...common(d)], { env: baseEnv(d), stdio: ['ignore', 'ignore', 'pipe'] });
+  let idle: import('node:net').Socket | undefined;
   try {
     let url = '';
     for await (const line of createInterface({ input: server.stderr! })) {
@@ -279,6 +280,14 @@ test('engram mcp --http: the console guard (Host, token) in front of Streamable 
       }, fail);
     });
     assert.equal(rebound, 421, 'foreign Host');
+    // The console's browser cookie is sent to every port of 127.0.0.1: it is not this server's credential.
+    const { browserSessionValue } = await import('../../src/security/request-guard.ts');
+    assert.equal((await post({ cookie: `engram_session=${browserSessionValue(token)}` })).status, 403, 'the console cookie alone');
+    const refused = await post({});
+    assert.equal(refused.headers.get('connection'), 'close', 'a refused request is not read on');
+    assert.equal(refused.headers.get('x-content-type-options'), 'nosniff');
+    const elsewhere = await fetch(url.replace(/\/mcp$/, '/other'), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-engram-token': token }, body: init });
+    assert.equal(elsewhere.status, 404, 'only /mcp is the endpoint');
 
     const client = new Client({ name: 'engram-http-test', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-engram-token': token } } }));
@@ -289,9 +298,14 @@ test('engram mcp --http: the console guard (Host, token) in front of Streamable 
     } finally {
       await client.close();
     }
+    // An idle keep-alive connection must not hold the server up at shutdown.
+    const { connect } = await import('node:net');
+    idle = connect(Number(new URL(url).port), '127.0.0.1');
+    await new Promise((r) => idle!.once('connect', r));
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    idle?.destroy();
   }
   assert.equal(existsSync(join(d.dataDir, 'engram.lock')), false);
 });
