@@ -1,5 +1,5 @@
-// How the console slices memories by workspace and where a workspace's past sessions may be. Pure.
-import { formatProvenance, GLOBAL_WORKSPACE, type MemorySummary, type WorkspaceClaim } from '@engram/engine';
+// How the console slices memories by workspace. Pure.
+import { formatProvenance, GLOBAL_WORKSPACE, type MemorySummary } from '@engram/engine';
 
 export type MemoryScope = 'workspace' | 'global' | 'all';
 
@@ -26,25 +26,4 @@ export function filterByWorkspace(memories: readonly MemorySummary[], workspace:
     out.push({ ...m, scope, provenance: formatProvenance(m) });
   }
   return out;
-}
-
-// The claim record of an automatic rename says where the folder was; the path itself is not a column.
-const MOVED_FROM = /^moved from (.+) \(matched by the /;
-
-/**
- * Folders a workspace lived in before (renames it was claimed through, workspaces merged into it):
- * its past sessions were recorded with those as their cwd.
- */
-export function pastPathsOf(claims: readonly WorkspaceClaim[], workspaceId: string, currentPath: string): string[] {
-  const paths = new Set<string>();
-  for (const c of claims) {
-    if (c.workspaceId !== workspaceId || c.status !== 'applied') continue;
-    if (c.decision === 'merge' && c.path) paths.add(c.path);
-    if (c.decision === 'claim') {
-      const from = MOVED_FROM.exec(c.reason)?.[1];
-      if (from) paths.add(from);
-    }
-  }
-  paths.delete(currentPath);
-  return [...paths].filter((p) => p.trim() !== '');
 }

@@ -11,6 +11,7 @@ import { listSessions } from '../sessions/list.ts';
 import { formatSessionList, SESSION_VIEWS, type SessionView } from '../sessions/read.ts';
 import { memoryLookup, readSessionById } from '../sessions/tool-read.ts';
 import type { Engine } from '../engine.ts';
+import { WorkspaceRegistry } from '../workspace/registry.ts';
 
 // The shapes of tools.ts's McpToolContext / McpToolSpec, said here so that tools.ts, which lists this
 // tool, is not imported back (no import cycle).
@@ -40,6 +41,12 @@ export function splitView(q: string): { words: string; view: SessionView | undef
   return { words: q.replace(VIEW_WORD, ' ').trim(), view: view as SessionView };
 }
 
+/** The folders a scoped server's sessions come from ([] when its workspace has none: global, or no folder known); null unscoped. */
+async function foldersOf(ctx: SessionToolContext): Promise<string[] | null> {
+  if (ctx.workspace === null) return null;
+  return new WorkspaceRegistry(ctx.engine).folders(ctx.workspace);
+}
+
 export function sessionTool(ctx: SessionToolContext, home: string): SessionToolSpec {
   const injectedTags = () => {
     const name = ctx.engine.config.inject?.blockName?.trim();
@@ -53,10 +60,14 @@ export function sessionTool(ctx: SessionToolContext, home: string): SessionToolS
       const maxChars = ctx.engine.config.sessions.readMaxChars;
       const id = typeof args.id === 'string' ? args.id.trim() : '';
       const { words: q, view } = splitView(typeof args.q === 'string' ? args.q : '');
+      // A scoped server, like a plugin session of that workspace, sees the sessions recorded in its
+      // folders (the current one and those it lived in before); an unscoped one sees every session.
+      const within = await foldersOf(ctx);
       if (id === '') {
         if (q !== '') throw new EngramError('invalid-arguments', 'q 在一次会话里搜,需要 id / "q" searches inside one session: give its "id"');
-        const items = await listSessions(home, { injectedTags: injectedTags() });
-        return { text: formatSessionList(items, { maxChars, scope: '全部工作区', timeZone: ctx.engine.timeZone }), structured: { total: items.length, sessions: items.map((i) => ({ id: i.id, title: i.title, turns: i.turns, startedAt: i.startedAt, cwd: i.cwd })) } };
+        const items = within ? (within.length > 0 ? await listSessions(home, { cwd: within[0], workspacePaths: within.slice(1), injectedTags: injectedTags() }) : []) : await listSessions(home, { injectedTags: injectedTags() });
+        const scope = within ? (within[0] ?? `${ctx.workspace}(没有文件夹)`) : '全部工作区';
+        return { text: formatSessionList(items, { maxChars, scope, timeZone: ctx.engine.timeZone }), structured: { total: items.length, sessions: items.map((i) => ({ id: i.id, title: i.title, turns: i.turns, startedAt: i.startedAt, cwd: i.cwd })) } };
       }
       const answer = await readSessionById(
         { id, from: args.from as number | undefined, q, view },
@@ -68,6 +79,7 @@ export function sessionTool(ctx: SessionToolContext, home: string): SessionToolS
           timeZone: ctx.engine.timeZone,
           // A scoped server sees its workspace's memories and the global ones, as its other tools do.
           memory: memoryLookup(ctx.engine, (ws) => visibleIn({ workspace: ctx.workspace }, ws)),
+          ...(within ? { within } : {}),
         },
       );
       const { text: body, kind: _kind, ...structured } = answer;

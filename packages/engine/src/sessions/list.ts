@@ -152,6 +152,19 @@ async function describe(ref: SessionFile, options: ParseSessionOptions): Promise
 const newestFirst = (a: SessionListItem, b: SessionListItem): number =>
   (b.endedAt ?? b.startedAt ?? b.mtimeMs) - (a.endedAt ?? a.startedAt ?? a.mtimeMs) || a.id.localeCompare(b.id);
 
+/** Whether a session's header places it in one of `places` (the folder or inside it); no cwd: nowhere. */
+const recordedIn = (item: SessionListItem, places: readonly string[]): boolean => item.cwd !== null && places.some((p) => pathWithin(p, item.cwd!));
+
+/** The session files among `files` recorded in one of `places` (for a caller that may read one workspace's sessions only). */
+export async function filesRecordedIn(files: readonly SessionFile[], places: readonly string[], options: ParseSessionOptions = {}): Promise<SessionFile[]> {
+  const out: SessionFile[] = [];
+  for (const ref of files) {
+    const item = await describe(ref, options);
+    if (item && recordedIn(item, places)) out.push(ref);
+  }
+  return out;
+}
+
 /**
  * Sessions of a workspace, newest first. Without `cwd` and `workspacePaths` every session is
  * listed; with them, a session whose header has no cwd cannot be placed and is left out.
@@ -163,7 +176,7 @@ export async function listSessions(dshHome: string, options: ListSessionsOptions
     const item = await describe(ref, { injectedTags: options.injectedTags });
     if (!item) continue;
     if (!options.includeSubagents && item.origin === 'subagent') continue;
-    if (places.length > 0 && (item.cwd === null || !places.some((p) => pathWithin(p, item.cwd!)))) continue;
+    if (places.length > 0 && !recordedIn(item, places)) continue;
     out.push(item);
   }
   return out.sort(newestFirst);

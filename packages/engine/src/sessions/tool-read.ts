@@ -8,7 +8,7 @@ import type { MemoryDetail } from '../api.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { createTokenizer } from '../text/tokenize.ts';
 import type { Tokenizer } from '../types.ts';
-import { findSessionFiles, loadSession, type SessionFile } from './list.ts';
+import { filesRecordedIn, findSessionFiles, loadSession, type SessionFile } from './list.ts';
 import type { SessionLog } from './log.ts';
 import { sessionReadPage, type SessionView } from './read.ts';
 import { sessionSearchPage } from './search.ts';
@@ -38,6 +38,8 @@ export interface SessionReadDeps {
   memory?(id: string): Promise<SourceMemory | null>;
   /** The zone times are shown in: the data directory's (engine.timeZone); absent, this machine's. */
   timeZone?: string;
+  /** Session ids open only sessions recorded in these folders (a workspace's); absent: every session. A memory's id still opens its source session. */
+  within?: readonly string[];
 }
 
 export interface SessionReadAnswer {
@@ -56,8 +58,9 @@ export interface SessionReadAnswer {
   source?: { docId: string; turn: number; how: SourceAnchor['how'] };
 }
 
-async function sessionFile(home: string, id: string, injectedTags: readonly string[]): Promise<SessionFile | null> {
-  const files = await findSessionFiles(home, id, { injectedTags });
+async function sessionFile(home: string, id: string, injectedTags: readonly string[], within?: readonly string[]): Promise<SessionFile | null> {
+  const found = await findSessionFiles(home, id, { injectedTags });
+  const files = within ? await filesRecordedIn(found, within, { injectedTags }) : found;
   if (files.length > 1) {
     const names = files.slice(0, 8).map((f) => f.dirName).join(', ');
     throw new EngramError('ambiguous', `"${id}" matches ${files.length} sessions (${names}${files.length > 8 ? ', …' : ''}); give more characters of the id`);
@@ -87,17 +90,19 @@ export async function readSessionById(request: SessionReadRequest, deps: Session
   const tags = deps.injectedTags ?? [];
   const q = request.q?.trim() ?? '';
 
-  let file = await sessionFile(deps.home, id, tags);
+  let file = await sessionFile(deps.home, id, tags, deps.within);
   let memory: SourceMemory | null = null;
   if (!file && deps.memory) {
     memory = await deps.memory(id);
     if (memory) {
       if (!memory.sessionId) throw new EngramError('no-source', `memory ${memory.docId} records no source session (it was written in the console, the CLI or by an older version)`);
+      // A memory the caller may read opens its source session wherever that was recorded: the
+      // memory's workspace, not the session's folder, is what the caller is scoped to.
       file = (await sessionFile(deps.home, memory.sessionId, tags)) ?? (await sessionFile(deps.home, bareSessionId(memory.sessionId), tags));
       if (!file) throw new EngramError('not-found', `memory ${memory.docId} came from session ${memory.sessionId}, whose log is not under ${deps.home} (deleted, or another machine)`);
     }
   }
-  if (!file) throw new EngramError('not-found', `no session${deps.memory ? ' or memory' : ''} with id or prefix "${id}" under ${deps.home}; call session_read without an id to list this workspace's sessions`);
+  if (!file) throw new EngramError('not-found', `no session${deps.memory ? ' or memory' : ''}${deps.within ? ' of this workspace' : ''} with id or prefix "${id}" under ${deps.home}; call session_read without an id to list this workspace's sessions`);
   const log = await load(file, tags, view);
   const base = { kind: 'session' as const, id: log.id, title: log.title, view, total: log.turns.length };
 

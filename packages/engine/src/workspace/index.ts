@@ -19,4 +19,5 @@ export {
   type MirrorStatus,
   type MirrorWorkspace,
 } from './mirror.ts';
+export { movedFromReason, pastPathsOf } from './past-paths.ts';
 export { applyScopedNoteBlocks, type NoteScope, type ScopedNoteEngine } from './notes.ts';

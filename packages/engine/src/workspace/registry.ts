@@ -33,6 +33,7 @@ import type { ConfigSource, DatabaseSource, MemoryReader, MemoryWriter, WriterLo
 import { EngramError } from '../errors.ts';
 import { decideClaim, type ClaimDecision, type KnownWorkspace } from './claim.ts';
 import { normaliseWorkspacePath, workspaceIdentity, type WorkspaceIdentity } from './identity.ts';
+import { movedFromReason, pastPathsOf } from './past-paths.ts';
 import { systemFolderProblem } from './system-folders.ts';
 
 /** What the registry needs of the engine: its database, the memory list and the Meta-line writer. */
@@ -197,7 +198,7 @@ export class WorkspaceRegistry {
         const claimId = await claimWorkspacePath(
           this.db,
           { id: row.id, fromPath: decision.from, toPath: identity.path, name, ...keys, lastSeenAt: at },
-          { at, path: identity.path, workspaceId: row.id, candidates: [row.id], decision: 'claim', status: 'applied', reason: `moved from ${decision.from} (matched by the ${decision.via} fingerprint; the old folder is gone)` },
+          { at, path: identity.path, workspaceId: row.id, candidates: [row.id], decision: 'claim', status: 'applied', reason: movedFromReason(decision.from, decision.via) },
         );
         if (claimId === null) return null;
         return { id: row.id, name: name ?? row.name, path: identity.path, decision, claimId };
@@ -225,6 +226,16 @@ export class WorkspaceRegistry {
 
   async get(id: string): Promise<WorkspaceRow | null> {
     return (await getWorkspaceRow(this.db, id)) ?? null;
+  }
+
+  /**
+   * The folders a workspace's sessions were recorded in: its folder, then the ones it lived in before
+   * (pastPathsOf). [] for global and for an id with no folder.
+   */
+  async folders(id: string): Promise<string[]> {
+    const row = id === GLOBAL_WORKSPACE ? null : await this.get(id);
+    if (!row) return [];
+    return [row.path, ...pastPathsOf(await this.claims({ limit: 1000 }), row.id, row.path)];
   }
 
   /**

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { estimateTokens } from '../../src/compaction/tokens.ts';
 import { toolInputSchema } from '../../src/mcp/server.ts';
 import { mcpTools, type McpToolSpec } from '../../src/mcp/tools.ts';
+import { WorkspaceRegistry } from '../../src/workspace/registry.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 import { IDS, makeHome } from '../sessions/home.ts';
 
@@ -64,6 +65,30 @@ test('MCP session_read scoped to a workspace: another workspace’s memory is no
   const own = await engine.write({ title: '这里的记忆', content: '这个工作区里的周报写法:每周五下午写,列三件事。', meta: { workspace: 'ws-a', sessionId: IDS.rich, origin: 'agent' } });
   assert.equal((await refusal(tool, { id: other.docId })).code, 'not-found');
   assert.equal((await tool.run({ id: own.docId })).structured!.id, IDS.rich);
+});
+
+test('MCP session_read scoped to a workspace lists and opens only the sessions recorded in its folders', async (t) => {
+  const home = await makeHome(t);
+  const d = tempDirs();
+  const engine = await openTestEngine(d, {}, { sessions: { dshHome: home } });
+  t.after(() => {
+    engine.close();
+    rmSync(d.root, { recursive: true, force: true });
+  });
+  const alpha = await new WorkspaceRegistry(engine).resolve('/work/alpha', { autoClaim: false });
+  const toolOf = (workspace: string | null) => mcpTools({ engine, workspace, env: {} }).find((x) => x.name === 'session_read')!;
+  const listed = async (workspace: string | null) => ((await toolOf(workspace).run({})).structured!.sessions as { id: string }[]).map((s) => s.id);
+
+  const scoped = await listed(alpha.id);
+  assert.ok(scoped.includes(IDS.rich) && scoped.includes(IDS.sub), `its folder and below: ${scoped.join(', ')}`);
+  for (const other of [IDS.beta, IDS.alphabet, IDS.nocwd]) assert.ok(!scoped.includes(other), `${other} is another folder's (or no folder's)`);
+  assert.equal((await refusal(toolOf(alpha.id), { id: IDS.beta })).code, 'not-found');
+  assert.equal((await refusal(toolOf(alpha.id), { id: IDS.beta.slice(0, 8) })).code, 'not-found');
+  assert.equal((await toolOf(alpha.id).run({ id: IDS.rich })).structured!.id, IDS.rich);
+
+  const everyone = await listed(null);
+  assert.ok(everyone.includes(IDS.beta), 'an unscoped server lists every session');
+  assert.equal((await toolOf(null).run({ id: IDS.beta })).structured!.id, IDS.beta);
 });
 
 test('what the session_read schema costs per request (docs/mcp.md)', async (t) => {

@@ -8,7 +8,6 @@ import type { ConsoleRuntime } from '../engine.ts';
 import { isEngineError } from '../errors.ts';
 import { servicesOf } from '../services.ts';
 import { createTRPCRouter, procedure } from '../trpc.ts';
-import { pastPathsOf } from '../workspace-view.ts';
 
 async function knownWorkspace(runtime: ConsoleRuntime, id: string) {
   const row = await servicesOf(runtime).registry.get(id);
@@ -29,7 +28,7 @@ export const sessionsRouter = createTRPCRouter({
     if (input.workspace === GLOBAL_WORKSPACE) throw new TRPCError({ code: 'BAD_REQUEST', message: 'global has no folder: pick a workspace to list its sessions' });
     const { registry, sessions } = servicesOf(ctx.runtime);
     const ws = await knownWorkspace(ctx.runtime, input.workspace);
-    const workspacePaths = pastPathsOf(await registry.claims({ limit: 1000 }), ws.id, ws.path);
+    const workspacePaths = (await registry.folders(ws.id)).slice(1);
     return {
       workspace: { id: ws.id, name: ws.name, path: ws.path, pastPaths: workspacePaths },
       home: resolveDshHome(ctx.runtime.engine.config.sessions.dshHome),
