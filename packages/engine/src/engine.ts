@@ -7,7 +7,6 @@
 // (workspaces, past sessions, cross-session and compaction memory are services the adapters build
 // over this facade: workspace/, sessions/, crosssession/, compaction/.)
 import { openDatabase, type Database, type DocumentRow } from '@engram/db';
-import { mkdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EngineStatus, IndexReport, MemoryDetail, MemorySummary, SaveSettingsResult, SettingsView, WriteInput, WriteResult } from './api.ts';
 import { resolveBase, type ResolvedBase } from './config/resolve.ts';
@@ -34,6 +33,7 @@ import { StatusService } from './status/service.ts';
 import type { SetSummaryResult, SummaryQueue, SummaryWriteSource } from './summaries/queue.ts';
 import { detectTimeZone, ensureTimeZone, zoneShaped } from './timeq/timezone.ts';
 import type { Tokenizer } from './types.ts';
+import { ensureDataDir } from './security/install-token.ts';
 
 export type { OpenEngineOptions } from './runtime/state.ts';
 export type { LiveSyncState } from './index/service.ts';
@@ -64,7 +64,7 @@ export interface OpeningEngine {
 export async function startEngine(options: OpenEngineOptions & { switchDiaryDir?: boolean } = {}): Promise<OpeningEngine> {
   const env = options.env ?? process.env;
   const resolved = resolveBase(options);
-  mkdirSync(resolved.base.dataDir, { recursive: true });
+  ensureDataDir(resolved.base.dataDir);
   // A corrupt database file is moved to backups/ and rebuilt from the diary files below.
   const db = await openDatabase({ url: resolved.base.databaseUrl, authToken: resolved.base.databaseAuthToken || undefined, recoverCorrupt: true });
   let engine: Engine;

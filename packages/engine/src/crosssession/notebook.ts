@@ -5,7 +5,7 @@
 //   session-rules.md  — this session's own rules; injected, highest precedence;
 //   minor-rules.md    — the compaction channel's book (read here, written only by compaction).
 // A replace never loses the old text: it is copied into notebook-bak/ first (a new file each time).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { CompactionFiles } from '../compaction/files.ts';
@@ -19,6 +19,7 @@ import { withLayoutOf } from '../diary/lines.ts';
 import { decodeText, readForRewrite, rewriteIfUnchanged, type DiaryFileText } from '../diary/textfile.ts';
 import { EngramError } from '../errors.ts';
 import { renderNotebookInjection } from './notebook-render.ts';
+import { ensureDataDir } from '../security/install-token.ts';
 
 export type NotebookBook = 'notes' | 'rules' | 'minor';
 export type WritableBook = 'notes' | 'rules';
@@ -198,7 +199,7 @@ export class NotebookFiles {
 
   /** Creates a folder under the data dir one level at a time, each level checked by safeJoin. */
   private async ensureDir(relative: string): Promise<void> {
-    mkdirSync(this.dataDir, { recursive: true });
+    ensureDataDir(this.dataDir);
     const segments = relative.split('/');
     for (let i = 0; i < segments.length; i++) {
       await mkdir(this.compaction.pathOf(segments.slice(0, i + 1).join('/'))).catch((error) => {

@@ -18,11 +18,19 @@ function readToken(file: string): string | null {
   }
 }
 
+/**
+ * Creates the data folder (and any missing parent) for the person alone, 0700: it holds a copy of every
+ * memory, the install token and the settings. A folder that exists keeps its mode.
+ */
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
 export function ensureToken(dataDir: string): string {
   const file = tokenPath(dataDir);
   const existing = readToken(file);
   if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const token = randomBytes(32).toString('base64url');
   try {
     writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
