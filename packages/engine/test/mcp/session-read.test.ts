@@ -11,7 +11,8 @@ import { WorkspaceRegistry } from '../../src/workspace/registry.ts';
 import { openTestEngine, tempDirs } from '../engine/helpers.ts';
 import { IDS, makeHome } from '../sessions/home.ts';
 
-async function setup(t: { after(fn: () => unknown): void }, workspace: string | null) {
+/** An engine over a DSH home with the test sessions (home.ts). */
+async function engineWithSessions(t: { after(fn: () => unknown): void }) {
   const home = await makeHome(t);
   const d = tempDirs();
   const engine = await openTestEngine(d, {}, { sessions: { dshHome: home } });
@@ -19,9 +20,18 @@ async function setup(t: { after(fn: () => unknown): void }, workspace: string | 
     engine.close();
     rmSync(d.root, { recursive: true, force: true });
   });
+  return engine;
+}
+
+function sessionRead(engine: Awaited<ReturnType<typeof engineWithSessions>>, workspace: string | null): McpToolSpec {
   const tool = mcpTools({ engine, workspace, env: {} }).find((x) => x.name === 'session_read');
   assert.ok(tool, 'session_read is offered where the DSH home has sessions');
-  return { engine, tool: tool! };
+  return tool;
+}
+
+async function setup(t: { after(fn: () => unknown): void }, workspace: string | null) {
+  const engine = await engineWithSessions(t);
+  return { engine, tool: sessionRead(engine, workspace) };
 }
 
 const refusal = async (tool: McpToolSpec, args: Record<string, unknown>): Promise<{ code: string; message: string }> => {
@@ -68,15 +78,9 @@ test('MCP session_read scoped to a workspace: another workspace’s memory is no
 });
 
 test('MCP session_read scoped to a workspace lists and opens only the sessions recorded in its folders', async (t) => {
-  const home = await makeHome(t);
-  const d = tempDirs();
-  const engine = await openTestEngine(d, {}, { sessions: { dshHome: home } });
-  t.after(() => {
-    engine.close();
-    rmSync(d.root, { recursive: true, force: true });
-  });
+  const engine = await engineWithSessions(t);
   const alpha = await new WorkspaceRegistry(engine).resolve('/work/alpha', { autoClaim: false });
-  const toolOf = (workspace: string | null) => mcpTools({ engine, workspace, env: {} }).find((x) => x.name === 'session_read')!;
+  const toolOf = (workspace: string | null) => sessionRead(engine, workspace);
   const listed = async (workspace: string | null) => ((await toolOf(workspace).run({})).structured!.sessions as { id: string }[]).map((s) => s.id);
 
   const scoped = await listed(alpha.id);
