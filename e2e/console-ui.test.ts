@@ -267,6 +267,11 @@ describe('console UI (#16) in Chromium', { skip: haveChromium ? false : `no Chro
       await page.getByTestId('index-rebuild').click();
       await page.getByTestId('rebuild-report').waitFor();
       await collect('index');
+      // The new memory has no summary and no tags: the missing Tag line is a warning to fix, the
+      // missing summary a note (the engine uses the body's beginning), counted by kind, in Chinese; a
+      // few warnings to fix are listed one by one with their file.
+      assert.match(await page.getByTestId('index-warnings').innerText(), /^警告 \(1\)\n.*潮汐发电站巡检.*\.txt:3：末尾缺少「Tag: …」行$/);
+      assert.match(await page.getByTestId('index-notes').innerText(), /1 个文件：缺少「> 摘要」段.*（可选，无需处理）/);
       await page.getByTestId('nav-settings').click();
       await page.getByTestId('setting-recall.kMin').waitFor();
       await collect('settings');

@@ -2,6 +2,7 @@
 import type { EngramConfig } from './config/schema.ts';
 import type { MemoryMeta } from './diary/meta.ts';
 import type { DocMeta, RecallResult } from './recall/types.ts';
+import type { WarningSummary } from './status/warning-kinds.ts';
 
 export interface MemorySummary extends DocMeta {
   time: string | null;
@@ -85,7 +86,13 @@ export interface EngineStatus {
   judge: { state: 'off' | 'ready' | 'failing'; reason: string | null; lastLatencyMs: number | null; lastAt: string | null; proxy: string | null };
   builtAt: string | null;
   folders: { root: string; category: string; documents: number }[];
+  /** The first 500 warnings. */
   warnings: string[];
+  /**
+   * Every warning counted and grouped by kind (the index loaded; before that, the first 500 read):
+   * optional gaps (a missing summary) apart from what a person can fix.
+   */
+  warningSummary: WarningSummary;
   diaryDir: string;
   dataDir: string;
   databaseUrl: string;

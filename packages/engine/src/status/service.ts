@@ -4,6 +4,7 @@
 import { corpusCounts, documentWarnings, folderCounts, getManifest } from '@engram/db';
 import type { EngineStatus } from '../api.ts';
 import { shownDatabaseUrl } from '../config/merge.ts';
+import { summariseWarnings } from './warning-kinds.ts';
 import type { IndexService } from '../index/service.ts';
 import type { EngineState } from '../runtime/state.ts';
 import { tokenizerIndexKey, tokenizerWarnings } from '../text/tokenizer-check.ts';
@@ -24,6 +25,7 @@ export class StatusService {
     // A loaded index has every row at hand; otherwise only the warnings column is read (a one-shot
     // `engram status` at 5,000 memories spent most of its time listing whole rows for this).
     const fileWarnings = s.live.loaded ? [...s.live.docs.values()].flatMap((d) => d.warnings) : await documentWarnings(s.db, { limit: 500 });
+    const allWarnings = [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings];
     return {
       documents: counts.documents,
       archived: counts.archived,
@@ -47,7 +49,8 @@ export class StatusService {
       judge: { state: s.judgeStatus.state, reason: s.judgeStatus.reason, lastLatencyMs: s.judgeStatus.lastLatencyMs, lastAt: s.judgeStatus.lastAt, proxy: s.judgeStatus.proxy },
       builtAt: manifest?.builtAt ?? null,
       folders,
-      warnings: [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings].slice(0, 500),
+      warnings: allWarnings.slice(0, 500),
+      warningSummary: summariseWarnings(allWarnings),
       diaryDir: s.config.diaryDir,
       dataDir: s.config.dataDir,
       databaseUrl: shownDatabaseUrl(s.config.databaseUrl),

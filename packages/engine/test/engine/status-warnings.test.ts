@@ -54,3 +54,28 @@ test('an open whose sync re-tokenises every note reports the pass\'s progress', 
     engine.close();
   }
 });
+
+// The console's Index page once titled "警告 (500)" over 40,000 warnings: the list is capped, so the
+// counts come from the whole set, grouped by kind, and the optional gaps (a missing summary: the
+// engine uses the body's beginning) are told apart from what a person can fix.
+test('status counts every warning by kind, past the capped list, and tells optional gaps from fixable ones', async () => {
+  const dirs = tempDirs();
+  for (let i = 0; i < 300; i++) writeFileSync(join(dirs.diaryDir, `2026-10-01-n${i}.txt`), `[09:00] 笔记 ${i}\n\n正文第 ${i} 篇,没有摘要也没有标签。\n`);
+  const engine = await openTestEngine(dirs);
+  try {
+    await engine.list(); // loads the index
+    const s = await engine.status();
+    assert.equal(s.warnings.length, 500, 'the list itself stays capped');
+    const kinds = new Map(s.warningSummary.kinds.map((k) => [k.message.replace(/\d+/g, 'N'), k]));
+    const summary = kinds.get('missing "> summary" paragraph; using the first N characters of the body');
+    const tag = kinds.get('missing "Tag: …" line at the end');
+    assert.equal(summary?.count, 300);
+    assert.equal(summary?.optional, true);
+    assert.equal(tag?.count, 300);
+    assert.equal(tag?.optional, false);
+    assert.equal(s.warningSummary.total, 600);
+    assert.equal(s.warningSummary.fixable, 300);
+  } finally {
+    engine.close();
+  }
+});

@@ -3,6 +3,7 @@
 // fields editor for the diary's .txt files, the text editor for the rest); a kept draft reopens here.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { isOptionalGap } from '@engram/engine/warnings';
 import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
@@ -92,9 +93,17 @@ export function MemoryDetailView({ id }: { id: string }) {
         {d.readOnly ? <span>{t('library.legacy')}</span> : null}
       </div>
       <MemoryMeta memory={d} />
-      {d.warnings.length > 0 ? (
-        <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn">
-          {d.warnings.map((w) => (
+      {d.warnings.some((w) => !isOptionalGap(w)) ? (
+        <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn" data-testid="memory-warnings">
+          {d.warnings.filter((w) => !isOptionalGap(w)).map((w) => (
+            <li key={w}>{engineText(w, lang)}</li>
+          ))}
+        </ul>
+      ) : null}
+      {/* Optional gaps (no summary: the engine uses the body's beginning) are said, not flagged. */}
+      {d.warnings.some(isOptionalGap) ? (
+        <ul className="px-1 text-xs text-muted" data-testid="memory-notes">
+          {d.warnings.filter(isOptionalGap).map((w) => (
             <li key={w}>{engineText(w, lang)}</li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 'use client';
 // One memory in the Library's list: a one-line summary that opens in place to the memory itself.
+import { isOptionalGap } from '@engram/engine/warnings';
 import { useI18n } from '../../client/i18n.tsx';
 import { LockIcon, PinIcon } from '../icons.tsx';
 import { Marked } from '../notebook/Marked.tsx';
@@ -11,6 +12,7 @@ import type { Memory } from './useLibraryPages.ts';
 
 export function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory; words: readonly string[]; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
+  const fixable = m.warnings.filter((w) => !isOptionalGap(w)).length;
   const hasDraft = useDrafts().dirtyIds.has(m.docId);
   return (
     <div data-testid="memory-row" data-doc-id={m.docId} data-pinned={m.pinned} data-workspace={m.workspace}>
@@ -59,7 +61,8 @@ export function MemoryRow({ memory: m, words, open, onToggle }: { memory: Memory
           {m.supersededBy ? <Badge tone="warn">{t('memory.superseded')}</Badge> : null}
           {m.archived ? <Badge tone="warn">{t('common.archived')}</Badge> : null}
           {m.readOnly ? <Badge>{t('common.readOnly')}</Badge> : null}
-          {m.warnings.length > 0 ? <Badge tone="warn">⚠ {m.warnings.length}</Badge> : null}
+          {/* Only what the person can fix: a missing summary is an optional gap the engine fills in. */}
+          {fixable > 0 ? <Badge tone="warn">⚠ {fixable}</Badge> : null}
           {m.tags.slice(0, 6).map((tag) => (
             <Badge key={tag}>#{tag}</Badge>
           ))}

@@ -289,11 +289,41 @@ function StatusView({ status: s }: { status: Status }) {
           </tbody>
         </table>
       </Card>
-      {s.warnings.length > 0 ? (
-        <Card title={`${t('index.warnings')} (${s.warnings.length})`} testId="index-warnings">
-          <ul className="max-h-64 overflow-auto font-mono text-xs text-warn">
-            {s.warnings.slice(0, 200).map((w, i) => (
-              <li key={`${i}-${w}`}>{w}</li>
+      <WarningsCards summary={s.warningSummary} />
+    </>
+  );
+}
+
+/**
+ * The index's warnings as counts by kind over every file (the status list itself is capped): what a
+ * person can fix as warnings, the optional gaps (a missing summary) as notes, each in the reader's language.
+ */
+function WarningsCards({ summary }: { summary: Status['warningSummary'] }) {
+  const { t, lang } = useI18n();
+  const kindLine = (k: Status['warningSummary']['kinds'][number]) =>
+    t(k.optional ? 'index.warnings.optionalKind' : 'index.warnings.kind', { n: k.count.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US'), message: engineText(k.message, lang), example: k.example });
+  const fixable = [...summary.general, ...summary.listed].map((w) => engineText(w, lang));
+  const fixableKinds = summary.kinds.filter((k) => !k.optional);
+  const optionalKinds = summary.kinds.filter((k) => k.optional);
+  return (
+    <>
+      {summary.fixable > 0 ? (
+        <Card title={`${t('index.warnings')} (${summary.fixable.toLocaleString()})`} testId="index-warnings">
+          <ul className="max-h-64 overflow-auto text-xs text-warn [overflow-wrap:anywhere]">
+            {fixable.map((w, i) => (
+              <li key={`${i}-${w}`} className="font-mono">{w}</li>
+            ))}
+            {fixableKinds.map((k) => (
+              <li key={k.message}>{kindLine(k)}</li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+      {optionalKinds.length > 0 ? (
+        <Card title={t('index.warnings.optional')} testId="index-notes">
+          <ul className="text-xs text-muted [overflow-wrap:anywhere]">
+            {optionalKinds.map((k) => (
+              <li key={k.message}>{kindLine(k)}</li>
             ))}
           </ul>
         </Card>
