@@ -31,8 +31,9 @@ export function useArchive(onChange?: () => void) {
 
   const archiveOne = async (id: string, title: string) => {
     const moved = await archive.mutateAsync({ id });
-    await changed();
+    // Said as soon as the file has moved; the lists refresh after (at 20,000 memories that took 2 s).
     toast.ok(t('archive.done', { title }), { label: t('archive.undo'), run: () => void restoreOne(moved.to, title).catch(() => undefined) });
+    await changed();
   };
 
   return { archiveOne, restoreOne, busy: archive.isPending || restore.isPending };
