@@ -324,7 +324,11 @@ function HitList({ hits, semanticRan }: { hits: Hit[]; semanticRan: boolean }) {
   );
 }
 
-const GATE_KEYS: Record<string, MessageKey> = {
+type GateName = RecallResult['explain']['gate']['removals'][number]['gate'];
+
+/** Every gate's label: a gate without one would show its engine name (the Chinese page once said "hybrid"). */
+const GATE_KEYS: Record<GateName, MessageKey> = {
+  hybrid: 'recall.gate.hybrid',
   'distinctive-term': 'recall.gate.distinctive-term',
   coverage: 'recall.gate.coverage',
   specificity: 'recall.gate.specificity',
@@ -338,7 +342,7 @@ const GATE_KEYS: Record<string, MessageKey> = {
 function GateCard({ result }: { result: RecallResult }) {
   const { t, lang } = useI18n();
   const g = result.explain.gate;
-  const gateName = (id: string) => (GATE_KEYS[id] ? t(GATE_KEYS[id]) : id);
+  const gateName = (id: string) => (id in GATE_KEYS ? t(GATE_KEYS[id as GateName]) : id);
   const byGate = Object.entries(g.byGate).filter(([, n]) => (n ?? 0) > 0);
   const docs = groupRemovals(g.removals, lang, g.queryInformation);
   const queryGate = g.removals.find((r) => QUERY_GATES.has(r.gate));
