@@ -63,6 +63,18 @@ export const documentColumns = (): string[] => Object.keys(getTableColumns(docum
  * The warnings of every document that has any, in listing order (newest first), without reading the
  * rest of each row: what a status report needs at any corpus size.
  */
+/**
+ * Documents whose title or text holds `needle` as written — a word inside a longer one the tokenizer
+ * kept whole (长城 in 万里长城), which a word search cannot find — at most `limit`, by date, newest first.
+ */
+export async function documentsContaining(db: EngramDb, needle: string, limit: number): Promise<string[]> {
+  if (needle === '' || limit <= 0) return [];
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT id FROM documents WHERE instr(title, ${needle}) > 0 OR instr(summary, ${needle}) > 0 OR id IN (SELECT doc_id FROM chunks WHERE instr(text, ${needle}) > 0) ORDER BY date DESC, path ASC LIMIT ${limit}`,
+  );
+  return rows.map((r) => r.id);
+}
+
 export async function documentWarnings(db: EngramDb, options: { limit?: number } = {}): Promise<string[]> {
   const rows = await db
     .select({ warnings: documents.warnings })

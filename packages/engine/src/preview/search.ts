@@ -1,7 +1,10 @@
 // The Library's word search: the engine's own keyword channel (the query cut by the same tokenizer,
 // jieba for Chinese; BM25 over title, summary, body and tags, as recall ranks), one entry per memory
-// (its best passage), with the words it matched so the page can mark them.
+// (its best passage), with the words it matched so the page can mark them; then the memories that
+// hold a Chinese query word only inside a longer word, found by their text.
+import { documentsContaining } from '@engram/db';
 import type { Engine } from '../engine.ts';
+import { hasCjkChar } from '../text/scripts.ts';
 
 export interface MemorySearchHit {
   docId: string;
@@ -38,6 +41,21 @@ export async function searchMemories(engine: Pick<Engine, 'live' | 'db' | 'token
       const known = hit.matched.find((k) => k.token === m.token);
       if (known) known.fields = [...new Set([...known.fields, ...m.fields])];
       else hit.matched.push({ token: m.token, fields: [...m.fields] });
+    }
+  }
+  // A Chinese word the tokenizer kept inside a longer one (长城 in 万里长城, 足球 in 足球队) is no term
+  // of those memories: they come after the ones holding it as a word, found by the text itself.
+  for (const term of terms) {
+    if (byDoc.size >= limit || !hasCjkChar(term) || [...term].length < 2) continue;
+    for (const docId of await documentsContaining(engine.db, term, limit)) {
+      if (!engine.live.docs.has(docId)) continue;
+      const hit = byDoc.get(docId);
+      if (hit) {
+        if (!hit.matched.some((m) => m.token === term)) hit.matched.push({ token: term, fields: ['body'] });
+        continue;
+      }
+      if (byDoc.size >= limit) break;
+      byDoc.set(docId, { docId, rank: byDoc.size + 1, score: 0, matched: [{ token: term, fields: ['body'] }] });
     }
   }
   return { terms, hits: [...byDoc.values()] };

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { estimateTokens } from '../../src/compaction/tokens.ts';
 import { meaningWords, missingWords, nearMissRemovals, previewInjection, PREVIEW_RECALL_REASON } from '../../src/preview/injection.ts';
@@ -144,6 +146,24 @@ test('workspace levels: every level with its text and token cost, the one in eff
     assert.ok(by.full!.tokens >= by.index!.tokens, 'full gives whole summaries');
     const noTools = await previewWorkspaceLevels(engine, null, { toolsAvailable: false });
     assert.equal(noTools.levels.find((l) => l.level === 'hint')!.tokens, 0, 'the hint points at tools the host does not offer');
+  } finally {
+    engine.close();
+  }
+});
+
+test('word search finds a word inside a longer one the tokenizer kept whole (长城 in 万里长城), after the memories holding it as a word', async () => {
+  const { searchMemories } = await import('../../src/preview/search.ts');
+  const dirs = tempDirs();
+  writeFileSync(join(dirs.diaryDir, '2026-10-01-wall.txt'), '[09:00] 周末爬山\n\n> 去了八达岭。\n\n周末去爬了万里长城,人很多。\n\nTag: 出游\n');
+  writeFileSync(join(dirs.diaryDir, '2026-10-02-word.txt'), '[09:00] 长城的历史\n\n> 读书笔记。\n\n长城 修建于多个朝代。\n\nTag: 读书\n');
+  writeFileSync(join(dirs.diaryDir, '2026-10-03-other.txt'), '[09:00] 城市规划\n\n> 长沙的城区。\n\n长沙 城区 扩建。\n\nTag: 城市\n');
+  const engine = await openTestEngine(dirs);
+  try {
+    const list = await engine.list();
+    const idOf = (title: string) => list.find((m) => m.title === title)!.docId;
+    const found = await searchMemories(engine, '长城');
+    assert.deepEqual(found.hits.map((h) => h.docId), [idOf('长城的历史'), idOf('周末爬山')], 'the word first, then the longer word holding it; not 长 … 城 apart');
+    assert.ok(found.hits[1]!.matched.some((m) => m.token === '长城'), 'marked as the word searched');
   } finally {
     engine.close();
   }
