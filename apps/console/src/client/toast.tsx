@@ -56,7 +56,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="pointer-events-none fixed top-14 right-3 left-3 z-50 flex flex-col items-end gap-2 min-[620px]:top-3" aria-live="polite">
+      {/* In a narrow sidebar the toasts sit at the bottom: at the top they covered the query box. */}
+      <div className="pointer-events-none fixed right-3 bottom-3 left-3 z-50 flex flex-col items-end gap-2 min-[620px]:top-3 min-[620px]:bottom-auto" aria-live="polite">
         {toasts.map((t) => (
           <div
             key={t.id}

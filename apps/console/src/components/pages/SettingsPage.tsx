@@ -181,7 +181,8 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
           {draft ? (
             <section id="settings-group-advanced" className="scroll-mt-4 flex flex-col gap-3" data-testid="settings-group-advanced" data-open={advancedShown}>
               <header className="flex flex-wrap items-center gap-x-3 gap-y-1 px-1">
-                <div className="min-w-0 flex-1">
+                {/* At least 12rem for the words, so a 300 px sidebar puts the button under them instead of squeezing them. */}
+                <div className="min-w-0 flex-[1_1_12rem]">
                   <h2 className="text-sm font-semibold">{t('settings.group.advanced')}</h2>
                   <p className="text-xs text-muted" data-testid="settings-group-explain">{t('settings.group.advanced.explain')}</p>
                 </div>
