@@ -39,8 +39,18 @@ test('section mode: memories and the guideline are in the system prompt, identic
   assert.equal(first!.messages.filter((m) => isOwn(m, 'instructions')).length, 0);
 });
 
+test('escaped memory text holds no "{{" the host would read as a variable, however many braces it has', async () => {
+  const { interpolate } = await import('@engram/dsh-sim');
+  for (const text of ['{{{x}}}', '{{{{a}}}}', 'a{{{', '{{{x}} 和 }}', '{{user_name}}', '{\u200b{{x}}}', '{'.repeat(7) + 'y' + '}'.repeat(7)]) {
+    const escaped = escapePromptVariables(text);
+    assert.ok(!escaped.includes('{{'), JSON.stringify(escaped));
+    assert.equal(interpolate({ name: 'memory', text: escaped }, {}, 'context'), escaped, `the host's interpolation leaves ${JSON.stringify(text)} as it is`);
+    assert.equal(escaped.replace(/\u200b/g, ''), text.replace(/\u200b/g, ''), 'only zero-width spaces are added');
+  }
+});
+
 test('memory text that looks like a prompt variable does not break assembly', async (t) => {
-  const { host } = await loadPlugin(t, { config: { runtime: { memories: [{ text: '模板里写 {{user_name}} 和 {{ broken', critical: false }] } } });
+  const { host } = await loadPlugin(t, { config: { runtime: { memories: [{ text: '模板里写 {{user_name}} 和 {{ broken 和 {{{triple}}}', critical: false }] } } });
   const session = host.createSession();
   const turn = await session.userTurn('周报怎么写?', [{ text: 'ok' }]);
   assert.equal(turn.status, 'completed');

@@ -6,7 +6,7 @@ export { EventBus, type Listener } from './events.ts';
 export { SimSession, SNAPSHOT_PLUGIN, type Agent, type CompactOptions, type CompactResult, type TurnOptions, type TurnResult } from './session.ts';
 export { InboxViolationError, WorkingInbox } from './inbox.ts';
 export { HostContractError, textOf } from './messages.ts';
-export { renderPrompt, renderContextSections, joinContextSections, SNAPSHOT_PREAMBLE } from './prompt-render.ts';
+export { interpolate, renderPrompt, renderContextSections, joinContextSections, SNAPSHOT_PREAMBLE } from './prompt-render.ts';
 export { prefixStability, prefixStableShare, systemPromptsIdentical, type PrefixStability, type PrefixBreak } from './requests.ts';
 export type { AssembleContext, SectionInput, ContextInput } from './services/system-prompt.ts';
 export type { PreToolDecision, ToolDefinition, ToolExec, ToolOutcome } from './services/tools.ts';

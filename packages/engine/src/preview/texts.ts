@@ -13,9 +13,10 @@ export interface ResidentMemory {
 /**
  * The host interpolates `{{name}}` in section and context texts and fails the whole prompt on an
  * unknown name, so memory text quoting a template must not reach it verbatim. A zero-width space
- * between the braces keeps the text readable and inert.
+ * after every brace that another follows leaves no "{{" at all — `{{{x}}}` too, whose first pair
+ * alone escaped left `{{x}}` standing — and keeps the text readable and inert.
  */
-export const escapePromptVariables = (text: string): string => text.replace(/\{\{/g, '{\u200b{');
+export const escapePromptVariables = (text: string): string => text.replace(/\{(?=\{)/g, '{\u200b');
 
 const bullet = (text: string): string =>
   text
