@@ -44,9 +44,15 @@ export function wordTerm(word: string): string | null {
   return termOfLower(word.toLowerCase());
 }
 
+/**
+ * Longer words are terms as written: no English word is this long, and Porter2's regular expressions
+ * take time that grows faster than the word (a 30 KB token in a memory blocked the host for 5 s).
+ */
+export const MAX_STEMMED_LENGTH = 64;
+
 function termOfLower(lower: string): string | null {
   if (lower.length === 0 || isStopWord(lower)) return null;
-  if (HAS_DIGIT.test(lower) || !/^\p{L}+$/u.test(lower)) return lower;
+  if (lower.length > MAX_STEMMED_LENGTH || HAS_DIGIT.test(lower) || !/^\p{L}+$/u.test(lower)) return lower;
   const stemmed = stem(lower);
   return stemmed.length === 0 || isStopWord(stemmed) ? null : stemmed;
 }

@@ -1,9 +1,9 @@
 // English words and code inside any text: the terms of a note and of a question about it meet
 // whatever inflection, case, possessive or identifier style each was written in.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { queryDeps } from '../../src/recall/scoring.ts';
-import { latinTerms, typedNamesOfIdentifiers } from '../../src/text/latin.ts';
+import { latinTerms, MAX_STEMMED_LENGTH, typedNamesOfIdentifiers, wordTerm } from '../../src/text/latin.ts';
 import { isStopWord } from '../../src/text/stopwords.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
 import { tokenizerIndexKey, tokenizerWarnings } from '../../src/text/tokenizer-check.ts';
@@ -158,4 +158,16 @@ describe('the index key', () => {
     assert.match(older[0]!, /older jieba tokenizer/);
     assert.match(tokenizerWarnings('gram+terms2', active)[0]!, /built with gram/);
   });
+});
+
+// Porter2's regular expressions take time that grows faster than the word: one 30 KB token (base64, a
+// minified line) in a memory blocked the host's event loop for 5 s, 100 KB for a minute. No English
+// word is that long, so a word past MAX_STEMMED_LENGTH is a term as written (lower-cased).
+test('a word longer than any English word is not stemmed', () => {
+  const long = 'Running'.repeat(Math.ceil((MAX_STEMMED_LENGTH + 1) / 7));
+  assert.equal(wordTerm(long), long.toLowerCase());
+  assert.equal(wordTerm('running'), 'run', 'ordinary words still are');
+  const longest = 'pneumonoultramicroscopicsilicovolcanoconioses';
+  assert.ok(longest.length <= MAX_STEMMED_LENGTH);
+  assert.notEqual(wordTerm(longest), longest, 'the longest dictionary word is still stemmed');
 });
