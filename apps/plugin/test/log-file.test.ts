@@ -43,3 +43,17 @@ test('diagnostics log: a line longer than the cap is cut to fit, not written who
   assert.match(log.tail(1)[0]!, /INFO after$/);
   assert.ok(existsSync(join(dir, LOG_DIR_NAME, LOG_FILE_NAME)));
 });
+
+// A corrupt database failed every tool with "Failed query: select … params: …" alone: drizzle keeps
+// SQLite's own words (SQLITE_CORRUPT, not a database) in the error's cause, which the text dropped.
+test('an error is told with what caused it, code and message, once', async () => {
+  const { errorText } = await import('../src/host/core/log.ts');
+  const sqlite = Object.assign(new Error('SQLITE_CORRUPT: database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
+  const failed = new Error('Failed query: select "id" from "documents" where "id" = ? params: 1a2b', { cause: sqlite });
+  const text = errorText(failed);
+  assert.match(text, /^Failed query: select .* — SQLITE_CORRUPT: database disk image is malformed$/);
+  assert.equal(errorText(sqlite), '[SQLITE_CORRUPT] SQLITE_CORRUPT: database disk image is malformed');
+  const same = new Error('boom', { cause: new Error('boom') });
+  assert.equal(errorText(same), 'boom', 'a cause that says the same is not repeated');
+  assert.equal(errorText(Object.assign(new Error('no such memory'), { code: 'not-found' })), '[not-found] no such memory');
+});

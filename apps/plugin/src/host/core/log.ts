@@ -85,8 +85,22 @@ export function formatRecallLog({ sessionId, trigger, result, mode, ms, lexical 
   return parts.join(' ');
 }
 
+/** The innermost cause of an error chain (a failed query's SQLite error), or null. */
+function innermostCause(error: unknown): unknown {
+  let inner: unknown = null;
+  for (let cur = (error as { cause?: unknown } | null)?.cause, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) inner = cur;
+  return inner;
+}
+
+/**
+ * An error as one line: `[code] message`, and what caused it when that says more (drizzle keeps
+ * SQLite's own words — SQLITE_CORRUPT, not a database — in the cause of "Failed query: …").
+ */
 export const errorText = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `[${code}] ${message}` : message;
+  const head = typeof code === 'string' ? `[${code}] ${message}` : message;
+  const cause = innermostCause(error);
+  const why = cause instanceof Error ? cause.message : cause ? String(cause) : '';
+  return why && !message.includes(why) ? `${head} — ${why}` : head;
 };
