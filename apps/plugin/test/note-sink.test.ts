@@ -141,3 +141,31 @@ test('blocks shown inside a code fence are examples, not writes', async (t) => {
   await host.settle();
   assert.equal(diaryFiles(corpus.diaryDir).length, before);
 });
+
+test('a block the engine failed to save is told to the model once, with why; not only logged', async (t) => {
+  const { host, engine, corpus } = await loadPlugin(t);
+  const before = diaryFiles(corpus.diaryDir).length;
+  // The database failing under the writer (as a corrupt one does): the scoped path lists the
+  // workspace's memories first, the unscoped one applies the blocks directly.
+  const corrupt = async () => {
+    throw new Error('Failed query: select "id" from "documents"', { cause: Object.assign(new Error('SQLITE_CORRUPT: database disk image is malformed'), { code: 'SQLITE_CORRUPT' }) });
+  };
+  const patched = engine as unknown as Record<'list' | 'applyNoteBlocks', unknown>;
+  const saved = { list: patched.list, applyNoteBlocks: patched.applyNoteBlocks };
+  patched.list = corrupt;
+  patched.applyNoteBlocks = corrupt;
+  const session = host.createSession();
+  await session.userTurn('记一下今天的发布复盘', [{ text: createBlock('发布流程复盘', '今天的发布因为缺少回滚脚本延误了半小时,下次先写回滚脚本再发布。') }]);
+  await host.settle();
+  Object.assign(patched, saved);
+  assert.equal(diaryFiles(corpus.diaryDir).length, before, 'nothing was written');
+  const next = await session.userTurn('继续', [{ text: 'ok' }]);
+  const notices = next.requests[0]!.messages.filter((m) => isOwn(m, 'notice'));
+  assert.equal(notices.length, 1, 'told, once for both deliveries');
+  assert.match(notices[0]!.content, /没有保存/);
+  assert.match(notices[0]!.content, /SQLITE_CORRUPT/);
+  assert.match(notices[0]!.content, /engram_write/, 'says how to save it another way');
+  const after = await session.userTurn('再继续', [{ text: 'ok' }]);
+  assert.equal(after.requests[0]!.messages.filter((m) => isOwn(m, 'notice')).length, 1, 'not told again');
+  await host.settle();
+});

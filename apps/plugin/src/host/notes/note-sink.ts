@@ -70,17 +70,33 @@ export class NoteSink {
 
   private async consumeNow(sessionId: string, reply: string, scope?: SessionScope): Promise<SinkResult> {
     const result: SinkResult = { outcomes: [], skipped: 0 };
+    const seen = this.seenFor(sessionId);
+    const replyKey = sha1(reply);
+    // The whole reply's blocks not saved (no engine yet, or the engine failing under them): the model
+    // is told once — both deliveries of the reply come here — so the words are not lost in a log line.
+    const unsaved = (why: string): SinkResult => {
+      const key = `${replyKey}:unsaved`;
+      if (seen.errors.has(key)) return { outcomes: [], skipped: 1 };
+      seen.errors.add(key);
+      const outcome: NoteOutcome = { ok: false, message: `这次回复里的记忆块没有保存:${why}。请稍后用 engram_write 再写一次` };
+      this.pendingNotices.set(sessionId, [...(this.pendingNotices.get(sessionId) ?? []), outcome]);
+      return { outcomes: [outcome], skipped: 0 };
+    };
     const engine = this.engine();
     if (!engine) {
       this.log.warn(`note blocks session=${sessionId}: engine not ready, reply not saved`);
-      return result;
+      return unsaved('记忆引擎还没有就绪');
     }
-    const seen = this.seenFor(sessionId);
-    const applied =
-      scope && scope.workspace !== null
-        ? await applyScopedNoteBlocks(engine, reply, seen.applied, { workspace: scope.workspace, sessionId: scope.sessionId ?? sessionId, origin: 'agent' })
-        : await engine.applyNoteBlocks(reply, seen.applied);
-    const replyKey = sha1(reply);
+    let applied: Awaited<ReturnType<Engine['applyNoteBlocks']>>;
+    try {
+      applied =
+        scope && scope.workspace !== null
+          ? await applyScopedNoteBlocks(engine, reply, seen.applied, { workspace: scope.workspace, sessionId: scope.sessionId ?? sessionId, origin: 'agent' })
+          : await engine.applyNoteBlocks(reply, seen.applied);
+    } catch (error) {
+      this.log.warn(`note blocks session=${sessionId}: not saved: ${errorText(error)}`);
+      return unsaved(errorText(error));
+    }
     for (const error of applied.errors) {
       const key = `${replyKey}:${error.index}`;
       if (seen.errors.has(key)) {
