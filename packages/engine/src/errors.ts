@@ -47,6 +47,29 @@ export function databaseUnreachableError(url: string, cause: unknown, saved: str
   );
 }
 
+/** Whether `e` (or what caused it) is SQLite's "database is locked": another process held it past the busy timeout. */
+export function isDatabaseBusy(e: unknown): boolean {
+  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if ((typeof code === 'string' && /^SQLITE_BUSY/.test(code)) || /SQLITE_BUSY|database is locked/.test(errorMessage(cur))) return true;
+  }
+  return false;
+}
+
+/**
+ * The database was locked by another process past the busy timeout while the index took files this
+ * write had already saved: the words are safe, only their index waits (the next write or sync).
+ */
+export function databaseBusyError(cause: unknown, saved: string[]): EngramError {
+  const files = saved.join(', ');
+  const why = rootReason(cause);
+  return new EngramError(
+    'database-busy',
+    `文字已保存，索引稍后补上：${files} 已写入日记文件夹，但数据库正被另一个进程锁住（${why}），索引还没有更新；下一次写入、同步或 engram index 会补上，不要重写一遍。 / The words are saved: ${files} is saved in the diary folder, but the database is locked by another process (${why}) and the index is not updated; the next write, sync or engram index catches up — do not write it again.`,
+    { saved },
+  );
+}
+
 /** `e` as databaseUnreachableError when the database server could not be reached, else `e` itself. */
 export function asDatabaseOutage(e: unknown, url: string, saved: string[] = []): unknown {
   return isUnreachable(e) ? databaseUnreachableError(url, e, saved) : e;

@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
-import { asDatabaseOutage, databaseUnreachableError, errorMessage } from '../errors.ts';
+import { asDatabaseOutage, databaseBusyError, databaseUnreachableError, errorMessage, isDatabaseBusy } from '../errors.ts';
 import type { EngineState } from '../runtime/state.ts';
 import { changedDiaryPaths, runIndex, type IndexRunResult } from './indexer.ts';
 import { docIdOfChunk } from '../semantic/chunk-id.ts';
@@ -283,10 +283,13 @@ export class IndexService {
     try {
       result = await runIndex({ db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, now: s.options.now, deferEmbed: true }, 'incremental', all);
     } catch (e) {
-      if (!isUnreachable(e)) throw e;
-      // The file is written (the files are the truth); only its index entry waits for the server.
+      const busy = isDatabaseBusy(e);
+      if (!busy && !isUnreachable(e)) throw e;
+      // The file is written (the files are the truth); only its index entry waits for the server,
+      // or for the process that holds the database locked. Said as saved: a caller told "failed"
+      // would write it again.
       for (const p of all) this.pendingIndexPaths.add(p);
-      throw databaseUnreachableError(s.database.url, e, paths);
+      throw busy ? databaseBusyError(e, paths) : databaseUnreachableError(s.database.url, e, paths);
     }
     this.pendingIndexPaths.clear();
     // Re-read the counter on the next recall: it finds what a failed reload missed by version.
