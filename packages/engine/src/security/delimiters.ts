@@ -11,14 +11,21 @@ const HOST_TAGS = ['system-reminder', 'injected-context'];
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Space a model does not see as anything: white space, and invisible format characters (zero-width
+ * space and joiners, word joiner, soft hyphen, BOM — Unicode Cf — and the combining grapheme joiner).
+ * `<\u200b/engram-recall>` reads as the closing tag.
+ */
+const INVISIBLE = '[\\s\\p{Cf}\\u034f]*';
+
 function tagPattern(extraTags: readonly string[]): RegExp {
   const names = ['engram[\\w-]*', ...[...HOST_TAGS, ...extraTags].filter((t) => t.trim() !== '').map(escapeRegExp)];
-  // `<`, optional spaces and `/`, a known name not followed by more name characters, then anything
+  // `<`, optional (invisible) spaces and `/`, a known name not followed by more name characters, then anything
   // up to an optional `>` (attributes, a missing `>` at the end of a text).
-  return new RegExp(`<(\\s*/?\\s*(?:${names.join('|')})(?![\\w-])[^<>]*)(>?)`, 'giu');
+  return new RegExp(`<(${INVISIBLE}/?${INVISIBLE}(?:${names.join('|')})(?![\\w-])[^<>]*)(>?)`, 'giu');
 }
 
-const NOTE_MARKER = /<<<(\s*DailyNote(?:Start|End)\s*)>>>/giu;
+const NOTE_MARKER = new RegExp(`<<<(${INVISIBLE}DailyNote(?:Start|End)${INVISIBLE})>>>`, 'giu');
 
 /** The text with every injection delimiter neutralised; `extraTags` adds configured block names. */
 export function neutraliseDelimiters(text: string, extraTags: readonly string[] = []): string {
