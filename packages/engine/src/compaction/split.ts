@@ -1,8 +1,16 @@
 // Cutting long text into parts without losing any of it: at line breaks first, then at sentence
 // ends, and only a sentence longer than a whole part is cut mid-way (on code points). Pure.
-import { splitLines } from './text.ts';
+import { charLength, splitLines } from './text.ts';
 
 const SENTENCE_END = /(?<=[。！？!?；;])/u;
+
+/** Whether `text` has at most `max` code points, counting no further than that (a 2 MB line is not spread into an array to learn it is long). */
+function fitsIn(text: string, max: number): boolean {
+  if (text.length <= max) return true;
+  let n = 0;
+  for (const _ of text) if (++n > max) return false;
+  return true;
+}
 
 function hardCut(text: string, max: number): string[] {
   const chars = Array.from(text);
@@ -15,26 +23,33 @@ function hardCut(text: string, max: number): string[] {
 export function splitByLength(text: string, max: number): string[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  if (Array.from(trimmed).length <= max) return [trimmed];
+  if (fitsIn(trimmed, max)) return [trimmed];
   const units: string[] = [];
   for (const line of splitLines(trimmed)) {
-    if (Array.from(line).length <= max) {
+    if (fitsIn(line, max)) {
       units.push(line);
       continue;
     }
     for (const sentence of line.split(SENTENCE_END)) {
-      if (Array.from(sentence).length <= max) units.push(sentence);
+      if (fitsIn(sentence, max)) units.push(sentence);
       else units.push(...hardCut(sentence, max));
     }
   }
   const parts: string[] = [];
+  // Lengths are carried, not counted again on every join: counting the growing part each time made a
+  // 2 MB summary of short sentences take seconds (a pass over the part per sentence).
   let current = '';
+  let currentLength = 0;
   for (const unit of units) {
-    const joined = current === '' ? unit : `${current}\n${unit}`;
-    if (Array.from(joined).length <= max) current = joined;
-    else {
+    const unitLength = charLength(unit);
+    const joinedLength = current === '' ? unitLength : currentLength + 1 + unitLength;
+    if (joinedLength <= max) {
+      current = current === '' ? unit : `${current}\n${unit}`;
+      currentLength = joinedLength;
+    } else {
       if (current.trim() !== '') parts.push(current.trim());
       current = unit;
+      currentLength = unitLength;
     }
   }
   if (current.trim() !== '') parts.push(current.trim());
