@@ -60,10 +60,6 @@ export async function listDocuments(db: EngramDb, options: { includeArchived?: b
 export const documentColumns = (): string[] => Object.keys(getTableColumns(documents));
 
 /**
- * The warnings of every document that has any, in listing order (newest first), without reading the
- * rest of each row: what a status report needs at any corpus size.
- */
-/**
  * Documents whose title or text holds `needle` as written — a word inside a longer one the tokenizer
  * kept whole (长城 in 万里长城), which a word search cannot find — at most `limit`, by date, newest first.
  */
@@ -75,6 +71,10 @@ export async function documentsContaining(db: EngramDb, needle: string, limit: n
   return rows.map((r) => r.id);
 }
 
+/**
+ * The warnings of every document that has any, in listing order (newest first), without reading the
+ * rest of each row: what a status report needs at any corpus size.
+ */
 export async function documentWarnings(db: EngramDb, options: { limit?: number } = {}): Promise<string[]> {
   const rows = await db
     .select({ warnings: documents.warnings })

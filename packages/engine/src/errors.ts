@@ -16,10 +16,15 @@ export const isEngramError = (e: unknown): e is EngramError => e instanceof Engr
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** An error and what caused it, outermost first (at most five deep). */
+function* causeChain(e: unknown): Generator<unknown> {
+  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) yield cur;
+}
+
 /** The innermost message of an error chain: for a failed fetch, the system error that caused it. */
-function rootReason(e: unknown): string {
+export function rootReason(e: unknown): string {
   let reason = '';
-  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) reason = errorMessage(cur);
+  for (const cur of causeChain(e)) reason = errorMessage(cur);
   return reason;
 }
 
@@ -49,7 +54,7 @@ export function databaseUnreachableError(url: string, cause: unknown, saved: str
 
 /** Whether `e` (or what caused it) is SQLite's "database is locked": another process held it past the busy timeout. */
 export function isDatabaseBusy(e: unknown): boolean {
-  for (let cur: unknown = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+  for (const cur of causeChain(e)) {
     const code = (cur as { code?: unknown }).code;
     if ((typeof code === 'string' && /^SQLITE_BUSY/.test(code)) || /SQLITE_BUSY|database is locked/.test(errorMessage(cur))) return true;
   }

@@ -69,8 +69,11 @@ export interface NotebookWriteResult {
  */
 const bookText = (bytes: Buffer): string => {
   const decoded = decodeText(bytes);
-  return normaliseLineEnds((decoded.ok ? decoded.text : bytes.toString('utf8')).replace(/^\uFEFF/, ''));
+  return wordsOf(decoded.ok ? decoded.text : bytes.toString('utf8'));
 };
+
+/** A book's text without its BOM, line ends as LF: what is shown, injected and composed. */
+const wordsOf = (text: string): string => normaliseLineEnds(text.replace(/^\uFEFF/, ''));
 
 const readOrEmpty = async (path: string): Promise<string> => {
   try {
@@ -164,7 +167,7 @@ export class NotebookFiles {
       // not text (GBK) is refused as it is, never rewritten as U+FFFD.
       const before = await readBookForRewrite(path);
       const old = before?.text ?? '';
-      const oldWords = normaliseLineEnds(old.replace(/^\uFEFF/, ''));
+      const oldWords = wordsOf(old);
       // Composed in LF, then laid out as the book is: its BOM (without it a UTF-16 book would no
       // longer read as text) and its line endings, the old lines keeping their own.
       const composed = mode === 'replace' || oldWords.trim() === '' ? `${added}\n` : `${oldWords.replace(/\s+$/, '')}\n\n${added}\n`;

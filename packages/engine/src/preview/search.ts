@@ -48,7 +48,7 @@ export async function searchMemories(engine: Pick<Engine, 'live' | 'db' | 'token
   for (const term of terms) {
     if (byDoc.size >= limit || !hasCjkChar(term) || [...term].length < 2) continue;
     for (const docId of await documentsContaining(engine.db, term, limit)) {
-      if (!engine.live.docs.has(docId)) continue;
+      if (!engine.live.doc(docId)) continue; // one row looked up: `docs` would decode every row
       const hit = byDoc.get(docId);
       if (hit) {
         if (!hit.matched.some((m) => m.token === term)) hit.matched.push({ token: term, fields: ['body'] });

@@ -14,14 +14,15 @@ const NAMED_FILE = /\S+\.(?:txt|md)\b/gi;
 /** Gaps the diary format allows (the engine fills them in): nothing for the user to fix. */
 const OPTIONAL: RegExp[] = [/^missing "> summary" paragraph/, /^front matter has no description/];
 
+const isOptionalMessage = (message: string): boolean => OPTIONAL.some((re) => re.test(message));
+
 /** Whether a warning (`path:line: message`, or the message alone) is an optional gap rather than something to fix. */
 export function isOptionalGap(warning: string): boolean {
-  const message = fileWarningOf(warning)?.message ?? warning;
-  return OPTIONAL.some((re) => re.test(message));
+  return isOptionalMessage(fileWarningOf(warning)?.message ?? warning);
 }
 
 /** Up to this many fixable file warnings are printed one by one; more are counted by kind. */
-export const LIST_LIMIT = 10;
+const LIST_LIMIT = 10;
 
 export interface WarningKind {
   message: string;
@@ -58,7 +59,7 @@ export function groupWarnings(warnings: readonly string[]): GroupedWarnings {
       continue;
     }
     const { message, example } = file;
-    const optional = OPTIONAL.some((re) => re.test(message));
+    const optional = isOptionalMessage(message);
     if (!optional) fixable.push(w);
     const kind = byMessage.get(message);
     if (kind) kind.count++;

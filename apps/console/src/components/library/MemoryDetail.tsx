@@ -59,6 +59,9 @@ export function MemoryDetailView({ id }: { id: string }) {
   if (detail.isLoading) return <div className="px-4 pb-3 text-sm text-muted">{t('common.loading')}</div>;
   if (detail.error || !detail.data) return <div className="px-4 pb-3">{detail.error ? <ErrorNote error={detail.error} /> : null}</div>;
   const d = detail.data;
+  // What the person can fix, and the optional gaps (a missing summary) the engine fills in itself.
+  const toFix = d.warnings.filter((w) => !isOptionalGap(w));
+  const gaps = d.warnings.filter(isOptionalGap);
   const text = draft?.text ?? d.raw;
   const dirty = isDirty(draft);
   const baseFields: EditorFields | null = fieldsQ.data ? { title: fieldsQ.data.fields.title, tags: fieldsQ.data.fields.tags.join(lang === 'zh' ? '，' : ', '), body: fieldsQ.data.fields.body, kind: fieldsQ.data.fields.kind ?? '', goal: fieldsQ.data.fields.goal ?? '' } : null;
@@ -93,17 +96,17 @@ export function MemoryDetailView({ id }: { id: string }) {
         {d.readOnly ? <span>{t('library.legacy')}</span> : null}
       </div>
       <MemoryMeta memory={d} />
-      {d.warnings.some((w) => !isOptionalGap(w)) ? (
+      {toFix.length > 0 ? (
         <ul className="rounded-md bg-warn-soft px-3 py-2 text-xs text-warn" data-testid="memory-warnings">
-          {d.warnings.filter((w) => !isOptionalGap(w)).map((w) => (
+          {toFix.map((w) => (
             <li key={w}>{engineText(w, lang)}</li>
           ))}
         </ul>
       ) : null}
       {/* Optional gaps (no summary: the engine uses the body's beginning) are said, not flagged. */}
-      {d.warnings.some(isOptionalGap) ? (
+      {gaps.length > 0 ? (
         <ul className="px-1 text-xs text-muted" data-testid="memory-notes">
-          {d.warnings.filter(isOptionalGap).map((w) => (
+          {gaps.map((w) => (
             <li key={w}>{engineText(w, lang)}</li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 // Logging: one line per recall that says why it ran, what it asked, for which message, what came
 // back and what the gates removed. "0 hits" alone cannot tell a wrong trigger from an empty corpus.
-import type { RecallResult } from '@engram/engine';
+import { rootReason, type RecallResult } from '@engram/engine';
 import type { HostContext, HostLogger } from './host-types.ts';
 import type { Trigger } from '../recall/freeze.ts';
 
@@ -85,13 +85,6 @@ export function formatRecallLog({ sessionId, trigger, result, mode, ms, lexical 
   return parts.join(' ');
 }
 
-/** The innermost cause of an error chain (a failed query's SQLite error), or null. */
-function innermostCause(error: unknown): unknown {
-  let inner: unknown = null;
-  for (let cur = (error as { cause?: unknown } | null)?.cause, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) inner = cur;
-  return inner;
-}
-
 /**
  * An error as one line: `[code] message`, and what caused it when that says more (drizzle keeps
  * SQLite's own words — SQLITE_CORRUPT, not a database — in the cause of "Failed query: …").
@@ -100,7 +93,7 @@ export const errorText = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   const head = typeof code === 'string' ? `[${code}] ${message}` : message;
-  const cause = innermostCause(error);
-  const why = cause instanceof Error ? cause.message : cause ? String(cause) : '';
+  // The chain's innermost message (the error's own when nothing caused it: then it adds nothing).
+  const why = rootReason(error);
   return why && !message.includes(why) ? `${head} — ${why}` : head;
 };
