@@ -22,7 +22,7 @@ import { buildOverview } from './overview.ts';
 import { classifySummary } from './rules.ts';
 import { mergeRules, type RuleEntry } from './rules-book.ts';
 import { BlockScorer, sameTopic, type ScoredBlock } from './score.ts';
-import { splitSummarySections, summaryText } from './sections.ts';
+import { capSummary, MAX_SUMMARY_CHARS, splitSummarySections, summaryText } from './sections.ts';
 import { excerptAround, selectForInjection, type Dropped, type SelectedItem } from './select.ts';
 import { CompactionStore, type AuditEntry, type RunRecord, type SessionSummary } from './store.ts';
 import { estimateTokens } from './tokens.ts';
@@ -62,6 +62,8 @@ export interface IngestInput {
 export interface IngestReport {
   status: 'ingested' | 'duplicate' | 'disabled';
   dedupeKey: string;
+  /** The summary's length before it was cut to MAX_SUMMARY_CHARS (UTF-16 code units); null = read whole. */
+  summaryCutFrom: number | null;
   summaryBlocks: number;
   dialogueBlocks: number;
   toolBlocks: number;
@@ -205,6 +207,7 @@ export class CompactionMemory {
     const report: IngestReport = {
       status: 'ingested',
       dedupeKey,
+      summaryCutFrom: null,
       summaryBlocks: 0,
       dialogueBlocks: 0,
       toolBlocks: 0,
@@ -219,7 +222,12 @@ export class CompactionMemory {
     if (!cfg.enabled || this.readOnly) return { ...report, status: 'disabled' };
     if (await this.store.hasRun(scope, dedupeKey)) return { ...report, status: 'duplicate' };
 
-    const text = summaryText(input.summary);
+    // Everything below reads `text` in synchronous steps; the beginning of a huge summary is enough.
+    const { text, cutFrom: summaryCutFrom } = capSummary(summaryText(input.summary));
+    report.summaryCutFrom = summaryCutFrom;
+    if (summaryCutFrom !== null) {
+      this.log('warn', `compaction ingest ${scope.sessionId} ${dedupeKey}: summary of ${summaryCutFrom} characters cut to ${text.length} (MAX_SUMMARY_CHARS ${MAX_SUMMARY_CHARS}); sections, rules and archive come from that beginning, the whole stays in the host's session log`);
+    }
     const drafts: DraftBlock[] = [];
     if (cfg.ingestSummary) {
       for (const section of splitSummarySections(text, cfg.maxBlockChars)) {
@@ -274,7 +282,7 @@ export class CompactionMemory {
       }
       if (notes.length > 0) {
         try {
-          const title = drafts.find((d) => d.kind === 'summary')?.title ?? '压缩摘要';
+          const title = archiveTitle(drafts.find((d) => d.kind === 'summary')?.title ?? '压缩摘要', summaryCutFrom, text.length);
           const doc: ArchiveDoc = await this.files.readArchive(scope);
           const added = addToArchive(doc, { title, date, compactionId: dedupeKey, body: notes.map((n) => n.text).join('\n') }, { maxBytes: cfg.rules.archiveMaxBytes, sessionId: scope.sessionId });
           report.archive = added.outcome;
@@ -655,6 +663,14 @@ export function renderRules(book: readonly RuleEntry[], maxTokens: number): stri
     lines.push(line);
   }
   return lines.length === 0 ? '' : render(lines);
+}
+
+/**
+ * An archive section is read as all of a compaction's notes: one from a cut summary says it holds
+ * the notes of the beginning only.
+ */
+function archiveTitle(title: string, summaryCutFrom: number | null, keptChars: number): string {
+  return summaryCutFrom === null ? title : `${title}(摘要 ${summaryCutFrom} 字,只取前 ${keptChars} 字)`;
 }
 
 function shadowedSeqsOf(input: IngestInput): number[] {

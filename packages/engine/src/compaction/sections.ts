@@ -13,6 +13,37 @@ const MAX_TITLE = 60;
 /** Paragraphs shorter than this are joined with the next one (a one-line lead-in is not a section). */
 const SHORT_PARAGRAPH = 80;
 
+/**
+ * The most of a summary the compaction memory reads, in UTF-16 code units (`.length`: known without
+ * a pass over the text). The DSH host's summaries run to a few thousand tokens; by the estimate of
+ * tokens.ts that is a few thousand characters of Chinese (≈ 1 token each) or 10,000–25,000 of English
+ * (≈ 3 characters a token), so 50,000 keeps any real summary whole with room to spare. Splitting,
+ * classifying and tokenising what it is handed runs in one synchronous step: a 3 MB summary held the
+ * host's event loop for about 6 s. The whole summary stays in the host's session log.
+ */
+export const MAX_SUMMARY_CHARS = 50_000;
+
+/** The code units that end a line (text.ts LINE_BREAK: \r\n is \r then \n). */
+const LINE_BREAK_UNITS = ['\n', '\r', '\u2028', '\u2029'];
+const isHighSurrogate = (unit: string): boolean => unit >= '\uD800' && unit <= '\uDBFF';
+
+/**
+ * The beginning of a summary, at most `max` UTF-16 code units: sections come in the host's order
+ * and the first ones are what the overview and a later question meet first. Ends at the last line
+ * break when one lies in the latter half of what is kept (no half sentence becomes a rule), at `max`
+ * otherwise; a surrogate pair is never split. `cutFrom` is the summary's length when it was cut.
+ */
+export function capSummary(text: string, max: number = MAX_SUMMARY_CHARS): { text: string; cutFrom: number | null } {
+  if (text.length <= max) return { text, cutFrom: null };
+  let end = max;
+  const lastBreak = Math.max(...LINE_BREAK_UNITS.map((unit) => text.lastIndexOf(unit, max - 1)));
+  if (lastBreak >= max / 2) {
+    end = lastBreak;
+    while (end > 0 && LINE_BREAK_UNITS.includes(text[end - 1]!)) end--;
+  } else if (isHighSurrogate(text[end - 1]!)) end--;
+  return { text: text.slice(0, end), cutFrom: text.length };
+}
+
 /** The text of the summary's content blocks (several blocks are separate paragraphs). */
 export function summaryText(summary: unknown): string {
   if (typeof summary === 'string') return summary;
