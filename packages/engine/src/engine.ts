@@ -16,6 +16,7 @@ import { IndexService, type IndexRunOptions, type LiveSyncState } from './index/
 import type { LiveIndex } from './index/live.ts';
 import type { DiaryWatcher, WatchOptions } from './index/watcher.ts';
 import type { JudgeStatus } from './judge/judge.ts';
+import type { Logger } from './log.ts';
 import type { MemoryIndexPage, MetaPatch } from './memory-index.ts';
 import { MemoryReaderService } from './memories/reader.ts';
 import { MemoryWriterService } from './memories/writer.ts';
@@ -155,6 +156,8 @@ export class Engine {
   /** Cross-process: the console, the plugin and the CLI write one at a time (see diary/lock.ts). */
   get writerLock() { return this.state.writerLock; }
   get judgeStatus(): JudgeStatus { return this.state.judgeStatus; }
+  /** The logger the engine was opened with, so an adapter's failures are logged where the engine's are. */
+  get log(): Logger { return this.state.log; }
   /** The data directory's time zone (stored at first run): "today" and "昨天" are local days there. */
   get timeZone(): string { return this.state.timeZone; }
   set timeZone(z: string) { this.state.timeZone = z; }

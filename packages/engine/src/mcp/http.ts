@@ -8,6 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Engine } from '../engine.ts';
 import { ensureToken } from '../security/install-token.ts';
 import { checkMutation, headerBag, normalizeOrigins, type GuardPolicy } from '../security/request-guard.ts';
+import { clientFailure, failureLine, logInternalFailure } from './failure.ts';
 import { createEngramMcpServer } from './server.ts';
 
 export interface McpHttpOptions {
@@ -53,17 +54,21 @@ export async function serveMcpHttp(engine: Engine, options: McpHttpOptions): Pro
     if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
     if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404, `not found: the endpoint is ${MCP_PATH} / 接口地址是 ${MCP_PATH}`);
     if (req.method !== 'POST') return refuse(res, 405, 'POST only (stateless server) / 只接受 POST');
-    const server = createEngramMcpServer(engine, { workspace: options.workspace, ...(options.track ? { track: options.track } : {}) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    // Inside the try: a throw while the server is built would otherwise be an unhandled rejection
+    // and a request left without an answer.
     try {
+      const server = createEngramMcpServer(engine, { workspace: options.workspace, ...(options.track ? { track: options.track } : {}) });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res);
     } catch (e) {
-      if (!res.headersSent) refuse(res, 500, e instanceof Error ? e.message : String(e));
+      // The client gets fixed words (or the engine's own, for an EngramError); the cause goes to the log.
+      logInternalFailure(engine, 'request', e, [policy.token]);
+      if (!res.headersSent) refuse(res, 500, failureLine(clientFailure(e)));
     }
   });
   http.maxConnections = LIMITS.maxConnections;

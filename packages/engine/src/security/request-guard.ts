@@ -61,6 +61,19 @@ export interface GuardPolicy {
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 403 | 421; reason: string };
 
+/**
+ * Why a request was refused, in fixed words: never the Host or Origin it sent. A reflected header
+ * lets whoever controls it put text into our answer (and a page read by the person), and the caller
+ * knows what it sent anyway. Chinese first, English after, as the engine's other messages.
+ */
+const REFUSED = {
+  host: '请求的主机名（Host）不在允许之列，已拒绝（防 DNS 重绑定；可在 console.allowedHosts 里添加）。 / Refused: the Host is not one this server answers to (DNS-rebinding guard; add it to console.allowedHosts).',
+  forwardedHost: '转发的主机名（X-Forwarded-Host）不在允许之列，已拒绝。 / Refused: the forwarded host is not one this server answers to.',
+  origin: '请求来源（Origin）不在允许之列，已拒绝（可在 console.allowedOrigins 里添加）。 / Refused: the Origin is not allowed here (add it to console.allowedOrigins).',
+  crossSite: '跨站请求没有带 Origin，已拒绝。 / Refused: a cross-site request without an Origin.',
+  token: `缺少 ${TOKEN_HEADER} 请求头或其值不对，已拒绝。 / Refused: the ${TOKEN_HEADER} header is missing or wrong.`,
+} as const;
+
 /** Adapts node's `IncomingHttpHeaders` (lower-case keys, arrays for repeated headers). */
 export function headerBag(headers: Record<string, string | string[] | undefined>): HeaderBag {
   return {
@@ -198,10 +211,10 @@ export function selfOrigin(headers: HeaderBag, policy: GuardPolicy): string | nu
 /** DNS-rebinding guard: the Host header (and a trusted forwarded host) must be one this server answers to. */
 export function checkHost(headers: HeaderBag, policy: GuardPolicy): GuardVerdict {
   const host = headers.get('host');
-  if (!hostAccepted(host, policy)) return { ok: false, status: 421, reason: `host ${JSON.stringify(host ?? '')} not allowed` };
+  if (!hostAccepted(host, policy)) return { ok: false, status: 421, reason: REFUSED.host };
   const effective = effectiveHost(headers, policy);
   if (effective !== host && !hostAccepted(effective, policy)) {
-    return { ok: false, status: 421, reason: `forwarded host ${JSON.stringify(effective ?? '')} not allowed` };
+    return { ok: false, status: 421, reason: REFUSED.forwardedHost };
   }
   return { ok: true };
 }
@@ -214,9 +227,9 @@ export function checkSameSite(headers: HeaderBag, policy: GuardPolicy): GuardVer
     const own = selfOrigin(headers, policy);
     const allowed =
       normalized !== null && ((own !== null && sameOrigin(normalized, own)) || normalizeOrigins(policy.allowedOrigins ?? []).some((o) => sameOrigin(o, normalized)));
-    if (!allowed) return { ok: false, status: 403, reason: `origin ${origin} is not allowed here` };
+    if (!allowed) return { ok: false, status: 403, reason: REFUSED.origin };
   } else if (headers.get('sec-fetch-site') === 'cross-site') {
-    return { ok: false, status: 403, reason: 'cross-site request without an origin' };
+    return { ok: false, status: 403, reason: REFUSED.crossSite };
   }
   return { ok: true };
 }
@@ -232,7 +245,7 @@ export function checkMutation(headers: HeaderBag, policy: GuardPolicy): GuardVer
   if (!site.ok) return site;
   const byCookie = policy.sessionCookie !== false && sessionCookieValid(headers, policy.token);
   if (!tokensEqual(headers.get(TOKEN_HEADER), policy.token) && !byCookie) {
-    return { ok: false, status: 403, reason: `missing or wrong ${TOKEN_HEADER} header` };
+    return { ok: false, status: 403, reason: REFUSED.token };
   }
   return { ok: true };
 }

@@ -129,6 +129,23 @@ describe('mutations', () => {
     assert.equal(checkMutation(h({ host: '127.0.0.1:3000', origin: 'https://localhost:3000', 'x-engram-token': TOKEN }), base).ok, false, 'another scheme is another origin');
   });
 
+  test('a refusal says what was refused in fixed words, never the Host or Origin the caller sent', () => {
+    const refusals = (name: string) =>
+      [
+        checkHost(h({ host: `${name}:3000` }), base),
+        checkHost(h({ host: '127.0.0.1:3000', 'x-forwarded-host': name }), { ...base, trustedProxy: true }),
+        checkMutation(h({ host: '127.0.0.1:3000', origin: `http://${name}`, 'x-engram-token': TOKEN }), base),
+        checkMutation(h({ host: '127.0.0.1:3000', 'sec-fetch-site': 'cross-site', 'x-engram-token': TOKEN }), base),
+        checkMutation(h({ host: '127.0.0.1:3000', 'x-engram-token': `${name}${TOKEN}` }), base),
+      ].map((v) => (v.ok ? '' : v.reason));
+    const first = refusals('rebind-7f3a.example');
+    for (const reason of first) {
+      assert.ok(reason !== '' && !reason.includes('rebind-7f3a'), reason);
+      assert.doesNotMatch(reason, new RegExp(TOKEN));
+    }
+    assert.deepEqual(refusals('other.example'), first, 'the words depend on what the caller sent');
+  });
+
   test('node header objects work through headerBag', () => {
     const bag = headerBag({ host: 'localhost:1', origin: 'http://localhost:1', 'x-engram-token': [TOKEN, 'x'] });
     assert.equal(checkMutation(bag, base).ok, true);
