@@ -17,3 +17,8 @@ test("the collapse stage's note reads in Chinese whichever of its parts a recall
   assert.equal(engineText('one hit per document; 1 near-duplicate groups shown once; 4 moved down: a better hit holds their matching sentences', 'zh'), '每篇文档只留一条；1 组近似重复只显示一次；4 条后移：排在前面的记忆已经包含它们命中的句子');
   assert.equal(engineText('2 kept below the hybrid bar: the question names their title (子不语, 子不语 (续))', 'zh'), '2 条低于门槛仍留下：问题点了它们的标题（子不语, 子不语 (续)）');
 });
+
+test("an index run's reason for making no vectors reads in Chinese", () => {
+  assert.equal(engineText('semantic channel not configured', 'zh'), '未配置语义模型，只用关键词召回');
+  assert.equal(engineText('semantic channel not configured', 'en'), 'semantic channel not configured');
+});

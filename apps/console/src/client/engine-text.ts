@@ -14,6 +14,8 @@ const ZH_RULES: Rule[] = [
   [/^stored vectors have (\d+) dimensions, the embedder produces (\d+)$/, (m) => `已存向量是 ${m[1]} 维，当前模型产生 ${m[2]} 维`],
   [/^no local embedding model installed under (.*): lexical recall only$/, () => '本机没有安装语义模型，只用关键词召回'],
   [/^embedding provider is none(: lexical recall only)?$/, () => '未配置语义模型，只用关键词召回'],
+  // Why an index run made no vectors when no semantic channel is open (index/indexer.ts syncVectors).
+  [/^semantic channel not configured$/, () => '未配置语义模型，只用关键词召回'],
   [/^Run `engram model install` .*lexical recall works without it\.$/, () => '运行 `engram model install`（或在设置里安装模型）即可加上语义召回；没有它关键词召回照常工作。'],
   [/^Set embedding\.provider to .*lexical recall works without it\.$/, () => '把 embedding 提供方设为 openai 或 local 即可加上语义召回；没有它关键词召回照常工作。'],
   [/^kBase (\d+) \+ (\d+) for (\d+) distinctive tokens, within (\d+)\.\.(\d+)$/, (m) => `基准 ${m[1]} + ${m[2]}（${m[3]} 个有区分度的词），范围 ${m[4]}–${m[5]}`],

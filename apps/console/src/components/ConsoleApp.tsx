@@ -1,7 +1,7 @@
 'use client';
-// Client root: providers (API, language, toasts, rebuild stream) around the shell.
+// Client root: providers (API, language, toasts, index-run stream) around the shell.
 import { I18nProvider } from '../client/i18n.tsx';
-import { RebuildProvider } from '../client/rebuild.tsx';
+import { IndexRunProvider } from '../client/index-run.tsx';
 import { ToastProvider } from '../client/toast.tsx';
 import { ApiProvider } from '../client/trpc.tsx';
 import { WorkspaceProvider } from '../client/workspace.tsx';
@@ -12,11 +12,11 @@ export function ConsoleApp() {
     <ApiProvider>
       <I18nProvider>
         <ToastProvider>
-          <RebuildProvider>
+          <IndexRunProvider>
             <WorkspaceProvider>
               <AppShell />
             </WorkspaceProvider>
-          </RebuildProvider>
+          </IndexRunProvider>
         </ToastProvider>
       </I18nProvider>
     </ApiProvider>

@@ -18,6 +18,7 @@ export function Button({ variant = 'secondary', className = '', ...rest }: Butto
   return (
     <button
       type="button"
+      data-variant={variant}
       {...rest}
       className={`inline-flex items-center justify-center gap-1.5 rounded-md border px-3 py-1.5 text-sm font-medium whitespace-nowrap transition disabled:cursor-not-allowed disabled:opacity-50 ${VARIANTS[variant]} ${className}`}
     />

@@ -1,11 +1,12 @@
 'use client';
 // Index: what is indexed and how (counts, tokenizer, embedding fingerprint, build time, warnings),
-// per-folder details, a full rebuild with a live progress bar, the live pick-up of files other tools
-// put in the folder (its pass's progress), and the integrity check.
+// per-folder details, the two index runs with a live progress card (同步改动, the quick incremental
+// pass, first; 全量重建 after it), the live pick-up of files other tools put in the folder (its
+// pass's progress), and the integrity check.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
-import { useRebuild } from '../../client/rebuild.tsx';
+import { useIndexRun } from '../../client/index-run.tsx';
 import type { MessageKey } from '../../client/messages.ts';
 import { useToast } from '../../client/toast.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
@@ -16,6 +17,8 @@ import { CompactionSection } from './CompactionSection.tsx';
 import { ModelUsageCard } from '../usage/ModelUsageCard.tsx';
 import { engineText } from '../../client/engine-text.ts';
 import { progressPercent } from '../../shared/progress.ts';
+import { IndexRunCard } from '../index/IndexRunCard.tsx';
+import { phaseLabel } from '../index/phase.ts';
 
 type Status = RouterOutputs['index']['status'];
 
@@ -23,7 +26,7 @@ export function IndexPage() {
   const { t } = useI18n();
   const trpc = useTRPC();
   const status = useQuery(trpc.index.status.queryOptions());
-  const rebuild = useRebuild();
+  const run = useIndexRun();
 
   return (
     <div>
@@ -35,8 +38,11 @@ export function IndexPage() {
           <>
             <Button onClick={() => status.refetch()}>{t('common.refresh')}</Button>
             <IntegrityButton />
-            <Button variant="primary" data-testid="index-rebuild" disabled={rebuild.running} onClick={() => void rebuild.start()}>
-              {rebuild.running ? t('index.rebuilding') : t('index.rebuild')}
+            <Button variant="primary" data-testid="index-sync" title={t('index.sync.title')} disabled={run.running} onClick={() => void run.start('changes')}>
+              {run.running && run.kind === 'changes' ? t('index.syncing') : t('index.sync')}
+            </Button>
+            <Button data-testid="index-rebuild" disabled={run.running} onClick={() => void run.start('full')}>
+              {run.running && run.kind === 'full' ? t('index.rebuilding') : t('index.rebuild')}
             </Button>
           </>
         }
@@ -44,8 +50,8 @@ export function IndexPage() {
       <div className="page-grid">
         <div className="flex min-w-0 flex-col gap-3">
           {status.error ? <ErrorNote error={status.error} onRetry={() => status.refetch()} retryLabel={t('common.retry')} /> : null}
-          {status.data ? <MismatchBanner status={status.data} onRebuild={() => void rebuild.start()} busy={rebuild.running} /> : null}
-          <RebuildProgress />
+          {status.data ? <MismatchBanner status={status.data} onRebuild={() => void run.start('full')} busy={run.running} /> : null}
+          <IndexRunCard />
           <LiveSyncProgress />
           {status.data ? <StatusView status={status.data} /> : <div className="text-sm text-muted">{t('common.loading')}</div>}
           {status.data ? (
@@ -99,70 +105,6 @@ function MismatchBanner({ status: s, onRebuild, busy }: { status: Status; onRebu
       ))}
       <div>{s.semantic.state === 'mismatch' && s.semantic.action ? null : t('index.mismatch.action')}</div>
     </Banner>
-  );
-}
-
-const PHASE_KEYS = {
-  scan: 'index.phase.scan',
-  parse: 'index.phase.parse',
-  tokenize: 'index.phase.tokenize',
-  store: 'index.phase.store',
-  embed: 'index.phase.embed',
-  done: 'index.phase.done',
-} as const satisfies Record<string, MessageKey>;
-
-/** The phase in the reader's words ("列出文件", "读取文件并写入索引"…), never the stream's raw English id. */
-function phaseLabel(phase: string, t: (k: MessageKey) => string): string {
-  return phase in PHASE_KEYS ? t(PHASE_KEYS[phase as keyof typeof PHASE_KEYS]) : phase;
-}
-
-function RebuildProgress() {
-  const { t, lang } = useI18n();
-  const r = useRebuild();
-  if (!r.running && !r.report && !r.error && r.percent === 0) return null;
-  return (
-    <Card testId="rebuild-card">
-      <div className="flex items-center justify-between gap-2 text-sm">
-        <span className="font-medium">{r.running ? t('index.rebuilding') : r.error ? t('index.rebuild.failed') : t('index.rebuild')}</span>
-        <span className="min-w-0 flex-1 truncate text-right text-xs text-muted" data-testid="rebuild-phase" data-phase={r.phase ?? ''}>
-          {r.phase ? phaseLabel(r.phase, t) : ''}
-          {r.phase && r.total > 0 ? ` ${r.done}/${r.total}` : ''}
-        </span>
-        <span data-testid="rebuild-percent" className="font-semibold tabular-nums">
-          {r.percent}%
-        </span>
-      </div>
-      <div
-        className="mt-2 h-2.5 overflow-hidden rounded-full bg-sunken"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={r.percent}
-        data-testid="rebuild-progress"
-        data-state={r.running ? 'running' : r.error ? 'error' : 'done'}
-      >
-        <div className={`h-full rounded-full transition-[width] duration-200 ${r.error ? 'bg-danger' : 'bg-accent'}`} style={{ width: `${r.percent}%` }} />
-      </div>
-      {r.error ? (
-        <div className="mt-2 text-sm text-danger" role="alert">
-          {r.error.message} <span className="font-mono text-xs opacity-75">{r.error.code}</span>
-        </div>
-      ) : null}
-      {r.report ? (
-        <div className="mt-2 flex flex-wrap gap-1.5 text-xs" data-testid="rebuild-report">
-          <Badge tone="ok">{t('index.rebuild.done', { documents: r.report.documents, chunks: r.report.chunks, ms: r.report.ms })}</Badge>
-          <Badge>+{r.report.added}</Badge>
-          <Badge>~{r.report.updated}</Badge>
-          <Badge>−{r.report.removed}</Badge>
-          <Badge>={r.report.unchanged}</Badge>
-          <Badge>
-            {t('index.rebuild.vectors', { embedded: r.report.semantic.embedded, reused: r.report.semantic.reused })}
-            {r.report.semantic.skipped ? ` · ${engineText(r.report.semantic.skipped, lang)}` : ''}
-          </Badge>
-          {r.report.skipped.length ? <Badge tone="warn">{t('index.rebuild.skipped', { n: r.report.skipped.length })}</Badge> : null}
-        </div>
-      ) : null}
-    </Card>
   );
 }
 

@@ -7,7 +7,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { engineText } from '../../client/engine-text.ts';
 import { useI18n } from '../../client/i18n.tsx';
-import { useRebuild } from '../../client/rebuild.tsx';
+import { useIndexRun } from '../../client/index-run.tsx';
 import { useToast } from '../../client/toast.tsx';
 import { describeError, useTRPC } from '../../client/trpc.tsx';
 import { buildPatch, changedPaths, getAt, setAt } from '../settings/draft.ts';
@@ -43,7 +43,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
   const { t, pick } = useI18n();
   const trpc = useTRPC();
   const toast = useToast();
-  const rebuild = useRebuild();
+  const indexRun = useIndexRun();
   const settings = useQuery(trpc.settings.get.queryOptions(undefined, { staleTime: Infinity }));
   const original = settings.data?.effective;
   const locked = useMemo(() => new Set(settings.data?.lockedByEnv ?? []), [settings.data]);
@@ -137,7 +137,7 @@ export function SettingsPage({ onGoToIndex }: { onGoToIndex: () => void }) {
     // Save without the engine's in-call rebuild, then run the streamed rebuild so the bar shows progress.
     if (!(await submit('save-only'))) return;
     onGoToIndex();
-    await rebuild.start();
+    await indexRun.start('full');
   };
 
   const fieldProps: FieldsProps = {

@@ -1,6 +1,8 @@
 'use client';
-// The full rebuild with live progress, shared by the Index page and the Settings confirmation: reads
-// the server's NDJSON stream and keeps the bar's state in one place.
+// The index runs with live progress, shared by the Index page and the Settings confirmation: 同步改动
+// (an incremental pass that catches the index up with what changed in the diary folder) and 全量重建
+// (every file read and indexed again). Reads the server's NDJSON stream and keeps the progress card's
+// state in one place; one run at a time.
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RebuildEvent } from '../shared/progress.ts';
@@ -10,7 +12,12 @@ import { apiPath } from './base-path.ts';
 
 export type IndexReport = RouterOutputs['index']['rebuild'];
 
-export interface RebuildState {
+/** `changes`: the quick incremental pass; `full`: every file again (needed after a tokenizer, chunking or embedding change). */
+export type IndexRunKind = 'changes' | 'full';
+
+export interface IndexRunState {
+  /** The run under way, or the last one (null before the first). */
+  kind: IndexRunKind | null;
   running: boolean;
   percent: number;
   phase: string | null;
@@ -22,29 +29,29 @@ export interface RebuildState {
   error: { code: string; message: string } | null;
 }
 
-interface RebuildApi extends RebuildState {
-  start: () => Promise<void>;
+interface IndexRunApi extends IndexRunState {
+  start: (kind: IndexRunKind) => Promise<void>;
 }
 
-const idle: RebuildState = { running: false, percent: 0, phase: null, done: 0, total: 0, message: null, report: null, error: null };
-const RebuildContext = createContext<RebuildApi | null>(null);
+const idle: IndexRunState = { kind: null, running: false, percent: 0, phase: null, done: 0, total: 0, message: null, report: null, error: null };
+const IndexRunContext = createContext<IndexRunApi | null>(null);
 
-export function RebuildProvider({ children }: { children: ReactNode }) {
+export function IndexRunProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [state, setState] = useState<RebuildState>(idle);
+  const [state, setState] = useState<IndexRunState>(idle);
   const running = useRef(false);
 
-  const start = useCallback(async () => {
+  const start = useCallback(async (kind: IndexRunKind) => {
     if (running.current) return;
     running.current = true;
-    setState({ ...idle, running: true, phase: 'scan' });
+    setState({ ...idle, kind, running: true, phase: 'scan' });
     try {
       const res = await fetch(apiPath('/api/index/rebuild'), {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ full: true }),
+        body: JSON.stringify({ full: kind === 'full' }),
       });
       if (!res.ok || !res.body) {
         const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
@@ -79,11 +86,11 @@ export function RebuildProvider({ children }: { children: ReactNode }) {
   }, [queryClient, trpc]);
 
   const api = useMemo(() => ({ ...state, start }), [state, start]);
-  return <RebuildContext.Provider value={api}>{children}</RebuildContext.Provider>;
+  return <IndexRunContext.Provider value={api}>{children}</IndexRunContext.Provider>;
 }
 
-export function useRebuild(): RebuildApi {
-  const ctx = useContext(RebuildContext);
-  if (!ctx) throw new Error('useRebuild outside RebuildProvider');
+export function useIndexRun(): IndexRunApi {
+  const ctx = useContext(IndexRunContext);
+  if (!ctx) throw new Error('useIndexRun outside IndexRunProvider');
   return ctx;
 }
