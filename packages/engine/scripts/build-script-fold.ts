@@ -25,7 +25,7 @@ export const FOLD_BELOW = 0.005;
 const require = createRequire(import.meta.url);
 
 /** One OpenCC dictionary of opencc-js: "key value[ value…]" entries joined by '|'. */
-function openccDict(name: string): string[][] {
+export function openccDict(name: string): string[][] {
   // The package's exports hide package.json and the dictionaries: its directory is found from its entry.
   const entry = require.resolve('opencc-js');
   const dir = entry.slice(0, entry.lastIndexOf(`${'opencc-js'}/`) + 'opencc-js'.length);

@@ -5,6 +5,7 @@
 // their RecallResult here, so the two answer in one shape.
 import { writtenForms } from '../text/latin.ts';
 import { foldedWrittenForms } from '../text/script-fold.ts';
+import { taiwanWrittenForms } from '../text/taiwan-words.ts';
 import type { TimedRecord } from './stage.ts';
 import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, TimeExplanation } from './types.ts';
 
@@ -69,11 +70,13 @@ function required<T>(value: T | undefined, what: string): T {
 /**
  * The query's tokens, each with the word as the query writes it where the term differs: an English
  * word stemmed or lower-cased (text/latin.ts writtenForms), Chinese written in traditional characters
- * (text/script-fold.ts foldedWrittenForms).
+ * (text/script-fold.ts foldedWrittenForms) or a Taiwan word read as the mainland's (text/taiwan-words.ts).
  */
 function withWrittenForms(tokens: QueryToken[], query: string): QueryToken[] {
   const written = writtenForms(query);
-  for (const [term, form] of foldedWrittenForms(query.normalize('NFKC'), tokens.map((t) => t.token))) if (!written.has(term)) written.set(term, form);
+  const terms = tokens.map((t) => t.token);
+  const read = query.normalize('NFKC');
+  for (const [term, form] of [...foldedWrittenForms(read, terms), ...taiwanWrittenForms(read, terms)]) if (!written.has(term)) written.set(term, form);
   if (written.size === 0) return tokens;
   return tokens.map((t) => {
     const w = written.get(t.token);

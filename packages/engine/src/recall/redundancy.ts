@@ -8,7 +8,7 @@
 // keep their order but go after the others; nothing is removed. Pure.
 
 import { latinTerms } from '../text/latin.ts';
-import { foldToSimplified } from '../text/script-fold.ts';
+import { comparedWording } from '../text/taiwan-words.ts';
 import { forEachRun } from '../text/scripts.ts';
 import { HAS_CJK, SENTENCE_END } from './phrase.ts';
 
@@ -25,7 +25,7 @@ function latinTermsOf(sentence: string): Set<string> {
 /**
  * The sentences of `text` (lower-cased, trimmed) that hold at least one of the query's `words` as the
  * index reads them: a word with a CJK character anywhere in the sentence (traditional characters
- * folded, as the words are: text/script-fold.ts), a Latin or digit term (lower-cased, stemmed: "studi")
+ * folded and Taiwan words read as the mainland's, as the words are: text/taiwan-words.ts), a Latin or digit term (lower-cased, stemmed: "studi")
  * among the sentence's own terms.
  */
 export function matchingSentences(text: string, words: readonly string[]): Set<string> {
@@ -33,7 +33,7 @@ export function matchingSentences(text: string, words: readonly string[]): Set<s
   if (words.length === 0) return out;
   const cjk = words.filter((w) => HAS_CJK.test(w));
   const latin = words.filter((w) => !HAS_CJK.test(w));
-  for (const raw of foldToSimplified(text).split(SENTENCE_END)) {
+  for (const raw of comparedWording(text).split(SENTENCE_END)) {
     const sentence = raw.trim().toLowerCase();
     if (!sentence) continue;
     if (cjk.some((w) => sentence.includes(w))) out.add(sentence);

@@ -4,6 +4,7 @@ import { latinTerms } from './latin.ts';
 import { asReadForWords, foldToSimplified } from './script-fold.ts';
 import { forEachRun } from './scripts.ts';
 import { isStopWord } from './stopwords.ts';
+import { mainlandWord, taiwanUserDictLines } from './taiwan-words.ts';
 
 /**
  * How jieba segments a CJK run: 'cut' (one segmentation) or 'search' (cutForSearch: also the
@@ -93,8 +94,11 @@ type CjkSegmenter = (runs: readonly string[], out: string[], afterRun: (run: num
 // boundaries of identifiers have been read.
 const normalize = asReadForWords;
 
-/** User dictionary lines with their word read as the text is (a word written in 繁體 meets folded text). */
-const normalizedUserDict = (lines: readonly string[] | undefined): string[] => (lines ?? []).map((line) => foldToSimplified(line));
+/**
+ * User dictionary lines with their word read as the text is (a word written in 繁體 meets folded text),
+ * after the Taiwan words jieba's dictionary lacks (text/taiwan-words.ts), which a user's line may weigh otherwise.
+ */
+const normalizedUserDict = (lines: readonly string[] | undefined): string[] => [...taiwanUserDictLines(), ...(lines ?? []).map((line) => foldToSimplified(line))];
 
 /** Splits normalized text into CJK runs and latin/digit words; CJK runs go to `segmentCjk`, words to text/latin.ts. */
 function tokenizeNormalized(normalized: string, segmentCjk: CjkSegmenter): string[] {
@@ -140,7 +144,8 @@ function jiebaSegmenter(jieba: JiebaSegmenter, settings: JiebaSettings): CjkSegm
   const emit = (words: readonly string[], from: number, to: number, out: string[]) => {
     let previousChar: string | null = null;
     for (let i = from; i < to; i++) {
-      const word = words[i]!;
+      // A Taiwan word is read as the mainland's (伺服器 → 服务器), so a note and a question from either side meet.
+      const word = mainlandWord(words[i]!);
       if (!isStopWord(word)) out.push(word);
       const isChar = isOneCodePoint(word);
       if (settings.singleRunBigrams && isChar && previousChar !== null) pushPair(previousChar, word, out);

@@ -10,9 +10,10 @@
  * WHO). 4: an identifier's whole name, separators left out, also as a plain word's term
  * (getUserProfile → getuserprofil, Next.js → nextj, as a question types them). 5: a code joined by -
  * or _ also joined (utf-8 → utf8), a name with a version glued on also the name (python3 → python).
- * 6: traditional Chinese read as simplified (text/script-fold.ts: 會議 → 会议).
+ * 6: traditional Chinese read as simplified (text/script-fold.ts: 會議 → 会议). 7: a Taiwan word read as
+ * the mainland's (text/taiwan-words.ts: 伺服器 → 服务器, 軟體 → 软件).
  */
-export const TERMS_VERSION = 6;
+export const TERMS_VERSION = 7;
 
 /** What the index manifest records: the engine, and the terms version after a '+' (version 1 had none). */
 export const tokenizerIndexKey = (tokenizer: { engine: string }): string => `${tokenizer.engine}+terms${TERMS_VERSION}`;

@@ -9,7 +9,7 @@ import { channelWeightsFor, semanticCandidates } from '../channel-weights.ts';
 import type { RecallStage } from '../run.ts';
 import { SUPERSEDED_FACTOR } from '../scope.ts';
 import { bestSentenceCoverage, cjkCharCount, longestSharedRun, phraseCoverage, phrasePairs } from '../phrase.ts';
-import { foldToSimplified } from '../../text/script-fold.ts';
+import { comparedWording } from '../../text/taiwan-words.ts';
 import { rivalCosine, SPAN_CANDIDATES } from '../hybrid-gate.ts';
 import { sameGroupOf } from '../near-duplicates.ts';
 import { attachEvidence, byScore, coverageOf, decayFactor, fuse as fuseChannels } from '../scoring.ts';
@@ -48,8 +48,9 @@ export const fuse: RecallStage = {
     }
     // The phrase share is read whatever the weight: the query gate reads it too (hybrid-gate.ts maxPhrase).
     // Wording is compared as the words are read: traditional characters folded (text/script-fold.ts),
-    // so a question in 繁體 repeats the phrases of a note in 简体.
-    const asked = foldToSimplified(run.query);
+    // so a question in 繁體 repeats the phrases of a note in 简体, and Taiwan words read as the
+    // mainland's (text/taiwan-words.ts), so 伺服器 in a note repeats 服务器 in a question.
+    const asked = comparedWording(run.query);
     const pairs = phrasePairs(asked);
     if (pairs.size > 0) {
       // In first-rank shares of the lexical channel, so the weight keeps its meaning whatever rrfK is.
@@ -60,7 +61,7 @@ export const fuse: RecallStage = {
         let r = read.get(c.chunkId);
         if (!r) {
           const meta = deps.doc(c.docId);
-          r = { head: foldToSimplified(meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : ''), text: foldToSimplified(run.texts.get(c.chunkId) ?? '') };
+          r = { head: comparedWording(meta ? [meta.title, ...meta.tags, meta.goal].join('\n') : ''), text: comparedWording(run.texts.get(c.chunkId) ?? '') };
           read.set(c.chunkId, r);
         }
         return r;
