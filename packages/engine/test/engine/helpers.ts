@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine, type OpenEngineOptions } from '../../src/engine.ts';
+import { openEngine, type Engine, type OpenEngineOptions } from '../../src/engine.ts';
 
 export function tempDirs() {
   const root = mkdtempSync(join(tmpdir(), 'engram-test-'));
@@ -13,6 +13,21 @@ export function tempDirs() {
 
 export function diary(time: string, title: string, summary: string, body: string, tags: string[]): string {
   return `[${time}] ${title}\n\n> ${summary}\n\n${body}\n\nTag: ${tags.join(', ')}\n`;
+}
+
+/**
+ * A lexical-only engine over `notes` ([file id, title, body], one a day from 2026-10-01) and thirty
+ * weekly reports around them (so a note's words are not the only ones in the store), indexed, with
+ * time decay off: each note is written to 2026-10-DD-<id>.txt.
+ */
+export async function engineOverNotes(notes: readonly [string, string, string][]): Promise<Engine> {
+  const dirs = tempDirs();
+  const all = [...notes];
+  for (let i = 0; i < 30; i++) all.push([`filler-${i}`, `周报 ${i}`, `第${i}周：修了${i % 5}个缺陷，评审了${i % 3}个合并请求，会议${i % 4}次。`]);
+  all.forEach(([id, title, body], i) => writeFileSync(join(dirs.diaryDir, `2026-10-${String((i % 28) + 1).padStart(2, '0')}-${id}.txt`), diary('09:00', title, title, body, ['work'])));
+  const engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, timeDecay: { enabled: false } });
+  await engine.index({ full: true });
+  return engine;
 }
 
 /** A small corpus of distinct topics, written as diary files. */

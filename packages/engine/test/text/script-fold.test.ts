@@ -2,15 +2,14 @@
 // builds now, never a change to simplified text, never a change of length, and a note and a question
 // in the two scripts meeting in recall.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it, test } from 'node:test';
 import { buildFoldPairs, renderFoldTable } from '../../scripts/build-script-fold.ts';
 import type { Engine } from '../../src/engine.ts';
 import { foldToSimplified } from '../../src/text/script-fold.ts';
 import { SCRIPT_FOLD_TABLE } from '../../src/text/script-fold-table.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
-import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
+import { engineOverNotes } from '../engine/helpers.ts';
 
 test('the committed table is the one the build script makes from the pinned OpenCC dictionaries', () => {
   const committed = readFileSync(new URL('../../src/text/script-fold-table.ts', import.meta.url), 'utf8');
@@ -38,16 +37,11 @@ test('the tokenizer reads a traditional text as the simplified one, and a user w
 describe('a note and a question in the two scripts meet', () => {
   let engine: Engine;
   before(async () => {
-    const dirs = tempDirs();
-    const notes: [string, string, string][] = [
+    engine = await engineOverNotes([
       ['projector', '会议室投影机', '三楼会议室的投影机坏了，行政说下周二换新的，临时借用隔壁的便携投影。'],
       ['visa', '簽證續期', '工作簽證在十一月底到期，續期要帶護照、僱主證明和近三個月的薪資單，去入境處辦理。'],
       ['backup', '数据库备份', '每天凌晨两点全量备份订单库，保留十四天，备份文件放在对象存储的冷桶里。'],
-    ];
-    for (let i = 0; i < 30; i++) notes.push([`filler-${i}`, `周报 ${i}`, `第${i}周：修了${i % 5}个缺陷，评审了${i % 3}个合并请求，会议${i % 4}次。`]);
-    notes.forEach(([id, title, body], i) => writeFileSync(join(dirs.diaryDir, `2026-10-${String((i % 28) + 1).padStart(2, '0')}-${id}.txt`), diary('09:00', title, title, body, ['work'])));
-    engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, timeDecay: { enabled: false } });
-    await engine.index({ full: true });
+    ]);
   });
   after(() => engine?.close());
 

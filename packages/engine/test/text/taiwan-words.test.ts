@@ -2,15 +2,13 @@
 // builds now, the tokenizer reading both sides' words alike, and a note and a question from either
 // side meeting in recall.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it, test } from 'node:test';
 import { buildTaiwanWordPairs, renderTaiwanWordTable } from '../../scripts/build-taiwan-words.ts';
 import type { Engine } from '../../src/engine.ts';
-import { readFileSync } from 'node:fs';
 import { comparedWording, mainlandWord } from '../../src/text/taiwan-words.ts';
 import { createTokenizer } from '../../src/text/tokenize.ts';
-import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
+import { engineOverNotes } from '../engine/helpers.ts';
 
 test('the committed table is the one the build script makes from the pinned OpenCC dictionaries and jieba\'s', () => {
   const committed = readFileSync(new URL('../../src/text/taiwan-words-table.ts', import.meta.url), 'utf8');
@@ -36,16 +34,11 @@ test('the tokenizer reads a note written in Taiwan and a question asked on the m
 describe('a note written in Taiwan and a question asked on the mainland meet, and the other way round', () => {
   let engine: Engine;
   before(async () => {
-    const dirs = tempDirs();
-    const notes: [string, string, string][] = [
+    engine = await engineOverNotes([
       ['server', '機房伺服器', '機房那台伺服器的記憶體不足，重開機之後恢復了，下週加裝兩條記憶體。'],
       ['printer', '打印机卡纸', '三楼的打印机又卡纸了，行政说换了硒鼓就好，先用二楼那台。'],
       ['firmware', '路由器固件', '路由器的固件升级到 2.4 之后，访客网络的密码被重置了。'],
-    ];
-    for (let i = 0; i < 30; i++) notes.push([`filler-${i}`, `周报 ${i}`, `第${i}周：修了${i % 5}个缺陷，评审了${i % 3}个合并请求，会议${i % 4}次。`]);
-    notes.forEach(([id, title, body], i) => writeFileSync(join(dirs.diaryDir, `2026-10-${String((i % 28) + 1).padStart(2, '0')}-${id}.txt`), diary('09:00', title, title, body, ['work'])));
-    engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, timeDecay: { enabled: false } });
-    await engine.index({ full: true });
+    ]);
   });
   after(() => engine?.close());
 
