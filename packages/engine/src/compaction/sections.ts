@@ -1,7 +1,7 @@
 // L1: the host's compaction summary, cut into its Markdown sections. A section is short and
 // conclusion-level, which is what a later question should meet first. Pure.
 import { splitByLength } from './split.ts';
-import { clipChars, collapseWhitespace, normaliseLineEnds, splitLines } from './text.ts';
+import { beginningOf, clipChars, collapseWhitespace, normaliseLineEnds, splitLines } from './text.ts';
 
 export interface SummarySection {
   title: string;
@@ -23,26 +23,12 @@ const SHORT_PARAGRAPH = 80;
  */
 export const MAX_SUMMARY_CHARS = 50_000;
 
-/** The code units that end a line (text.ts LINE_BREAK: \r\n is \r then \n). */
-const LINE_BREAK_UNITS = ['\n', '\r', '\u2028', '\u2029'];
-const isHighSurrogate = (unit: string): boolean => unit >= '\uD800' && unit <= '\uDBFF';
-
 /**
- * The beginning of a summary, at most `max` UTF-16 code units: sections come in the host's order
- * and the first ones are what the overview and a later question meet first. Ends at the last line
- * break when one lies in the latter half of what is kept (no half sentence becomes a rule), at `max`
- * otherwise; a surrogate pair is never split. `cutFrom` is the summary's length when it was cut.
+ * The beginning of a summary, at most `max` UTF-16 code units (text.ts beginningOf): sections come in
+ * the host's order and the first ones are what the overview and a later question meet first; it ends
+ * at a line break when one is near, so no half sentence becomes a rule.
  */
-export function capSummary(text: string, max: number = MAX_SUMMARY_CHARS): { text: string; cutFrom: number | null } {
-  if (text.length <= max) return { text, cutFrom: null };
-  let end = max;
-  const lastBreak = Math.max(...LINE_BREAK_UNITS.map((unit) => text.lastIndexOf(unit, max - 1)));
-  if (lastBreak >= max / 2) {
-    end = lastBreak;
-    while (end > 0 && LINE_BREAK_UNITS.includes(text[end - 1]!)) end--;
-  } else if (isHighSurrogate(text[end - 1]!)) end--;
-  return { text: text.slice(0, end), cutFrom: text.length };
-}
+export const capSummary = (text: string, max: number = MAX_SUMMARY_CHARS): { text: string; cutFrom: number | null } => beginningOf(text, max);
 
 /** The text of the summary's content blocks (several blocks are separate paragraphs). */
 export function summaryText(summary: unknown): string {

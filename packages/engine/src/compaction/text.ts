@@ -64,3 +64,23 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   for (const token of small) if (large.has(token)) shared++;
   return shared / (a.size + b.size - shared);
 }
+
+/** The code units that end a line (LINE_BREAK above: \r\n is \r then \n). */
+const LINE_BREAK_UNITS = ['\n', '\r', '\u2028', '\u2029'];
+const isHighSurrogate = (unit: string): boolean => unit >= '\uD800' && unit <= '\uDBFF';
+
+/**
+ * The beginning of `text`, at most `max` UTF-16 code units (`.length`: known without a pass over the
+ * text). Ends at the last line break when one lies in the latter half of what is kept, at `max`
+ * otherwise; a surrogate pair is never split. `cutFrom` is the text's length when it was cut. Pure.
+ */
+export function beginningOf(text: string, max: number): { text: string; cutFrom: number | null } {
+  if (text.length <= max) return { text, cutFrom: null };
+  let end = max;
+  const lastBreak = Math.max(...LINE_BREAK_UNITS.map((unit) => text.lastIndexOf(unit, max - 1)));
+  if (lastBreak >= max / 2) {
+    end = lastBreak;
+    while (end > 0 && LINE_BREAK_UNITS.includes(text[end - 1]!)) end--;
+  } else if (isHighSurrogate(text[end - 1]!)) end--;
+  return { text: text.slice(0, end), cutFrom: text.length };
+}

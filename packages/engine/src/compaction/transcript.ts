@@ -4,7 +4,7 @@
 // Pure: the caller hands in the events of the shadowed range.
 import { splitByLength } from './split.ts';
 import { titleOf } from './sections.ts';
-import { clipChars, DEFAULT_INJECTED_TAGS, stripInjectedFragments } from './text.ts';
+import { beginningOf, clipChars, DEFAULT_INJECTED_TAGS, stripInjectedFragments } from './text.ts';
 import type { TranscriptEvent } from './types.ts';
 
 export interface TranscriptOptions {
@@ -58,11 +58,28 @@ export function toolTarget(rawArguments: unknown): string {
   return clipChars(JSON.stringify(args), 80);
 }
 
+/**
+ * The most of one message of the folded range the memory reads, in UTF-16 code units, as a tool
+ * result's is cut at maxToolResultChars: a person pastes a log of megabytes the model never took, and
+ * splitting and tokenising all of it held the host for seconds (sections.ts MAX_SUMMARY_CHARS says
+ * why the same for a summary). 20,000 holds any message a conversation really has with room to spare.
+ */
+export const MAX_MESSAGE_CHARS = 20_000;
+
 interface Exchange {
   user: string[];
   assistant: string[];
   seqStart: number;
   seqEnd: number;
+  /** The longest message of the exchange before it was cut to MAX_MESSAGE_CHARS; null = none was. */
+  cutFrom: number | null;
+}
+
+/** A message's beginning, and what it was cut from (the longest cut so far of the exchange). */
+function readMessage(text: string, exchange: Exchange): string {
+  const { text: kept, cutFrom } = beginningOf(text, MAX_MESSAGE_CHARS);
+  if (cutFrom !== null) exchange.cutFrom = Math.max(exchange.cutFrom ?? 0, cutFrom);
+  return kept;
 }
 
 export function extractTranscript(events: readonly TranscriptEvent[], options: TranscriptOptions): TranscriptPiece[] {
@@ -82,7 +99,7 @@ export function extractTranscript(events: readonly TranscriptEvent[], options: T
       const title = titleOf(user !== '' ? user : assistant) || '对话';
       const parts = splitByLength(body, options.maxBlockChars);
       parts.forEach((part, i) =>
-        pieces.push({ kind: 'dialogue', title: parts.length > 1 ? `${title} (${i + 1}/${parts.length})` : title, body: part, seqStart: exchange!.seqStart, seqEnd: exchange!.seqEnd, cutFrom: null }),
+        pieces.push({ kind: 'dialogue', title: parts.length > 1 ? `${title} (${i + 1}/${parts.length})` : title, body: part, seqStart: exchange!.seqStart, seqEnd: exchange!.seqEnd, cutFrom: exchange!.cutFrom }),
       );
     }
     exchange = null;
@@ -96,14 +113,15 @@ export function extractTranscript(events: readonly TranscriptEvent[], options: T
       if (sourceKind(data) !== 'user') continue;
       const text = stripInjectedFragments(textBlocks(data?.content), tags);
       flush();
-      exchange = { user: text ? [text] : [], assistant: [], seqStart: event.seq, seqEnd: event.seq };
+      exchange = { user: [], assistant: [], seqStart: event.seq, seqEnd: event.seq, cutFrom: null };
+      if (text) exchange.user.push(readMessage(text, exchange));
       continue;
     }
     if (event.type === 'assistant/message') {
       const text = stripInjectedFragments(textBlocks(data?.message?.content), tags);
       if (text === '') continue;
-      exchange ??= { user: [], assistant: [], seqStart: event.seq, seqEnd: event.seq };
-      exchange.assistant.push(text);
+      exchange ??= { user: [], assistant: [], seqStart: event.seq, seqEnd: event.seq, cutFrom: null };
+      exchange.assistant.push(readMessage(text, exchange));
       exchange.seqEnd = event.seq;
       continue;
     }
