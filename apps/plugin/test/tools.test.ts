@@ -103,3 +103,31 @@ test('tools.disabled keeps those tools away from the model (their schemas cost t
   for (const gone of ['engram_list', 'engram_wall', 'session_read']) assert.ok(!names.includes(gone), `${gone} is not offered`);
   for (const kept of ['engram_search', 'engram_brief', 'history_read']) assert.ok(names.includes(kept), `${kept} is still offered`);
 });
+
+// A failure inside the engine reached the model as its raw text: "Failed query: select … params: …",
+// SQL with a memory's own words, which the model can do nothing with. It now reads the engine's fixed
+// words under a stable code, as an MCP client does; the cause goes to the plugin's log.
+test('an engine failure reaches the model as fixed words under a code, and its cause reaches the log', async (t) => {
+  const { host, engine } = await loadPlugin(t);
+  const tools = host.tools!;
+  await engine.database.client.execute('DROP TABLE chunks');
+  await engine.database.client.execute('DROP TABLE documents');
+  const write = await tools.call('engram_write', JSON.stringify({ content: '[11:00] 家里路由器\n\n> 管理地址\n\n家里路由器的管理地址是 192.168.1.1。' }));
+  assert.equal(write.error?.code, 'execute');
+  assert.match(write.text, /\[failed\] 引擎内部出错/);
+  assert.doesNotMatch(write.text, /select|params|insert|SQLITE|192\.168/i);
+  assert.ok(host.logs.some((l) => /engram_write failed/.test(l.message) && /no such table/i.test(l.message)), host.logs.map((l) => l.message).join('\n'));
+  // What the engine says to the person stays as it is.
+  const missing = await tools.call('engram_read', JSON.stringify({ id: 'ffffffffffff' }));
+  assert.doesNotMatch(missing.text, /引擎内部出错/);
+});
+
+test('the lean profile\'s save tool says the same, and its cause reaches the log too', async (t) => {
+  const { host, engine } = await loadPlugin(t, { config: { tools: { profile: 'lean' } } });
+  await engine.database.client.execute('DROP TABLE chunks');
+  await engine.database.client.execute('DROP TABLE documents');
+  const save = await host.tools!.call('engram_save', JSON.stringify({ content: '[11:00] 家里路由器\n\n> 管理地址\n\n家里路由器的管理地址是 192.168.1.1。' }));
+  assert.match(save.text, /\[failed\] 引擎内部出错/);
+  assert.doesNotMatch(save.text, /select|params|SQLITE|192\.168/i);
+  assert.ok(host.logs.some((l) => /engram_save failed/.test(l.message) && /no such table/i.test(l.message)), host.logs.map((l) => l.message).join('\n'));
+});

@@ -79,3 +79,40 @@ export function databaseBusyError(cause: unknown, saved: string[]): EngramError 
 export function asDatabaseOutage(e: unknown, url: string, saved: string[] = []): unknown {
   return isUnreachable(e) ? databaseUnreachableError(url, e, saved) : e;
 }
+
+/**
+ * A failure as a caller outside the engine reads it (an MCP client, the model through the plugin's
+ * tools): `code` is stable for programs, `message` is for people. Only an EngramError speaks to the
+ * person as it is; anything else is internal — a driver's "Failed query: … params: …" carries SQL and
+ * a memory's own words, an fs error a path — and gets fixed words, its cause going to the caller's log.
+ */
+export interface ClientFailure {
+  code: string;
+  message: string;
+}
+
+// Chinese first, English after, as the engine's own messages. No "nothing was written": a write can
+// fail after its file is saved (the index failing), and these words cannot know which happened.
+const INTERNAL: ClientFailure = {
+  code: 'failed',
+  message: '引擎内部出错，这次调用没有完成；原因已记入日志。 / Internal error in the engine: this call did not complete; the cause is in the log.',
+};
+const DATABASE_BUSY: ClientFailure = {
+  code: 'database-busy',
+  message: '数据库正被另一个进程锁住，这次调用没有完成；请稍后再试。 / The database is locked by another process: this call did not complete; try again shortly.',
+};
+const DATABASE_UNREACHABLE: ClientFailure = {
+  code: 'database-unreachable',
+  message: '无法连接 libSQL 数据库服务器，这次调用没有完成；日记文件不受影响。请确认该服务器正在运行、地址正确，稍后再试。 / The libSQL database server is unreachable: this call did not complete; the diary files are not affected. Check that the server is running and its address is right, then try again.',
+};
+
+/** The words a client gets for `e`: the engine's own for an EngramError, fixed ones for anything else. */
+export function clientFailure(e: unknown): ClientFailure {
+  if (isEngramError(e)) return { code: e.code, message: e.message };
+  if (isDatabaseBusy(e)) return DATABASE_BUSY;
+  if (isUnreachable(e)) return DATABASE_UNREACHABLE;
+  return INTERNAL;
+}
+
+/** `[code] message`: the one line a tool error, a JSON-RPC error and an HTTP 500 all carry. */
+export const failureLine = (f: ClientFailure): string => `[${f.code}] ${f.message}`;

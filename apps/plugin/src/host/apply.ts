@@ -428,13 +428,13 @@ export async function applyEngram(ctx: HostContext, rawConfig: unknown, deps: Ho
       ? createTools({ engine: getEngine, scope })
       : createLeanTools({ engine: getEngine, scope, workspaceOf: (session) => scopes.workspaceOf(session), compaction: getCompactionMemory });
     for (const tool of own) {
-      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool))));
+      if (!disabled.has(tool.name)) effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool), log)));
     }
     if (full) registerCrossSessionTools(scoped, { engine: getEngine, workspaceOf: (session) => scopes.workspaceOf(session), log, skip: disabled, prepare: whenOpen });
     const others = !full ? [] : [...createCompactionTools({ memory: getCompactionMemory }), ...sessionToolSpecs({ config: () => getEngine()?.config ?? null, engine: getEngine, scope })];
     for (const tool of others.filter((t) => !disabled.has(t.name))) {
       try {
-        effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool))));
+        effect(scoped, () => scoped.tools.register(toHostTool(whenOpen(tool), log)));
       } catch (error) {
         // Another plugin may own the name (history_read is a common one): ours is then left out.
         log.warn(`tool ${tool.name} not registered: ${errorText(error)}`);

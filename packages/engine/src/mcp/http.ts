@@ -8,7 +8,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Engine } from '../engine.ts';
 import { ensureToken } from '../security/install-token.ts';
 import { checkMutation, headerBag, normalizeOrigins, type GuardPolicy } from '../security/request-guard.ts';
-import { clientFailure, failureLine, logInternalFailure } from './failure.ts';
+import { clientFailure, failureLine } from '../errors.ts';
+import { logInternalFailure } from './failure.ts';
 import { createEngramMcpServer } from './server.ts';
 
 export interface McpHttpOptions {

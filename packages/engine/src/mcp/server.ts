@@ -6,9 +6,9 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { Engine } from '../engine.ts';
-import { EngramError } from '../errors.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
-import { clientFailure, failureLine, logInternalFailure, type ClientFailure } from './failure.ts';
+import { clientFailure, EngramError, failureLine, type ClientFailure } from '../errors.ts';
+import { logInternalFailure } from './failure.ts';
 import { mcpTools, type McpToolContext } from './tools.ts';
 
 export const RESIDENT_URI = 'engram://resident';

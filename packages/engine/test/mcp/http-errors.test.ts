@@ -162,7 +162,7 @@ test('refusals say what was refused in fixed words, never the caller\'s Host or 
 });
 
 test('clientFailure: an EngramError as it is; a locked or unreachable database under its code; anything else fixed words', async () => {
-  const { clientFailure } = await import('../../src/mcp/failure.ts');
+  const { clientFailure } = await import('../../src/errors.ts');
   const notFound = new EngramError('not-found', '没有这篇记忆 / no memory "x"');
   assert.deepEqual(clientFailure(notFound), { code: 'not-found', message: notFound.message });
 

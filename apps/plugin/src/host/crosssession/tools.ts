@@ -188,7 +188,7 @@ export function registerCrossSessionTools(
   for (const tool of createCrossSessionTools(deps)) {
     if (deps.skip?.has(tool.name)) continue;
     try {
-      const hostTool = toHostTool(deps.prepare ? deps.prepare(tool) : tool);
+      const hostTool = toHostTool(deps.prepare ? deps.prepare(tool) : tool, deps.log);
       if (typeof ctx.effect === 'function') ctx.effect(() => ctx.tools.register(hostTool));
       else ctx.tools.register(hostTool);
     } catch (error) {

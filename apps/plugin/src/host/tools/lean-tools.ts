@@ -95,7 +95,7 @@ export function createLeanTools(deps: LeanToolDeps): ToolDefinition[] {
     try {
       return plain(await full.get(name)!.execute(args, exec));
     } catch (error) {
-      if (error instanceof ToolError) throw new ToolError(error.code, leanNames(error.message.replace(/^\[[^\]]*\]\s*/, '')));
+      if (error instanceof ToolError) throw new ToolError(error.code, leanNames(error.message.replace(/^\[[^\]]*\]\s*/, '')), error.internal);
       throw error;
     }
   };

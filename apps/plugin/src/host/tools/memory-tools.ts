@@ -5,11 +5,13 @@
 // A call from a session is scoped to that session's workspace + global: another workspace's memory
 // is "not found" to every tool, reading and writing alike. A call without a session is unscoped.
 import {
+  clientFailure,
   formatItemPrefix,
   filterHits,
   filterProblem,
   formatProvenance,
   GLOBAL_WORKSPACE,
+  isEngramError,
   isFiltering,
   mergeFilters,
   parseInlineFilters,
@@ -34,6 +36,8 @@ export class ToolError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** A failure inside the engine the model was told of in fixed words: toHostTool logs it. */
+    readonly internal?: unknown,
   ) {
     super(`[${code}] ${message}`);
     this.name = 'ToolError';
@@ -51,14 +55,18 @@ function need<T>(value: T | null, what = 'the memory engine'): T {
   return value;
 }
 
-/** Rethrows engine errors with their code in the message, which is all the model gets to see. */
+/**
+ * Rethrows a failure with its code in the message, which is all the model gets to see: the engine's
+ * own words for an EngramError, fixed ones for anything else (errors.ts clientFailure: a failed query's
+ * text holds SQL and a memory's words, nothing the model can act on), whose cause toHostTool logs.
+ */
 export async function guarded<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ToolError) throw error;
-    const code = (error as { code?: unknown })?.code;
-    throw new ToolError(typeof code === 'string' ? code : 'failed', error instanceof Error ? error.message : String(error));
+    const failure = clientFailure(error);
+    throw new ToolError(failure.code, failure.message, isEngramError(error) ? undefined : error);
   }
 }
 
