@@ -387,6 +387,9 @@ async function cmdServe(args: string[]) {
     diaryDir: values['diary-dir'] as string | undefined,
     dataDir: values['data-dir'] as string | undefined,
     switchDiaryDir: values['switch-diary-dir'] === true,
+    config: values.config as string | undefined,
+    databaseUrl: values['database-url'] as string | undefined,
+    legacyDir: values['legacy-dir'] as string | undefined,
   });
 }
 

@@ -12,6 +12,10 @@ export interface ServeOptions {
   diaryDir?: string;
   dataDir?: string;
   switchDiaryDir?: boolean;
+  /** The options every command takes: the console reads them as their variables. */
+  config?: string;
+  databaseUrl?: string;
+  legacyDir?: string;
 }
 
 /** The console's environment: the flags become the variables the console reads. */
@@ -22,6 +26,9 @@ function consoleEnv(opts: ServeOptions): NodeJS.ProcessEnv {
   if (opts.diaryDir) env.ENGRAM_DIARY_DIR = resolve(opts.diaryDir);
   if (opts.dataDir) env.ENGRAM_DATA_DIR = resolve(opts.dataDir);
   if (opts.switchDiaryDir) env.ENGRAM_SWITCH_DIARY_DIR = '1';
+  if (opts.config) env.ENGRAM_CONFIG = resolve(opts.config);
+  if (opts.databaseUrl) env.ENGRAM_DATABASE_URL = opts.databaseUrl;
+  if (opts.legacyDir) env.ENGRAM_LEGACY_DIR = resolve(opts.legacyDir);
   return env;
 }
 

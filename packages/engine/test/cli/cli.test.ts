@@ -125,3 +125,19 @@ test('write --stdin: UTF-16 with a BOM is read as text; bytes that are not UTF-8
   assert.match(gbk.stderr, /iconv/);
   assert.equal(files().length, 1, 'nothing written');
 });
+
+// engram serve took --config and --database-url as every command does, and dropped them: the console
+// opened the default config and database, and a missing config file or an unreachable server went
+// unsaid while the console was built. They now reach the console, and the check before the build says so.
+test('serve hands --config and --database-url to the console: a missing config file or an unreachable server is said before any build', () => {
+  const dirs = tempDirs();
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir, '--port', '0'];
+  const missing = spawnSync(process.execPath, [bin, 'serve', ...common, '--config', join(dirs.root, 'no-such.json')], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root }, timeout: 30_000 });
+  assert.notEqual(missing.status, 0);
+  assert.match(missing.stderr, /config-missing/);
+  assert.doesNotMatch(missing.stdout + missing.stderr, /next build|构建控制台/);
+  const server = spawnSync(process.execPath, [bin, 'serve', ...common, '--database-url', 'http://127.0.0.1:9'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root }, timeout: 30_000 });
+  assert.notEqual(server.status, 0);
+  assert.match(server.stderr, /unreachable|无法连接/);
+  assert.doesNotMatch(server.stdout + server.stderr, /next build|构建控制台/);
+});
