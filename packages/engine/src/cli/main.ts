@@ -54,7 +54,8 @@ commands:
   serve [--port N] [--host H]     start the console
   mcp [--http [--port N]] [--workspace ID]
                                   MCP server (stdio; --http: Streamable HTTP on 127.0.0.1, console token) — docs/mcp.md
-  model install|status [--from DIR|URL]  the local embedding model (+ ONNX runtime) under the data dir
+  model install|status [--from DIR|URL]  the local embedding model (+ ONNX runtime), in the user's model cache
+                                  (ENGRAM_MODEL_CACHE, else ~/.cache/engram/models)
 
 common options:
   --diary-dir D   --data-dir D   --legacy-dir D   --database-url URL   --config FILE   --json
