@@ -1,7 +1,7 @@
 // `engram` CLI: thin adapter from arguments to the engine. Bad input = one clear line on stderr + exit 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 // The engine (database client, tokenizer, jieba) is imported by the commands that use it, not here:
 // `engram --version` and `--help` must start in milliseconds (the compiled CLI splits at these imports).
 import type { Engine } from '../engine.ts';
@@ -246,16 +246,31 @@ async function cmdEdit(args: string[]) {
   if (positionals.length !== 1) throw new UsageError('edit needs exactly one ID (docId, path or file id)');
   if (values.target === undefined || values.replace === undefined) throw new UsageError('edit needs --target and --replace');
   await withEngine(values, async (engine) => {
+    await indexNamedFile(engine, positionals[0]!);
     const r = await engine.edit(positionals[0]!, String(values.target), String(values.replace));
     if (values.json) printJson(r);
     else out(`edited ${r.path} (${r.strategy} match)`);
   }, { syncOnOpen: false });
 }
 
+/**
+ * When `idOrPath` names a diary file (relative to the folder, or absolute inside it), index that file
+ * first: edit and forget open without a sync, for speed, and a memory written by hand was not-found
+ * to them until another command synced the folder. The files are the truth.
+ */
+async function indexNamedFile(engine: Engine, idOrPath: string): Promise<void> {
+  const root = engine.config.diaryDir;
+  const full = resolve(root, idOrPath);
+  const rel = relative(root, full);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || !existsSync(full) || !statSync(full).isFile()) return;
+  await engine.index({ full: false, paths: [rel.split('\\').join('/')], embed: 'background' });
+}
+
 async function cmdForget(args: string[]) {
   const { values, positionals } = parse(args);
   if (positionals.length !== 1) throw new UsageError('forget needs exactly one ID');
   await withEngine(values, async (engine) => {
+    await indexNamedFile(engine, positionals[0]!);
     const r = await engine.forget(positionals[0]!);
     if (values.json) printJson(r);
     else out(`archived ${r.from} → ${r.to}`);

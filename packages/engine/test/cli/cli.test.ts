@@ -141,3 +141,21 @@ test('serve hands --config and --database-url to the console: a missing config f
   assert.match(server.stderr, /unreachable|无法连接/);
   assert.doesNotMatch(server.stdout + server.stderr, /next build|构建控制台/);
 });
+
+// The files are the truth: a memory a person wrote by hand was "not-found" to edit and forget until
+// some other command synced the folder (both open without a sync, for speed).
+test('edit and forget take a file written by hand, by its path, before anything synced it', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  assert.equal(engram(['write', '--title', '先有的一条', '--content', '先有的一条记忆,让索引存在。'], { env }).code, 0);
+  const file = '2026-11-02-手工笔记.txt';
+  writeFileSync(join(dirs.diaryDir, file), '[09:00] 手工笔记\n\n> 路由器\n\n家里路由器的管理地址是 192.168.1.1,密码在抽屉里。\n\nTag: 家里\n');
+  const edit = engram(['edit', file, '--target', '家里路由器的管理地址是 192.168.1.1', '--replace', '家里路由器的管理地址是 192.168.50.1'], { env });
+  assert.equal(edit.code, 0, edit.stderr);
+  assert.match(readFileSync(join(dirs.diaryDir, file), 'utf8'), /192\.168\.50\.1/);
+  const other = '2026-11-03-手工二.txt';
+  writeFileSync(join(dirs.diaryDir, other), '[09:00] 手工二\n\n> 待归档\n\n这一条写完就归档。\n\nTag: 家里\n');
+  const forget = engram(['forget', other], { env });
+  assert.equal(forget.code, 0, forget.stderr);
+  assert.ok(!readdirSync(dirs.diaryDir).includes(other), 'moved to the archive');
+});
