@@ -78,7 +78,7 @@ function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values
 
 function checkDir(flag: string, value: string | undefined): void {
   if (value === undefined) return;
-  if (!existsSync(value)) throw new UsageError(`${flag}: directory does not exist: ${value}`);
+  if (!existsSync(value)) throw new UsageError(`${flag}：文件夹不存在：${value}（先创建它）/ directory does not exist: ${value}`);
   if (!statSync(value).isDirectory()) throw new UsageError(`${flag}: not a directory: ${value}`);
 }
 

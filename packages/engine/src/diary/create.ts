@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDateString, localDateString, localTimeString } from './dates.ts';
-import { DiaryError } from './errors.ts';
+import { DiaryError, missingDiaryDirText } from './errors.ts';
 import { assertWritableSize, isDirectory } from './files.ts';
 import { diaryFileName, formatDiary, formatMarkdown, normaliseTime, oneLine } from './format.ts';
 import { checkRelativePath, createFileExclusive, safeJoin } from './fsio.ts';
@@ -183,7 +183,7 @@ export async function createEntry(
       { title: entry.title },
     );
   }
-  if (!(await isDirectory(diaryDir))) throw new DiaryError('diary-dir-missing', `diary directory does not exist: ${diaryDir}`, { path: diaryDir });
+  if (!(await isDirectory(diaryDir))) throw new DiaryError('diary-dir-missing', missingDiaryDirText(diaryDir), { path: diaryDir });
 
   const folderSegments = checkRelativePath(input.folder ?? '');
   if (folderSegments.some((seg) => seg.startsWith('.'))) {

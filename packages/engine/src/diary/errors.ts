@@ -109,3 +109,10 @@ export async function withStorageErrors<T>(path: string, fn: () => Promise<T>): 
     throw storageError(e, path);
   }
 }
+
+/**
+ * The words for a diary folder that is not there (a person named it, and may have mistyped it): what
+ * is missing and what to do, Chinese first.
+ */
+export const missingDiaryDirText = (dir: string): string =>
+  `日记文件夹不存在：${dir}（先创建它，或把 diaryDir 指向你的日记）/ diary directory does not exist: ${dir} — create it or point diaryDir at your diaries`;

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ParsedDocument } from '../types.ts';
-import { DiaryError, fsCode } from './errors.ts';
+import { DiaryError, fsCode, missingDiaryDirText } from './errors.ts';
 import { DEFAULT_MAX_FILE_BYTES, DIARY_EXTS, extOf, isDirectory, readTextFileSync } from './files.ts';
 import { isTempFileName } from './fsio.ts';
 import { normaliseNewlines, normaliseTitle, parseDiaryText } from './parse.ts';
@@ -151,7 +151,7 @@ export async function streamRoots(opts: ScanOptions & { batchSize?: number }): P
   if (!opts.diaryDir) throw new DiaryError('diary-dir-missing', 'no diary directory is configured (diaryDir is empty)');
   if (!(await isDirectory(opts.diaryDir))) {
     if (!opts.createIfMissing) {
-      throw new DiaryError('diary-dir-missing', `diary directory does not exist: ${opts.diaryDir} — create it or point diaryDir at your diaries`, {
+      throw new DiaryError('diary-dir-missing', missingDiaryDirText(opts.diaryDir), {
         path: opts.diaryDir,
       });
     }

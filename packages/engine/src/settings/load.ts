@@ -9,6 +9,7 @@ import { getPath, isPlainObject, withPath } from '../config/merge.ts';
 import { applyOverlay, type ResolvedBase } from '../config/resolve.ts';
 import type { EngramConfig } from '../config/schema.ts';
 import { EngramError, errorMessage } from '../errors.ts';
+import { missingDiaryDirText } from '../diary/errors.ts';
 
 /** The console's saved settings, applied over the deploy base; `notes` says what was repaired. */
 export async function loadOverlay(db: Database, resolved: ResolvedBase, env: Record<string, string | undefined>) {
@@ -79,5 +80,5 @@ export function ensureDiaryDir(config: EngramConfig, resolved: ResolvedBase, cre
 export function refuseMissingDiaryDir(config: EngramConfig, resolved: ResolvedBase, create: boolean): void {
   if (existsSync(config.diaryDir)) return;
   const explicit = resolved.lockedByEnv.includes('diaryDir') || config.diaryDir !== join(config.dataDir, 'diaries');
-  if (explicit && !create) throw new EngramError('diary-dir-missing', `diary directory does not exist: ${config.diaryDir}`);
+  if (explicit && !create) throw new EngramError('diary-dir-missing', missingDiaryDirText(config.diaryDir));
 }

@@ -170,6 +170,11 @@ test('a diary folder that does not exist is refused without the data dir remembe
   const r = spawnSync(process.execPath, [bin, 'status', ...data], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root, ENGRAM_DIARY_DIR: `${dirs.diaryDir}-typo` }, timeout: 60_000 });
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /does not exist.*diary-dir-missing/s);
+  // In the reader's language first, with what to do (the folder is named by a person, who may have mistyped it).
+  assert.match(r.stderr, /日记文件夹不存在.*先创建它/s);
+  const flag = spawnSync(process.execPath, [bin, 'status', '--diary-dir', `${dirs.diaryDir}-typo`, ...data], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dirs.root }, timeout: 60_000 });
+  assert.equal(flag.status, 2);
+  assert.match(flag.stderr, /--diary-dir.*文件夹不存在.*does not exist/s);
   // The right folder next: taken as the data dir's first folder, not refused as another one.
   const right = engram(['index', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
   assert.equal(right.code, 0, right.stderr);
