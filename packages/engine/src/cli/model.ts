@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { resolveBase } from '../config/resolve.ts';
 import { errorMessage } from '../errors.ts';
+import { EngramError } from '../errors.ts';
 import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
 import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
 import { cachedRuntimeDir, installRuntime, locateRuntime } from '../model/runtime.ts';
@@ -107,11 +108,12 @@ async function status(dataDir: string, values: Record<string, unknown>): Promise
     runtime: runtime.where,
     runtimePath: runtime.path,
   };
-  if (values.json) {
-    printJson(s);
-    return;
+  if (values.json) printJson(s);
+  else {
+    out(s.installed ? `model ${s.model}: installed at ${s.dir} (pooling ${s.pooling}, from ${s.source})` : `model ${s.model}: not installed (run engram model install)`);
+    if (check) out(check.ok ? 'verified: every file matches its pinned SHA-256' : `verification failed: ${check.problems.join('; ')}`);
+    out(`ONNX runtime: ${runtime.where}${runtime.path ? ` (${runtime.path})` : ''}`);
   }
-  out(s.installed ? `model ${s.model}: installed at ${s.dir} (pooling ${s.pooling}, from ${s.source})` : `model ${s.model}: not installed (run engram model install)`);
-  if (check) out(check.ok ? 'verified: every file matches its pinned SHA-256' : `verification failed: ${check.problems.join('; ')}`);
-  out(`ONNX runtime: ${runtime.where}${runtime.path ? ` (${runtime.path})` : ''}`);
+  // A check that failed is a failure to whoever asked for it (a script reads the exit code).
+  if (check && !check.ok) throw new EngramError('model-unverified', '模型文件校验没有通过（见上）；重新安装：engram model install / the model did not verify (above); reinstall with engram model install');
 }

@@ -159,3 +159,15 @@ test('edit and forget take a file written by hand, by its path, before anything 
   assert.equal(forget.code, 0, forget.stderr);
   assert.ok(!readdirSync(dirs.diaryDir).includes(other), 'moved to the archive');
 });
+
+// A script that checks the model with `engram model status --verify` read success from a failed check.
+test('model status --verify exits non-zero when the model does not verify', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') };
+  const r = engram(['model', 'status', '--verify', '--data-dir', dirs.dataDir], { env });
+  assert.notEqual(r.code, 0, r.stdout);
+  assert.match(r.stdout, /verification failed/);
+  assert.match(r.stderr, /校验/);
+  const plain = engram(['model', 'status', '--data-dir', dirs.dataDir], { env });
+  assert.equal(plain.code, 0, 'without --verify it only reports');
+});
