@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EngramError, errorMessage } from '../errors.ts';
 import { deepMerge, endpointOf, getPath, KEYED_ENDPOINTS, withPath } from './merge.ts';
+import { misspeltKeys } from './misspelt-keys.ts';
 import { configSchema, type EngramConfig } from './schema.ts';
 
 type Env = Record<string, string | undefined>;
@@ -59,13 +60,20 @@ function envPatchOf(env: Env): { patch: Record<string, unknown>; locked: string[
 
 function readConfigFile(file: string): Record<string, unknown> {
   if (!existsSync(file)) throw new EngramError('config-missing', `config file not found: ${file}`);
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('top level must be an object');
-    return parsed as Record<string, unknown>;
   } catch (e) {
     throw new EngramError('config-invalid', `config file ${file} is not valid JSON: ${errorMessage(e)}`);
   }
+  const typos = misspeltKeys(parsed as Record<string, unknown>, configSchema.parse({}) as unknown as Record<string, unknown>);
+  if (typos.length > 0) {
+    const zh = typos.map(([written, meant]) => `${written} 不是设置项，是不是 ${meant}？`).join('；');
+    const en = typos.map(([written, meant]) => `${written} is not a setting — did you mean ${meant}?`).join('; ');
+    throw new EngramError('config-invalid', `配置文件 ${file}：${zh} / config file ${file}: ${en}`);
+  }
+  return parsed as Record<string, unknown>;
 }
 
 export function parseConfig(input: unknown, where: string): EngramConfig {

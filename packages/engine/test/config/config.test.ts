@@ -52,6 +52,27 @@ test('an invalid config names the offending path', () => {
   assert.throws(() => resolveBase({ configFile: file, env: { HOME: dir } }), /not valid JSON/);
 });
 
+// A misspelt key in the config file was dropped without a word: {"recall":{"kbase":5}} ran with the default.
+test('a config file key that misspells a setting is refused with the setting it likely means; a key unlike any is left alone', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-cfg-'));
+  const file = join(dir, 'typo.json');
+  for (const [raw, path, meant] of [
+    [{ recall: { kbase: 5 } }, 'recall.kbase', 'recall.kBase'],
+    [{ recall: { hybridGate: { queryGates: 'off' } } }, 'recall.hybridGate.queryGates', 'recall.hybridGate.queryGate'],
+    [{ timedecay: { enabled: false } }, 'timedecay', 'timeDecay'],
+  ] as const) {
+    writeFileSync(file, JSON.stringify(raw));
+    assert.throws(
+      () => resolveBase({ configFile: file, env: { HOME: dir } }),
+      (e: Error & { code?: string }) => e.code === 'config-invalid' && e.message.includes(path) && e.message.includes(meant) && /不是设置项/.test(e.message),
+      path,
+    );
+  }
+  // A key from another tool or an older version, like no setting, is not a typo.
+  writeFileSync(file, JSON.stringify({ recall: { kBase: 7, someRetiredOption: true }, $schema: 'x' }));
+  assert.equal(resolveBase({ configFile: file, env: { HOME: dir } }).base.recall.kBase, 7);
+});
+
 test('overlayAfterSave: sets what differs from the base, drops what equals it, keeps the rest, skips locked and prototype keys', async () => {
   const { overlayAfterSave } = await import('../../src/config/merge.ts');
   const base = { recall: { kBase: 5, kMax: 10 }, inject: { mode: 'message' }, dataDir: '/d', embedding: { model: 'env-model' } };
