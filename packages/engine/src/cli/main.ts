@@ -326,7 +326,7 @@ async function cmdStatus(args: string[]) {
       if (mismatch) out(`WARNING ${mismatch}`);
       out(`semantic ${s.semantic.state}${s.semantic.reason ? `: ${s.semantic.reason}` : ''}`);
       const judge = s.judge;
-      out(`judge ${judge.state}${judge.reason && judge.state !== 'off' ? `: ${judge.reason}` : ''}${judge.lastLatencyMs !== null ? `; last call ${judge.lastLatencyMs} ms at ${judge.lastAt}` : ''}${judge.proxy ? `; via proxy ${judge.proxy}` : ''}`);
+      out(`judge ${judge.state}${judge.reason && (judge.state !== 'off' || judge.reason !== 'judge disabled') ? `: ${judge.reason}` : ''}${judge.lastLatencyMs !== null ? `; last call ${judge.lastLatencyMs} ms at ${judge.lastAt}` : ''}${judge.proxy ? `; via proxy ${judge.proxy}` : ''}`);
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
       for (const line of warningLines(s.warnings.filter((w) => w !== mismatch), 'status', values.warnings === true)) out(line);
     }

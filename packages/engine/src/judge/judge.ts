@@ -89,7 +89,8 @@ export function createJudge(
   env: Record<string, string | undefined> = process.env,
   onUsage: JudgeUsage = () => {},
 ): { judge: Judge | null; status: JudgeStatus } {
-  if (!cfg.enabled) return { judge: null, status: judgeOff('judge disabled') };
+  // An endpoint set (from the environment, say) does not turn the judge on: each call costs a request.
+  if (!cfg.enabled) return { judge: null, status: judgeOff(cfg.baseUrl ? '裁判的接口已设置，但 judge.enabled 为 false（在控制台设置或配置文件里打开）/ its endpoint is set but judge.enabled is false (turn it on in the console\'s settings or the config file)' : 'judge disabled') };
   if (!cfg.baseUrl || !cfg.model) return { judge: null, status: judgeOff('judge enabled but baseUrl or model is missing') };
   if (hasUrlCredentials(cfg.baseUrl)) return { judge: null, status: judgeOff(urlCredentialsRefusal('judge')) };
   const proxy = proxySettings(env);

@@ -171,3 +171,12 @@ test('model status --verify exits non-zero when the model does not verify', () =
   const plain = engram(['model', 'status', '--data-dir', dirs.dataDir], { env });
   assert.equal(plain.code, 0, 'without --verify it only reports');
 });
+
+// The judge's endpoint from the environment alone left it off, and status said only "judge off".
+test('status says why the judge is off when its endpoint is set but it is not turned on', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, ENGRAM_EMBEDDING_PROVIDER: 'none', ENGRAM_JUDGE_BASE_URL: 'http://127.0.0.1:9/v1', ENGRAM_JUDGE_MODEL: 'x', ENGRAM_JUDGE_KEY: 'k' };
+  const r = engram(['status'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /judge off: .*judge\.enabled/);
+});
