@@ -72,7 +72,8 @@ function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values
     const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
     return { values: values as Values, positionals };
   } catch (e) {
-    throw new UsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+    // node's parser may explain over several lines; a usage error is one line.
+    throw new UsageError(errorMessage(e).replace(/\. To specify.*$/, '').replace(/\s*\n\s*/g, ' '));
   }
 }
 

@@ -50,6 +50,8 @@ test('bad input: one clear line on stderr and a non-zero exit', () => {
     { args: ['recall', 'x', '--diary-dir', join(dirs.root, 'missing')], code: 2, pattern: /does not exist/ },
     { args: ['recall', '--k', 'zero', 'x'], code: 2, pattern: /--k/ },
     { args: ['frobnicate'], code: 2, pattern: /unknown command/ },
+    // node's parser explains an option value starting with a dash over three lines.
+    { args: ['list', '--offset', '-1'], code: 2, pattern: /--offset.*--offset=-/ },
     { args: ['edit', 'nope', '--target', 'a', '--replace', 'b', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir], code: 1, pattern: /no memory/ },
   ];
   for (const c of cases) {
