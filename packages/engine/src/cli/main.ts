@@ -80,7 +80,7 @@ function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values
 function checkDir(flag: string, value: string | undefined): void {
   if (value === undefined) return;
   if (!existsSync(value)) throw new UsageError(`${flag}：文件夹不存在：${value}（先创建它）/ directory does not exist: ${value}`);
-  if (!statSync(value).isDirectory()) throw new UsageError(`${flag}: not a directory: ${value}`);
+  if (!statSync(value).isDirectory()) throw new UsageError(`${flag}：不是文件夹：${value} / not a directory: ${value}`);
 }
 
 async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean } = {}): Promise<T> {
@@ -163,8 +163,8 @@ async function cmdRecall(args: string[]) {
   const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' }, workspace: { type: 'string' } });
   const k = countOption(values.k, '--k', 1, 100);
   const only = values.only as string | undefined;
-  if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only must be lexical or semantic');
-  if (!values.stdin && positionals.length === 0) throw new UsageError('recall needs a QUERY argument or --stdin');
+  if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only 只能是 lexical 或 semantic / --only must be lexical or semantic');
+  if (!values.stdin && positionals.length === 0) throw new UsageError('recall 需要一个查询（QUERY）或 --stdin / recall needs a QUERY argument or --stdin');
   await withEngine(values, async (engine) => {
     const run = async (q: string) => {
       const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
@@ -210,7 +210,7 @@ async function cmdWrite(args: string[]) {
     goal: { type: 'string' },
   });
   const content = values.stdin ? await readStdin() : (values.content as string | undefined);
-  if (!content || content.trim() === '') throw new UsageError('write needs --content TEXT or --stdin');
+  if (!content || content.trim() === '') throw new UsageError('write 需要 --content 文本或 --stdin / write needs --content TEXT or --stdin');
   await withEngine(values, async (engine) => {
     const r = await engine.write({
       title: values.title as string | undefined,
@@ -244,8 +244,8 @@ function withEditHint(e: unknown): unknown {
 
 async function cmdEdit(args: string[]) {
   const { values, positionals } = parse(args, { target: { type: 'string' }, replace: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('edit needs exactly one ID (docId, path or file id)');
-  if (values.target === undefined || values.replace === undefined) throw new UsageError('edit needs --target and --replace');
+  if (positionals.length !== 1) throw new UsageError('edit 需要且只要一个 ID（docId、路径或文件 id）/ edit needs exactly one ID (docId, path or file id)');
+  if (values.target === undefined || values.replace === undefined) throw new UsageError('edit 需要 --target 和 --replace / edit needs --target and --replace');
   await withEngine(values, async (engine) => {
     await indexNamedFile(engine, positionals[0]!);
     const r = await engine.edit(positionals[0]!, String(values.target), String(values.replace));
@@ -269,7 +269,7 @@ async function indexNamedFile(engine: Engine, idOrPath: string): Promise<void> {
 
 async function cmdForget(args: string[]) {
   const { values, positionals } = parse(args);
-  if (positionals.length !== 1) throw new UsageError('forget needs exactly one ID');
+  if (positionals.length !== 1) throw new UsageError('forget 需要且只要一个 ID / forget needs exactly one ID');
   await withEngine(values, async (engine) => {
     await indexNamedFile(engine, positionals[0]!);
     const r = await engine.forget(positionals[0]!);
@@ -286,7 +286,7 @@ function countOption(value: unknown, name: string, min: number, max = Number.MAX
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`${name} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, got "${String(value)}"`);
+    throw new UsageError(`${name} 要是${max === Number.MAX_SAFE_INTEGER ? `不小于 ${min} 的整数` : ` ${min} 到 ${max} 之间的整数`}，收到的是 "${String(value)}" / ${name} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, got "${String(value)}"`);
   }
   return n;
 }
@@ -336,7 +336,7 @@ async function cmdStatus(args: string[]) {
 
 async function cmdMigrate(args: string[]) {
   const { values, positionals } = parse(args);
-  if (positionals.length !== 2) throw new UsageError('migrate-legacy needs SRC and DST directories');
+  if (positionals.length !== 2) throw new UsageError('migrate-legacy 需要源（SRC）和目标（DST）两个文件夹 / migrate-legacy needs SRC and DST directories');
   const [src, dst] = positionals as [string, string];
   checkDir('SRC', src);
   const { migrateLegacy } = await import('../diary/migrate.ts');
@@ -369,7 +369,7 @@ async function cmdSessions(args: string[]) {
 async function cmdImportSessions(args: string[]) {
   const { values, positionals } = parse(args, { cwd: { type: 'string' }, all: { type: 'boolean', default: false }, thinking: { type: 'boolean', default: false } });
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
-  if (positionals.length === 0 && !values.all) throw new UsageError('import-sessions needs session ids (see engram sessions) or --all');
+  if (positionals.length === 0 && !values.all) throw new UsageError('import-sessions 需要会话 id（见 engram sessions）或 --all / import-sessions needs session ids (see engram sessions) or --all');
   await withEngine(values, async (engine) => {
     const { PastSessions } = await import('../sessions/past-sessions.ts');
     const past = new PastSessions(engine);
@@ -438,7 +438,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const fn = COMMANDS[command];
   if (!fn) {
-    err(`engram: unknown command "${command}" (try engram --help)`);
+    err(`engram：没有 "${command}" 这个命令（见 engram --help）/ unknown command "${command}" (try engram --help)`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
