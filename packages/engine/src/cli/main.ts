@@ -73,7 +73,7 @@ function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values
     return { values: values as Values, positionals };
   } catch (e) {
     // node's parser may explain over several lines; a usage error is one line.
-    throw new UsageError(errorMessage(e).replace(/\. To specify.*$/, '').replace(/\s*\n\s*/g, ' '));
+    throw new UsageError(`参数有误（engram --help 列出全部选项）/ ${errorMessage(e).replace(/\. To specify.*$/, '').replace(/\s*\n\s*/g, ' ')}`);
   }
 }
 

@@ -61,9 +61,9 @@ test('bad input: one clear line on stderr and a non-zero exit', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
   }
   // The messages the CLI words itself say it in Chinese first.
-  for (const args of [['recall'], ['write', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir], ['edit'], ['forget'], ['frobnicate'], ['recall', '--k', 'zero', 'x'], ['recall', 'x', '--only', 'both']]) {
+  for (const args of [['recall'], ['write', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir], ['edit'], ['forget'], ['frobnicate'], ['recall', '--k', 'zero', 'x'], ['recall', 'x', '--only', 'both'], ['recall', 'x', '--no-such-flag']]) {
     const r = engram(args, { env: { HOME: dirs.root } });
-    assert.match(r.stderr, /[\u4e00-\u9fff].*\/ [a-z-]/, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /[\u4e00-\u9fff].*\/ [A-Za-z-]/, `${args.join(' ')}: ${r.stderr}`);
   }
 });
 
