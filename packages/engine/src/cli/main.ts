@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { printJson, progressBar, recallJson, recallText } from './output.ts';
+import { parserError } from './usage.ts';
 import { warningLines } from './warnings.ts';
 import { tokenizerWarnings } from '../text/tokenizer-check.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
@@ -72,8 +73,7 @@ function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values
     const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
     return { values: values as Values, positionals };
   } catch (e) {
-    // node's parser may explain over several lines; a usage error is one line.
-    throw new UsageError(`参数有误（engram --help 列出全部选项）/ ${errorMessage(e).replace(/\. To specify.*$/, '').replace(/\s*\n\s*/g, ' ')}`);
+    throw new UsageError(parserError(e));
   }
 }
 

@@ -2,8 +2,8 @@
 // without it, the ONNX runtime) under the data directory. Needs no database and no engine.
 import { parseArgs } from 'node:util';
 import { resolveBase } from '../config/resolve.ts';
-import { errorMessage } from '../errors.ts';
 import { EngramError } from '../errors.ts';
+import { parserError } from './usage.ts';
 import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
 import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
 import { cachedRuntimeDir, installRuntime, locateRuntime } from '../model/runtime.ts';
@@ -53,19 +53,19 @@ export async function cmdModel(args: string[]): Promise<void> {
       strict: true,
     });
   } catch (e) {
-    throw new ModelUsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+    throw new ModelUsageError(parserError(e, 'engram model --help'));
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (sub === 'key') {
     out(manifestKey());
     return;
   }
-  if (sub !== 'install' && sub !== 'status') throw new ModelUsageError(`${sub ? `unknown subcommand "${sub}"` : 'missing subcommand'}\n${USAGE}`);
+  if (sub !== 'install' && sub !== 'status') throw new ModelUsageError(`${sub ? `没有 "${sub}" 这个子命令 / unknown subcommand "${sub}"` : '缺少子命令 / missing subcommand'}\n${USAGE}`);
   const dataDir = dataDirOf(values);
   if (sub === 'status') return status(dataDir, values);
 
   const runtimeMode = String(values.runtime);
-  if (!['auto', 'yes', 'no'].includes(runtimeMode)) throw new ModelUsageError('--runtime must be auto, yes or no');
+  if (!['auto', 'yes', 'no'].includes(runtimeMode)) throw new ModelUsageError('--runtime 只能是 auto、yes 或 no / --runtime must be auto, yes or no');
   const tty = process.stderr.isTTY && !values.json;
   const onProgress = (p: InstallProgress) => {
     if (!tty || p.phase === 'done') return;

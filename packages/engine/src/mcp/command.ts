@@ -4,7 +4,7 @@
 // (stdin closed, SIGTERM, SIGINT): the engine closes first, so no writer lock is left behind.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../errors.ts';
+import { parserError } from '../cli/usage.ts';
 import { stderrLogger } from '../log.ts';
 
 export class McpUsageError extends Error {
@@ -33,10 +33,10 @@ export async function cmdMcp(args: string[]): Promise<void> {
       strict: true,
     }).values;
   } catch (e) {
-    throw new McpUsageError(errorMessage(e).replace(/\. To specify.*$/, ''));
+    throw new McpUsageError(parserError(e, 'engram mcp --help'));
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new McpUsageError(`--port must be 0–65535, got "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new McpUsageError(`--port 要是 0 到 65535 之间的整数，收到的是 "${values.port}" / --port must be 0–65535, got "${values.port}"`);
 
   const env = { ...process.env };
   const options: Record<string, unknown> = {};

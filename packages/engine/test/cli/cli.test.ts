@@ -187,3 +187,13 @@ test('status says why the judge is off when its endpoint is set but it is not tu
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /judge off: .*judge\.enabled/);
 });
+
+test('engram mcp and engram model say a usage error as the other commands do: one line, Chinese first', () => {
+  const dirs = tempDirs();
+  for (const args of [['mcp', '--no-such-flag'], ['mcp', '--http', '--port', '99999'], ['model', 'status', '--no-such-flag'], ['model', 'install', '--runtime', 'maybe']]) {
+    const r = engram(args, { env: { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') } });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /[\u4e00-\u9fff].*\/ [A-Za-z-]/, `${args.join(' ')}: ${r.stderr}`);
+  }
+});
