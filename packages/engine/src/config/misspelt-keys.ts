@@ -2,6 +2,8 @@
 // {"recall":{"kbase":5}} ran with the default kBase and said nothing. A key like no setting (one from
 // another tool, or an option an older version had) is left alone: refusing it would break a config
 // that worked. Pure.
+import { getPath, isPlainObject } from './merge.ts';
+import { configShape, unknownPaths } from './patch-shape.ts';
 
 /** Edits (insert, delete, substitute) between two short strings. */
 function editDistance(a: string, b: string): number {
@@ -17,8 +19,6 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length] as number;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The known key `key` most likely means: the same but for case, or within two edits of a key of four letters or more. */
 function meantKey(key: string, known: readonly string[]): string | null {
@@ -36,21 +36,16 @@ function meantKey(key: string, known: readonly string[]): string | null {
 }
 
 /**
- * Each key of `raw` the settings (`defaults`, the parsed defaults: every section and setting) do not
- * have but that likely means one of them, as [the path written, the path meant], section by section.
+ * Each key of `raw` the settings (`known`, the config's default shape: every section and setting) do
+ * not have but that likely means a setting beside it, as [the path written, the path meant]. The keys
+ * the settings lack are those patch-shape.ts unknownPaths finds (a free-form map has no settings to mean).
  */
-export function misspeltKeys(raw: Record<string, unknown>, defaults: Record<string, unknown>, at: string[] = []): [string, string][] {
-  const out: [string, string][] = [];
-  const known = Object.keys(defaults);
-  for (const [key, value] of Object.entries(raw)) {
-    if (key in defaults) {
-      const section = defaults[key];
-      // A section with settings of its own (not a free-form map, whose defaults are empty).
-      if (isPlainObject(value) && isPlainObject(section) && Object.keys(section).length > 0) out.push(...misspeltKeys(value, section, [...at, key]));
-      continue;
-    }
-    const meant = meantKey(key, known);
-    if (meant) out.push([[...at, key].join('.'), [...at, meant].join('.')]);
-  }
-  return out;
+export function misspeltKeys(raw: Record<string, unknown>, known: Record<string, unknown> = configShape()): [string, string][] {
+  return unknownPaths(raw, known).flatMap((path): [string, string][] => {
+    const section = path.split('.');
+    const key = section.pop() as string;
+    const siblings = getPath(known, section);
+    const meant = isPlainObject(siblings) ? meantKey(key, Object.keys(siblings)) : null;
+    return meant ? [[path, [...section, meant].join('.')]] : [];
+  });
 }

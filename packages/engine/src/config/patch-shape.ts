@@ -15,7 +15,7 @@ type Obj = Record<string, unknown>;
 const isPlainObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 let defaults: Obj | undefined;
 /** The config's default shape: a key is known when it is there (every setting has a default). */
-const shape = (): Obj => (defaults ??= configSchema.parse({}) as unknown as Obj);
+export const configShape = (): Obj => (defaults ??= configSchema.parse({}) as unknown as Obj);
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -41,7 +41,7 @@ export function checkPatchSize(patch: unknown): void {
 }
 
 /** Paths of keys in `patch` the schema does not know (objects walked only where the schema has objects). */
-export function unknownPaths(patch: Obj, known: Obj = shape()): string[] {
+export function unknownPaths(patch: Obj, known: Obj = configShape()): string[] {
   const out: string[] = [];
   const stack: { p: Obj; k: Obj; prefix: string }[] = [{ p: patch, k: known, prefix: '' }];
   while (stack.length) {
@@ -57,7 +57,7 @@ export function unknownPaths(patch: Obj, known: Obj = shape()): string[] {
 }
 
 /** A copy of a stored overlay without the keys the schema does not know (junk saved by older builds). */
-export function pruneUnknown(overlay: Obj, known: Obj = shape()): Obj {
+export function pruneUnknown(overlay: Obj, known: Obj = configShape()): Obj {
   const out: Obj = {};
   for (const [key, value] of Object.entries(overlay)) {
     if (UNSAFE_KEYS.has(key) || !Object.hasOwn(known, key)) continue;

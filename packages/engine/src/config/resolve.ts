@@ -67,7 +67,7 @@ function readConfigFile(file: string): Record<string, unknown> {
   } catch (e) {
     throw new EngramError('config-invalid', `config file ${file} is not valid JSON: ${errorMessage(e)}`);
   }
-  const typos = misspeltKeys(parsed as Record<string, unknown>, configSchema.parse({}) as unknown as Record<string, unknown>);
+  const typos = misspeltKeys(parsed as Record<string, unknown>);
   if (typos.length > 0) {
     const zh = typos.map(([written, meant]) => `${written} 不是设置项，是不是 ${meant}？`).join('；');
     const en = typos.map(([written, meant]) => `${written} is not a setting — did you mean ${meant}?`).join('; ');
