@@ -35,15 +35,21 @@ export function openccDict(name: string): string[][] {
   return body.split('|').map((entry) => entry.split(' '));
 }
 
+/** jieba's dictionary (@node-rs/jieba's dict.txt): each word's frequency. */
+export function jiebaWordFrequency(): Map<string, number> {
+  const dict = readFileSync(join(dirname(require.resolve('@node-rs/jieba/package.json')), 'dict.txt'), 'utf8');
+  const freq = new Map<string, number>();
+  for (const line of dict.split('\n')) {
+    const [word, f] = line.split(' ');
+    if (word && f) freq.set(word, Number(f));
+  }
+  return freq;
+}
+
 /** How often jieba's dictionary uses each character (the sum of the frequencies of the words holding it). */
 function jiebaCharacterUse(): Map<string, number> {
-  const dict = readFileSync(join(dirname(require.resolve('@node-rs/jieba/package.json')), 'dict.txt'), 'utf8');
   const use = new Map<string, number>();
-  for (const line of dict.split('\n')) {
-    const [word, freq] = line.split(' ');
-    if (!word || !freq) continue;
-    for (const c of word) use.set(c, (use.get(c) ?? 0) + Number(freq));
-  }
+  for (const [word, freq] of jiebaWordFrequency()) for (const c of word) use.set(c, (use.get(c) ?? 0) + freq);
   return use;
 }
 

@@ -11,28 +11,14 @@
 // test/text/taiwan-words.test.ts checks the committed table is what this script builds now.
 //
 //   node --import tsx packages/engine/scripts/build-taiwan-words.ts
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { foldToSimplified } from '../src/text/script-fold.ts';
-import { OPENCC_PACKAGE, openccDict } from './build-script-fold.ts';
+import { jiebaWordFrequency, OPENCC_PACKAGE, openccDict } from './build-script-fold.ts';
 
 /** A Taiwan word jieba's dictionary uses at least this share of its mainland word's frequency is a mainland word too. */
 export const KEEP_BELOW = 0.05;
 
-const require = createRequire(import.meta.url);
-
-/** jieba's dictionary: each word's frequency. */
-function jiebaWordFrequency(): Map<string, number> {
-  const dict = readFileSync(join(dirname(require.resolve('@node-rs/jieba/package.json')), 'dict.txt'), 'utf8');
-  const freq = new Map<string, number>();
-  for (const line of dict.split('\n')) {
-    const [word, f] = line.split(' ');
-    if (word && f) freq.set(word, Number(f));
-  }
-  return freq;
-}
 
 export interface TaiwanWord {
   taiwan: string;
@@ -43,7 +29,7 @@ export interface TaiwanWord {
   inLongerWord: boolean;
 }
 
-/** Every word of jieba's dictionary longer than `lengths` holds, by each of its substrings of those lengths. */
+/** Which of `wanted` a longer word of `words` holds (as one of its substrings of two characters or more). */
 function heldByLongerWords(words: Iterable<string>, wanted: ReadonlySet<string>): Set<string> {
   const held = new Set<string>();
   for (const word of words) {

@@ -38,11 +38,18 @@ function read(): Table {
     if (flags.includes('+')) added.push(word);
     if (!flags.includes('!')) {
       const first = word[0] as string;
-      inText.set(first, [...(inText.get(first) ?? []), word].sort((a, b) => b.length - a.length));
+      const same = inText.get(first);
+      if (same) same.push(word);
+      else inText.set(first, [word]);
     }
   }
+  for (const same of inText.values()) same.sort((a, b) => b.length - a.length);
   const taiwanOf = new Map<string, string[]>();
-  for (const [taiwan, mainland] of words) taiwanOf.set(mainland, [...(taiwanOf.get(mainland) ?? []), taiwan]);
+  for (const [taiwan, mainland] of words) {
+    const same = taiwanOf.get(mainland);
+    if (same) same.push(taiwan);
+    else taiwanOf.set(mainland, [taiwan]);
+  }
   table = { words, added, taiwanOf, inText };
   return table;
 }
@@ -80,7 +87,7 @@ export function taiwanWrittenForms(text: string, terms: readonly string[]): Map<
  * text as written. Pure.
  */
 export function mainlandText(folded: string): string {
-  const { inText } = read();
+  const { words, inText } = read();
   let out = '';
   let copied = 0;
   for (let i = 0; i < folded.length; i++) {
@@ -88,7 +95,7 @@ export function mainlandText(folded: string): string {
     if (!candidates) continue;
     const word = candidates.find((w) => folded.startsWith(w, i));
     if (!word) continue;
-    out += folded.slice(copied, i) + (read().words.get(word) as string);
+    out += folded.slice(copied, i) + (words.get(word) as string);
     i += word.length - 1;
     copied = i + 1;
   }
