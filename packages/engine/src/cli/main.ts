@@ -166,6 +166,7 @@ async function cmdRecall(args: string[]) {
   if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only 只能是 lexical 或 semantic / --only must be lexical or semantic');
   if (!values.stdin && positionals.length === 0) throw new UsageError('recall 需要一个查询（QUERY）或 --stdin / recall needs a QUERY argument or --stdin');
   await withEngine(values, async (engine) => {
+    await checkWorkspace(engine, values.workspace as string | undefined);
     const run = async (q: string) => {
       const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
       if (values.json) printJson(recallJson(r));
@@ -298,6 +299,7 @@ async function cmdList(args: string[]) {
   // Scripts read the whole list as before; a person reads a page and is told how to see the rest.
   const pageSize = values.all || (values.json && limit === undefined) ? Number.MAX_SAFE_INTEGER : (limit ?? LIST_PAGE);
   await withEngine(values, async (engine) => {
+    await checkWorkspace(engine, values.workspace as string | undefined);
     const page = await engine.listPage({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null, offset, limit: pageSize, order: 'list' });
     if (values.json) {
       printJson(page.items);
@@ -346,6 +348,18 @@ async function cmdMigrate(args: string[]) {
     out(`migrated ${report.migrated.length}, skipped ${report.skipped.length}`);
     for (const s of report.skipped) out(`skipped: ${s.src}: ${s.reason}`);
   }
+}
+
+/**
+ * A --workspace there is no workspace of is a usage error, as a --diary-dir that does not exist is
+ * (exit 2, no error code): the check is the registry's, the one every adapter asks.
+ */
+async function checkWorkspace(engine: Engine, id: string | undefined): Promise<void> {
+  if (id === undefined) return;
+  const { WorkspaceRegistry } = await import('../workspace/registry.ts');
+  await new WorkspaceRegistry(engine).requireKnown(id).catch((e: unknown) => {
+    throw isEngramError(e) && e.code === 'unknown-workspace' ? new UsageError(e.message) : e;
+  });
 }
 
 /** The workspace a folder is (registered on first use, claimed after a rename like the plugin does). */

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parserError } from '../cli/usage.ts';
+import { isEngramError } from '../errors.ts';
 import { stderrLogger } from '../log.ts';
 
 export class McpUsageError extends Error {
@@ -48,6 +49,16 @@ export async function cmdMcp(args: string[]): Promise<void> {
   // or the CLI on the same data dir are in its index within a second.
   const engine = await openEngine({ options, env, configFile: values.config as string | undefined, createDiaryDir: true, watch: true, log: stderrLogger('warn'), switchDiaryDir: values['switch-diary-dir'] === true });
   const workspace = (values.workspace as string | undefined) ?? null;
+  // Every tool is scoped to it: an id there is no workspace of would serve the global memories only, quietly.
+  if (workspace !== null) {
+    const { WorkspaceRegistry } = await import('../workspace/registry.ts');
+    try {
+      await new WorkspaceRegistry(engine).requireKnown(workspace);
+    } catch (e) {
+      await engine.closeBeforeExit();
+      throw isEngramError(e) && e.code === 'unknown-workspace' ? new McpUsageError(e.message) : e;
+    }
+  }
 
   // Calls in progress finish before the engine closes: a write the host started is saved (file and
   // index) and its lock released, even when the host is already gone.

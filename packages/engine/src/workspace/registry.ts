@@ -35,6 +35,7 @@ import { decideClaim, type ClaimDecision, type KnownWorkspace } from './claim.ts
 import { normaliseWorkspacePath, workspaceIdentity, type WorkspaceIdentity } from './identity.ts';
 import { movedFromReason, pastPathsOf } from './past-paths.ts';
 import { systemFolderProblem } from './system-folders.ts';
+import { unknownWorkspaceText } from './unknown.ts';
 
 /** What the registry needs of the engine: its database, the memory list and the Meta-line writer. */
 export type WorkspaceEngine = DatabaseSource & ConfigSource & WriterLockSource & Pick<MemoryReader, 'list' | 'resolve'> & Pick<MemoryWriter, 'updateMeta'>;
@@ -271,6 +272,19 @@ export class WorkspaceRegistry {
       if (!known.has(id)) out.push({ id, name: id, path: '', kind: 'orphan', pathExists: false, strongKey: null, weakKey: '', createdAt: null, lastSeenAt: null, memories: n });
     }
     return out;
+  }
+
+  /**
+   * Refuses an id there is no workspace of (`unknown-workspace`, the message naming the ones there
+   * are): a workspace a person names only filters what they see, so a typo answered quietly as a
+   * workspace without memories. A workspace is global, a registered folder, or an id memories carry
+   * (made on another machine). The common case, a registered one, costs one row read.
+   */
+  async requireKnown(id: string): Promise<void> {
+    if (id === GLOBAL_WORKSPACE || (await getWorkspaceRow(this.db, id))) return;
+    const workspaces = await this.list();
+    if (workspaces.some((w) => w.id === id)) return;
+    throw new EngramError('unknown-workspace', unknownWorkspaceText(id, workspaces), { workspace: id, known: workspaces.map((w) => w.id) });
   }
 
   async claims(options: { status?: ClaimStatus; limit?: number } = {}): Promise<WorkspaceClaim[]> {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { openEngine } from '../../src/engine.ts';
+import { WorkspaceRegistry } from '../../src/workspace/registry.ts';
 import { seedCorpus, tempDirs } from '../engine/helpers.ts';
 
 const bin = fileURLToPath(new URL('../../bin/engram.js', import.meta.url));
@@ -196,4 +198,47 @@ test('engram mcp and engram model say a usage error as the other commands do: on
     assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
     assert.match(r.stderr, /[\u4e00-\u9fff].*\/ [A-Za-z-]/, `${args.join(' ')}: ${r.stderr}`);
   }
+});
+
+// An unknown --workspace was taken quietly: recall and list answered with the global memories only,
+// and a typo looked like a workspace with nothing in it. The same for engram mcp --workspace.
+test('recall, list and mcp refuse a --workspace no workspace has: one line, Chinese first, naming the workspaces there are', async () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  const project = join(dirs.root, 'alpha-proj');
+  mkdirSync(project);
+  const engine = await openEngine({ env });
+  let workspace: string;
+  try {
+    workspace = (await new WorkspaceRegistry(engine).resolve(project)).id;
+    await engine.write({ content: '[09:00] 阿尔法项目的构建命令\n> 阿尔法项目用 make release 构建,产物在 out 目录。\n\nTag: 构建', meta: { workspace } });
+    // An id only a memory carries (written on another machine): a workspace too.
+    await engine.write({ content: '[09:10] 贝塔项目的构建命令\n> 贝塔项目用 cargo build 构建,产物在 target 目录。\n\nTag: 构建', meta: { workspace: 'ws-beta0002' } });
+  } finally {
+    await engine.closeBeforeExit();
+  }
+
+  const refused = (args: string[], extra: { input?: string } = {}) => {
+    const r = engram(args, { env, ...extra });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /[\u4e00-\u9fff].*\/ [A-Za-z-]/, `Chinese first: ${r.stderr}`);
+    return r.stderr;
+  };
+  for (const args of [['recall', '构建命令', '--workspace', 'nosuch'], ['list', '--workspace', 'nosuch'], ['mcp', '--workspace', 'nosuch']]) {
+    const said = refused(args, { input: '' });
+    assert.match(said, /"nosuch"/);
+    for (const known of ['global', workspace, 'alpha-proj', 'ws-beta0002']) assert.ok(said.includes(known), `names ${known}: ${said}`);
+  }
+  // A near miss or the workspace's name instead of its id: the one meant is named.
+  assert.match(refused(['list', '--workspace', `${workspace.slice(0, -1)}x`]), new RegExp(`did you mean ${workspace}`));
+  assert.match(refused(['recall', '构建命令', '--workspace', 'alpha-proj']), new RegExp(`did you mean ${workspace}`));
+
+  // The workspaces there are still answer.
+  for (const id of [workspace, 'ws-beta0002', 'global']) {
+    const listed = engram(['list', '--workspace', id, '--json'], { env });
+    assert.equal(listed.code, 0, `${id}: ${listed.stderr}`);
+  }
+  const mine = JSON.parse(engram(['list', '--workspace', workspace, '--json'], { env }).stdout) as { title: string }[];
+  assert.deepEqual(mine.map((m) => m.title), ['阿尔法项目的构建命令']);
 });

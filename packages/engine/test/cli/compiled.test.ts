@@ -172,3 +172,11 @@ test('compiled engram status into a closed pipe (engram status | head) ends quie
     assert.equal(r.code, 0, `${args[0]}: exit 0`);
   }
 });
+
+test('compiled engram refuses a --workspace there is no workspace of, in one line naming the ones there are', () => {
+  const dirs = tempDirs();
+  const r = run(bin, ['list', '--workspace', 'nosuch', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir], { HOME: dirs.root });
+  assert.equal(r.code, 2, r.stderr);
+  assert.doesNotMatch(r.stderr, SOURCE_NOTE);
+  assert.match(r.stderr, /^engram list: 没有 id 为「nosuch」的工作区.* \/ no workspace with id "nosuch"; workspaces: global\n$/);
+});
