@@ -273,10 +273,26 @@ async function cmdForget(args: string[]) {
   if (positionals.length !== 1) throw new UsageError('forget 需要且只要一个 ID / forget needs exactly one ID');
   await withEngine(values, async (engine) => {
     await indexNamedFile(engine, positionals[0]!);
-    const r = await engine.forget(positionals[0]!);
-    if (values.json) printJson(r);
+    const r = await engine.forget(positionals[0]!).catch(alreadyArchived);
+    if ('title' in r) {
+      const { title, ...result } = r;
+      if (values.json) printJson(result);
+      else out(`已经归档过了：「${title}」在日记文件夹的 ${r.to} / already archived: "${title}" is at ${r.to} in the diary folder`);
+    } else if (values.json) printJson(r);
     else out(`archived ${r.from} → ${r.to}`);
   }, { syncOnOpen: false });
+}
+
+/**
+ * A forget of a memory already archived succeeds, saying where it is: what was asked for is so (the
+ * memory is archived), and forget is run again as import-sessions and migrate-legacy are, by a script
+ * over a list, a retry — a failure there would stop it for nothing. Exit 0, as the first forget.
+ * Its JSON is the first forget's ({docId, from, to}) and `alreadyArchived: true`.
+ */
+function alreadyArchived(e: unknown): { docId: string; from: string | null; to: string; alreadyArchived: true; title: string } {
+  if (!isEngramError(e) || e.code !== 'already-archived' || typeof e.details?.path !== 'string') throw e;
+  const { docId, from, path, title } = e.details as { docId: string; from: string | null; path: string; title: string };
+  return { docId, from, to: path, alreadyArchived: true, title };
 }
 
 /** Memories a text `list` prints unless told otherwise: a store of 50,000 printed all of them. */

@@ -27,6 +27,33 @@ export function withCollisionSuffix(name: string, n: number): string {
   return `${stem}-${n}${ext}`;
 }
 
+/** `name` without the -2, -3… withCollisionSuffix gave it, or null when it has none. */
+export function withoutCollisionSuffix(name: string): string | null {
+  const ext = /\.[^.]+$/.exec(name)?.[0] ?? '';
+  const stem = name.slice(0, name.length - ext.length);
+  const id = parseFileName(name).id;
+  const idTail = id && stem.toLowerCase().endsWith(`-${id}`) ? stem.slice(stem.length - id.length - 1) : '';
+  const head = stem.slice(0, stem.length - idTail.length);
+  // 2 and up, no leading zero: a date's "-06" is not a counter.
+  const counter = /-(?:[2-9]|[1-9]\d+)$/.exec(head);
+  return counter ? `${head.slice(0, counter.index)}${idTail}${ext}` : null;
+}
+
+/**
+ * The paths a file archived at `archivedPath` may have had before archiveEntry moved it: its
+ * sub-path below the archive folder, and that without the collision counter its name may have
+ * been given (a name can end in -2 of its own). [] when the file is not in the archive folder.
+ */
+export function pathsBeforeArchive(archivedPath: string, archiveFolder: string): string[] {
+  const segments = checkRelativePath(archivedPath);
+  const archiveSegments = checkRelativePath(archiveFolder);
+  if (archiveSegments.length === 0 || segments.length <= archiveSegments.length || !archiveSegments.every((s, i) => segments[i] === s)) return [];
+  const folders = segments.slice(archiveSegments.length, -1);
+  const name = segments[segments.length - 1]!;
+  const unsuffixed = withoutCollisionSuffix(name);
+  return [name, ...(unsuffixed === null ? [] : [unsuffixed])].map((n) => [...folders, n].join('/'));
+}
+
 async function moveWithinRoot(diaryDir: string, fromSegments: string[], toDirSegments: string[]): Promise<MoveResult> {
   const fromRel = fromSegments.join('/');
   const src = safeJoin(diaryDir, fromRel);

@@ -21,7 +21,7 @@ export {
   type CreateEntryResult,
   type TitleLookup,
 } from './create.ts';
-export { archiveEntry, restoreEntry, withCollisionSuffix, type MoveResult } from './move.ts';
+export { archiveEntry, pathsBeforeArchive, restoreEntry, withCollisionSuffix, type MoveResult } from './move.ts';
 
 export interface EditEntryResult {
   path: string;

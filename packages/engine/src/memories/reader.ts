@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import type { DocumentRow } from '@engram/db';
 import type { MemoryDetail, MemorySummary } from '../api.ts';
 import { safeJoin } from '../diary/fsio.ts';
-import { resolveDocId } from '../diary/ids.ts';
+import { docIdFor, normalisePath, resolveDocId } from '../diary/ids.ts';
+import { pathsBeforeArchive } from '../diary/move.ts';
 import { decodeText } from '../diary/textfile.ts';
 import { EngramError, errorMessage } from '../errors.ts';
 import { sha1 } from '../index/rows.ts';
@@ -146,6 +147,29 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
     if (exact) return exact;
     const id = resolveDocId(idOrPath, s.live.identities());
     return id ? (s.live.doc(id) ?? null) : null;
+  }
+
+  /**
+   * The archived memory `idOrPath` named before it was archived, with the path it had then: archiving
+   * moves the file, so neither that path nor its docId (the path's hash) reaches it any more. A path
+   * archived more than once: its latest file (a rename keeps the mtime). null when it names nothing
+   * archived. Only archived rows' paths are hashed, and only when a name was not found.
+   */
+  async archivedFrom(idOrPath: string): Promise<{ doc: DocumentRow; from: string } | null> {
+    const s = this.s;
+    await s.live.refreshIfStale(s.db);
+    const wanted = typeof idOrPath === 'string' ? idOrPath.trim() : '';
+    if (wanted === '') return null;
+    const asPath = normalisePath(wanted);
+    const asId = wanted.toLowerCase();
+    let found: { fact: IndexFact; from: string } | null = null;
+    for (const fact of s.live.indexFacts()) {
+      if (!fact.archived || fact.root !== 'diary' || (found && found.fact.mtimeMs >= fact.mtimeMs)) continue;
+      const from = pathsBeforeArchive(fact.path, s.config.diary.archiveFolder).find((p) => p === asPath || docIdFor('diary', p) === asId);
+      if (from !== undefined) found = { fact, from };
+    }
+    const doc = found && s.live.doc(found.fact.id);
+    return doc ? { doc, from: found!.from } : null;
   }
 
   private rootDir(root: 'diary' | 'legacy'): string {

@@ -11,7 +11,7 @@ import { canonicalKind, validateMeta, withMarkdownMeta, withTxtMeta, type Memory
 import { DiaryError, isDiaryError } from '../diary/errors.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { composeEntry } from '../diary/create.ts';
-import { archiveEntry, assertWritableSize, createEntry, editEntry } from '../diary/store.ts';
+import { archiveEntry, assertWritableSize, createEntry, editEntry, pathsBeforeArchive } from '../diary/store.ts';
 import { withSummary } from '../diary/summary-edit.ts';
 import { readForRewrite, rewriteIfUnchanged } from '../diary/textfile.ts';
 import { asDatabaseOutage, EngramError, errorMessage } from '../errors.ts';
@@ -200,8 +200,11 @@ export class MemoryWriterService implements MemoryWriter {
   /** Archives (never deletes): the file moves under the archive folder and leaves recall. */
   async forget(idOrPath: string): Promise<{ docId: string; from: string; to: string }> {
     return this.s.exclusive(async () => {
+      // The docId or path it had before an earlier forget moved its file name nothing now.
+      const before = (await this.reader.resolve(idOrPath)) ? null : await this.reader.archivedFrom(idOrPath);
+      if (before) throw alreadyArchived(before.doc, before.from);
       const d = await this.requireWritable(idOrPath);
-      if (d.archived) throw new EngramError('already-archived', `"${d.title}" is already archived`);
+      if (d.archived) throw alreadyArchived(d, pathsBeforeArchive(d.path, this.s.config.diary.archiveFolder)[0] ?? null);
       if (d.locked) throw new EngramError('locked', `"${d.title}" is locked: unlock it before forgetting it`);
       const moved = await archiveEntry(this.s.config.diaryDir, d.path, this.s.config.diary.archiveFolder);
       await this.reindexPaths([d.path, moved.path]);
@@ -290,4 +293,13 @@ function titleTakenError(e: unknown, holderOf: (titleKey: string) => string | nu
     `已有同名记忆「${title}」${id},没有写第二篇:请修改原来那篇,或换一个标题。 / a memory titled "${title}" already exists${id}: change that one instead, or choose another title`,
     { title, ...(holder ? { docId: holder.id } : {}) },
   );
+}
+
+/**
+ * A forget of a memory an earlier forget archived, with where it is now (`details.path`, in the
+ * diary folder) and where it was (`details.from`), for each adapter to say; the message stays the
+ * words the console translates.
+ */
+function alreadyArchived(d: DocumentRow, from: string | null): EngramError {
+  return new EngramError('already-archived', `"${d.title}" is already archived`, { docId: d.id, title: d.title, path: d.path, from });
 }

@@ -242,3 +242,30 @@ test('recall, list and mcp refuse a --workspace no workspace has: one line, Chin
   const mine = JSON.parse(engram(['list', '--workspace', workspace, '--json'], { env }).stdout) as { title: string }[];
   assert.deepEqual(mine.map((m) => m.title), ['阿尔法项目的构建命令']);
 });
+
+// Forgetting a memory twice said not-found: archiving moves its file, and its docId (the hash of its
+// path) and the path it was forgotten by name nothing any more.
+test('forget of a memory already archived says so and where it is, and exits 0 as the first forget did', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  const w = engram(['write', '--title', '旧的部署说明', '--folder', 'work', '--content', '旧的部署说明:先停服务,再覆盖二进制,最后重启。', '--tags', '部署', '--json'], { env });
+  assert.equal(w.code, 0, w.stderr);
+  const { docId, path } = JSON.parse(w.stdout) as { docId: string; path: string };
+  const first = engram(['forget', docId, '--json'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  const { to } = JSON.parse(first.stdout) as { to: string };
+  assert.match(to, /^已整理\/work\//);
+
+  for (const name of [docId, path]) {
+    const again = engram(['forget', name], { env });
+    assert.equal(again.code, 0, `${name}: ${again.stderr}`);
+    assert.equal(again.stderr, '');
+    assert.equal(again.stdout.trim().split('\n').length, 1, `one line: ${again.stdout}`);
+    assert.match(again.stdout, /^已经归档.*旧的部署说明.* \/ already archived/, again.stdout);
+    assert.ok(again.stdout.includes(to), `names where it is: ${again.stdout}`);
+  }
+  const json = engram(['forget', docId, '--json'], { env });
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout), { docId: JSON.parse(engram(['list', '--archived', '--json'], { env }).stdout)[0].docId, from: path, to, alreadyArchived: true });
+  assert.deepEqual(readdirSync(join(dirs.diaryDir, '已整理/work')), [to.split('/').pop()], 'nothing moved again');
+});

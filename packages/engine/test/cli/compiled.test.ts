@@ -180,3 +180,19 @@ test('compiled engram refuses a --workspace there is no workspace of, in one lin
   assert.doesNotMatch(r.stderr, SOURCE_NOTE);
   assert.match(r.stderr, /^engram list: 没有 id 为「nosuch」的工作区.* \/ no workspace with id "nosuch"; workspaces: global\n$/);
 });
+
+test('compiled engram forget of a memory already archived says where it is and exits 0', () => {
+  const dirs = tempDirs();
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  const w = run(bin, ['write', '--title', '归档两次', '--content', '这一条记忆会被归档两次,第二次应当说明它已经归档。', '--tags', '归档', '--json', ...common], env);
+  assert.equal(w.code, 0, w.stderr);
+  const { docId } = JSON.parse(w.stdout) as { docId: string };
+  const first = run(bin, ['forget', docId, '--json', ...common], env);
+  assert.equal(first.code, 0, first.stderr);
+  const { to } = JSON.parse(first.stdout) as { to: string };
+  const again = run(bin, ['forget', docId, ...common], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stderr, '');
+  assert.equal(again.stdout, `已经归档过了：「归档两次」在日记文件夹的 ${to} / already archived: "归档两次" is at ${to} in the diary folder\n`);
+});

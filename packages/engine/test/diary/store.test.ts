@@ -14,6 +14,7 @@ import {
   createEntry,
   editEntry,
   parseResidentMemories,
+  pathsBeforeArchive,
   restoreEntry,
   scanRoots,
   withCollisionSuffix,
@@ -373,6 +374,18 @@ test('withCollisionSuffix keeps the id at the end of the name', () => {
   assert.equal(withCollisionSuffix('2026-01-01-t-1a2b3c4d.txt', 3), '2026-01-01-t-3-1a2b3c4d.txt');
   assert.equal(withCollisionSuffix('plain.txt', 2), 'plain-2.txt');
   assert.equal(withCollisionSuffix('noext', 2), 'noext-2');
+});
+
+// forget names a memory it already archived by the path (or the docId of the path) it had before.
+test('pathsBeforeArchive: the sub-path below the archive folder, and that without a collision counter', () => {
+  assert.deepEqual(pathsBeforeArchive('已整理/工作/2026-01-01-x-1a2b3c4d.txt', '已整理'), ['工作/2026-01-01-x-1a2b3c4d.txt']);
+  assert.deepEqual(pathsBeforeArchive('已整理/工作/2026-01-01-x-2-1a2b3c4d.txt', '已整理'), ['工作/2026-01-01-x-2-1a2b3c4d.txt', '工作/2026-01-01-x-1a2b3c4d.txt']);
+  assert.deepEqual(pathsBeforeArchive('已整理/plain-12.txt', '已整理'), ['plain-12.txt', 'plain.txt']);
+  assert.deepEqual(pathsBeforeArchive('已整理/2026-01-06.txt', '已整理'), ['2026-01-06.txt'], 'a date is not a counter');
+  assert.deepEqual(pathsBeforeArchive('old/done/a.txt', 'old/done'), ['a.txt']);
+  assert.deepEqual(pathsBeforeArchive('工作/a.txt', '已整理'), []);
+  assert.deepEqual(pathsBeforeArchive('已整理', '已整理'), []);
+  for (const n of [2, 3, 17]) for (const name of ['2026-01-01-t-1a2b3c4d.txt', 'plain.txt', 'noext']) assert.equal(pathsBeforeArchive(`a/${withCollisionSuffix(name, n)}`, 'a').at(-1), name);
 });
 
 test('editEntry: a UTF-16 diary is held to the size limit in its own bytes, not in UTF-8 (it would drop out of the index)', async () => {
