@@ -76,10 +76,23 @@ function readConfigFile(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export function parseConfig(input: unknown, where: string): EngramConfig {
+/**
+ * Where an issue's value came from, as the message names it: the environment variable that set it,
+ * with the setting (`ENGRAM_TOKENIZER (recall.tokenizer)`) — a person looks for a setting in the
+ * config file, which does not have a value from the environment — else the setting itself.
+ * `fromEnv`: the settings the environment set (ResolvedBase.lockedByEnv).
+ */
+function issuePlace(path: readonly PropertyKey[], fromEnv: readonly string[]): string {
+  const setting = path.join('.') || '(root)';
+  // A list's item (console.allowedOrigins.0) came from the variable that set the list.
+  const variable = ENV_MAP.find((v) => fromEnv.includes(v.path.join('.')) && v.path.every((segment, i) => path[i] === segment));
+  return variable ? `${variable.name} (${setting})` : setting;
+}
+
+export function parseConfig(input: unknown, where: string, fromEnv: readonly string[] = []): EngramConfig {
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues.map((i) => `${issuePlace(i.path, fromEnv)}: ${i.message}`).join('; ');
     throw new EngramError('config-invalid', `invalid configuration (${where}): ${issues}`, { issues: parsed.error.issues });
   }
   return parsed.data;
@@ -101,7 +114,7 @@ export function resolveBase(input: ResolveInput = {}): ResolvedBase {
   let raw: Record<string, unknown> = file ? readConfigFile(isAbsolute(file) ? file : resolve(file)) : {};
   raw = deepMerge(raw, input.options ?? {});
   const { patch, locked } = envPatchOf(env);
-  const base = withDefaultPaths(parseConfig(deepMerge(raw, patch), file ? `file ${file} + env` : 'options + env'), env);
+  const base = withDefaultPaths(parseConfig(deepMerge(raw, patch), file ? `file ${file} + env` : 'options + env', locked), env);
   return { base, envPatch: patch, lockedByEnv: locked };
 }
 
@@ -110,7 +123,7 @@ export function applyOverlay(resolved: ResolvedBase, overlay: Record<string, unk
   const merged = deepMerge(deepMerge(resolved.base as unknown as Record<string, unknown>, overlay), resolved.envPatch);
   // Where the data lives is fixed by the deploy base: the overlay itself is stored there.
   for (const k of ['dataDir', 'databaseUrl', 'databaseAuthToken'] as const) (merged as Record<string, unknown>)[k] = resolved.base[k];
-  const config = withDefaultPaths(parseConfig(merged, 'base + overlay'), env);
+  const config = withDefaultPaths(parseConfig(merged, 'base + overlay', resolved.lockedByEnv), env);
   // A key from env or the config file belongs to the base's endpoint: an overlay that points the
   // endpoint elsewhere without its own key gets no key (it would be sent to the new address).
   for (const section of KEYED_ENDPOINTS) {

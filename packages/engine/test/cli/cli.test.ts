@@ -269,3 +269,25 @@ test('forget of a memory already archived says so and where it is, and exits 0 a
   assert.deepEqual(JSON.parse(json.stdout), { docId: JSON.parse(engram(['list', '--archived', '--json'], { env }).stdout)[0].docId, from: path, to, alreadyArchived: true });
   assert.deepEqual(readdirSync(join(dirs.diaryDir, '已整理/work')), [to.split('/').pop()], 'nothing moved again');
 });
+
+// A bad value from the environment was reported under its config key (`recall.tokenizer: …`), and the
+// person looked for it in a config file that did not have it.
+test('a bad environment value is named by its variable, with the setting it sets; a file\'s by its key', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir };
+  for (const [name, value, key] of [
+    ['ENGRAM_TOKENIZER', 'foo', 'recall.tokenizer'],
+    ['ENGRAM_EMBEDDING_DIMENSIONS', 'many', 'embedding.dimensions'],
+  ] as const) {
+    const r = engram(['status'], { env: { ...env, [name]: value } });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.ok(r.stderr.includes(`: ${name} (${key}): `), r.stderr);
+  }
+  const file = join(dirs.root, 'engram.json');
+  writeFileSync(file, JSON.stringify({ recall: { kBase: 'five' } }));
+  const fromFile = engram(['status', '--config', file], { env: { ...env, ENGRAM_TOKENIZER: 'jieba' } });
+  assert.equal(fromFile.code, 1, fromFile.stderr);
+  assert.match(fromFile.stderr, /\): recall\.kBase: /);
+  assert.doesNotMatch(fromFile.stderr, /ENGRAM_/);
+});

@@ -196,3 +196,11 @@ test('compiled engram forget of a memory already archived says where it is and e
   assert.equal(again.stderr, '');
   assert.equal(again.stdout, `已经归档过了：「归档两次」在日记文件夹的 ${to} / already archived: "归档两次" is at ${to} in the diary folder\n`);
 });
+
+test('compiled engram names a bad environment value by its variable and the setting it sets', () => {
+  const dirs = tempDirs();
+  const r = run(bin, ['status', '--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir], { HOME: dirs.root, ENGRAM_TOKENIZER: 'foo' });
+  assert.equal(r.code, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, SOURCE_NOTE);
+  assert.match(r.stderr, /^engram status: invalid configuration \(options \+ env\): ENGRAM_TOKENIZER \(recall\.tokenizer\): .*\[config-invalid\]\n$/);
+});

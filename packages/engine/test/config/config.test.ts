@@ -52,6 +52,15 @@ test('an invalid config names the offending path', () => {
   assert.throws(() => resolveBase({ configFile: file, env: { HOME: dir } }), /not valid JSON/);
 });
 
+// A bad value from the environment was named by its setting only, as if it were in a config file.
+test('an invalid value from the environment names its variable and the setting, a list item by the variable that set the list', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-cfg-'));
+  assert.throws(() => resolveBase({ env: { HOME: dir, ENGRAM_TOKENIZER: 'foo' } }), /: ENGRAM_TOKENIZER \(recall\.tokenizer\): /);
+  assert.throws(() => resolveBase({ env: { HOME: dir, ENGRAM_ALLOWED_ORIGINS: `https://a.example,${'x'.repeat(600)}` } }), /: ENGRAM_ALLOWED_ORIGINS \(console\.allowedOrigins\.1\): /);
+  // The same setting from options (a flag, the plugin's config) is named by the setting alone.
+  assert.throws(() => resolveBase({ options: { recall: { tokenizer: 'foo' } }, env: { HOME: dir } }), /\): recall\.tokenizer: /);
+});
+
 // A misspelt key in the config file was dropped without a word: {"recall":{"kbase":5}} ran with the default.
 test('a config file key that misspells a setting is refused with the setting it likely means; a key unlike any is left alone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'engram-cfg-'));
