@@ -137,12 +137,31 @@ function readTool(ctx: McpToolContext): McpToolSpec {
   };
 }
 
+const notFound = (id: string) => new EngramError('not-found', `没有 id 或路径为「${id}」的记忆 / no memory with id or path "${id}"`);
+
 /** Another workspace's memory is "not found" to a scoped server, as it is to a plugin session. */
 async function visible(ctx: McpToolContext, id: string): Promise<void> {
   if (ctx.workspace === null) return;
   const doc = await ctx.engine.resolve(id);
-  if (doc && doc.workspace !== ctx.workspace && doc.workspace !== GLOBAL_WORKSPACE)
-    throw new EngramError('not-found', `没有 id 或路径为「${id}」的记忆 / no memory with id or path "${id}"`);
+  if (doc && doc.workspace !== ctx.workspace && doc.workspace !== GLOBAL_WORKSPACE) throw notFound(id);
+}
+
+/**
+ * Forget, scoped: an id that resolves to nothing may be the one an archived memory had before it was
+ * archived, and the engine then says so with that memory's title — another workspace's title, unless
+ * the archived memory is checked too.
+ */
+async function forgetVisible(ctx: McpToolContext, id: string): Promise<{ docId: string; from: string; to: string }> {
+  try {
+    return await ctx.engine.forget(id);
+  } catch (e) {
+    if (ctx.workspace !== null && e instanceof EngramError && e.code === 'already-archived') {
+      const archivedId = e.details?.docId;
+      const doc = typeof archivedId === 'string' ? await ctx.engine.resolve(archivedId) : null;
+      if (!doc || (doc.workspace !== ctx.workspace && doc.workspace !== GLOBAL_WORKSPACE)) throw notFound(id);
+    }
+    throw e;
+  }
 }
 
 /** write: a new memory, one passage replaced, a memory superseded, or one archived. */
@@ -158,7 +177,7 @@ function writeTool(ctx: McpToolContext): McpToolSpec {
       const id = typeof args.id === 'string' && args.id.trim() !== '' ? args.id.trim() : undefined;
       if (id) await visible(ctx, id);
       if (id && args.forget === true) {
-        const r = await engine.forget(id);
+        const r = await forgetVisible(ctx, id);
         return { text: `已归档:${r.from} → ${r.to}`, structured: { ...r } };
       }
       if (id && args.target !== undefined) {

@@ -310,6 +310,29 @@ test('engram mcp --http: the console guard (Host, token) in front of Streamable 
   assert.equal(existsSync(join(d.dataDir, 'engram.lock')), false);
 });
 
+test('a scoped server told to forget another workspace\'s archived memory by its old id says not-found, without its title', async () => {
+  const d = tempDirs();
+  const engine = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d) });
+  const theirs = await engine.write({ content: '[08:10] 贝塔项目的部署密钥位置\n> 贝塔项目的部署密钥放在运维保险柜里。', meta: { workspace: 'ws-beta0002' } });
+  const mine = await engine.write({ content: '[08:20] 阿尔法项目的部署方式\n> 阿尔法项目用 make deploy 部署。', meta: { workspace: 'ws-alpha001' } });
+  await engine.write({ content: '[08:30] 阿尔法项目的发布日\n> 阿尔法项目每周四下午发布新版本,周五不发布。', meta: { workspace: 'ws-alpha001' } });
+  await engine.forget(theirs.docId);
+  await engine.forget(mine.docId);
+  engine.close();
+  const { client } = await connect(d, {}, ['--workspace', 'ws-alpha001']);
+  try {
+    const r = await client.callTool({ name: 'write', arguments: { id: theirs.docId, forget: true } });
+    assert.ok(isError(r), textOf(r));
+    assert.match(textOf(r), /\[not-found\]/);
+    assert.doesNotMatch(textOf(r), /贝塔|部署密钥/, 'another workspace\'s title reached a scoped server');
+    // Its own archived memory is still said to be archived.
+    const own = await client.callTool({ name: 'write', arguments: { id: mine.docId, forget: true } });
+    assert.match(textOf(own), /already-archived|已经归档|already archived/);
+  } finally {
+    await client.close();
+  }
+});
+
 test('--workspace scopes the server like a plugin session: its memories and global ones; another workspace\'s is not found', async () => {
   const d = tempDirs();
   const engine = await openEngine({ options: { diaryDir: d.diaryDir, dataDir: d.dataDir }, env: baseEnv(d) });
