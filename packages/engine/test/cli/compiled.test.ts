@@ -2,7 +2,7 @@
 // These tests build it the way `npm install` does and run the artifact as a separate process.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -203,4 +203,100 @@ test('compiled engram names a bad environment value by its variable and the sett
   assert.equal(r.code, 1, r.stderr);
   assert.doesNotMatch(r.stderr, SOURCE_NOTE);
   assert.match(r.stderr, /^engram status: invalid configuration \(options \+ env\): ENGRAM_TOKENIZER \(recall\.tokenizer\): .*\[config-invalid\]\n$/);
+});
+
+// The four cases below were fixed with tests in cli.test.ts and config.test.ts that run the source, or
+// bin/engram.js without asserting what it ran: bin runs the TypeScript source, with only a note on
+// stderr, whenever it cannot run the build. Each asserts here what the user sees from the compiled
+// CLI itself (no note), the code esbuild made of those sources, which is what ships.
+
+test('compiled engram: a usage error of engram, engram mcp and engram model is one line, Chinese first, naming the option', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') };
+  const cases: { args: string[]; command: string; help: string; option: string }[] = [
+    { args: ['recall', 'x', '--no-such-flag'], command: 'recall', help: 'engram --help', option: '--no-such-flag' },
+    { args: ['recall', '--k'], command: 'recall', help: 'engram --help', option: '--k' },
+    { args: ['mcp', '--no-such-flag'], command: 'mcp', help: 'engram mcp --help', option: '--no-such-flag' },
+    { args: ['mcp', '--port'], command: 'mcp', help: 'engram mcp --help', option: '--port' },
+    { args: ['model', 'status', '--no-such-flag'], command: 'model', help: 'engram model --help', option: '--no-such-flag' },
+    { args: ['model', 'status', '--data-dir'], command: 'model', help: 'engram model --help', option: '--data-dir' },
+  ];
+  for (const c of cases) {
+    const r = run(bin, c.args, env);
+    const what = `${c.args.join(' ')}: ${r.stderr}`;
+    assert.equal(r.code, 2, what);
+    assert.equal(r.stdout, '', what);
+    // One line, so the source note (a line of its own) is ruled out too: this ran the build.
+    assert.equal(r.stderr.split('\n').length, 2, `one line: ${what}`);
+    assert.ok(r.stderr.startsWith(`engram ${c.command}: 参数有误（${c.help} 列出全部选项）/ `), what);
+    const english = r.stderr.slice(r.stderr.indexOf(' / ') + 3);
+    assert.ok(english.includes(`'${c.option}`), `node's words name the option: ${what}`);
+    assert.doesNotMatch(english, /To specify/, `without node's advice about positionals: ${what}`);
+  }
+});
+
+test('compiled engram: a config file key that misspells a setting is refused with the setting it likely means', () => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir];
+  const env = { HOME: dirs.root, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  const config = join(dirs.root, 'engram.json');
+  writeFileSync(config, JSON.stringify({ recall: { kbase: 3 } }));
+  const typo = run(bin, ['recall', '东京节点 443 端口', ...common, '--config', config], env);
+  assert.equal(typo.code, 1, typo.stderr);
+  assert.equal(typo.stdout, '', 'nothing was recalled with the default kBase');
+  assert.doesNotMatch(typo.stderr, SOURCE_NOTE);
+  assert.ok(typo.stderr.includes(`配置文件 ${config}：recall.kbase 不是设置项，是不是 recall.kBase？`), typo.stderr);
+  assert.match(typo.stderr, /recall\.kbase is not a setting — did you mean recall\.kBase\? \[config-invalid\]$/m);
+  // The same file spelt right runs: the refusal is the spelling's.
+  writeFileSync(config, JSON.stringify({ recall: { kBase: 3 } }));
+  const right = run(bin, ['recall', '东京节点 443 端口', ...common, '--config', config, '--json'], env);
+  assert.equal(right.code, 0, right.stderr);
+  assert.equal(right.stderr, '');
+});
+
+test('compiled engram model status --verify exits 1 when the model cache holds no model, or a damaged one', () => {
+  const dirs = tempDirs();
+  const cache = join(dirs.root, 'models');
+  const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: cache };
+  const verify = () => run(bin, ['model', 'status', '--verify', '--data-dir', dirs.dataDir], env);
+  mkdirSync(cache, { recursive: true });
+  const empty = verify();
+  assert.equal(empty.code, 1, `an empty cache: ${empty.stdout}${empty.stderr}`);
+  assert.match(empty.stdout, /verification failed: .*config\.json is missing/);
+  assert.doesNotMatch(empty.stderr, SOURCE_NOTE);
+  assert.match(empty.stderr, /^engram model: 模型文件校验没有通过.*\[model-unverified\]\n$/);
+  // A model folder whose files are not the pinned ones.
+  const modelDir = join(cache, 'BAAI/bge-small-zh-v1.5');
+  mkdirSync(join(modelDir, 'onnx'), { recursive: true });
+  for (const file of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx', 'engram-model.json']) writeFileSync(join(modelDir, file), 'not a model file');
+  const garbage = verify();
+  assert.equal(garbage.code, 1, `a damaged model: ${garbage.stdout}${garbage.stderr}`);
+  assert.match(garbage.stdout, /verification failed: .*config\.json has 16 bytes/);
+  assert.match(garbage.stderr, /\[model-unverified\]/);
+  const report = run(bin, ['model', 'status', '--data-dir', dirs.dataDir], env);
+  assert.equal(report.code, 0, `without --verify it only reports: ${report.stderr}`);
+  assert.equal(report.stderr, '');
+});
+
+test('compiled engram edit and forget find a diary file written by hand before anything synced it', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_DIARY_DIR: dirs.diaryDir, ENGRAM_DATA_DIR: dirs.dataDir, ENGRAM_EMBEDDING_PROVIDER: 'none' };
+  // An index that exists (edit and forget open it without a sync) and has never seen the files below.
+  const first = run(bin, ['write', '--title', '先有的一条', '--content', '先有的一条记忆,让索引存在。'], env);
+  assert.equal(first.code, 0, first.stderr);
+  const edited = '2026-11-02-手工笔记.txt';
+  writeFileSync(join(dirs.diaryDir, edited), '[09:00] 手工笔记\n\n> 路由器\n\n家里路由器的管理地址是 192.168.1.1,密码在抽屉里。\n\nTag: 家里\n');
+  const edit = run(bin, ['edit', edited, '--target', '家里路由器的管理地址是 192.168.1.1', '--replace', '家里路由器的管理地址是 192.168.50.1'], env);
+  assert.equal(edit.code, 0, edit.stderr);
+  assert.equal(edit.stderr, '', 'the build ran, without a note');
+  assert.match(edit.stdout, /^edited 2026-11-02-手工笔记\.txt /);
+  assert.match(readFileSync(join(dirs.diaryDir, edited), 'utf8'), /192\.168\.50\.1,密码在抽屉里/);
+  const archived = '2026-11-03-手工二.txt';
+  writeFileSync(join(dirs.diaryDir, archived), '[09:00] 手工二\n\n> 待归档\n\n这一条写完就归档。\n\nTag: 家里\n');
+  const forget = run(bin, ['forget', archived], env);
+  assert.equal(forget.code, 0, forget.stderr);
+  assert.equal(forget.stderr, '');
+  assert.ok(!readdirSync(dirs.diaryDir).includes(archived), 'moved out of the diary folder');
+  assert.match(forget.stdout, /^archived 2026-11-03-手工二\.txt → /);
 });
