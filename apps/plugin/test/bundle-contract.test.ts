@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { createClient } from '@libsql/client';
 import { createHost, HOST_SLOTS, loadClientBundle, type SimHost } from '@engram/dsh-sim';
 import { byData, createMiniReact, findAll, settle, textOf, type Element } from './mini-react.ts';
 import { makeCorpus, NO_MODEL_INSTALL, recallMessages, type Corpus } from './helpers.ts';
@@ -111,6 +112,44 @@ test(`packed host half (${profile} tool profile): a turn that calls every offere
   await host.settle();
   assert.deepEqual(host.toolFailures.map((f) => f.tool), []);
   host.assertClean();
+});
+}
+
+// tools.test.ts drives this through the source; here the packed bundle, which carries its own copy of
+// the engine's errors.ts and of the tool wrappers (memory-tools.ts guarded, tool-output.ts toHostTool).
+// The database fails under the bundle's engine: its tables are dropped through a second connection to
+// the same file, so the next query fails with SQL in its text and the note's own words in its params.
+for (const [profile, tool] of [['full', 'engram_write'], ['lean', 'engram_save']] as const) {
+test(`packed host half (${profile} tool profile): an engine failure in ${tool} reaches the model as fixed words under a code, its cause the plugin log`, async (t) => {
+  const { host, corpus } = await loadBundle(t, { tools: { profile } });
+  const searchTool = profile === 'lean' ? 'engram' : 'engram_search';
+  const opened = await host.tools!.call(searchTool, JSON.stringify(profile === 'lean' ? { q: '周报' } : { query: '周报' }));
+  assert.equal(opened.error, undefined, `the engine is open: ${opened.text}`);
+  const database = createClient({ url: pathToFileURL(join(corpus.dataDir, 'engram.db')).href });
+  try {
+    await database.execute('PRAGMA busy_timeout = 30000');
+    await database.execute('DROP TABLE chunks');
+    await database.execute('DROP TABLE documents');
+  } finally {
+    database.close();
+  }
+  const session = host.createSession({ id: `session-4c5d6e7f-${profile}` });
+  const turn = await session.userTurn('记一下路由器地址', [
+    { toolCalls: [{ name: tool, arguments: { content: '[11:00] 家里路由器\n\n> 管理地址\n\n家里路由器的管理地址是 192.168.1.1,密码在抽屉里。\n\nTag: 家里' } }] },
+    { text: '没记上。' },
+  ]);
+  assert.equal(turn.status, 'completed', String((turn.error as Error | undefined)?.message));
+  const result = turn.events.find((e) => e.type === 'tool/result' && e.data.message.name === tool);
+  assert.ok(result, `a ${tool} result`);
+  const told = (result.data.message.content as { type: string; text?: string }[]).map((b) => b.text ?? '').join('\n');
+  assert.match(told, /\[failed\] 引擎内部出错，这次调用没有完成；原因已记入日志。/);
+  assert.doesNotMatch(told, /select|insert|params|SQLITE|no such table|192\.168|路由器的管理地址/i);
+  // And the request after the call carried the model those words, nothing more.
+  const toolMessage = turn.requests[1]?.messages.find((m) => m.role === 'tool');
+  assert.equal(toolMessage?.content, told);
+  const cause = host.logs.find((l) => l.message.includes(`${tool} failed`));
+  assert.ok(cause, host.logs.map((l) => l.message).join('\n'));
+  assert.match(cause.message, /no such table/i);
 });
 }
 
