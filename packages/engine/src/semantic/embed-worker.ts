@@ -13,11 +13,20 @@ if (!port && !send) throw new Error(`${import.meta.url} runs only as a worker th
 const start = (port ? workerData : JSON.parse(process.env[START_ENV] ?? 'null')) as WorkerStart;
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => {
   if (port) port.postMessage(m, transfer);
-  else send?.(m);
+  // Not once the host is gone: process.send would throw ERR_IPC_CHANNEL_CLOSED, uncaught, onto the
+  // host's stderr (which this process shares). Node marks the channel closed a tick before it emits
+  // 'disconnect' (the exit below), so an answer that finishes in between goes nowhere, quietly.
+  else if (process.connected) send?.(m);
 };
 const listen = (fn: (m: ToWorker) => void) => (port ? port.on('message', fn) : process.on('message', fn as (m: unknown) => void));
-// A process whose parent is gone (the host crashed or was killed) ends too.
-if (!port) process.on('disconnect', () => process.exit(0));
+// A process whose parent is gone (the host crashed or was killed) ends too. A parent gone before this
+// line ran (killed while this file was still loading) had its 'disconnect' emitted to no listener:
+// that shows only as a channel already closed, and the model is not loaded for nobody (it went on to
+// load, then reported "ready" into the closed channel: the error above).
+if (!port) {
+  process.on('disconnect', () => process.exit(0));
+  if (!process.connected) process.exit(0);
+}
 const faultOf = (e: unknown): { kind: FaultKind; message: string } =>
   e instanceof EmbeddingFault ? { kind: e.kind, message: e.message } : { kind: 'unavailable', message: `local model failed: ${e instanceof Error ? e.message : String(e)}` };
 
