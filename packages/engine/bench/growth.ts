@@ -1,8 +1,8 @@
 // Growth benchmark (issue 26): does recall hold as memory grows and repeats itself? For each QA set
 // (bench/growth-data.ts) and each store (1×, grown to 5k / 20k notes with distractors of overlapping
 // topics, each asked note written 10× more in 5k and 30× more in 10k), the engine with its defaults
-// and a plain character 1+2-gram BM25 over the same notes, in the same run. Per half (tuning / held
-// out): R@5 (a hit is any note of the asked note's group: the original or one of its copies),
+// and two BM25 baselines over the same notes, in the same run (character 1+2-grams, and the issue's
+// plain character bigrams). Per half (tuning / held out): R@5 (a hit is any note of the asked note's group: the original or one of its copies),
 // answerable questions that get nothing, out-of-corpus questions → nothing, chatter → nothing; then
 // R@5 over the answerable questions holding a Latin letter (English words and codes inside Chinese).
 //
@@ -18,6 +18,8 @@
 //   GROWTH_KEEP=<dir>        keep each store and its index there, and reuse them on the next run
 //   GROWTH_DUMP=<file>       write each store's per-question records to <file>.<store>.json
 //   GROWTH_WHY=1             also print, per store, which rule silenced the answerable questions that got nothing
+//   GROWTH_SEED=N            draw the distractors with another seed (default 2018): the same questions
+//                            over another store of the same make, to see how much of a cell is the draw
 //   ENGRAM_EVAL_OPTIONS      JSON merged into the engine options
 // Ablation switches read by the recall code (evaluation only): ENGRAM_EVAL_SINGLE_CHAR_MIN_IDF=99 (no one-character names in coverage),
 // ENGRAM_EVAL_ASKING_WORDS=weigh, ENGRAM_EVAL_BOUNDARY_PAIRS=keep|function|all,
@@ -111,17 +113,46 @@ export function figures(records: Asked[], queryGateAt?: number): [HalfFigures, H
   return [f(0), f(1)];
 }
 
-/** Character 1+2-gram BM25 over title and text, no gates, never abstains when a gram matches. */
-function bm25Baseline(notes: StoreNote[]): Answer {
-  const gram = createTokenizer({ kind: 'gram' });
+/**
+ * BM25 over title and text (k1 1.2, b 0.75), no gates: it never abstains when a term matches. Two
+ * spellings: the character 1+2-grams of Engram's fallback tokenizer (stop characters and pairs of them
+ * left out: the stronger baseline), and the issue's plain character bigrams (`plainBigrams`).
+ */
+function bm25Baseline(notes: StoreNote[], terms: (text: string) => string[]): Answer {
   const index = new LexicalIndex({ k1: 1.2, b: 0.75, fieldWeights: { title: 1, summary: 1, tags: 1, body: 1 }, singleCharWeight: 1 });
   const groupOf = new Map<string, string>();
   for (const n of notes) {
-    index.add({ chunkId: n.id, docId: n.id, fields: { title: gram.tokenize(n.title), summary: [], tags: [], body: gram.tokenize(n.text) } });
+    index.add({ chunkId: n.id, docId: n.id, fields: { title: terms(n.title), summary: [], tags: [], body: terms(n.text) } });
     groupOf.set(n.id, n.group ?? n.id);
   }
-  return (q) => ({ groups: index.search(gram.tokenize(q), 5).map((h) => groupOf.get(h.docId) as string) });
+  return (q) => ({ groups: index.search(terms(q), 5).map((h) => groupOf.get(h.docId) as string) });
 }
+
+const HAN_OR_WORD = /(\p{Script=Han}+)|([\p{Script=Latin}\p{N}]+)/gu;
+
+/**
+ * The baseline issue 26 names, "plain char-bigram BM25": every pair of neighbouring Chinese characters
+ * (a lone character as itself), other letters and digits as lower-cased words; no stop list, no
+ * segmentation. Pure.
+ */
+export function plainBigrams(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.normalize('NFKC').toLowerCase().matchAll(HAN_OR_WORD)) {
+    if (m[2] !== undefined) {
+      out.push(m[2]);
+      continue;
+    }
+    const chars = Array.from(m[1] as string);
+    if (chars.length === 1) out.push(chars[0] as string);
+    for (let i = 0; i + 1 < chars.length; i++) out.push((chars[i] as string) + (chars[i + 1] as string));
+  }
+  return out;
+}
+
+const BASELINES: { system: string; terms: () => (text: string) => string[] }[] = [
+  { system: 'char 1+2-gram BM25, no gates', terms: () => { const gram = createTokenizer({ kind: 'gram' }); return (t) => gram.tokenize(t); } },
+  { system: 'plain char-bigram BM25 (the issue\'s), no gates', terms: () => plainBigrams },
+];
 
 /** The diary file a growth store's note `i` is written to (the kept stores and the analysis scripts read the same names). */
 export const fileOf = (n: Pick<StoreNote, 'id'>, i: number) => `f${i % 20}/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${n.id.replace(/[^\p{L}\p{N}_-]+/gu, '-')}.txt`;
@@ -147,7 +178,8 @@ function wantsModel(store: string, mode: string): boolean {
 async function engramRun(store: BuiltStore, set: QaSet, spec: StoreSpec, model: string | null, opts: { every: number; half: 0 | 1 | null; extra: Record<string, unknown> }): Promise<GrowthRow> {
   // GROWTH_KEEP=<dir>: the store and its index stay there and are reused by the next run (an index
   // with vectors of 20,000 notes takes minutes to build; the questions take seconds).
-  const kept = process.env.GROWTH_KEEP ? join(process.env.GROWTH_KEEP, `${set.language}-${spec.name.replace(/[^\w]+/g, '_')}-${model ? 'model' : 'lexical'}`) : null;
+  const seeded = process.env.GROWTH_SEED ? `-seed${process.env.GROWTH_SEED}` : '';
+  const kept = process.env.GROWTH_KEEP ? join(process.env.GROWTH_KEEP, `${set.language}-${spec.name.replace(/[^\w]+/g, '_')}${seeded}-${model ? 'model' : 'lexical'}`) : null;
   const reuse = kept !== null && existsSync(join(kept, 'data'));
   const work = kept ?? mkdtempSync(join(tmpdir(), 'engram-growth-'));
   const diaryDir = join(work, 'diaries');
@@ -232,14 +264,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const set of await growthSets()) {
     for (const spec of GROWTH_STORES) {
       if (only && !only.has(spec.name)) continue;
-      const store = buildStore(set, spec);
+      const store = buildStore(set, spec, process.env.GROWTH_SEED ? Number(process.env.GROWTH_SEED) : undefined);
       const useModel = wantsModel(spec.name, mode) ? modelDir : null;
       if (wantsModel(spec.name, mode) && !modelDir) console.error(`growth: no installed model (engram model install); ${spec.name} runs lexical`);
       rows.push(await engramRun(store, set, spec, useModel, { every, half, extra }));
-      const baseline = await ask(store, set.chatter, bm25Baseline(store.notes), { every, half });
-      rows.push({ set: set.name, store: spec.name, notes: store.notes.length, system: 'char 1+2-gram BM25, no gates', halves: figures(baseline.records), msPerQuery: baseline.ms, indexSeconds: 0 });
-      console.error(`growth: ${set.name} ${spec.name} done (${store.notes.length} notes, indexed in ${rows.at(-2)?.indexSeconds.toFixed(0)} s)`);
-      console.error(formatRows(rows.slice(-2)));
+      for (const b of BASELINES) {
+        const baseline = await ask(store, set.chatter, bm25Baseline(store.notes, b.terms()), { every, half });
+        rows.push({ set: set.name, store: spec.name, notes: store.notes.length, system: b.system, halves: figures(baseline.records), msPerQuery: baseline.ms, indexSeconds: 0 });
+      }
+      console.error(`growth: ${set.name} ${spec.name} done (${store.notes.length} notes, indexed in ${rows.at(-1 - BASELINES.length)?.indexSeconds.toFixed(0)} s)`);
+      console.error(formatRows(rows.slice(-1 - BASELINES.length)));
     }
   }
   console.log(formatRows(rows));
