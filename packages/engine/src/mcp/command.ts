@@ -3,8 +3,8 @@
 // channel in stdio mode, so everything else goes to stderr. The server ends when its host goes away
 // (stdin closed, SIGTERM, SIGINT): the engine closes first, so no writer lock is left behind.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { parserError } from '../cli/usage.ts';
+import { parseCommandArgs } from '../cli/command-spec.ts';
+import { COMMAND_SPECS, MCP_DEFAULT_PORT } from '../cli/commands.ts';
 import { isEngramError } from '../errors.ts';
 import { stderrLogger } from '../log.ts';
 
@@ -12,31 +12,9 @@ export class McpUsageError extends Error {
   override name = 'McpUsageError';
 }
 
-const DEFAULT_PORT = 7431;
-
 export async function cmdMcp(args: string[]): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        http: { type: 'boolean', default: false },
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        workspace: { type: 'string' },
-        'diary-dir': { type: 'string' },
-        'data-dir': { type: 'string' },
-        'database-url': { type: 'string' },
-        'switch-diary-dir': { type: 'boolean', default: false },
-        config: { type: 'string' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values;
-  } catch (e) {
-    throw new McpUsageError(parserError(e, 'engram mcp --help'));
-  }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  const { values } = parseCommandArgs(COMMAND_SPECS.mcp, args, (message) => new McpUsageError(message), { allowPositionals: false });
+  const port = values.port === undefined ? MCP_DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new McpUsageError(`--port 要是 0 到 65535 之间的整数，收到的是 "${values.port}" / --port must be 0–65535, got "${values.port}"`);
 
   const env = { ...process.env };

@@ -214,8 +214,8 @@ test('compiled engram: a usage error of engram, engram mcp and engram model is o
   const dirs = tempDirs();
   const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') };
   const cases: { args: string[]; command: string; help: string; option: string }[] = [
-    { args: ['recall', 'x', '--no-such-flag'], command: 'recall', help: 'engram --help', option: '--no-such-flag' },
-    { args: ['recall', '--k'], command: 'recall', help: 'engram --help', option: '--k' },
+    { args: ['recall', 'x', '--no-such-flag'], command: 'recall', help: 'engram recall --help', option: '--no-such-flag' },
+    { args: ['recall', '--k'], command: 'recall', help: 'engram recall --help', option: '--k' },
     { args: ['mcp', '--no-such-flag'], command: 'mcp', help: 'engram mcp --help', option: '--no-such-flag' },
     { args: ['mcp', '--port'], command: 'mcp', help: 'engram mcp --help', option: '--port' },
     { args: ['model', 'status', '--no-such-flag'], command: 'model', help: 'engram model --help', option: '--no-such-flag' },
@@ -232,6 +232,23 @@ test('compiled engram: a usage error of engram, engram mcp and engram model is o
     const english = r.stderr.slice(r.stderr.indexOf(' / ') + 3);
     assert.ok(english.includes(`'${c.option}`), `node's words name the option: ${what}`);
     assert.doesNotMatch(english, /To specify/, `without node's advice about positionals: ${what}`);
+  }
+});
+
+// `--help` after a command printed the general help, which names none of model's own options, while
+// model's usage errors send the user to `engram model --help` (test/cli/command-help.test.ts: every command).
+test('compiled engram model --help, where model\'s usage error sends the user, lists --verify', () => {
+  const dirs = tempDirs();
+  const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') };
+  const error = run(bin, ['model', 'status', '--verify=yes'], env);
+  assert.equal(error.code, 2, error.stderr);
+  assert.ok(error.stderr.startsWith('engram model: 参数有误（engram model --help 列出全部选项）/ '), error.stderr);
+  for (const flag of ['--help', '-h']) {
+    const help = run(bin, ['model', flag], env);
+    assert.equal(help.code, 0, help.stderr);
+    assert.equal(help.stderr, '', 'the build ran (no source note)');
+    assert.match(help.stdout, /^engram model — /);
+    assert.match(help.stdout, /^ {2}--verify +status：[^\n]*\/ status: /m, help.stdout);
   }
 });
 
