@@ -44,6 +44,20 @@ export function helpCommand(spec: CommandSpec): string {
   return `engram ${spec.name} --help`;
 }
 
+/**
+ * Whether `args` ask for the command's help: a -h / --help option, not an argument after `--` or an
+ * option's value (`--content=-h`) that happens to read so. Arguments the parser refuses still ask
+ * for help when they hold the word itself: help is what a person who typed them needs.
+ */
+export function asksForHelp(spec: CommandSpec, args: string[]): boolean {
+  try {
+    const { tokens } = parseArgs({ args, options: parserOptions(spec), allowPositionals: true, strict: false, tokens: true });
+    return tokens.some((t) => t.kind === 'option' && t.name === 'help');
+  } catch {
+    return args.includes('--help') || args.includes('-h');
+  }
+}
+
 /** A command's arguments parsed by its spec; a parser error is `usageError` with the one-line wording every command uses. */
 export function parseCommandArgs(
   spec: CommandSpec,

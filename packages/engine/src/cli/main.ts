@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { printJson, progressBar, recallJson, recallText } from './output.ts';
-import { commandHelp, parseCommandArgs, type CommandSpec } from './command-spec.ts';
+import { asksForHelp, commandHelp, parseCommandArgs, type CommandSpec } from './command-spec.ts';
 import { COMMAND_SPECS, type CommandName } from './commands.ts';
 import { warningLines } from './warnings.ts';
 import { tokenizerWarnings } from '../text/tokenizer-check.ts';
@@ -450,7 +450,7 @@ export async function main(argv: string[]): Promise<number> {
     err(`engram：没有 "${command}" 这个命令（见 engram --help）/ unknown command "${command}" (try engram --help)`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (asksForHelp(COMMAND_SPECS[command], rest)) {
     out(commandHelp(COMMAND_SPECS[command]));
     return 0;
   }

@@ -132,3 +132,14 @@ test('every help command a usage error names exists and lists the option the err
     }
   }
 });
+
+test('an argument after -- that reads -h or --help is not a request for help: recall looks it up', () => {
+  const dirs = tempDirs();
+  const common = ['--diary-dir', dirs.diaryDir, '--data-dir', dirs.dataDir, '--json'];
+  for (const args of [['recall', ...common, '--', '-h'], ['recall', ...common, '--', '--help']]) {
+    const r = engram(args);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /用法 \/ usage/, `${args.join(' ')} printed help`);
+    assert.equal(JSON.parse(r.stdout).query, args.at(-1), `${args.join(' ')} did not recall "${args.at(-1)}"`);
+  }
+});
