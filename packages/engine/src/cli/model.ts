@@ -1,5 +1,7 @@
-// `engram model install|status`: the local embedding model (and, when the product was installed
-// without it, the ONNX runtime) under the data directory. Needs no database and no engine.
+// `engram model install|status|key`: the local embedding model (and, when the product was installed
+// without it, the ONNX runtime) in the per-user model cache (ENGRAM_MODEL_CACHE, else
+// ~/.cache/engram/models; a model an older version put under the data directory is still read).
+// Needs no database and no engine.
 import { resolveBase } from '../config/resolve.ts';
 import { EngramError } from '../errors.ts';
 import { helpCommand, parseCommandArgs } from './command-spec.ts';
