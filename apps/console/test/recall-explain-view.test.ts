@@ -29,3 +29,8 @@ test('the silencing rule is named in the reader\'s language', () => {
   assert.equal(silencedRuleText('vague-query', tz), '被哪条规则拦下：查询信息量太低');
   assert.equal(silencedRuleText('query-gate', te), 'Silenced by: the question as a whole does not look answered by a memory');
 });
+
+test('a recall paused because the diary folder is gone is named so in both languages', () => {
+  assert.equal(silencedRuleText('diary-missing', tz), '被哪条规则拦下：日记文件夹不见了，召回已暂停');
+  assert.equal(silencedRuleText('diary-missing', te), 'Silenced by: the diary folder is missing, so recall is paused');
+});

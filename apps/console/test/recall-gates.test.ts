@@ -59,3 +59,9 @@ test('the vague-query reason says in Chinese how much the words carried against 
   assert.equal(reasonText('the query carries too little information (6.1 < 6.5), so nothing is injected', 'zh'), '词的信息量 6.1，不到 6.5（像闲聊），所以一条都不注入');
   assert.equal(reasonText('the query carries too little information', 'zh'), '查询信息量太低（像闲聊），所以一条都不注入', 'a shorter detail still reads in Chinese');
 });
+
+test("a detail the engine wrote in both languages (the diary folder gone) is shown in the reader's half", () => {
+  const detail = '日记文件夹不见了：/home/me/diaries（被删除、移走，或所在的磁盘没有挂载）。召回已暂停。 / The diary folder is missing: /home/me/diaries, so recall is paused.';
+  assert.equal(reasonText(detail, 'zh'), '日记文件夹不见了：/home/me/diaries（被删除、移走，或所在的磁盘没有挂载）。召回已暂停。');
+  assert.equal(reasonText(detail, 'en'), 'The diary folder is missing: /home/me/diaries, so recall is paused.');
+});

@@ -94,6 +94,12 @@ export interface EngineStatus {
    */
   warningSummary: WarningSummary;
   diaryDir: string;
+  /**
+   * The diary folder is gone (deleted, moved away, its drive unmounted): since when this engine has
+   * found it so, and the words for it (Chinese first: where it was expected, recall paused until it
+   * is back, the index kept). null while it is there.
+   */
+  diaryMissing: { since: string; message: string } | null;
   dataDir: string;
   databaseUrl: string;
 }

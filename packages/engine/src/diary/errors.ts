@@ -116,3 +116,11 @@ export async function withStorageErrors<T>(path: string, fn: () => Promise<T>): 
  */
 export const missingDiaryDirText = (dir: string): string =>
   `日记文件夹不存在：${dir}（先创建它，或把 diaryDir 指向你的日记）/ diary directory does not exist: ${dir} — create it or point diaryDir at your diaries`;
+
+/**
+ * The words for the diary folder gone under a running engine (deleted, moved away, its drive
+ * unmounted): recall is paused and nothing is lost, Chinese first. Unlike missingDiaryDirText it does
+ * not say "create it": an empty folder created where a drive mounts would be synced as the diary.
+ */
+export const goneDiaryDirText = (dir: string): string =>
+  `日记文件夹不见了：${dir}（被删除、移走，或所在的磁盘没有挂载）。召回已暂停，不会注入任何记忆；索引原样保留，文件夹回来后立即恢复。 / The diary folder is missing: ${dir} (deleted, moved away, or its drive is not mounted), so recall is paused and injects nothing; the index is kept as it is and recall resumes as soon as the folder is back.`;

@@ -2,6 +2,7 @@
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
 import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable, loadChunkTexts } from '@engram/db';
+import { statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { processAlive } from '../diary/lock.ts';
@@ -49,6 +50,20 @@ export interface LiveSyncState {
   pending: number;
 }
 
+/** The diary folder found gone: where it was expected, and since when (ISO time) this engine has found it so. */
+export interface DiaryFolderGone {
+  dir: string;
+  since: string;
+}
+
+const isFolder = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // not there, or not reachable (a drive gone): either way there are no diary files to show
+  }
+};
+
 export class IndexService {
   /** Resident memories the last run found (config.runtime.memories come first). */
   resident: { text: string; critical: boolean }[] = [];
@@ -66,12 +81,46 @@ export class IndexService {
   private readonly fillListeners = new Set<(p: IndexProgress) => void>();
   /** What every fill since the open embedded (a waiting run reports its share). */
   private fillTotals = { embedded: 0, reused: 0, degradedBatches: 0, warnings: [] as string[] };
+  /** When this engine found the diary folder gone; null while it is there (see diaryFolderGone). */
+  private diaryGoneSince: string | null = null;
 
   /** The live pick-up of outside changes: on or off, when it last synced and what it found, where a running pass (or the fill) is. */
   get liveSync(): LiveSyncState {
     const filling = this.fillRun !== null;
     const progress = !this.syncState.running && filling && this.fillProgress ? this.fillProgress : this.syncState.progress;
     return { ...this.syncState, running: this.syncState.running || filling, progress, pending: this.watcher?.pendingCount() ?? 0 };
+  }
+
+  /**
+   * The diary folder, when it is gone (deleted, moved away, its drive unmounted), else null: one stat,
+   * so recall asks before every query and the live sync before every pass rather than wait for a scan
+   * to fail. While it is gone the index is left exactly as it is (nothing removed, nothing rebuilt), so
+   * a folder that comes back (a remount) is answered from at once; its going and its return are logged
+   * once each, not per call. On its return the watcher follows the new folder and scans it, so what
+   * changed meanwhile is indexed by the ordinary sync. An engine that reads another machine's index
+   * (remote mode) has no folder of its own to miss.
+   */
+  diaryFolderGone(): DiaryFolderGone | null {
+    const s = this.s;
+    if (s.indexOwner) return null;
+    const dir = s.config.diaryDir;
+    if (isFolder(dir)) {
+      if (this.diaryGoneSince !== null) {
+        this.diaryGoneSince = null;
+        s.log('info', 'diary folder is back: recall resumed', { diaryDir: dir });
+        if (this.watcher) {
+          // Not awaited: the live sync itself may be the caller, and the scan waits for it to end.
+          void this.watcher.folderBack();
+          this.syncState = { ...this.syncState, events: this.watcher.eventsUnavailable === null };
+        }
+      }
+      return null;
+    }
+    if (this.diaryGoneSince === null) {
+      this.diaryGoneSince = new Date().toISOString();
+      s.log('warn', 'diary folder is missing: recall is paused until it is back (the index is kept)', { diaryDir: dir });
+    }
+    return { dir, since: this.diaryGoneSince };
   }
 
   /** Resolves once the vectors of every pass so far are filled in (or the fill stopped: a close, a fault). */
@@ -322,6 +371,9 @@ export class IndexService {
     const s = this.s;
     const sync = async (trigger: SyncTrigger, named: string[] | null) => {
       if (s.database.readOnly) return;
+      // Nothing to compare with while the folder is gone (its files' events named them as removed):
+      // the index waits for it as it is, and its return starts a scan (diaryFolderGone).
+      if (this.diaryFolderGone()) return;
       this.syncState = { ...this.syncState, running: true };
       try {
         // The files to look at: those the events named, or what the manifest check finds changed

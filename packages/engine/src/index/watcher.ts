@@ -69,22 +69,43 @@ export class DiaryWatcher {
   ) {}
 
   start(): this {
-    if (this.options.events ?? true) {
-      try {
-        if (NATIVE_RECURSIVE) {
-          this.tree = fs.watch(this.dir, { recursive: true, persistent: false }, (_event, filename) => this.noteTreeEvent(filename ? String(filename) : null));
-          this.tree.on('error', (e) => this.eventsFailed(e));
-        } else this.followFolder(this.dir);
-      } catch (e) {
-        this.eventsFailed(e);
-      }
-    } else this.eventsUnavailable = 'file events turned off';
+    this.watchEvents();
     const every = this.options.intervalMs ?? 30_000;
     if (every > 0) {
       this.interval = setInterval(() => void this.trigger('poll'), every);
       this.interval.unref();
     }
     return this;
+  }
+
+  /** Watches the folder's file events, unless they are turned off; a failure leaves the periodic check. */
+  private watchEvents(): void {
+    if (!(this.options.events ?? true)) {
+      this.eventsUnavailable = 'file events turned off';
+      return;
+    }
+    this.eventsUnavailable = null;
+    try {
+      if (NATIVE_RECURSIVE) {
+        this.tree = fs.watch(this.dir, { recursive: true, persistent: false }, (_event, filename) => this.noteTreeEvent(filename ? String(filename) : null));
+        this.tree.on('error', (e) => this.eventsFailed(e));
+      } else this.followFolder(this.dir);
+    } catch (e) {
+      this.eventsFailed(e);
+    }
+  }
+
+  /**
+   * The folder was gone and is back (a remount, a restore from the trash): the watchers held the
+   * folder that went and see nothing of this one, so they are made again, and one scan compares what
+   * came back with the index (nothing was synced while it was away). Resolves once no sync runs; a
+   * caller inside the sync callback must not wait for it.
+   */
+  folderBack(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closeWatchers();
+    this.watchEvents();
+    return this.trigger('event');
   }
 
   private eventsFailed(e: unknown): void {

@@ -4,7 +4,7 @@
 import type { EngramConfig } from '../config/schema.ts';
 import type { TimeChannelDeps } from '../timeq/types.ts';
 import type { Tokenizer } from '../types.ts';
-import type { DocMeta, MatchedTerm } from './types.ts';
+import type { DocMeta, MatchedTerm, SilenceExplanation } from './types.ts';
 
 export interface LexicalSearcher {
   readonly size: number;
@@ -44,6 +44,8 @@ export interface RecallDeps {
   now?: () => Date;
   /** The time channel's view of the corpus; absent = no time channel. */
   time?: TimeChannelDeps | null;
+  /** Why nothing may be recalled now, whatever the query (the diary folder is gone): no stage runs. Absent/null = recall. */
+  silenced?: SilenceExplanation | null;
 }
 
 export interface RecallOptions {

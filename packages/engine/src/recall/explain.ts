@@ -7,7 +7,7 @@ import { writtenForms } from '../text/latin.ts';
 import { foldedWrittenForms } from '../text/script-fold.ts';
 import { taiwanWrittenForms } from '../text/taiwan-words.ts';
 import type { TimedRecord } from './stage.ts';
-import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, TimeExplanation } from './types.ts';
+import type { GateName, GateRemoval, QueryToken, RecallExplanation, RecallHit, RecallResult, SilenceExplanation, TimeExplanation } from './types.ts';
 
 type GateFacts = Omit<RecallExplanation['gate'], 'removed' | 'byGate' | 'removals'>;
 
@@ -131,4 +131,36 @@ export function recallResultOf(input: {
     },
     timing,
   };
+}
+
+/**
+ * The result of a recall silenced before any stage ran (RecallDeps.silenced: the diary folder is
+ * gone): no hits, and the reason where every silenced recall carries it, explain.gate.silencedBy.
+ */
+export function silencedResult(input: { query: string; tokenizer: RecallResult['tokenizer']; silencedBy: SilenceExplanation; maxChars: number }): RecallResult {
+  const why = `silenced: ${input.silencedBy.rule}`;
+  return recallResultOf({
+    query: input.query,
+    tokenizer: input.tokenizer,
+    tokens: [],
+    hits: [],
+    totalMs: 0,
+    records: [
+      {
+        name: 'silenced',
+        kept: 0,
+        dropped: 0,
+        listed: false,
+        ms: 0,
+        explain: {
+          query: queryFacts({ distinctive: [], information: 0, idfAvailable: false, minIdf: 0 }),
+          silencedBy: input.silencedBy,
+          semantic: { ran: false, skipped: why, candidates: 0 },
+          lexical: { candidates: 0 },
+          k: { chosen: 0, reason: why },
+          maxChars: { limit: input.maxChars, used: 0, truncatedItems: 0 },
+        },
+      },
+    ],
+  });
 }

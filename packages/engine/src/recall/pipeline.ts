@@ -5,7 +5,7 @@
 // the CLI, the console and the plugin.
 import { planTimeChannel } from '../timeq/channel.ts';
 import type { RecallDeps, RecallOptions } from './deps.ts';
-import { recallResultOf } from './explain.ts';
+import { recallResultOf, silencedResult } from './explain.ts';
 import { newRun } from './run.ts';
 import { runStages } from './stage.ts';
 import { RELEVANCE_STAGES } from './stages/index.ts';
@@ -17,6 +17,8 @@ export type { Judge, JudgeVerdict, LexicalSearcher, RecallDeps, RecallOptions, S
 const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 
 export async function recall(deps: RecallDeps, query: string, options: RecallOptions = {}): Promise<RecallResult> {
+  // Before the time channel too: it answers from the same index.
+  if (deps.silenced) return silencedResult({ query, tokenizer: deps.tokenizer.engine, silencedBy: deps.silenced, maxChars: deps.config.recall.maxChars });
   const time = await planTimeChannel(deps, query, options);
   if (time?.kind === 'answer') return time.result;
   const result = await recallByRelevance(deps, query, options);

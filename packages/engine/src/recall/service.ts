@@ -4,6 +4,7 @@
 import { chunkTextsWithFallback } from '../index/offline.ts';
 import type { IndexService } from '../index/service.ts';
 import type { MemoryReaderService } from '../memories/reader.ts';
+import { goneDiaryDirText } from '../diary/errors.ts';
 import { EngramError } from '../errors.ts';
 import type { EngineState } from '../runtime/state.ts';
 import type { TimeChannelDeps } from '../timeq/channel.ts';
@@ -27,9 +28,13 @@ export class RecallService {
     // conversation for seconds. Its beginning is what recall can use anyway.
     if (query.length > MAX_QUERY_CHARS) query = query.slice(0, MAX_QUERY_CHARS);
     const s = this.s;
-    await s.live.refreshIfStale(s.db);
+    // The files are the truth: with the diary folder gone, the index of its files is not shown (a
+    // person who deleted it to make the agent forget, a drive unmounted whose notes cannot be seen).
+    const gone = this.indexer.diaryFolderGone();
+    if (!gone) await s.live.refreshIfStale(s.db);
     return runRecall(
       {
+        silenced: gone ? { rule: 'diary-missing', detail: goneDiaryDirText(gone.dir) } : null,
         config: s.config,
         tokenizer: s.tokenizer,
         lexical: s.live.lexical,

@@ -132,7 +132,7 @@ export interface RecallExplanation {
     idfAvailable: boolean;
     /** The IDF a query token needed to count as distinctive (capped in small corpora). */
     idfThreshold: number;
-    /** When candidates existed and none was kept: the rule that silenced the query. */
+    /** When candidates existed and none was kept, or the engine read none (diary-missing): the rule that silenced the query. */
     silencedBy?: SilenceExplanation | null;
     /** The query-level gate's probability, its bar, what it read (recall/hybrid-gate.ts QueryEvidence) and why it let a question below the bar through (hybrid recall). */
     queryGate?: { p: number; threshold: number; features: QueryEvidence; overriddenBy?: 'channels agree' } | null;
@@ -161,8 +161,12 @@ export interface RecallExplanation {
 }
 
 export interface SilenceExplanation {
-  /** The query-level rule (no-distinctive-query, vague-query, query-gate) or 'every-candidate' when the candidate gates removed all. */
-  rule: 'no-distinctive-query' | 'vague-query' | 'query-gate' | 'every-candidate';
+  /**
+   * The query-level rule (no-distinctive-query, vague-query, query-gate), 'every-candidate' when the
+   * candidate gates removed all, or 'diary-missing' when the engine read nothing: its diary folder is
+   * gone (deleted, its drive unmounted), and the index of files that are not there is not shown.
+   */
+  rule: 'no-distinctive-query' | 'vague-query' | 'query-gate' | 'every-candidate' | 'diary-missing';
   detail: string;
 }
 

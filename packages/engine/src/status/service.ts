@@ -3,6 +3,7 @@
 // the semantic channel's state, and every warning worth showing (data repairs, index runs, files).
 import { corpusCounts, documentWarnings, folderCounts, getManifest } from '@engram/db';
 import type { EngineStatus } from '../api.ts';
+import { goneDiaryDirText } from '../diary/errors.ts';
 import { shownDatabaseUrl } from '../config/merge.ts';
 import { summariseWarnings } from './warning-kinds.ts';
 import type { IndexService } from '../index/service.ts';
@@ -25,6 +26,7 @@ export class StatusService {
     // A loaded index has every row at hand; otherwise only the warnings column is read (a one-shot
     // `engram status` at 5,000 memories spent most of its time listing whole rows for this).
     const fileWarnings = s.live.loaded ? [...s.live.docs.values()].flatMap((d) => d.warnings) : await documentWarnings(s.db, { limit: 500 });
+    const gone = this.indexer.diaryFolderGone();
     const allWarnings = [...s.dataWarnings, ...tokenizerWarnings(manifest?.tokenizer ?? null, s.tokenizer), ...this.indexer.lastIndexWarnings, ...fileWarnings];
     return {
       documents: counts.documents,
@@ -52,6 +54,7 @@ export class StatusService {
       warnings: allWarnings.slice(0, 500),
       warningSummary: summariseWarnings(allWarnings),
       diaryDir: s.config.diaryDir,
+      diaryMissing: gone ? { since: gone.since, message: goneDiaryDirText(gone.dir) } : null,
       dataDir: s.config.dataDir,
       databaseUrl: shownDatabaseUrl(s.config.databaseUrl),
     };

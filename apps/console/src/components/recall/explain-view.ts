@@ -39,7 +39,7 @@ export function rarityText(term: TermLike, t: Translate): string | null {
   return t('recall.terms.rarity', { idf: r.idf.toFixed(2), source: t(`recall.terms.rarity.${r.source}`), df: r.storeDf, grouped: r.groupedDf });
 }
 
-/** The rule that left nothing to inject, in the reader's words. */
-export function silencedRuleText(rule: 'no-distinctive-query' | 'vague-query' | 'query-gate' | 'every-candidate', t: Translate): string {
+/** The rule that left nothing to inject (diary-missing: the engine read nothing, its diary folder is gone), in the reader's words. */
+export function silencedRuleText(rule: 'no-distinctive-query' | 'vague-query' | 'query-gate' | 'every-candidate' | 'diary-missing', t: Translate): string {
   return t('recall.silenced', { rule: t(`recall.silenced.${rule}`) });
 }

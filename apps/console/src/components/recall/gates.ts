@@ -2,6 +2,7 @@
 // the same gate for the same reason), each with the measured value against its threshold when the
 // gate has one, and the numbers rounded so that a value below its threshold never prints equal to it
 // ("6.46 < 6.5", not "6.5 < 6.5").
+import { engineText } from '../../client/engine-text.ts';
 import type { Lang } from '../../client/messages.ts';
 
 export interface GateRemovalLike {
@@ -91,12 +92,13 @@ const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
 ];
 
 export function reasonText(detail: string, lang: Lang): string {
-  if (lang !== 'zh') return detail;
-  for (const [re, fn] of ZH_REASONS) {
-    const m = detail.match(re);
-    if (m) return fn(m);
-  }
-  return detail;
+  if (lang === 'zh')
+    for (const [re, fn] of ZH_REASONS) {
+      const m = detail.match(re);
+      if (m) return fn(m);
+    }
+  // A detail the engine wrote in both languages (the diary folder gone): the reader's half.
+  return engineText(detail, lang);
 }
 
 export function groupRemovals(removals: readonly GateRemovalLike[], lang: Lang, queryInformation?: number): DocumentGates[] {
