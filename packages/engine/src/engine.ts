@@ -7,11 +7,12 @@
 // (workspaces, past sessions, cross-session and compaction memory are services the adapters build
 // over this facade: workspace/, sessions/, crosssession/, compaction/.)
 import { openDatabase, type Database, type DocumentRow } from '@engram/db';
+import { existsSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EngineStatus, IndexReport, MemoryDetail, MemorySummary, SaveSettingsResult, SettingsView, WriteInput, WriteResult } from './api.ts';
 import { resolveBase, type ResolvedBase } from './config/resolve.ts';
 import type { EngramConfig } from './config/schema.ts';
-import { checkDiaryFolder, claimIndexOwner, indexOwnerId, isSharedDatabaseUrl, rememberDiaryFolder } from './index/owner.ts';
+import { checkDiaryFolder, claimIndexOwner, indexOwnerId, isSharedDatabaseUrl, rememberDiaryFolder, remembersDiaryFolder } from './index/owner.ts';
 import { IndexService, type IndexRunOptions, type LiveSyncState } from './index/service.ts';
 import type { LiveIndex } from './index/live.ts';
 import type { DiaryWatcher, WatchOptions } from './index/watcher.ts';
@@ -71,11 +72,13 @@ export async function startEngine(options: OpenEngineOptions & { switchDiaryDir?
   let engine: Engine;
   try {
     const { overlay, config, notes } = await loadOverlay(db, resolved, env);
-    refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
+    // The data dir's own folder gone: opened as it is, for status to say so (recall is paused).
+    const reportGone = options.reportGoneDiaryDir === true && !isSharedDatabaseUrl(db.url) && !existsSync(config.diaryDir) && (await remembersDiaryFolder(db.db, config.diaryDir));
+    if (!reportGone) refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
     // A shared database follows its owner's folder instead (below): other machines only read it.
     if (!isSharedDatabaseUrl(db.url))
       await checkDiaryFolder(db.db, config.diaryDir, { switchOnPurpose: options.switchDiaryDir === true || env.ENGRAM_SWITCH_DIARY_DIR === '1', writable: !db.readOnly });
-    ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
+    if (!reportGone) ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
     engine = new Engine(db, resolved, overlay, config, options);
     if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
     if (db.readOnly) notes.push(db.readOnly.reason);

@@ -69,7 +69,7 @@ function checkDir(flag: string, value: string | undefined): void {
   if (!statSync(value).isDirectory()) throw new UsageError(`${flag}：不是文件夹：${value} / not a directory: ${value}`);
 }
 
-async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean } = {}): Promise<T> {
+async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean; /** status: the data dir's own folder gone is reported, not refused. */ reportGoneDiaryDir?: boolean } = {}): Promise<T> {
   checkDir('--diary-dir', values['diary-dir'] as string | undefined);
   checkDir('--legacy-dir', values['legacy-dir'] as string | undefined);
   const options: Record<string, unknown> = {};
@@ -103,6 +103,7 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
     // The model loads only if the command needs a vector (a semantic recall, `index`); a write leaves its new chunks to the process holding the index, or `engram index`.
     model: { load: 'on-demand', embedLater: opts.embedLater ?? true },
     switchDiaryDir: values['switch-diary-dir'] === true,
+    reportGoneDiaryDir: opts.reportGoneDiaryDir === true,
   });
   if (drawn) process.stderr.write('\n');
   try {
@@ -313,6 +314,8 @@ async function cmdStatus(args: string[]) {
     const s = await engine.status();
     if (values.json) printJson(s);
     else {
+      // First: nothing else in the status matters to a person whose diary folder is gone.
+      if (s.diaryMissing) out(`WARNING ${s.diaryMissing.message}`);
       out(`documents ${s.documents} (archived ${s.archived}), chunks ${s.chunks}, vectors ${s.vectors}`);
       const tok = s.tokenizer;
       out(`tokenizer ${tok.active} (configured ${tok.configured}; index built with ${tok.builtWith ?? 'nothing yet'}${tok.fallbackReason ? `; fallback: ${tok.fallbackReason}` : ''})`);
@@ -326,7 +329,7 @@ async function cmdStatus(args: string[]) {
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
       for (const line of warningLines(s.warnings.filter((w) => w !== mismatch), 'status', values.warnings === true)) out(line);
     }
-  }, { syncOnOpen: false });
+  }, { syncOnOpen: false, reportGoneDiaryDir: true });
 }
 
 async function cmdMigrate(args: string[]) {

@@ -91,5 +91,11 @@ export async function checkDiaryFolder(db: EngramDb, diaryDir: string, opts: { s
   if (opts.writable) await rememberDiaryFolder(db, diaryDir);
 }
 
+/** Whether this data dir remembers `diaryDir` as the folder its index was built from (not a folder mistyped or never used). */
+export async function remembersDiaryFolder(db: EngramDb, diaryDir: string): Promise<boolean> {
+  const remembered = await getMeta(db, DIARY_FOLDER_KEY);
+  return remembered !== undefined && sameFolder(remembered, diaryDir);
+}
+
 /** Records the folder the index now follows (the console's settings move it on purpose). */
 export const rememberDiaryFolder = (db: EngramDb, diaryDir: string): Promise<void> => setMeta(db, DIARY_FOLDER_KEY, diaryDir);

@@ -33,6 +33,12 @@ export interface OpenEngineOptions extends ResolveInput {
   onSyncProgress?: (p: IndexProgress) => void;
   /** Create a missing diary folder even when it was named explicitly (the console does; the CLI refuses). */
   createDiaryDir?: boolean;
+  /**
+   * Open over the folder this data dir was built from when it is gone (deleted, its drive unmounted),
+   * neither refusing it as a missing folder nor creating it empty, so that status can say so (`engram
+   * status`). Other folders that are missing are refused or created as usual.
+   */
+  reportGoneDiaryDir?: boolean;
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */
   semanticFactory?: (engine: { config: EngramConfig; db: Database }) => Promise<SemanticPort | null>;
   judgeFactory?: (config: EngramConfig) => Judge | null;

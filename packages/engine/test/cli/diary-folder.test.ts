@@ -3,7 +3,7 @@
 // document of the real folder from the index. Run through the compiled CLI, as a user runs it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -179,3 +179,31 @@ test('a diary folder that does not exist is refused without the data dir remembe
   const right = engram(['index', '--diary-dir', dirs.diaryDir, ...data, '--json'], dirs.root);
   assert.equal(right.code, 0, right.stderr);
 });
+
+// The folder the data dir was built from, gone (deleted, its drive unmounted): `status` is how a
+// person asks what happened, so it says so — where the folder was expected, that recall is paused and
+// the index kept — rather than refuse it as a mistyped folder, or quietly create an empty one (a
+// running plugin would sync that empty folder as the diary).
+for (const folder of ['named', 'default'] as const) {
+  test(`status over the ${folder} diary folder the data dir was built from, now gone, says so and creates nothing`, () => {
+    const dirs = tempDirs();
+    const diaryDir = folder === 'named' ? dirs.diaryDir : join(dirs.dataDir, 'diaries');
+    const seeded = Object.keys(seedCorpus(diaryDir)).length;
+    const env = { PATH: process.env.PATH ?? '', HOME: dirs.root, ENGRAM_DATA_DIR: dirs.dataDir, ...(folder === 'named' ? { ENGRAM_DIARY_DIR: diaryDir } : {}) };
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+    const built = run(['index']);
+    assert.equal(built.status, 0, built.stderr);
+    rmSync(diaryDir, { recursive: true });
+
+    const text = run(['status']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^WARNING 日记文件夹不见了/, 'the first line says it, Chinese first');
+    assert.ok(text.stdout.includes(diaryDir), `names where it was expected: ${text.stdout}`);
+    assert.match(text.stdout, /召回已暂停.*recall is paused/);
+    assert.match(text.stdout, new RegExp(`documents ${seeded} `), 'the index is still whole');
+    const json = JSON.parse(run(['status', '--json']).stdout) as { documents: number; diaryMissing: { message: string } | null };
+    assert.equal(json.documents, seeded);
+    assert.ok(json.diaryMissing?.message.includes(diaryDir), JSON.stringify(json.diaryMissing));
+    assert.equal(existsSync(diaryDir), false, 'status created no empty folder in its place');
+  });
+}
