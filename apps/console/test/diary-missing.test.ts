@@ -1,0 +1,48 @@
+// The diary folder gone under a running console (deleted, its drive unmounted): the Index page's
+// status says so — where the folder was expected, that recall is paused until it is back — in the
+// reader's language, and Recall debug shows nothing recalled with the reason.
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { en, format, zh, type MessageKey } from '../src/client/messages.ts';
+import { diaryMissingText } from '../src/components/index/diary-missing.ts';
+import { openHarness } from './harness.ts';
+
+const tz = (key: MessageKey, vars?: Record<string, string | number>) => format(zh[key], vars);
+const te = (key: MessageKey, vars?: Record<string, string | number>) => format(en[key], vars);
+
+test('index.status and recall.run say the diary folder is gone, and recall shows nothing from it', async (t) => {
+  const h = await openHarness(t);
+  const diaryDir = join(h.root, 'diary');
+  writeFileSync(join(diaryDir, '2026-10-24-dinner.txt'), '[19:40] 周末聚餐地点\n\n> 周六在川菜馆聚餐,记得提前订位。\n\n川菜馆在地铁站旁边,水煮鱼很好吃,需要提前一天电话订位。\n\nTag: 聚餐, 川菜馆\n');
+  await h.engine.index();
+  const api = h.api();
+  assert.equal((await api.recall.run({ query: '川菜馆 聚餐 订位' })).result.hits.length, 1);
+  assert.equal((await api.index.status()).diaryMissing, null);
+
+  rmSync(diaryDir, { recursive: true });
+  const status = await api.index.status();
+  assert.ok(status.diaryMissing, 'the status the Index page reads says the folder is missing');
+  assert.ok(status.diaryMissing.message.includes(diaryDir));
+  assert.equal(status.diaryDir, diaryDir);
+  assert.equal(status.documents, 1, 'the index is kept');
+  const recalled = await api.recall.run({ query: '川菜馆 聚餐 订位' });
+  assert.deepEqual(recalled.result.hits, []);
+  assert.equal(recalled.injection, '');
+  assert.equal(recalled.result.explain.gate.silencedBy?.rule, 'diary-missing');
+});
+
+test("the Index page's banner names the folder, since when, and that recall waits for it, in both languages", () => {
+  const gone = { diaryDir: '/home/me/diaries', diaryMissing: { since: '2026-12-06T07:00:00.000Z', message: '…' } };
+  const when = () => '2026-12-06 15:00';
+  const zhText = diaryMissingText(gone, tz, when);
+  assert.ok(zhText);
+  assert.equal(zhText.title, '日记文件夹不见了，召回已暂停');
+  assert.match(zhText.body, /^应在 \/home\/me\/diaries，自 2026-12-06 15:00 起找不到/);
+  assert.match(zhText.body, /不会注入任何记忆.*索引原样保留/);
+  const enText = diaryMissingText(gone, te, when);
+  assert.equal(enText?.title, 'The diary folder is missing: recall is paused');
+  assert.match(enText?.body ?? '', /^Expected at \/home\/me\/diaries, missing since 2026-12-06 15:00 .*Nothing is injected until it is back/);
+  assert.equal(diaryMissingText({ diaryDir: '/home/me/diaries', diaryMissing: null }, tz, when), null, 'no banner while the folder is there');
+});
