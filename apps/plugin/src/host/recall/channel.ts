@@ -137,8 +137,13 @@ export class RecallChannel {
       return;
     }
     this.deps.log.info(formatRecallLog({ sessionId: session.header.id, trigger, result, mode, ms: performance.now() - started, lexical }));
-    // Zero hits never freeze: an empty view would silence the session until a restart.
-    if (result.hits.length === 0) return;
+    // Zero hits never freeze: an empty view would silence the session until a restart. But with the
+    // diary folder gone, what was recalled from it before is not shown again either (context mode
+    // renders the frozen view on every step): the files it came from are not there.
+    if (result.hits.length === 0) {
+      if (result.explain.gate.silencedBy?.rule === 'diary-missing') state.view = null;
+      return;
+    }
     state.freeze = { ...state.freeze, frozen: true };
     state.view = { id: ++this.views, trigger, items: itemsOf(result), shownRule: shownRuleOptionsOf(result) };
   }

@@ -1,6 +1,7 @@
-// What GET /engram/status answers: is the engine open (and why not), what it holds, which modes the
-// current settings select, whether the console answers, the live watch of the diary folder and
-// the background install of the embedding model (with its reason when it failed).
+// What GET /engram/status answers: is the engine open (and why not), what it holds, whether its diary
+// folder is gone (recall paused until it is back), which modes the current settings select, whether
+// the console answers, the live watch of the diary folder and the background install of the
+// embedding model (with its reason when it failed).
 import type { Engine } from '@engram/engine';
 import type { ConsoleLink } from './console-link.ts';
 import { errorText } from '../core/log.ts';
@@ -22,7 +23,7 @@ export async function describeStatus(input: StatusInput): Promise<Record<string,
   if (engine) {
     try {
       const s = await engine.status();
-      engineStatus = { ready: true, documents: s.documents, archived: s.archived, chunks: s.chunks, vectors: s.vectors, tokenizer: s.tokenizer.active, semantic: s.semantic.state, semanticReason: s.semantic.reason ?? null, builtAt: s.builtAt, liveSync: engine.liveSync };
+      engineStatus = { ready: true, documents: s.documents, archived: s.archived, chunks: s.chunks, vectors: s.vectors, tokenizer: s.tokenizer.active, semantic: s.semantic.state, semanticReason: s.semantic.reason ?? null, builtAt: s.builtAt, diaryMissing: s.diaryMissing, liveSync: engine.liveSync };
     } catch (error) {
       engineStatus = { ready: true, error: errorText(error) };
     }

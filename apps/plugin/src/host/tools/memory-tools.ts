@@ -551,6 +551,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
       schema: { type: 'object' },
       render: (_args, s: EngineStatus) =>
         [
+          // First: with the diary folder gone nothing is recalled, whatever the counts below say.
+          ...(s.diaryMissing ? [s.diaryMissing.message] : []),
           `日记 ${s.documents} 篇(已归档 ${s.archived}),索引 ${s.chunks} 块,向量 ${s.vectors} 条`,
           `分词器 ${s.tokenizer.active}${s.tokenizer.fallbackReason ? `(${s.tokenizer.fallbackReason})` : ''}`,
           `语义通道 ${s.semantic.state}${s.semantic.reason ? `:${s.semantic.reason}` : ''}`,
