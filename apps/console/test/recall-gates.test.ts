@@ -65,3 +65,11 @@ test("a detail the engine wrote in both languages (the diary folder gone) is sho
   assert.equal(reasonText(detail, 'zh'), '日记文件夹不见了：/home/me/diaries（被删除、移走，或所在的磁盘没有挂载）。召回已暂停。');
   assert.equal(reasonText(detail, 'en'), 'The diary folder is missing: /home/me/diaries, so recall is paused.');
 });
+
+test('an English statement the model does not stand behind says so in Chinese, with its cosine against the bar', () => {
+  const below = 'an English statement: cosine 0.548 < 0.6';
+  assert.equal(reasonText(below, 'zh'), '英文陈述：语义模型不认为这条记忆说的是这件事（相似度低于下限）');
+  assert.deepEqual(measuredOf('semantic-min', below), { value: 0.548, threshold: 0.6, unit: 'number' });
+  assert.equal(reasonText('an English statement: the model does not put this note among its nearest', 'zh'), '英文陈述：语义模型没有把这条记忆排进最接近的几条');
+  assert.equal(reasonText(below, 'en'), below);
+});

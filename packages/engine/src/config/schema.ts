@@ -165,6 +165,16 @@ export const configSchema = z.object({
            * all but lost a question at 20,000 notes. 0 = the words' order alone.
            */
           semanticWeight: d(num(0, 10), 0.1),
+          /**
+           * …and an English statement — a line that neither asks (a question mark, a question word or
+           * an auxiliary verb first: "is the backup done") nor is a search — keeps a note the words
+           * found only when that model puts it among its nearest with at least this cosine: the words
+           * cannot tell a note about "the dog needs a walk" from minutes that mention a dog show and a
+           * charity walk, and small talk about the day recalled whichever note held its words. On the
+           * English set's tuning half (docs/benchmarks.md, "English statements") 0.6 silenced most such
+           * lines and no statement in passing about a note of its own. 0 = off.
+           */
+          minStatementCosine: d(num(0, 1), 0.6),
         }),
       /** A query must carry at least this much information (sum of general-language IDF of its words); 0 = off. */
       minQueryInformation: d(num(0, 100), 6.5),

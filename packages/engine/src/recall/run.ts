@@ -45,6 +45,8 @@ export interface RecallRun {
   lexicalHits: { chunkId: string; docId: string; score: number; matched: MatchedTerm[] }[];
   semantic: SemanticSearchResult;
   semanticHits: { chunkId: string; docId: string; score: number }[];
+  /** Set by fuse: an English query whose model (the Chinese one) only reorders what the words found (recall/channel-weights.ts). */
+  reordered: boolean;
   /** Near-duplicate groups among the candidates (chunk ids, two or more each; set by the duplicates stage). */
   duplicateGroups: string[][];
   /** The gate rarity of each query word (set by the duplicates stage). */
@@ -82,6 +84,7 @@ export function newRun(deps: RecallDeps, query: string, options: RecallOptions):
     lexicalHits: [],
     semantic: { ran: false, skipped: 'not run' },
     semanticHits: [],
+    reordered: false,
     duplicateGroups: [],
     rarity: new Map(),
     maxIdf: 0,

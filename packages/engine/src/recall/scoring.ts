@@ -530,6 +530,18 @@ export function mostlyCjk(words: Iterable<string>): boolean {
   return all > 0 && cjk * 2 > all;
 }
 
+/**
+ * Whether the model stands behind an English statement's candidate (recall.english.minStatementCosine):
+ * among its nearest with a cosine at the bar. null = it does, or the chunk has no vector to judge by (the
+ * model never saw it: written while the vectors were filled in). Pure.
+ */
+export function statementSupportVerdict(c: Pick<Candidate, 'chunkId' | 'semantic'>, bar: number, hasVector: (chunkId: string) => boolean): { gate: 'semantic-min' | 'semantic-required'; detail: string } | null {
+  if (bar <= 0 || !hasVector(c.chunkId)) return null;
+  if (c.semantic === null) return { gate: 'semantic-required', detail: 'an English statement: the model does not put this note among its nearest' };
+  if (c.semantic.score < bar) return { gate: 'semantic-min', detail: `an English statement: cosine ${c.semantic.score.toFixed(3)} < ${bar}` };
+  return null;
+}
+
 /** The rule gates (lexical recall, or a candidate without evidence): the first one a candidate fails, or null. */
 function ruleVerdict(c: Candidate, ctx: GateContext): { gate: GateRemoval['gate']; detail: string } | null {
   if (!c.evidence) {

@@ -69,6 +69,16 @@ export function opensWithQuestionWord(text: string): boolean {
   return OPENS_WITH_QUESTION_WORD.test(text);
 }
 
+// An English line asks when it carries a question mark, or opens with a question word or with an
+// auxiliary verb as a question does ("is the backup done", "did we pick a database", "can you find the
+// router password"): people type questions without the mark. "remind me…", "tell me…" ask too.
+const ASKS_IN_ENGLISH_OPENING = /^\W*(?:what|what's|whats|where|where's|when|when's|which|who|who's|whom|whose|why|how|how's|is|isn't|are|aren't|was|wasn't|were|weren't|do|does|doesn't|did|didn't|don't|can|can't|could|couldn't|would|wouldn't|should|shouldn't|will|won't|have|haven't|has|hasn't|had|any|anyone|anything|remind me|tell me|show me|find)\b/iu;
+
+/** True for an English line that asks: a question mark anywhere, or a question word, an auxiliary verb or a request for a memory first. */
+export function asksInEnglish(text: string): boolean {
+  return /[?？]/u.test(text) || ASKS_IN_ENGLISH_OPENING.test(text);
+}
+
 // A Chinese line asks when it holds a question mark, a question word (什么, 哪, 谁, 怎么, 如何, 多少,
 // 几点…) or a question particle (吗, 是否, 有没有, 能不能…): 开会改到几点 asks about its one word, 明天要开会
 // says something about the day. 呢 is left out: it closes statements too (我还在等呢).

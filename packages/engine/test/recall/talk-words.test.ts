@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Engine } from '../../src/engine.ts';
 import { recallJson, recallText } from '../../src/cli/output.ts';
 import { queryInformation } from '../../src/recall/scoring.ts';
-import { asksInChinese, isTalkWord, opensWithQuestionWord } from '../../src/text/talk-words.ts';
+import { asksInChinese, asksInEnglish, isTalkWord, opensWithQuestionWord } from '../../src/text/talk-words.ts';
 import { diary, openTestEngine, tempDirs } from '../engine/helpers.ts';
 
 describe('words about the conversation in hand do not make a query say something', () => {
@@ -105,6 +105,13 @@ describe('words about the conversation in hand do not make a query say something
     const r = await engine.recall('where are we going for our anniversary?', { k: 5 });
     assert.equal(r.hits[0]?.path, '2026-10-05-anniversary.txt', JSON.stringify(r.explain.gate.silencedBy));
     assert.equal((await engine.recall('our anniversary, lol', { k: 5 })).hits.length, 0, 'the same word alone, not asked, is small talk');
+  });
+
+  it('an English line asks with a question mark, or a question word, an auxiliary verb or a request for a memory first; a statement does not', () => {
+    for (const q of ['the backup finished?', 'is the backup done', "didn't we pick postgres", 'can you find the router password', 'remind me what we decided about the standup', 'Which database did we pick', 'anyone seen the deploy key'])
+      assert.equal(asksInEnglish(q), true, q);
+    for (const s of ['the dog needs a walk', 'my laptop battery is swelling again', 'isolated the bug in the parser', 'cannot wait for friday', 'finding it hard to focus', 'ok do the thing'])
+      assert.equal(asksInEnglish(s), false, s);
   });
 
   it('a Chinese line whose information is one everyday word alone injects nothing; a question, a search, a rarer word or two words still ask', async () => {

@@ -80,6 +80,8 @@ const ZH_REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^no lexical match$/, () => '没有对上任何关键词'],
   [/^explains (\d+(?:\.\d+)?)% of the query/, () => '只对上了问题的一小部分'],
   [/^specificity .*rarest matched word (.+)\)$/, (m) => `对上的词太常见，不足以说明相关（其中最少见的是 ${m[1]}）`],
+  [/^an English statement: cosine .*/, () => '英文陈述：语义模型不认为这条记忆说的是这件事（相似度低于下限）'],
+  [/^an English statement: the model does not put this note among its nearest$/, () => '英文陈述：语义模型没有把这条记忆排进最接近的几条'],
   [/^cosine .*/, () => '意思不够接近（语义相似度低于下限）'],
   [/^not among the semantic channel's candidates$/, () => '按意思搜索没有找到它'],
   [/^judge probability (.*)$/, (m) => `复核的模型给出的相关概率 ${m[1]}`],

@@ -36,6 +36,7 @@ export const fuse: RecallStage = {
     const weights = channelWeightsFor(guess.language, run.semantic.ran ? run.semantic.model : undefined, cfg);
     const semanticHits = semanticCandidates(weights.rule, run.lexicalHits, run.semanticHits);
     if (weights.rule === 'reorder') {
+      run.reordered = true;
       // The gates judge by the words (channel-weights.ts): from here on the recall sees the semantic
       // channel as not having run.
       run.semantic = { ran: false, skipped: 'English query: the Chinese model only reorders what the words found' };

@@ -6,8 +6,8 @@
 // and the evidence it had.
 import type { RecallStage } from '../run.ts';
 import { lexicalQueryGateFor, queryGateFor } from '../hybrid-gate.ts';
-import { applyGates, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
-import { asksInChinese, opensWithQuestionWord } from '../../text/talk-words.ts';
+import { applyGates, statementSupportVerdict, titleNamedBy, type QueryGateVerdict } from '../scoring.ts';
+import { asksInChinese, asksInEnglish, opensWithQuestionWord } from '../../text/talk-words.ts';
 import type { GateRemoval, NamedKeepExplanation, SilenceExplanation } from '../types.ts';
 
 /** When the gates left nothing of a query that had candidates: which rule silenced it. */
@@ -69,6 +69,19 @@ export const gate: RecallStage = {
         chunkCount: deps.lexical.size,
         namedByQuery: (docId) => namesTitle(run.titleOf(docId)),
       }));
+      // An English statement keeps what the model, too, finds about it (recall.english.minStatementCosine):
+      // the words cannot tell a note about "the dog needs a walk" from one that mentions both in passing.
+      const statementBar = english && run.reordered && run.options.typedAs !== 'search' && !asksInEnglish(run.query) ? cfg.english.minStatementCosine : 0;
+      if (statementBar > 0) {
+        const hasVector = (id: string) => deps.semantic?.hasVector?.(id) ?? true;
+        const supported: typeof kept = [];
+        for (const c of kept) {
+          const unsupported = statementSupportVerdict(c, statementBar, hasVector);
+          if (unsupported) removals.push({ gate: unsupported.gate, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail: unsupported.detail });
+          else supported.push(c);
+        }
+        kept = supported;
+      }
       const byChunk = new Map(fused.map((c) => [c.chunkId, c]));
       for (const r of removals) r.evidence = byChunk.get(r.chunkId)?.evidence;
     }
