@@ -47,3 +47,52 @@ test("the plugin's status and the engram_status tool say the diary folder is gon
   assert.match(tool.text.split('\n')[0]!, /^日记文件夹不见了：.*召回已暂停/, `the model reads it first: ${tool.text}`);
   assert.ok(tool.text.includes(corpus.diaryDir), tool.text);
 });
+
+// What the model reads from the memory tools while the folder is gone. A search finds nothing, and
+// an empty result alone reads as "there is no such memory": it must say why. A listing comes from
+// the index, whose files are not on disk right now: it still lists them (nothing is lost, the drive
+// may be remounting) under a line that says so. Neither names the folder's path (no other tool text
+// shows the model an absolute path).
+const SEARCH_NOTICE = /^日记文件夹不见了.*无法检索记忆.* \/ The diary folder is missing.*cannot be searched until it is back/;
+const LISTING_NOTICE = /^日记文件夹不见了.*不在磁盘上.* \/ The diary folder is missing.*not on disk right now/;
+
+async function toolText(host: Awaited<ReturnType<typeof loadPlugin>>['host'], name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await host.tools!.call(name, JSON.stringify(args));
+  assert.equal(result.error, undefined, `${name}: ${result.text}`);
+  return result.text;
+}
+
+test('with the diary folder gone, engram_search says memories cannot be searched until it is back, and engram_index / engram_list say their memories are not on disk', async (t) => {
+  const { host, corpus } = await loadPlugin(t);
+  const calls: [name: string, args: Record<string, unknown>][] = [
+    ['engram_search', { query: '周报怎么写?' }],
+    ['engram_search', { query: '周报', archived: true }],
+    ['engram_index', {}],
+    ['engram_list', {}],
+  ];
+  for (const [name, args] of calls) assert.doesNotMatch(await toolText(host, name, args), /日记文件夹不见了|diary folder is missing/, `${name} while the folder is there`);
+
+  rmSync(corpus.diaryDir, { recursive: true });
+
+  for (const [name, args] of calls.slice(0, 2)) {
+    const text = await toolText(host, name, args);
+    assert.match(text, SEARCH_NOTICE, `${name} ${JSON.stringify(args)}: ${text}`);
+    assert.ok(!text.includes(corpus.root), `no path for the model: ${text}`);
+  }
+  for (const [name, args] of calls.slice(2)) {
+    const text = await toolText(host, name, args);
+    const [first, ...rest] = text.split('\n');
+    assert.match(first!, LISTING_NOTICE, `${name} opens with the notice: ${text}`);
+    assert.ok(!text.includes(corpus.root), `no path for the model: ${text}`);
+    assert.match(rest.join('\n'), /周报写作流程/, `${name} still lists the indexed memories`);
+  }
+});
+
+test('the lean profile says the same: engram({ q }) that the folder is missing, engram({}) that its listing is not on disk', async (t) => {
+  const { host, corpus } = await loadPlugin(t, { config: { tools: { profile: 'lean' } } });
+  rmSync(corpus.diaryDir, { recursive: true });
+  assert.match(await toolText(host, 'engram', { q: '周报怎么写?' }), SEARCH_NOTICE);
+  const index = (await toolText(host, 'engram', {})).split('\n');
+  assert.match(index[0]!, LISTING_NOTICE, index.join('\n'));
+  assert.match(index.slice(1).join('\n'), /周报写作流程/);
+});

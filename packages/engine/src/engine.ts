@@ -13,7 +13,7 @@ import type { EngineStatus, IndexReport, MemoryDetail, MemorySummary, SaveSettin
 import { resolveBase, type ResolvedBase } from './config/resolve.ts';
 import type { EngramConfig } from './config/schema.ts';
 import { checkDiaryFolder, claimIndexOwner, indexOwnerId, isSharedDatabaseUrl, rememberDiaryFolder, remembersDiaryFolder } from './index/owner.ts';
-import { IndexService, type IndexRunOptions, type LiveSyncState } from './index/service.ts';
+import { IndexService, type DiaryFolderGone, type IndexRunOptions, type LiveSyncState } from './index/service.ts';
 import type { LiveIndex } from './index/live.ts';
 import type { DiaryWatcher, WatchOptions } from './index/watcher.ts';
 import type { JudgeStatus } from './judge/judge.ts';
@@ -172,6 +172,12 @@ export class Engine {
   set indexOwner(o: string | null) { this.state.indexOwner = o; }
   /** The live pick-up of outside changes: on or off, when it last synced and what it found. */
   get liveSync(): LiveSyncState { return this.indexer.liveSync; }
+  /**
+   * The diary folder, when it is gone under this engine (deleted, moved away, its drive unmounted),
+   * else null: one stat. Recall is paused meanwhile and says so itself; a listing, read from the
+   * index, asks this to say its memories are not on disk.
+   */
+  diaryFolderGone(): DiaryFolderGone | null { return this.indexer.diaryFolderGone(); }
   /** Diary paths written while the database server was unreachable: indexed with the next write or sync. */
   get pendingIndexPaths(): Set<string> { return this.indexer.pendingIndexPaths; }
   /** @internal The applied overlay (a test plants one to check what getSettings shows). */

@@ -124,3 +124,16 @@ export const missingDiaryDirText = (dir: string): string =>
  */
 export const goneDiaryDirText = (dir: string): string =>
   `日记文件夹不见了：${dir}（被删除、移走，或所在的磁盘没有挂载）。召回已暂停，不会注入任何记忆；索引原样保留，文件夹回来后立即恢复。 / The diary folder is missing: ${dir} (deleted, moved away, or its drive is not mounted), so recall is paused and injects nothing; the index is kept as it is and recall resumes as soon as the folder is back.`;
+
+/**
+ * What a tool tells the model while the diary folder is gone (the plugin's and the MCP server's
+ * tools): a search, that it cannot search until the folder is back — an empty result alone reads as
+ * "no such memory" — and a listing (read from the index), that the memories it lists are not on disk
+ * right now, though nothing is lost. Fixed words, Chinese first, and no path: the model cannot act on
+ * where the folder was (engine status names it for a person).
+ */
+export function goneDiaryToolText(use: 'search' | 'listing'): string {
+  return use === 'search'
+    ? '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): memories cannot be searched until it is back, so no result does not mean there is no such memory.'
+    : '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back.';
+}

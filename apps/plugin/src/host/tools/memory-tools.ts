@@ -11,6 +11,7 @@ import {
   filterProblem,
   formatProvenance,
   GLOBAL_WORKSPACE,
+  goneDiaryToolText,
   isEngramError,
   isFiltering,
   mergeFilters,
@@ -153,6 +154,8 @@ export interface SearchValue {
   filtered?: number;
   /** Set when the query named days (昨天, 九天前, 10月6日…): what the time channel made of it. */
   time?: TimeExplanation | null;
+  /** true while the diary folder is gone: recall is paused, so no hits says nothing about the memories. */
+  diaryMissing?: boolean;
 }
 
 
@@ -164,8 +167,18 @@ export const LAYER_ORDER =
 /** 〔global〕 on a global memory seen from a workspace; nothing for the session's own. */
 export const scopeMark = (scope: ScopeMark): string => (scope === 'global' ? '〔global〕' : '');
 const pinMark = (pinned: boolean): string => (pinned ? '〔置顶〕' : '');
+/**
+ * A listing read from the index, as the model reads it while the diary folder is gone: the engine's
+ * line saying its memories are not on disk right now first, then the listing as it is (nothing is
+ * lost: the folder may be remounting). Unchanged while the folder is there.
+ */
+export const listedWhileGone = (diaryMissing: boolean | undefined, text: string): string => (diaryMissing ? `${goneDiaryToolText('listing')}\n${text}` : text);
+
 /** A search result as the model reads it (both profiles): the time line, the hits, then `hint`. */
 export function renderSearch(value: SearchValue, hint: string): string {
+  // With the folder gone recall ran nothing: the one thing to say is why (an archive search still
+  // finds the index's archived rows, listed under the notice).
+  if (value.diaryMissing && value.hits.length === 0) return goneDiaryToolText('search');
   const time = timeLine(value.time);
   if (value.hits.length === 0) {
     const none =
@@ -185,7 +198,7 @@ export function renderSearch(value: SearchValue, hint: string): string {
       return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${kind}${scopeMark(h.scope)}${archived}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}${goal}`;
     })
     .join('\n\n');
-  return [time, hits, hint].filter(Boolean).join('\n\n');
+  return listedWhileGone(value.diaryMissing, [time, hits, hint].filter(Boolean).join('\n\n'));
 }
 
 export const oneLine = (text: string, max: number): string => {
@@ -204,6 +217,8 @@ export function timeLine(time: TimeExplanation | null | undefined): string | nul
 
 export interface ListValue {
   total: number;
+  /** true while the diary folder is gone: the items come from the index, their files are not on disk. */
+  diaryMissing?: boolean;
   items: (Pick<MemorySummary, 'docId' | 'date' | 'title' | 'category' | 'tags' | 'archived'> & { scope: ScopeMark })[];
 }
 
@@ -226,6 +241,8 @@ export interface IndexValue {
   pageSize: number;
   total: number;
   items: IndexItem[];
+  /** true while the diary folder is gone: the items come from the index, their files are not on disk. */
+  diaryMissing?: boolean;
 }
 
 /** Where a memory of `workspace` sits for a caller in `scope`. */
@@ -233,6 +250,21 @@ export function markOf(scope: string | null, workspace: string): ScopeMark {
   if (scope === null) return 'all';
   return workspace === scope ? 'workspace' : 'global';
 }
+
+/** engram_index's page as the model reads it (the full profile; lean-tools.ts words its own). */
+function renderFullIndex(v: IndexValue): string {
+  const filter = v.tag ? `(标签「${v.tag}」)` : '';
+  if (v.total === 0) return v.tag ? `没有带标签「${v.tag}」的记忆。` : '还没有记忆。';
+  const head = `记忆目录${filter}:共 ${v.total} 条,第 ${v.page}/${v.pages} 页(置顶在前,其余按最近更新)`;
+  const rows = v.items.map(
+    (m, i) => `${(v.page - 1) * v.pageSize + i + 1}. ${m.date} · ${m.title}${pinMark(m.pinned)}${scopeMark(m.scope)} (docId: ${m.docId})\n   ${oneLine(m.summary, 160)}`,
+  );
+  const more = v.page < v.pages ? `下一页:engram_index({ page: ${v.page + 1}${v.tag ? `, tag: ${JSON.stringify(v.tag)}` : ''} })。` : '';
+  return [head, ...rows, `${more}要细节:engram_locate({ id, query }) 或 engram_detail({ id });够用就停。`].join('\n');
+}
+
+/** `{ diaryMissing: true }` while the engine finds its diary folder gone, else nothing (the value stays as it was). */
+const diaryMissingOf = (engine: Engine): { diaryMissing?: true } => (engine.diaryFolderGone() ? { diaryMissing: true } : {});
 
 const summaryItem = (m: MemorySummary, scope: string | null) => ({ docId: m.docId, date: m.date, title: m.title, category: m.category, tags: m.tags, archived: m.archived, scope: markOf(scope, m.workspace) });
 
@@ -270,16 +302,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     },
     output: {
       schema: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, pages: { type: 'integer' }, items: { type: 'array' } } },
-      render: (_args, v) => {
-        const filter = v.tag ? `(标签「${v.tag}」)` : '';
-        if (v.total === 0) return v.tag ? `没有带标签「${v.tag}」的记忆。` : '还没有记忆。';
-        const head = `记忆目录${filter}:共 ${v.total} 条,第 ${v.page}/${v.pages} 页(置顶在前,其余按最近更新)`;
-        const rows = v.items.map(
-          (m, i) => `${(v.page - 1) * v.pageSize + i + 1}. ${m.date} · ${m.title}${pinMark(m.pinned)}${scopeMark(m.scope)} (docId: ${m.docId})\n   ${oneLine(m.summary, 160)}`,
-        );
-        const more = v.page < v.pages ? `下一页:engram_index({ page: ${v.page + 1}${v.tag ? `, tag: ${JSON.stringify(v.tag)}` : ''} })。` : '';
-        return [head, ...rows, `${more}要细节:engram_locate({ id, query }) 或 engram_detail({ id });够用就停。`].join('\n');
-      },
+      render: (_args, v) => listedWhileGone(v.diaryMissing, renderFullIndex(v)),
     },
     execute: (args, exec) =>
       guarded(async () => {
@@ -289,6 +312,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const filter = filterOf(await scopeOf(exec));
         const result = await engine().memoryIndex({ workspace: filter, tag, page, pageSize });
         return {
+          ...diaryMissingOf(engine()),
           workspace: filter,
           tag: tag ?? null,
           page: result.page,
@@ -347,6 +371,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
           const hits = await searchArchive(engine(), query, filter, k ?? engine().config.recall.kMax, workspace);
           const bySummary = await engine().summariesOf(hits.map((h) => h.docId));
           return {
+            ...diaryMissingOf(engine()),
             query,
             time: null,
             gated: 0,
@@ -360,6 +385,8 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const kept = filtering ? passing.slice(0, k ?? engine().config.recall.kMax) : passing;
         const summaries = await engine().summariesOf(kept.map((h) => h.docId));
         return {
+          // Recall's own reason for finding nothing, not a second look at the folder.
+          ...(result.explain.gate.silencedBy?.rule === 'diary-missing' ? { diaryMissing: true } : {}),
           query,
           time: result.explain.time ?? null,
           gated: result.explain.gate.removed,
@@ -513,12 +540,15 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     output: {
       schema: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array' } } },
       render: (_args, value) =>
-        value.items.length === 0
-          ? '没有符合条件的日记。'
-          : [
-              `共 ${value.total} 篇${value.total > value.items.length ? `,显示前 ${value.items.length} 篇` : ''}:`,
-              ...value.items.map((m) => `- ${m.date} · ${m.title}${scopeMark(m.scope)}${m.category ? ` [${m.category}]` : ''}${m.archived ? ' (已归档)' : ''} (docId: ${m.docId})`),
-            ].join('\n'),
+        listedWhileGone(
+          value.diaryMissing,
+          value.items.length === 0
+            ? '没有符合条件的日记。'
+            : [
+                `共 ${value.total} 篇${value.total > value.items.length ? `,显示前 ${value.items.length} 篇` : ''}:`,
+                ...value.items.map((m) => `- ${m.date} · ${m.title}${scopeMark(m.scope)}${m.category ? ` [${m.category}]` : ''}${m.archived ? ' (已归档)' : ''} (docId: ${m.docId})`),
+              ].join('\n'),
+        ),
     },
     execute: (args, exec) =>
       guarded(async () => {
@@ -528,7 +558,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const scope = filterOf(await scopeOf(exec));
         // Filtered and cut on the engine's rows: only the listed memories are summarised.
         const page = await engine().listPage({ includeArchived: args.includeArchived === true, workspace: scope, text: filter, folder, limit });
-        return { total: page.total, items: page.items.map((m) => summaryItem(m, scope)) };
+        return { ...diaryMissingOf(engine()), total: page.total, items: page.items.map((m) => summaryItem(m, scope)) };
       }),
   };
 
