@@ -2,7 +2,7 @@ export { openEngine, startEngine, Engine, type OpenEngineOptions, type OpeningEn
 export * from './api.ts';
 export * from './recall/types.ts';
 export { clientFailure, EngramError, failureLine, isEngramError, rootReason, type ClientFailure } from './errors.ts';
-export { goneDiaryToolText } from './diary/errors.ts';
+export { goneDiaryToolText, listedWhileDiaryGone } from './diary/errors.ts';
 export { configSchema, secretPaths, type EngramConfig, type EngramConfigInput } from './config/schema.ts';
 export { resolveBase, applyOverlay } from './config/resolve.ts';
 export { deepMerge, maskSecrets, MASK } from './config/merge.ts';

@@ -137,3 +137,11 @@ export function goneDiaryToolText(use: 'search' | 'listing'): string {
     ? '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): memories cannot be searched until it is back, so no result does not mean there is no such memory.'
     : '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back.';
 }
+
+/**
+ * A tool's listing read from the index, as the model reads it: while the diary folder is gone, the
+ * listing line first and then the listing as it is (the folder may be remounting); unchanged while
+ * the folder is there.
+ */
+export const listedWhileDiaryGone = (diaryMissing: boolean | undefined, listing: string): string =>
+  diaryMissing ? `${goneDiaryToolText('listing')}\n${listing}` : listing;

@@ -13,6 +13,8 @@ import * as z from 'zod';
 import type { Engine } from '../engine.ts';
 import { EngramError } from '../errors.ts';
 import { recallJson } from '../cli/output.ts';
+import type { RecallResult } from '../recall/types.ts';
+import { goneDiaryToolText, listedWhileDiaryGone } from '../diary/errors.ts';
 import { GLOBAL_WORKSPACE, type MemoryMeta } from '../diary/meta.ts';
 import { filterHits, filterProblem, isFiltering, parseInlineFilters, searchArchive } from '../search/filters.ts';
 import { resolveDshHome } from '../sessions/list.ts';
@@ -54,6 +56,9 @@ const refuse = (message: string): never => {
 const text = (_name: string) => z.string({ error: '需要字符串 / must be a string' });
 const int = () => z.number({ error: '需要整数 / must be an integer' }).int('需要整数 / must be an integer');
 
+/** A recall that ran nothing because the diary folder is gone (its own reason, explain.gate.silencedBy). */
+const isDiaryMissing = (result: RecallResult): boolean => result.explain.gate.silencedBy?.rule === 'diary-missing';
+
 /** The recall tool: what the plugin would inject for this message, as the injection block. */
 function recallTool(ctx: McpToolContext): McpToolSpec {
   return {
@@ -62,6 +67,7 @@ function recallTool(ctx: McpToolContext): McpToolSpec {
     input: { message: text('message').min(1, 'message 不能为空 / must not be empty') },
     async run(args) {
       const result = await ctx.engine.recall(String(args.message), { workspace: ctx.workspace });
+      if (isDiaryMissing(result)) return { text: goneDiaryToolText('search'), structured: recallJson(result) };
       const block = result.hits.length > 0 ? ctx.engine.renderInjection(result) : `没有足够相关的记忆${result.explain.gate.removed > 0 ? `(相关性闸门剔除了 ${result.explain.gate.removed} 条)` : ''}。`;
       return { text: block, structured: recallJson(result) };
     },
@@ -79,10 +85,12 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
       const raw = typeof args.q === 'string' ? args.q.trim() : '';
       if (raw === '') {
         const page = await engine.memoryIndex({ workspace: ctx.workspace, page: (args.page as number | undefined) ?? 1, pageSize: 20 });
-        if (page.total === 0) return { text: '还没有记忆。', structured: { ...page } };
+        const gone = engine.diaryFolderGone() !== null;
+        const structured = { ...page, ...(gone ? { diaryMissing: true } : {}) };
+        if (page.total === 0) return { text: listedWhileDiaryGone(gone, '还没有记忆。'), structured };
         const rows = page.items.map((m, i) => `${(page.page - 1) * page.pageSize + i + 1}. ${m.date} · ${m.title}${m.pinned ? '〔置顶〕' : ''} (docId: ${m.docId})\n   ${oneLine(m.summary, 160)}`);
         const more = page.page < page.pages ? `下一页:search({ page: ${page.page + 1} })` : '';
-        return { text: [`记忆目录:共 ${page.total} 条,第 ${page.page}/${page.pages} 页`, ...rows, more].filter(Boolean).join('\n'), structured: { ...page } };
+        return { text: listedWhileDiaryGone(gone, [`记忆目录:共 ${page.total} 条,第 ${page.page}/${page.pages} 页`, ...rows, more].filter(Boolean).join('\n')), structured };
       }
       const { query, filter } = parseInlineFilters(raw);
       const problem = filterProblem(filter);
@@ -91,8 +99,11 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
       const k = engine.config.recall.kMax;
       let hits: { docId: string; date: string; title: string; score: number; summary: string; kind?: string; goal?: string }[];
       let gated = 0;
+      let gone: boolean;
       if (filter.archived) {
         hits = await searchArchive(engine, query, filter, k, ctx.workspace);
+        // Read from the index: found while the folder is gone, but not on disk.
+        gone = engine.diaryFolderGone() !== null;
       } else {
         if (query === '') refuse('q 除过滤外还需要检索词 / q needs words besides its filters');
         // A filtered search asks recall for its most candidates and keeps the ones that pass (as the plugin does).
@@ -102,11 +113,14 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
         const summaries = await engine.summariesOf(kept.map((h) => h.docId));
         hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId)?.summary || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));
         gated = result.explain.gate.removed;
+        gone = isDiaryMissing(result);
       }
-      const structured = { query, hits, gated };
+      const structured = { query, hits, gated, ...(gone ? { diaryMissing: true } : {}) };
+      // Nothing found with the folder gone says why: an empty answer alone reads as "no such memory".
+      if (hits.length === 0 && gone) return { text: goneDiaryToolText('search'), structured };
       if (hits.length === 0) return { text: gated > 0 ? `没有足够相关的记忆(相关性闸门剔除了 ${gated} 条候选)。` : '没有找到相关记忆。', structured };
       const rows = hits.map((h, i) => `[${i + 1}] ${h.date} · ${h.title}${h.kind ? `〔${h.kind}〕` : ''}${filter.archived ? '〔已归档〕' : ''} (docId: ${h.docId})\n${oneLine(h.summary, 300)}${h.goal ? `\n目标:${oneLine(h.goal, 120)}` : ''}`);
-      return { text: [...rows, '细节:read({ id, q }) 定位段号 → read({ id, seg }) 取段;短记忆 read({ id })。'].join('\n\n'), structured };
+      return { text: listedWhileDiaryGone(gone, [...rows, '细节:read({ id, q }) 定位段号 → read({ id, seg }) 取段;短记忆 read({ id })。'].join('\n\n')), structured };
     },
   };
 }

@@ -10,14 +10,14 @@
 // a full tool wrote that name a full-profile tool are renamed to the lean call before the model
 // reads them. Every value is plain JSON matching output.schema; render gives the text, which the
 // registration turns into content blocks like every other tool's.
-import { BUILTIN_DIARY_GUIDELINE, formatItemPrefix, type CompactionMemory, type MemoryLocate, type MemorySegments } from '@engram/engine';
+import { BUILTIN_DIARY_GUIDELINE, formatItemPrefix, listedWhileDiaryGone, type CompactionMemory, type MemoryLocate, type MemorySegments } from '@engram/engine';
 import { createCompactionTools } from '../compaction/tools.ts';
 import { createCrossSessionTools, type WorkspaceOf } from '../crosssession/tools.ts';
 import { fullGuideline } from '../resident/guideline.ts';
 import type { ToolDefinition, ToolExec } from '../core/host-types.ts';
 import { LEAN_HISTORY_TOOL, LEAN_READ_TOOL, LEAN_SAVE_TOOL, LEAN_SYNC_TOOL, leanNames } from './profiles.ts';
 import { sessionToolSpecs } from '../sessions/tools.ts';
-import { createTools, guarded, listedWhileGone, oneLine, renderSearch, scopeMark, ToolError, type IndexValue, type SearchValue, type ToolDeps } from './memory-tools.ts';
+import { createTools, guarded, oneLine, renderSearch, scopeMark, ToolError, type IndexValue, type SearchValue, type ToolDeps } from './memory-tools.ts';
 
 export interface LeanToolDeps extends ToolDeps {
   workspaceOf: WorkspaceOf;
@@ -59,11 +59,11 @@ const DETAIL_HINT = '细节:engram({ id, q }) 在长记忆里定位段号 → en
 
 
 function renderIndex(v: IndexValue): string {
-  if (v.total === 0) return listedWhileGone(v.diaryMissing, '还没有记忆。');
+  if (v.total === 0) return listedWhileDiaryGone(v.diaryMissing, '还没有记忆。');
   const head = `记忆目录:共 ${v.total} 条,第 ${v.page}/${v.pages} 页(置顶在前,其余按最近更新)`;
   const rows = v.items.map((m, i) => `${(v.page - 1) * v.pageSize + i + 1}. ${m.date} · ${m.title}${m.pinned ? '〔置顶〕' : ''}${scopeMark(m.scope)} (docId: ${m.docId})\n   ${oneLine(m.summary, 160)}`);
   const more = v.page < v.pages ? `下一页:engram({ page: ${v.page + 1} })。` : '';
-  return listedWhileGone(v.diaryMissing, [head, ...rows, `${more}${DETAIL_HINT}`].join('\n'));
+  return listedWhileDiaryGone(v.diaryMissing, [head, ...rows, `${more}${DETAIL_HINT}`].join('\n'));
 }
 
 function renderLocate(v: MemoryLocate): string {

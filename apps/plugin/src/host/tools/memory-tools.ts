@@ -13,6 +13,7 @@ import {
   GLOBAL_WORKSPACE,
   goneDiaryToolText,
   isEngramError,
+  listedWhileDiaryGone,
   isFiltering,
   mergeFilters,
   parseInlineFilters,
@@ -167,13 +168,6 @@ export const LAYER_ORDER =
 /** 〔global〕 on a global memory seen from a workspace; nothing for the session's own. */
 export const scopeMark = (scope: ScopeMark): string => (scope === 'global' ? '〔global〕' : '');
 const pinMark = (pinned: boolean): string => (pinned ? '〔置顶〕' : '');
-/**
- * A listing read from the index, as the model reads it while the diary folder is gone: the engine's
- * line saying its memories are not on disk right now first, then the listing as it is (nothing is
- * lost: the folder may be remounting). Unchanged while the folder is there.
- */
-export const listedWhileGone = (diaryMissing: boolean | undefined, text: string): string => (diaryMissing ? `${goneDiaryToolText('listing')}\n${text}` : text);
-
 /** A search result as the model reads it (both profiles): the time line, the hits, then `hint`. */
 export function renderSearch(value: SearchValue, hint: string): string {
   // With the folder gone recall ran nothing: the one thing to say is why (an archive search still
@@ -198,7 +192,7 @@ export function renderSearch(value: SearchValue, hint: string): string {
       return `${formatItemPrefix('[{n}] {date} · {title}', i + 1, h)}${kind}${scopeMark(h.scope)}${archived}${replaced}${h.provenance} (docId: ${h.docId})\n${oneLine(h.summary, 300)}${goal}`;
     })
     .join('\n\n');
-  return listedWhileGone(value.diaryMissing, [time, hits, hint].filter(Boolean).join('\n\n'));
+  return listedWhileDiaryGone(value.diaryMissing, [time, hits, hint].filter(Boolean).join('\n\n'));
 }
 
 export const oneLine = (text: string, max: number): string => {
@@ -302,7 +296,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     },
     output: {
       schema: { type: 'object', properties: { total: { type: 'integer' }, page: { type: 'integer' }, pages: { type: 'integer' }, items: { type: 'array' } } },
-      render: (_args, v) => listedWhileGone(v.diaryMissing, renderFullIndex(v)),
+      render: (_args, v) => listedWhileDiaryGone(v.diaryMissing, renderFullIndex(v)),
     },
     execute: (args, exec) =>
       guarded(async () => {
@@ -540,7 +534,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
     output: {
       schema: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array' } } },
       render: (_args, value) =>
-        listedWhileGone(
+        listedWhileDiaryGone(
           value.diaryMissing,
           value.items.length === 0
             ? '没有符合条件的日记。'

@@ -1,0 +1,57 @@
+// The MCP server's tools with the diary folder gone under it (deleted, its drive unmounted): recall is
+// paused, so recall and search find nothing, and an empty answer alone reads to the model as "there
+// is no such memory": they say the folder is missing and memories cannot be searched until it is
+// back. search without q lists the index, whose files are not on disk right now: it still lists them
+// (nothing is lost) under a line that says so. Neither names the folder's path.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { test } from 'node:test';
+import { mcpTools } from '../../src/mcp/tools.ts';
+import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+
+const SEARCH_NOTICE = /^日记文件夹不见了.*无法检索记忆.* \/ The diary folder is missing.*cannot be searched until it is back/;
+const LISTING_NOTICE = /^日记文件夹不见了.*不在磁盘上.* \/ The diary folder is missing.*not on disk right now/;
+const NOTICE = /日记文件夹不见了|diary folder is missing/;
+
+test('MCP recall and search say the diary folder is missing instead of "nothing relevant", and the index listing says its memories are not on disk', async (t) => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  t.after(() => {
+    engine.close();
+    rmSync(dirs.root, { recursive: true, force: true });
+  });
+  const tools = mcpTools({ engine, workspace: null, env: {} });
+  const run = async (name: string, args: Record<string, unknown>) => {
+    const tool = tools.find((x) => x.name === name);
+    assert.ok(tool, name);
+    return tool.run(args);
+  };
+  const calls: [name: string, args: Record<string, unknown>][] = [
+    ['recall', { message: '川菜馆 聚餐 订位' }],
+    ['search', { q: '川菜馆 聚餐 订位' }],
+    ['search', { q: '聚餐 arch:1' }],
+    ['search', {}],
+  ];
+  for (const [name, args] of calls) assert.doesNotMatch((await run(name, args)).text, NOTICE, `${name} ${JSON.stringify(args)} while the folder is there`);
+  assert.match((await run('recall', { message: '川菜馆 聚餐 订位' })).text, /周末聚餐地点/, 'recall works while the folder is there');
+
+  rmSync(dirs.diaryDir, { recursive: true });
+
+  for (const [name, args] of calls.slice(0, 3)) {
+    const answer = await run(name, args);
+    assert.match(answer.text, SEARCH_NOTICE, `${name} ${JSON.stringify(args)}: ${answer.text}`);
+    assert.ok(!answer.text.includes(dirs.root), `no path for the model: ${answer.text}`);
+  }
+  const recalled = await run('recall', { message: '川菜馆 聚餐 订位' });
+  assert.equal((recalled.structured as { gate: { silencedBy?: { rule: string } } }).gate.silencedBy?.rule, 'diary-missing', 'a program reads the reason');
+  const searched = await run('search', { q: '川菜馆 聚餐 订位' });
+  assert.equal(searched.structured?.diaryMissing, true, 'and search says so to a program too');
+
+  const listing = await run('search', {});
+  const [first, ...rest] = listing.text.split('\n');
+  assert.match(first!, LISTING_NOTICE, listing.text);
+  assert.ok(!listing.text.includes(dirs.root), listing.text);
+  assert.match(rest.join('\n'), /周末聚餐地点/, 'the index is still listed: nothing is lost');
+  assert.equal(listing.structured?.diaryMissing, true);
+});
