@@ -46,3 +46,30 @@ test("the Index page's banner names the folder, since when, and that recall wait
   assert.match(enText?.body ?? '', /^Expected at \/home\/me\/diaries, missing since 2026-12-06 15:00 .*Nothing is injected until it is back/);
   assert.equal(diaryMissingText({ diaryDir: '/home/me/diaries', diaryMissing: null }, tz, when), null, 'no banner while the folder is there');
 });
+
+// The Library lists memories from the index: while the folder is gone they are still listed (nothing
+// is lost; the drive may be remounting), under the same banner, which there also says that what is
+// listed is not on disk right now, so a person does not take the rows for files they can open.
+test('with the diary folder gone the Library still lists the indexed memories, and the status it reads says the folder is missing', async (t) => {
+  const h = await openHarness(t);
+  const diaryDir = join(h.root, 'diary');
+  writeFileSync(join(diaryDir, '2026-10-24-dinner.txt'), '[19:40] 周末聚餐地点\n\n> 周六在川菜馆聚餐,记得提前订位。\n\n川菜馆在地铁站旁边。\n\nTag: 聚餐\n');
+  await h.engine.index();
+  const api = h.api();
+  rmSync(diaryDir, { recursive: true });
+  const page = await api.memories.page({});
+  assert.deepEqual(page.items.map((m) => m.title), ['周末聚餐地点'], 'the index is listed as it is');
+  assert.ok((await api.index.status()).diaryMissing, 'the status the Library reads (as its overview does) says the folder is missing');
+});
+
+test("the Library's banner is the Index page's, and also says that what it lists is not on disk right now, in both languages", () => {
+  const gone = { diaryDir: '/home/me/diaries', diaryMissing: { since: '2026-12-06T07:00:00.000Z', message: '…' } };
+  const when = () => '2026-12-06 15:00';
+  const zhText = diaryMissingText(gone, tz, when, 'library');
+  assert.ok(zhText);
+  assert.deepEqual({ title: zhText.title, body: zhText.body }, { title: diaryMissingText(gone, tz, when)?.title, body: diaryMissingText(gone, tz, when)?.body }, 'the same words as the Index page');
+  assert.match(zhText.listed ?? '', /^下面的记忆列自索引，文件此刻不在磁盘上/);
+  assert.match(diaryMissingText(gone, te, when, 'library')?.listed ?? '', /^The memories below are listed from the index; their files are not on disk right now/);
+  assert.equal(diaryMissingText(gone, tz, when)?.listed, null, 'the Index page lists no memories');
+  assert.equal(diaryMissingText({ diaryDir: '/home/me/diaries', diaryMissing: null }, tz, when, 'library'), null, 'no banner while the folder is there');
+});

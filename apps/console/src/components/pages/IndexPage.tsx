@@ -18,7 +18,7 @@ import { ModelUsageCard } from '../usage/ModelUsageCard.tsx';
 import { engineText } from '../../client/engine-text.ts';
 import { progressPercent } from '../../shared/progress.ts';
 import { IndexRunCard } from '../index/IndexRunCard.tsx';
-import { diaryMissingText } from '../index/diary-missing.ts';
+import { DiaryMissingBanner } from '../index/DiaryMissingBanner.tsx';
 import { phaseLabel } from '../index/phase.ts';
 
 type Status = RouterOutputs['index']['status'];
@@ -51,7 +51,7 @@ export function IndexPage() {
       <div className="page-grid">
         <div className="flex min-w-0 flex-col gap-3">
           {status.error ? <ErrorNote error={status.error} onRetry={() => status.refetch()} retryLabel={t('common.retry')} /> : null}
-          {status.data ? <DiaryMissingBanner status={status.data} /> : null}
+          {status.data ? <DiaryMissingBanner status={status.data} page="index" /> : null}
           {status.data ? <MismatchBanner status={status.data} onRebuild={() => void run.start('full')} busy={run.running} /> : null}
           <IndexRunCard />
           <LiveSyncProgress />
@@ -74,18 +74,6 @@ export function IndexPage() {
         </aside>
       </div>
     </div>
-  );
-}
-
-/** The diary folder gone under the running console: above everything else, since recall injects nothing until it is back. */
-function DiaryMissingBanner({ status: s }: { status: Status }) {
-  const { t } = useI18n();
-  const text = diaryMissingText(s, t, (iso) => shortDateTime(iso)?.join(' ') ?? iso);
-  if (!text) return null;
-  return (
-    <Banner tone="danger" testId="diary-missing-banner" title={text.title}>
-      <span className="[overflow-wrap:anywhere]">{text.body}</span>
-    </Banner>
   );
 }
 

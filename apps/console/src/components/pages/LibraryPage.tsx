@@ -9,6 +9,7 @@ import { memo, useCallback, useState } from 'react';
 import { useI18n } from '../../client/i18n.tsx';
 import { useTRPC } from '../../client/trpc.tsx';
 import { ALL_WORKSPACES, useWorkspaceChoice } from '../../client/workspace.tsx';
+import { DiaryMissingBanner } from '../index/DiaryMissingBanner.tsx';
 import { CorpusOverview } from '../library/CorpusOverview.tsx';
 import { DraftsProvider } from '../library/drafts.tsx';
 import { MemoriesView } from '../library/MemoriesView.tsx';
@@ -41,6 +42,8 @@ export function LibraryPage() {
   // Words, dates or the archive go to the engine's search; the plain list stays paged and windowed.
   const library = useEngineSearch(pages, { ...scope, ...filters, archived });
   const pending = useQuery(trpc.workspaces.claims.queryOptions({ status: 'pending' }));
+  // The overview's query (one request for both): says when the diary folder the rows were read from is gone.
+  const status = useQuery(trpc.index.status.queryOptions());
   const pickFilter = useCallback((f: Partial<Filters>) => {
     setTab('memories');
     setFilters((cur) => ({ ...cur, ...f }));
@@ -55,7 +58,14 @@ export function LibraryPage() {
         description={tab === 'memories' ? t('library.desc') : t(`library.head.${tab}.desc`)}
         actions={
           tab === 'memories' && <>
-            <Button onClick={() => library.refetch()}>{t('common.refresh')}</Button>
+            <Button
+              onClick={() => {
+                void library.refetch();
+                void status.refetch();
+              }}
+            >
+              {t('common.refresh')}
+            </Button>
             <Button
               variant="primary"
               data-testid="library-new"
@@ -71,6 +81,8 @@ export function LibraryPage() {
       />
       <div className="page-grid">
         <div className="flex min-w-0 flex-col gap-3">
+          {/* The rows below come from the index: with the folder gone their files are not on disk. */}
+          {status.data ? <DiaryMissingBanner status={status.data} page="library" /> : null}
           <SubTabs<LibraryTab>
             label={t('library.eyebrow')}
             active={tab}
