@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
 import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { printJson, progressBar, recallJson, recallText } from './output.ts';
+import { nearestSpelling } from '../text/nearest.ts';
 import { asksForHelp, commandHelp, parseCommandArgs, type CommandSpec } from './command-spec.ts';
 import { COMMAND_SPECS, type CommandName } from './commands.ts';
 import { warningLines } from './warnings.ts';
@@ -440,7 +441,8 @@ const COMMANDS: Record<CommandName, (args: string[]) => Promise<void>> = {
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  // `engram help model` asks what `engram model --help` does.
+  const [command, ...rest] = argv[0] === 'help' && argv.length > 1 ? [argv[1] as string, '--help'] : argv;
   if (command === '--version' || command === '-V' || command === 'version') {
     out(enginePackage.version);
     return 0;
@@ -450,7 +452,8 @@ export async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (!isCommand(command)) {
-    err(`engram：没有 "${command}" 这个命令（见 engram --help）/ unknown command "${command}" (try engram --help)`);
+    const meant = nearestSpelling(command, Object.keys(COMMANDS));
+    err(meant ? `engram：没有 "${command}" 这个命令，是不是 ${meant}？/ unknown command "${command}": did you mean ${meant}?` : `engram：没有 "${command}" 这个命令（见 engram --help）/ unknown command "${command}" (try engram --help)`);
     return 2;
   }
   if (asksForHelp(COMMAND_SPECS[command], rest)) {

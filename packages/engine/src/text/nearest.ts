@@ -1,20 +1,27 @@
 // Which of a few known words a mistyped one most likely means: a config key misspelt in a file
-// (config/misspelt-keys.ts), a workspace id or name mistyped after --workspace (workspace/unknown.ts).
+// (config/misspelt-keys.ts), a workspace id or name mistyped after --workspace (workspace/unknown.ts),
+// a command mistyped after engram (cli/main.ts).
 // One rule for both, so "did you mean" means the same everywhere. Pure.
 
-/** Edits (insert, delete, substitute) between two short strings. */
+/**
+ * Edits between two short strings: insert, delete, substitute, or swap two neighbouring letters (the
+ * commonest slip: lsit for list is one edit, not two, so it is not taken for edit). Pure.
+ */
 export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Three rows of the optimal-string-alignment table: the one two back is needed for a swap.
+  let twoBack: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number;
-    row[0] = i;
+    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number;
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (twoBack[j - 2] as number) + 1);
+      current.push(d);
     }
+    [twoBack, previous] = [previous, current];
   }
-  return row[b.length] as number;
+  return previous[b.length] as number;
 }
 
 /**

@@ -143,3 +143,14 @@ test('an argument after -- that reads -h or --help is not a request for help: re
     assert.equal(JSON.parse(r.stdout).query, args.at(-1), `${args.join(' ')} did not recall "${args.at(-1)}"`);
   }
 });
+
+test('engram help <command> prints that command\'s help, as engram <command> --help does; an unknown one is said so', () => {
+  const viaHelp = engram(['help', 'model']);
+  assert.equal(viaHelp.code, 0, viaHelp.stderr);
+  assert.equal(viaHelp.stdout, engram(['model', '--help']).stdout);
+  const unknown = engram(['help', 'modle']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /"modle".*did you mean model\?/);
+  assert.match(engram(['lsit']).stderr, /did you mean list\?/);
+  assert.match(engram(['frobnicate']).stderr, /unknown command "frobnicate" \(try engram --help\)/);
+});
