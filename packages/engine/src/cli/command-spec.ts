@@ -69,7 +69,7 @@ export function parseCommandArgs(
     const { values, positionals } = parseArgs({ args, options: parserOptions(spec), allowPositionals, strict: true });
     return { values: values as Record<string, string | boolean | undefined>, positionals };
   } catch (e) {
-    throw usageError(parserError(e, helpCommand(spec)));
+    throw usageError(parserError(e, helpCommand(spec), Object.keys(spec.options), args));
   }
 }
 

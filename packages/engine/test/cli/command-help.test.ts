@@ -154,3 +154,18 @@ test('engram help <command> prints that command\'s help, as engram <command> --h
   assert.match(engram(['lsit']).stderr, /did you mean list\?/);
   assert.match(engram(['frobnicate']).stderr, /unknown command "frobnicate" \(try engram --help\)/);
 });
+
+test('a parser error says what is wrong in Chinese too, not only in node\'s English: an unknown option (with the nearest one), a missing value, a dash-led value, a value given to a switch', () => {
+  const cases: [string[], RegExp][] = [
+    [['list', '--limt', '3'], /^engram list: 参数有误：没有 --limt 这个选项，是不是 --limit？（engram list --help 列出全部选项）\/ unknown option '--limt' \(did you mean '--limit'\?\)\n$/],
+    [['recall', 'x', '--frobnicate'], /^engram recall: 参数有误：没有 --frobnicate 这个选项（engram recall --help 列出全部选项）\/ unknown option '--frobnicate'\n$/],
+    [['recall', '--k'], /^engram recall: 参数有误：--k 需要一个值（engram recall --help 列出全部选项）\/ option '--k' needs a value\n$/],
+    [['write', '--content', '-x'], /^engram write: 参数有误：--content 的值以 - 开头，请写成 --content=-x（engram write --help 列出全部选项）\/ the value of '--content' starts with a dash: write it as '--content=-x'\n$/],
+    [['status', '--json=yes'], /^engram status: 参数有误：--json 不带值（engram status --help 列出全部选项）\/ option '--json' takes no value\n$/],
+  ];
+  for (const [args, expected] of cases) {
+    const r = engram(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, expected, args.join(' '));
+  }
+});

@@ -228,9 +228,12 @@ test('compiled engram: a usage error of engram, engram mcp and engram model is o
     assert.equal(r.stdout, '', what);
     // One line, so the source note (a line of its own) is ruled out too: this ran the build.
     assert.equal(r.stderr.split('\n').length, 2, `one line: ${what}`);
-    assert.ok(r.stderr.startsWith(`engram ${c.command}: 参数有误（${c.help} 列出全部选项）/ `), what);
+    assert.ok(r.stderr.startsWith(`engram ${c.command}: 参数有误：`), what);
+    assert.ok(r.stderr.includes(`（${c.help} 列出全部选项）/ `), what);
+    const chinese = r.stderr.slice(0, r.stderr.indexOf('（'));
+    assert.ok(chinese.includes(c.option), `the Chinese names the option: ${what}`);
     const english = r.stderr.slice(r.stderr.indexOf(' / ') + 3);
-    assert.ok(english.includes(`'${c.option}`), `node's words name the option: ${what}`);
+    assert.ok(english.includes(`'${c.option}`), `the English names the option: ${what}`);
     assert.doesNotMatch(english, /To specify/, `without node's advice about positionals: ${what}`);
   }
 });
@@ -242,7 +245,7 @@ test('compiled engram model --help, where model\'s usage error sends the user, l
   const env = { HOME: dirs.root, ENGRAM_MODEL_CACHE: join(dirs.root, 'models') };
   const error = run(bin, ['model', 'status', '--verify=yes'], env);
   assert.equal(error.code, 2, error.stderr);
-  assert.ok(error.stderr.startsWith('engram model: 参数有误（engram model --help 列出全部选项）/ '), error.stderr);
+  assert.ok(error.stderr.startsWith('engram model: 参数有误：--verify 不带值（engram model --help 列出全部选项）/ '), error.stderr);
   for (const flag of ['--help', '-h']) {
     const help = run(bin, ['model', flag], env);
     assert.equal(help.code, 0, help.stderr);
