@@ -2,12 +2,13 @@
 // status says so — where the folder was expected, that recall is paused until it is back — in the
 // reader's language, and Recall debug shows nothing recalled with the reason.
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { en, format, zh, type MessageKey } from '../src/client/messages.ts';
 import { diaryMissingText } from '../src/components/index/diary-missing.ts';
-import { openHarness } from './harness.ts';
+import { openHarness, rejects } from './harness.ts';
+import { EngineErrorCause } from '../src/server/errors.ts';
 
 const tz = (key: MessageKey, vars?: Record<string, string | number>) => format(zh[key], vars);
 const te = (key: MessageKey, vars?: Record<string, string | number>) => format(en[key], vars);
@@ -72,4 +73,28 @@ test("the Library's banner is the Index page's, and also says that what it lists
   assert.match(diaryMissingText(gone, te, when, 'library')?.listed ?? '', /^The memories below are listed from the index; their files are not on disk right now/);
   assert.equal(diaryMissingText(gone, tz, when)?.listed, null, 'the Index page lists no memories');
   assert.equal(diaryMissingText({ diaryDir: '/home/me/diaries', diaryMissing: null }, tz, when, 'library'), null, 'no banner while the folder is there');
+});
+
+// A save, a new memory, an edit or an archive while the folder is gone: refused as the folder gone —
+// nothing was written, save again once it is back — never "create it" (for an unmounted drive that
+// puts the notes on the disk under the mount point); a precondition, not a "not found" memory.
+test("with the diary folder gone, the Library's writes are refused as the folder gone, and nothing is created", async (t) => {
+  const h = await openHarness(t);
+  const diaryDir = join(h.root, 'diary');
+  writeFileSync(join(diaryDir, '2026-10-24-dinner.txt'), '[19:40] 周末聚餐地点\n\n> 周六在川菜馆聚餐,记得提前订位。\n\n川菜馆在地铁站旁边,水煮鱼很好吃,需要提前一天电话订位。\n\nTag: 聚餐, 川菜馆\n');
+  await h.engine.index();
+  const api = h.api();
+  const id = (await api.memories.page({})).items[0]!.docId;
+  rmSync(diaryDir, { recursive: true });
+  const writes: [what: string, run: () => Promise<unknown>][] = [
+    ['create', () => api.memories.create({ content: '[11:00] 新的发布规范\n\n> 发布前先写回滚脚本\n\n发布前先写回滚脚本,再通知值班同事。\n\nTag: 发布, 回滚' })],
+    ['edit', () => api.memories.edit({ id, target: '川菜馆在地铁站旁边,水煮鱼很好吃', replacement: '川菜馆在地铁站旁边,酸菜鱼很好吃' })],
+    ['archive', () => api.memories.archive({ id })],
+    ['setPinned', () => api.memories.setPinned({ id, pinned: true })],
+  ];
+  for (const [what, run] of writes) {
+    const e = await rejects(run(), 'PRECONDITION_FAILED', /^日记文件夹不见了.*没有写入.*不要新建.* \/ The diary folder is missing.*nothing was written/s);
+    assert.equal((e.cause as EngineErrorCause).engramCode, 'diary-missing', what);
+  }
+  assert.equal(existsSync(diaryDir), false, 'the folder was not created');
 });

@@ -16,6 +16,8 @@ test('engine error codes map to the tRPC code a client can act on', () => {
   assert.equal(trpcCodeFor('disabled'), 'PRECONDITION_FAILED');
   assert.equal(trpcCodeFor('fragment'), 'BAD_REQUEST');
   assert.equal(trpcCodeFor('ambiguous'), 'BAD_REQUEST');
+  // The diary folder gone under the engine: the memory is there, its folder must come back first.
+  assert.equal(trpcCodeFor('diary-missing'), 'PRECONDITION_FAILED');
 });
 
 test('an engine error keeps its message and code, also when wrapped by tRPC', () => {

@@ -3,7 +3,7 @@
 // showing them, and the conversation goes on as if memory were off. Through the simulated host,
 // against the real engine (opened with live watching, as the plugin opens it) and real files.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RecordedRequest } from '@engram/dsh-sim';
 import { STATUS_PATH } from '../src/host/routes/index.ts';
@@ -95,4 +95,28 @@ test('the lean profile says the same: engram({ q }) that the folder is missing, 
   const index = (await toolText(host, 'engram', {})).split('\n');
   assert.match(index[0]!, LISTING_NOTICE, index.join('\n'));
   assert.match(index.slice(1).join('\n'), /周报写作流程/);
+});
+
+// A write while the folder is gone is refused as that: nothing was written, write again once it is
+// back — not "create it", which for an unmounted drive puts the notes on the disk under the mount
+// point. The model reads the refusal: fixed words, no path.
+const WRITE_REFUSED = /\[diary-missing\] 日记文件夹不见了.*没有写入.*不要新建.* \/ The diary folder is missing.*nothing was written.*do not create the folder/s;
+
+test('with the diary folder gone, engram_write / engram_edit / engram_forget are refused as the folder gone, and nothing is created', async (t) => {
+  const { host, corpus } = await loadPlugin(t);
+  const found = await host.tools!.call('engram_search', JSON.stringify({ query: '周报怎么写?' }));
+  const docId = (found.value as { hits: { docId: string }[] }).hits[0]!.docId;
+  rmSync(corpus.diaryDir, { recursive: true });
+  const calls: [name: string, args: Record<string, unknown>][] = [
+    ['engram_write', { content: '[11:00] 新的发布规范\n\n> 发布前先写回滚脚本\n\n发布前先写回滚脚本,再通知值班同事。\n\nTag: 发布, 回滚' }],
+    ['engram_edit', { id: docId, target: '这一段文字只是用来测试的锚点文字', replace: 'x' }],
+    ['engram_forget', { id: docId }],
+  ];
+  for (const [name, args] of calls) {
+    const result = await host.tools!.call(name, JSON.stringify(args));
+    assert.ok(result.error, `${name} fails`);
+    assert.match(result.text, WRITE_REFUSED, `${name}: ${result.text}`);
+    assert.ok(!result.text.includes(corpus.root), `no path for the model: ${result.text}`);
+  }
+  assert.equal(existsSync(corpus.diaryDir), false, 'the folder was not created');
 });

@@ -37,6 +37,9 @@ export function trpcCodeFor(engineCode: string): TRPCCode {
   const c = engineCode.toLowerCase();
   // The remote database server is down: try again later (a write's words are already on disk).
   if (/unreachable/.test(c)) return 'SERVICE_UNAVAILABLE';
+  // The diary folder gone under the engine (engine diary/errors.ts): the memory is not missing, its
+  // folder must come back first — a "not found" would read as a deleted memory.
+  if (c === 'diary-missing') return 'PRECONDITION_FAILED';
   if (/not-found|missing|unknown-id|no-such/.test(c)) return 'NOT_FOUND';
   if (/conflict|changed|stale|exists|duplicate|already|hash/.test(c)) return 'CONFLICT';
   // disk-full / permission-denied (and read-only-fs above): the storage refused a write (engine diary/errors.ts).

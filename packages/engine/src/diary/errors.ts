@@ -8,6 +8,9 @@ export type DiaryErrorCode =
   | 'not-found'
   | 'not-a-file'
   | 'diary-dir-missing'
+  // the diary folder went away under a running engine (deleted, moved, its drive unmounted): wait
+  // for it, do not create it (goneDiaryWriteError)
+  | 'diary-missing'
   | 'invalid-input'
   | 'already-archived'
   // a write whose file would exceed what the scanner indexes (DEFAULT_MAX_FILE_BYTES)
@@ -124,6 +127,20 @@ export const missingDiaryDirText = (dir: string): string =>
  */
 export const goneDiaryDirText = (dir: string): string =>
   `日记文件夹不见了：${dir}（被删除、移走，或所在的磁盘没有挂载）。召回已暂停，不会注入任何记忆；索引原样保留，文件夹回来后立即恢复。 / The diary folder is missing: ${dir} (deleted, moved away, or its drive is not mounted), so recall is paused and injects nothing; the index is kept as it is and recall resumes as soon as the folder is back.`;
+
+/**
+ * A write refused because the diary folder is gone under the running engine. Not missingDiaryDirText's
+ * "create it": for an unmounted drive that is the one wrong thing — a folder created at the mount point
+ * takes the notes onto the disk underneath, where the remounted drive hides them. Fixed words, no
+ * path: the model reads them through the plugin's and the MCP server's tools (the folder is in
+ * details, and engine status names it for a person).
+ */
+export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
+  new DiaryError(
+    'diary-missing',
+    '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载），这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。 / The diary folder is missing (deleted, moved away, or its drive is not mounted), so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again.',
+    { diaryDir },
+  );
 
 /**
  * What a tool tells the model while the diary folder is gone (the plugin's and the MCP server's

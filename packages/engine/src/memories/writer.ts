@@ -8,7 +8,7 @@ import { docIdFor } from '../diary/ids.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { withLayoutOf } from '../diary/lines.ts';
 import { canonicalKind, validateMeta, withMarkdownMeta, withTxtMeta, type MemoryMeta } from '../diary/meta.ts';
-import { DiaryError, isDiaryError } from '../diary/errors.ts';
+import { DiaryError, goneDiaryWriteError, isDiaryError } from '../diary/errors.ts';
 import { normaliseTitle, parseDiaryText } from '../diary/parse.ts';
 import { composeEntry } from '../diary/create.ts';
 import { archiveEntry, assertWritableSize, createEntry, editEntry, pathsBeforeArchive } from '../diary/store.ts';
@@ -35,6 +35,20 @@ export class MemoryWriterService implements MemoryWriter {
     private readonly indexer: IndexService,
   ) {}
 
+  /**
+   * Every write runs here: one at a time under the writer lock (runtime/state.ts exclusive), and only
+   * while the diary folder is there. Gone under this engine (deleted, a drive unmounted), a write is
+   * refused as that, before anything is read or created — create, edit and archive otherwise failed
+   * each its own way ("create it", "the memory was moved"), and the first is wrong for a drive.
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.s.exclusive(async () => {
+      const gone = this.indexer.diaryFolderGone();
+      if (gone) throw goneDiaryWriteError(gone.dir);
+      return fn();
+    });
+  }
+
   private reindexPaths(paths: string[]): Promise<void> {
     return this.indexer.reindexPaths(paths);
   }
@@ -50,7 +64,7 @@ export class MemoryWriterService implements MemoryWriter {
     if (!input || typeof input.content !== 'string' || input.content.trim() === '')
       throw new EngramError('bad-input', 'content is required');
     const s = this.s;
-    const result = await s.exclusive(async (): Promise<WriteResult> => {
+    const result = await this.exclusive(async (): Promise<WriteResult> => {
       // Another process may have written since our last look: the title check must see its entries.
       await s.live.refreshIfStale(s.db);
       // Titles are unique within what the writing workspace sees (its own memories + global).
@@ -146,7 +160,7 @@ export class MemoryWriterService implements MemoryWriter {
   async setSummary(idOrPath: string, summary: string, source: SummaryWriteSource): Promise<SetSummaryResult> {
     if (typeof summary !== 'string' || summary.trim() === '') throw new EngramError('bad-input', 'the summary must not be empty');
     if (source !== 'manual' && source !== 'auto' && source !== 'rule') throw new EngramError('bad-input', `unknown summary source "${String(source)}"`);
-    return this.s.exclusive(async () => {
+    return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.s.config.diaryDir, d.path);
       // Decoded as the scanner does and written back in the file's own encoding, BOM and line endings.
@@ -165,7 +179,7 @@ export class MemoryWriterService implements MemoryWriter {
   }
 
   async edit(idOrPath: string, target: string, replacement: string): Promise<EditResult> {
-    return this.s.exclusive(async () => {
+    return this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const result = await editEntry(this.s.config.diaryDir, d.path, target, replacement, this.s.config.diary.updateMinTarget);
       await this.reindexPaths([d.path]);
@@ -178,7 +192,7 @@ export class MemoryWriterService implements MemoryWriter {
     if (typeof raw !== 'string' || raw.trim() === '') throw new EngramError('bad-input', 'the text must not be empty');
     assertWritableSize(raw, 'the diary');
     let path = '';
-    await this.s.exclusive(async () => {
+    await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       path = d.path;
       const file = safeJoin(this.s.config.diaryDir, d.path);
@@ -199,7 +213,7 @@ export class MemoryWriterService implements MemoryWriter {
 
   /** Archives (never deletes): the file moves under the archive folder and leaves recall. */
   async forget(idOrPath: string): Promise<{ docId: string; from: string; to: string }> {
-    return this.s.exclusive(async () => {
+    return this.exclusive(async () => {
       // The docId or path it had before an earlier forget moved its file name nothing now.
       const before = (await this.reader.resolve(idOrPath)) ? null : await this.reader.archivedFrom(idOrPath);
       if (before) throw alreadyArchived(before.doc, before.from);
@@ -219,7 +233,7 @@ export class MemoryWriterService implements MemoryWriter {
   async updateMeta(idOrPath: string, patch: MetaPatch): Promise<MemorySummary> {
     const problem = validateMeta(patch);
     if (problem) throw new EngramError('bad-input', problem);
-    const docId = await this.s.exclusive(async () => {
+    const docId = await this.exclusive(async () => {
       const d = await this.requireWritable(idOrPath);
       const file = safeJoin(this.s.config.diaryDir, d.path);
       const before = await readForRewrite(file, d.path);

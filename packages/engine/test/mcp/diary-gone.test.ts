@@ -4,7 +4,8 @@
 // back. search without q lists the index, whose files are not on disk right now: it still lists them
 // (nothing is lost) under a line that says so. Neither names the folder's path.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { clientFailure, failureLine } from '../../src/errors.ts';
 import { test } from 'node:test';
 import { mcpTools } from '../../src/mcp/tools.ts';
 import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
@@ -54,4 +55,34 @@ test('MCP recall and search say the diary folder is missing instead of "nothing 
   assert.ok(!listing.text.includes(dirs.root), listing.text);
   assert.match(rest.join('\n'), /周末聚餐地点/, 'the index is still listed: nothing is lost');
   assert.equal(listing.structured?.diaryMissing, true);
+});
+
+// A write while the folder is gone is refused as that — nothing was written, write again once it is
+// back — not "create it" (for an unmounted drive, the notes would land under the mount point), in
+// fixed words without a path, as the model reads every refusal (failureLine).
+test('MCP write while the diary folder is gone: refused as the folder gone, for each kind of write, and nothing is created', async (t) => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  t.after(() => {
+    engine.close();
+    rmSync(dirs.root, { recursive: true, force: true });
+  });
+  const write = mcpTools({ engine, workspace: null, env: {} }).find((x) => x.name === 'write');
+  assert.ok(write);
+  rmSync(dirs.diaryDir, { recursive: true });
+  const calls: Record<string, unknown>[] = [
+    { content: '[11:00] 新的发布规范\n\n> 发布前先写回滚脚本\n\n发布前先写回滚脚本,再通知值班同事。\n\nTag: 发布, 回滚' },
+    { id: '2026-10-24-dinner.txt', target: '上次去的川菜馆在地铁站旁边,水煮鱼很好吃', content: '上次去的川菜馆在地铁站旁边,酸菜鱼很好吃' },
+    { id: '2026-10-24-dinner.txt', forget: true },
+  ];
+  for (const args of calls) {
+    const line = await write.run(args).then(
+      () => assert.fail(`${JSON.stringify(args)} succeeded`),
+      (e: unknown) => failureLine(clientFailure(e)),
+    );
+    assert.match(line, /^\[diary-missing\] 日记文件夹不见了.*没有写入.* \/ The diary folder is missing.*nothing was written.*do not create the folder/s, line);
+    assert.ok(!line.includes(dirs.root), `no path for the model: ${line}`);
+  }
+  assert.equal(existsSync(dirs.diaryDir), false, 'the folder was not created');
 });
