@@ -98,3 +98,20 @@ test("with the diary folder gone, the Library's writes are refused as the folder
   }
   assert.equal(existsSync(diaryDir), false, 'the folder was not created');
 });
+
+// A memory opened from the Library while the folder is gone (the Library still lists it): the folder
+// is missing and the memory can be opened once it is back — not "root directory does not exist", a
+// NOT_FOUND that read as the memory deleted.
+test('with the diary folder gone, opening a memory in the Library says the folder is missing and it can be read once it is back', async (t) => {
+  const h = await openHarness(t);
+  const diaryDir = join(h.root, 'diary');
+  writeFileSync(join(diaryDir, '2026-10-24-dinner.txt'), '[19:40] 周末聚餐地点\n\n> 周六在川菜馆聚餐,记得提前订位。\n\n川菜馆在地铁站旁边。\n\nTag: 聚餐\n');
+  await h.engine.index();
+  const api = h.api();
+  const id = (await api.memories.page({})).items[0]!.docId;
+  rmSync(diaryDir, { recursive: true });
+  for (const [what, run] of [['read', () => api.memories.read({ id })], ['fields', () => api.memories.fields({ id })]] as const) {
+    const e = await rejects(run(), 'PRECONDITION_FAILED', /^日记文件夹不见了.*这篇记忆.*无法读取.* \/ The diary folder is missing.*cannot be read until it is back/s);
+    assert.equal((e.cause as EngineErrorCause).engramCode, 'diary-missing', what);
+  }
+});

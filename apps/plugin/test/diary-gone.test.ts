@@ -120,3 +120,26 @@ test('with the diary folder gone, engram_write / engram_edit / engram_forget are
   }
   assert.equal(existsSync(corpus.diaryDir), false, 'the folder was not created');
 });
+
+// Opening one memory the index still lists, while the folder is gone: the folder is missing and the
+// memory can be read once it is back — not "[not-found] root directory does not exist: <path>", which
+// the model takes for a memory that is gone, with an absolute path it cannot act on.
+const READ_REFUSED = /\[diary-missing\] 日记文件夹不见了.*这篇记忆.*无法读取.*没有丢失.* \/ The diary folder is missing.*cannot be read until it is back/s;
+
+test('with the diary folder gone, engram_read / engram_locate / engram_detail say the folder is missing and the memory can be read once it is back', async (t) => {
+  const { host, corpus } = await loadPlugin(t);
+  const found = await host.tools!.call('engram_search', JSON.stringify({ query: '周报怎么写?' }));
+  const docId = (found.value as { hits: { docId: string }[] }).hits[0]!.docId;
+  rmSync(corpus.diaryDir, { recursive: true });
+  const calls: [name: string, args: Record<string, unknown>][] = [
+    ['engram_read', { id: docId }],
+    ['engram_locate', { id: docId, query: '周报' }],
+    ['engram_detail', { id: docId }],
+  ];
+  for (const [name, args] of calls) {
+    const result = await host.tools!.call(name, JSON.stringify(args));
+    assert.ok(result.error, `${name} fails`);
+    assert.match(result.text, READ_REFUSED, `${name}: ${result.text}`);
+    assert.ok(!result.text.includes(corpus.root), `no path for the model: ${result.text}`);
+  }
+});

@@ -120,7 +120,7 @@ export class Engine {
   constructor(database: Database, resolved: ResolvedBase, overlay: Record<string, unknown>, config: EngramConfig, options: OpenEngineOptions) {
     const s = (this.state = new EngineState(database, resolved, overlay, config, options));
     this.indexer = new IndexService(s);
-    this.reader = new MemoryReaderService(s);
+    this.reader = new MemoryReaderService(s, () => this.indexer.diaryFolderGone());
     this.writer = new MemoryWriterService(s, this.reader, this.indexer);
     this.recaller = new RecallService(s, this.reader, this.indexer);
     this.settings = new SettingsService(s, this.indexer);

@@ -9,7 +9,7 @@ export type DiaryErrorCode =
   | 'not-a-file'
   | 'diary-dir-missing'
   // the diary folder went away under a running engine (deleted, moved, its drive unmounted): wait
-  // for it, do not create it (goneDiaryWriteError)
+  // for it, do not create it (goneDiaryWriteError, goneDiaryReadError)
   | 'diary-missing'
   | 'invalid-input'
   | 'already-archived'
@@ -140,6 +140,19 @@ export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
     'diary-missing',
     '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载），这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。 / The diary folder is missing (deleted, moved away, or its drive is not mounted), so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again.',
     { diaryDir },
+  );
+
+/**
+ * One memory opened (read, locate, detail) while the diary folder is gone under the running engine:
+ * the index still lists it, its file cannot be read until the folder is back, and nothing is lost —
+ * not "cannot read <path>: ENOENT …", which reads as this memory lost. Fixed words without a path, as
+ * goneDiaryWriteError; which memory is in details.
+ */
+export const goneDiaryReadError = (docId: string, path: string): DiaryError =>
+  new DiaryError(
+    'diary-missing',
+    '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：这篇记忆的文件在它回来之前无法读取；记忆没有丢失，文件夹回来后即可读取。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): this memory\'s file cannot be read until it is back; nothing is lost, and it can be read again once the folder is back.',
+    { docId, path },
   );
 
 /**

@@ -5,12 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { DocumentRow } from '@engram/db';
 import type { MemoryDetail, MemorySummary } from '../api.ts';
+import { goneDiaryReadError } from '../diary/errors.ts';
 import { safeJoin } from '../diary/fsio.ts';
 import { docIdFor, normalisePath, resolveDocId } from '../diary/ids.ts';
 import { pathsBeforeArchive } from '../diary/move.ts';
 import { decodeText } from '../diary/textfile.ts';
-import { EngramError, errorMessage } from '../errors.ts';
+import { EngramError, errorMessage, isEngramError } from '../errors.ts';
 import { sha1 } from '../index/rows.ts';
+import type { DiaryFolderGone } from '../index/service.ts';
 import type { IndexFact } from '../index/stored-rows.ts';
 import { pageOfIndex, pageOfOrdered, recentOrder, type MemoryIndexPage } from '../memory-index.ts';
 import { blankDocMeta, visibleIn } from '../recall/scope.ts';
@@ -26,7 +28,11 @@ import type { ListOptions, MemoryPager, MemoryReader } from './ports.ts';
 const listOrder = (a: Pick<DocumentRow, 'date' | 'path'>, b: Pick<DocumentRow, 'date' | 'path'>): number => (a.date === b.date ? a.path.localeCompare(b.path) : a.date < b.date ? 1 : -1);
 
 export class MemoryReaderService implements MemoryReader, MemoryPager {
-  constructor(private readonly s: EngineState) {}
+  constructor(
+    private readonly s: EngineState,
+    /** The diary folder when it is gone under this engine, else null (IndexService.diaryFolderGone). */
+    private readonly diaryFolderGone: () => DiaryFolderGone | null = () => null,
+  ) {}
 
   /** A document row as the list shows it (chunks filled in by the caller that knows them). */
   summaryOf(d: DocumentRow): MemorySummary {
@@ -179,14 +185,19 @@ export class MemoryReaderService implements MemoryReader, MemoryPager {
   async read(idOrPath: string): Promise<MemoryDetail | null> {
     const d = await this.resolve(idOrPath);
     if (!d) return null;
-    const file = safeJoin(this.rootDir(d.root), d.path);
     let raw: string;
     try {
+      const file = safeJoin(this.rootDir(d.root), d.path);
       // The scanner's decoder (UTF-16 with a BOM too), so an editor opens what recall indexed.
       const bytes = await readFile(file);
       const decoded = decodeText(bytes);
       raw = decoded.ok ? decoded.text : bytes.toString('utf8');
     } catch (e) {
+      // The whole folder gone (deleted, a drive unmounted) fails here, in safeJoin or the read, for a
+      // memory the index still lists: said as that, not as this one file lost at an absolute path.
+      // Asked only after a failure, so a read that works costs no extra stat.
+      if (d.root === 'diary' && this.diaryFolderGone()) throw goneDiaryReadError(d.id, d.path);
+      if (isEngramError(e)) throw e;
       throw new EngramError('file-unreadable', `cannot read ${d.path}: ${errorMessage(e)}`);
     }
     return { ...this.summaryWithChunks(d), raw, contentHash: sha1(raw) };

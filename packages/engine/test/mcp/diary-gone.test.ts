@@ -86,3 +86,28 @@ test('MCP write while the diary folder is gone: refused as the folder gone, for 
   }
   assert.equal(existsSync(dirs.diaryDir), false, 'the folder was not created');
 });
+
+// read of a memory the index still lists, while the folder is gone: the folder is missing and the
+// memory can be read once it is back, in fixed words — not "[not-found] root directory does not
+// exist: <path>", read by the model as a memory gone.
+test('MCP read while the diary folder is gone: the folder is missing, the memory can be read once it is back, no path', async (t) => {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  t.after(() => {
+    engine.close();
+    rmSync(dirs.root, { recursive: true, force: true });
+  });
+  const read = mcpTools({ engine, workspace: null, env: {} }).find((x) => x.name === 'read');
+  assert.ok(read);
+  const id = (await engine.resolve('2026-10-24-dinner.txt'))!.id;
+  rmSync(dirs.diaryDir, { recursive: true });
+  for (const args of [{ id }, { id, q: '川菜馆' }, { id, seg: [0] }]) {
+    const line = await read.run(args).then(
+      () => assert.fail(`${JSON.stringify(args)} succeeded`),
+      (e: unknown) => failureLine(clientFailure(e)),
+    );
+    assert.match(line, /^\[diary-missing\] 日记文件夹不见了.*这篇记忆.*无法读取.* \/ The diary folder is missing.*cannot be read until it is back/s, line);
+    assert.ok(!line.includes(dirs.root), `no path for the model: ${line}`);
+  }
+});
