@@ -11,6 +11,7 @@ import { asksForHelp, commandHelp, parseCommandArgs, type CommandSpec } from './
 import { COMMAND_SPECS, type CommandName } from './commands.ts';
 import { warningLines } from './warnings.ts';
 import { tokenizerWarnings } from '../text/tokenizer-check.ts';
+import { goneDiaryDirText } from '../diary/errors.ts';
 import { terminalSafe } from '../diary/sanitize.ts';
 import { decodeText } from '../diary/textfile.ts';
 import enginePackage from '../../package.json' with { type: 'json' };
@@ -70,7 +71,7 @@ function checkDir(flag: string, value: string | undefined): void {
   if (!statSync(value).isDirectory()) throw new UsageError(`${flag}：不是文件夹：${value} / not a directory: ${value}`);
 }
 
-async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean; /** status: the data dir's own folder gone is reported, not refused. */ reportGoneDiaryDir?: boolean } = {}): Promise<T> {
+async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean; /** status, list: the data dir's own folder gone is reported, not refused (nor created). */ reportGoneDiaryDir?: boolean } = {}): Promise<T> {
   checkDir('--diary-dir', values['diary-dir'] as string | undefined);
   checkDir('--legacy-dir', values['legacy-dir'] as string | undefined);
   const options: Record<string, unknown> = {};
@@ -295,6 +296,11 @@ async function cmdList(args: string[]) {
   const pageSize = values.all || (values.json && limit === undefined) ? Number.MAX_SAFE_INTEGER : (limit ?? LIST_PAGE);
   await withEngine(values, async (engine) => {
     await checkWorkspace(engine, values.workspace as string | undefined);
+    // The index is listed as it is while the data dir's folder is gone (nothing is lost; a drive may
+    // be remounting), but not as if its files were there: status's line first, on stderr, so stdout
+    // stays the listing a script parses.
+    const gone = engine.diaryFolderGone();
+    if (gone) err(`WARNING ${goneDiaryDirText(gone.dir)}`);
     const page = await engine.listPage({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null, offset, limit: pageSize, order: 'list' });
     if (values.json) {
       printJson(page.items);
@@ -306,7 +312,7 @@ async function cmdList(args: string[]) {
       const more = shown < page.total ? `; next: engram list --offset ${shown}${limit !== undefined ? ` --limit ${limit}` : ''} (every one: --all)` : '';
       out(`${offset + 1}–${shown} of ${page.total.toLocaleString('en-US')}${more}`);
     } else if (page.items.length === 0 && page.total > 0) out(`nothing from ${offset + 1} on: ${page.total.toLocaleString('en-US')} in all`);
-  });
+  }, { reportGoneDiaryDir: true });
 }
 
 async function cmdStatus(args: string[]) {

@@ -311,6 +311,9 @@ export class IndexService {
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */
   async syncOnOpen(onProgress?: IndexRunOptions['onProgress']): Promise<void> {
+    // Opened over the data dir's own folder gone (reportGoneDiaryDir: status, list): nothing to
+    // compare with, so the index is left as it is for the folder's return, as the live sync leaves it.
+    if (this.diaryFolderGone()) return;
     // Temp files of writers killed mid-write: never read, but they would pile up.
     await sweepOrphanTemps(this.s.config.diaryDir, processAlive).catch(() => 0);
     try {

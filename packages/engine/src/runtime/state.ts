@@ -36,7 +36,8 @@ export interface OpenEngineOptions extends ResolveInput {
   /**
    * Open over the folder this data dir was built from when it is gone (deleted, its drive unmounted),
    * neither refusing it as a missing folder nor creating it empty, so that status can say so (`engram
-   * status`). Other folders that are missing are refused or created as usual.
+   * status`, and `engram list` before the index it lists). Other folders that are missing are
+   * refused or created as usual.
    */
   reportGoneDiaryDir?: boolean;
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */

@@ -207,3 +207,35 @@ for (const folder of ['named', 'default'] as const) {
     assert.equal(existsSync(diaryDir), false, 'status created no empty folder in its place');
   });
 }
+
+// `engram list` over the same gone folder lists what the index holds (nothing is lost; the drive may
+// be remounting) but must not do it without a word, as if those files were there: the status line
+// comes first, on stderr, so stdout stays the listing and --json stays parseable.
+for (const folder of ['named', 'default'] as const) {
+  test(`list over the ${folder} diary folder the data dir was built from, now gone, warns on stderr first, lists the index, and creates nothing`, () => {
+    const dirs = tempDirs();
+    const diaryDir = folder === 'named' ? dirs.diaryDir : join(dirs.dataDir, 'diaries');
+    const seeded = Object.keys(seedCorpus(diaryDir)).length;
+    const env = { PATH: process.env.PATH ?? '', HOME: dirs.root, ENGRAM_DATA_DIR: dirs.dataDir, ...(folder === 'named' ? { ENGRAM_DIARY_DIR: diaryDir } : {}) };
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+    const built = run(['index']);
+    assert.equal(built.status, 0, built.stderr);
+    const listedBefore = run(['list']);
+    assert.doesNotMatch(listedBefore.stderr, /日记文件夹不见了|diary folder is missing/, 'no warning while the folder is there');
+    rmSync(diaryDir, { recursive: true });
+
+    for (const args of [['list'], ['list', '--json']]) {
+      const r = run(args);
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      const first = r.stderr.split('\n')[0]!;
+      assert.match(first, /^WARNING 日记文件夹不见了.*召回已暂停.* \/ The diary folder is missing.*recall is paused/, `${args.join(' ')}: the first line of stderr says it, Chinese first: ${r.stderr}`);
+      assert.ok(first.includes(diaryDir), `names where it was expected: ${first}`);
+      assert.doesNotMatch(r.stdout, /日记文件夹不见了|diary folder is missing/, 'stdout stays the listing');
+      if (args.includes('--json')) assert.equal(listed(r.stdout), seeded, 'the JSON listing parses and holds every indexed memory');
+      else assert.equal(r.stdout.trim().split('\n').length, seeded, `every indexed memory is listed: ${r.stdout}`);
+    }
+    assert.equal(existsSync(diaryDir), false, 'list created no empty folder in its place');
+    const status = JSON.parse(run(['status', '--json']).stdout) as { documents: number };
+    assert.equal(status.documents, seeded, 'and the index is still whole');
+  });
+}
