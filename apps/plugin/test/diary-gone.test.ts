@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RecordedRequest } from '@engram/dsh-sim';
 import { STATUS_PATH } from '../src/host/routes/index.ts';
-import { loadPlugin, recallMessages, snapshotMessages } from './helpers.ts';
+import { CORPUS, loadPlugin, makeCorpus, recallMessages, snapshotMessages } from './helpers.ts';
 
 for (const mode of ['message', 'context'] as const) {
   test(`a diary folder deleted while the plugin runs: nothing of it is injected, and the conversation goes on (${mode} mode)`, async (t) => {
@@ -35,6 +35,33 @@ for (const mode of ['message', 'context'] as const) {
     host.assertClean();
   });
 }
+
+// The host started while the folder is already gone (its drive not mounted at boot, or deleted while
+// nothing ran): the plugin used to fail to open ("diary directory does not exist … create it") and
+// run without memory until a restart. It opens as a running plugin meets it: nothing injected, the
+// index kept for the folder's return, nothing created where it was.
+test('a host started while its diary folder is gone opens the engine paused, injects nothing, and the conversation goes on', async (t) => {
+  const corpus = makeCorpus();
+  t.after(() => corpus.cleanup());
+  const first = await loadPlugin(t, { corpus });
+  const indexed = (await first.engine.status()).documents;
+  assert.equal(indexed, CORPUS.length);
+  await first.host.close();
+  rmSync(corpus.diaryDir, { recursive: true });
+
+  const { host, engine } = await loadPlugin(t, { corpus });
+  assert.ok(!host.logs.some((l) => /engine failed to open/.test(l.message)), 'the engine opened');
+  const status = await engine.status();
+  assert.equal(status.documents, indexed, 'the index is kept for the folder\'s return');
+  assert.ok(status.diaryMissing?.message.includes(corpus.diaryDir), JSON.stringify(status.diaryMissing));
+  const turn = await host.createSession().userTurn('周报怎么写?', [{ text: '我不记得了' }]);
+  assert.equal(turn.status, 'completed', `the turn goes on: ${String(turn.error ?? '')}`);
+  assert.equal(turn.requests.length, 1, 'one model request, as with memory off');
+  assert.equal(recallMessages(turn.requests[0]!).length, 0, 'nothing injected');
+  assert.equal(existsSync(corpus.diaryDir), false, 'no folder created where it was');
+  await host.settle();
+  host.assertClean();
+});
 
 test("the plugin's status and the engram_status tool say the diary folder is gone, where it was expected, and that recall is paused", async (t) => {
   const { host, corpus } = await loadPlugin(t);

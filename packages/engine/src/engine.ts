@@ -72,13 +72,17 @@ export async function startEngine(options: OpenEngineOptions & { switchDiaryDir?
   let engine: Engine;
   try {
     const { overlay, config, notes } = await loadOverlay(db, resolved, env);
-    // The data dir's own folder gone: opened as it is, for status to say so (recall is paused).
-    const reportGone = options.reportGoneDiaryDir === true && !isSharedDatabaseUrl(db.url) && !existsSync(config.diaryDir) && (await remembersDiaryFolder(db.db, config.diaryDir));
-    if (!reportGone) refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
+    // The data dir's own folder gone (deleted, its drive unmounted): opened as a running engine meets
+    // it — recall paused, writes refused, the index kept for its return (IndexService.diaryFolderGone)
+    // — for every opener. Refusing it says "create it", wrong for an unmounted drive; creating it
+    // empty made the sync drop every document. A folder it does not remember (a typo, a first run) is
+    // refused or created as usual.
+    const gone = !isSharedDatabaseUrl(db.url) && !existsSync(config.diaryDir) && (await remembersDiaryFolder(db.db, config.diaryDir));
+    if (!gone) refuseMissingDiaryDir(config, resolved, options.createDiaryDir ?? false);
     // A shared database follows its owner's folder instead (below): other machines only read it.
     if (!isSharedDatabaseUrl(db.url))
       await checkDiaryFolder(db.db, config.diaryDir, { switchOnPurpose: options.switchDiaryDir === true || env.ENGRAM_SWITCH_DIARY_DIR === '1', writable: !db.readOnly });
-    if (!reportGone) ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
+    if (!gone) ensureDiaryDir(config, resolved, options.createDiaryDir ?? false);
     engine = new Engine(db, resolved, overlay, config, options);
     if (db.recovered) notes.push(`the database was corrupt (${db.recovered.reason}); it was moved to ${db.recovered.backup} and rebuilt from the diary files`);
     if (db.readOnly) notes.push(db.readOnly.reason);

@@ -71,7 +71,7 @@ function checkDir(flag: string, value: string | undefined): void {
   if (!statSync(value).isDirectory()) throw new UsageError(`${flag}：不是文件夹：${value} / not a directory: ${value}`);
 }
 
-async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean; /** status, list: the data dir's own folder gone is reported, not refused (nor created). */ reportGoneDiaryDir?: boolean } = {}): Promise<T> {
+async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) => Promise<T>, opts: { syncOnOpen?: boolean; /** false: this command embeds new chunks itself (index). */ embedLater?: boolean } = {}): Promise<T> {
   checkDir('--diary-dir', values['diary-dir'] as string | undefined);
   checkDir('--legacy-dir', values['legacy-dir'] as string | undefined);
   const options: Record<string, unknown> = {};
@@ -105,7 +105,6 @@ async function withEngine<T>(values: Record<string, unknown>, fn: (e: Engine) =>
     // The model loads only if the command needs a vector (a semantic recall, `index`); a write leaves its new chunks to the process holding the index, or `engram index`.
     model: { load: 'on-demand', embedLater: opts.embedLater ?? true },
     switchDiaryDir: values['switch-diary-dir'] === true,
-    reportGoneDiaryDir: opts.reportGoneDiaryDir === true,
   });
   if (drawn) process.stderr.write('\n');
   try {
@@ -312,7 +311,7 @@ async function cmdList(args: string[]) {
       const more = shown < page.total ? `; next: engram list --offset ${shown}${limit !== undefined ? ` --limit ${limit}` : ''} (every one: --all)` : '';
       out(`${offset + 1}–${shown} of ${page.total.toLocaleString('en-US')}${more}`);
     } else if (page.items.length === 0 && page.total > 0) out(`nothing from ${offset + 1} on: ${page.total.toLocaleString('en-US')} in all`);
-  }, { reportGoneDiaryDir: true });
+  });
 }
 
 async function cmdStatus(args: string[]) {
@@ -336,7 +335,7 @@ async function cmdStatus(args: string[]) {
       out(`built at ${s.builtAt ?? 'never'}; diary ${s.diaryDir}; data ${s.dataDir}`);
       for (const line of warningLines(s.warnings.filter((w) => w !== mismatch), 'status', values.warnings === true)) out(line);
     }
-  }, { syncOnOpen: false, reportGoneDiaryDir: true });
+  }, { syncOnOpen: false });
 }
 
 async function cmdMigrate(args: string[]) {

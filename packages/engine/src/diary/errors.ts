@@ -143,6 +143,17 @@ export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
   );
 
 /**
+ * An index run (`engram index`, a rebuild) refused because the diary folder is gone: with no files to
+ * compare with, a pass would drop every document. Names the folder: a person runs it.
+ */
+export const goneDiaryIndexError = (diaryDir: string): DiaryError =>
+  new DiaryError(
+    'diary-missing',
+    `日记文件夹不见了：${diaryDir}（被删除、移走，或所在的磁盘没有挂载），这次没有建索引；索引原样保留，文件夹回来后再运行。 / The diary folder is missing: ${diaryDir} (deleted, moved away, or its drive is not mounted), so nothing was indexed; the index is kept as it is — run it again once the folder is back.`,
+    { diaryDir },
+  );
+
+/**
  * One memory opened (read, locate, detail) while the diary folder is gone under the running engine:
  * the index still lists it, its file cannot be read until the folder is back, and nothing is lost —
  * not "cannot read <path>: ENOENT …", which reads as this memory lost. Fixed words without a path, as

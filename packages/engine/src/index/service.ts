@@ -5,6 +5,7 @@ import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable, loadChunk
 import { statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexProgress, IndexReport } from '../api.ts';
+import { goneDiaryIndexError } from '../diary/errors.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
 import { asDatabaseOutage, databaseBusyError, databaseUnreachableError, errorMessage, isDatabaseBusy } from '../errors.ts';
@@ -166,6 +167,10 @@ export class IndexService {
     const s = this.s;
     let later: IndexRunResult['embedLater'] = null;
     return s.exclusive(async () => {
+      // Nothing to compare the index with while the folder is gone: a pass would drop every document
+      // (or, on a drive unmounted, fail with a mistyped folder's "create it"). Refused; the index waits.
+      const gone = this.diaryFolderGone();
+      if (gone) throw goneDiaryIndexError(gone.dir);
       const result: IndexRunResult = await runIndex(
         {
           db: s.db, config: s.config, tokenizer: s.tokenizer, semantic: s.semantic, onProgress: opts.onProgress, signal: opts.signal, now: s.options.now,
@@ -311,8 +316,8 @@ export class IndexService {
 
   /** The incremental run at open; a failure is a status warning, not a refusal to open. */
   async syncOnOpen(onProgress?: IndexRunOptions['onProgress']): Promise<void> {
-    // Opened over the data dir's own folder gone (reportGoneDiaryDir: status, list): nothing to
-    // compare with, so the index is left as it is for the folder's return, as the live sync leaves it.
+    // Opened over the data dir's own folder gone (engine.ts startEngine): nothing to compare with, so
+    // the index is left as it is for the folder's return, as the live sync leaves it.
     if (this.diaryFolderGone()) return;
     // Temp files of writers killed mid-write: never read, but they would pile up.
     await sweepOrphanTemps(this.s.config.diaryDir, processAlive).catch(() => 0);
@@ -409,6 +414,10 @@ export class IndexService {
         this.syncState = { ...this.syncState, running: false };
       }
     };
+    // A folder already gone when watching starts (an engine opened over it) cannot be watched: noticed
+    // now, its return re-creates the watchers (diaryFolderGone → folderBack) rather than leave the
+    // periodic check alone.
+    this.diaryFolderGone();
     this.watcher = new DiaryWatcher(s.config.diaryDir, sync, options).start();
     this.syncState = { ...this.syncState, watching: true, events: this.watcher.eventsUnavailable === null };
     return this.watcher;

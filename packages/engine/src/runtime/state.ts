@@ -31,15 +31,12 @@ export interface OpenEngineOptions extends ResolveInput {
    * text/tokenizer-check.ts) every note, over a minute at 50,000: the CLI draws it on a terminal.
    */
   onSyncProgress?: (p: IndexProgress) => void;
-  /** Create a missing diary folder even when it was named explicitly (the console does; the CLI refuses). */
-  createDiaryDir?: boolean;
   /**
-   * Open over the folder this data dir was built from when it is gone (deleted, its drive unmounted),
-   * neither refusing it as a missing folder nor creating it empty, so that status can say so (`engram
-   * status`, and `engram list` before the index it lists). Other folders that are missing are
-   * refused or created as usual.
+   * Create a missing diary folder even when it was named explicitly (the console does; the CLI
+   * refuses). Never the folder this data dir was built from, gone: that one is opened as it is,
+   * recall paused until it is back (engine.ts startEngine).
    */
-  reportGoneDiaryDir?: boolean;
+  createDiaryDir?: boolean;
   /** Builds the semantic channel for a config; null means lexical only. Tests and the eval inject one. */
   semanticFactory?: (engine: { config: EngramConfig; db: Database }) => Promise<SemanticPort | null>;
   judgeFactory?: (config: EngramConfig) => Judge | null;
