@@ -155,6 +155,10 @@ async function cmdRecall(args: string[]) {
   if (!values.stdin && positionals.length === 0) throw new UsageError('recall 需要一个查询（QUERY）或 --stdin / recall needs a QUERY argument or --stdin');
   await withEngine(values, async (engine) => {
     await checkWorkspace(engine, values.workspace as string | undefined);
+    // Recall is paused while the data dir's folder is gone, and an empty result alone reads as
+    // "nothing relevant": status's line first, on stderr (stdout stays the result a script parses).
+    const gone = engine.diaryFolderGone();
+    if (gone) err(`WARNING ${goneDiaryDirText(gone.dir)}`);
     const run = async (q: string) => {
       const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
       if (values.json) printJson(recallJson(r));

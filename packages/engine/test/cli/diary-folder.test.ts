@@ -239,3 +239,32 @@ for (const folder of ['named', 'default'] as const) {
     assert.equal(status.documents, seeded, 'and the index is still whole');
   });
 }
+
+// `engram recall` over the same gone folder: recall is paused, so its result is empty — which alone
+// reads as "nothing relevant". Status's line comes first, on stderr; the index is not emptied by the
+// sync at open (the default folder used to be created empty and synced as the diary).
+test('recall over the default diary folder the data dir was built from, now gone, warns on stderr, answers empty, and drops nothing', () => {
+  const dirs = tempDirs();
+  const diaryDir = join(dirs.dataDir, 'diaries');
+  const seeded = Object.keys(seedCorpus(diaryDir)).length;
+  const env = { PATH: process.env.PATH ?? '', HOME: dirs.root, ENGRAM_DATA_DIR: dirs.dataDir };
+  const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+  assert.equal(run(['index']).status, 0);
+  const answered = run(['recall', '东京节点', '--json']);
+  assert.equal(answered.status, 0, answered.stderr);
+  assert.ok((JSON.parse(answered.stdout) as { hits: unknown[] }).hits.length > 0, 'recall answers while the folder is there');
+  assert.doesNotMatch(answered.stderr, /日记文件夹不见了|diary folder is missing/);
+  rmSync(diaryDir, { recursive: true });
+
+  for (const args of [['recall', '东京节点'], ['recall', '东京节点', '--json']]) {
+    const r = run(args);
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    const first = r.stderr.split('\n')[0]!;
+    assert.match(first, /^WARNING 日记文件夹不见了.*召回已暂停.* \/ The diary folder is missing.*recall is paused/, `${args.join(' ')}: ${r.stderr}`);
+    assert.ok(first.includes(diaryDir), first);
+    if (args.includes('--json')) assert.deepEqual((JSON.parse(r.stdout) as { hits: unknown[] }).hits, [], 'the JSON parses and holds no hit');
+  }
+  assert.equal(existsSync(diaryDir), false, 'recall created no empty folder in its place');
+  const status = JSON.parse(run(['status', '--json']).stdout) as { documents: number };
+  assert.equal(status.documents, seeded, 'the index is still whole');
+});
