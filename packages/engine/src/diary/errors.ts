@@ -121,16 +121,25 @@ export const missingDiaryDirText = (dir: string): string =>
   `日记文件夹不存在：${dir}（先创建它，或把 diaryDir 指向你的日记）/ diary directory does not exist: ${dir} — create it or point diaryDir at your diaries`;
 
 /**
+ * What every gone wording adds for a person who deleted the folder on purpose (to make the agent
+ * forget): the engine waits for the folder, so starting afresh is creating it again — and an empty
+ * folder then empties the index at the next sync. Said so that nobody waits for a folder that will
+ * not come back, and nobody creates one where a drive mounts without knowing what it does.
+ */
+const START_AFRESH_ZH = '若是有意删除、想从头开始：重新创建这个文件夹即可（空文件夹会在下次同步时清空索引）。';
+const START_AFRESH_EN = 'If you deleted it on purpose to start afresh, create the folder again (an empty folder empties the index at the next sync).';
+
+/**
  * The words for the diary folder gone under a running engine (deleted, moved away, its drive
  * unmounted): recall is paused and nothing is lost, Chinese first. Unlike missingDiaryDirText it does
  * not say "create it": an empty folder created where a drive mounts would be synced as the diary.
  */
 export const goneDiaryDirText = (dir: string): string =>
-  `日记文件夹不见了：${dir}（被删除、移走，或所在的磁盘没有挂载）。召回已暂停，不会注入任何记忆；索引原样保留，文件夹回来后立即恢复。 / The diary folder is missing: ${dir} (deleted, moved away, or its drive is not mounted), so recall is paused and injects nothing; the index is kept as it is and recall resumes as soon as the folder is back.`;
+  `日记文件夹不见了：${dir}（被删除、移走，或所在的磁盘没有挂载）。召回已暂停，不会注入任何记忆；索引原样保留，文件夹回来后立即恢复。${START_AFRESH_ZH} / The diary folder is missing: ${dir} (deleted, moved away, or its drive is not mounted), so recall is paused and injects nothing; the index is kept as it is and recall resumes as soon as the folder is back. ${START_AFRESH_EN}`;
 
 /**
  * A write refused because the diary folder is gone under the running engine. Not missingDiaryDirText's
- * "create it": for an unmounted drive that is the one wrong thing — a folder created at the mount point
+ * "create it" (only to start afresh, said as that): for an unmounted drive that is the one wrong thing — a folder created at the mount point
  * takes the notes onto the disk underneath, where the remounted drive hides them. Fixed words, no
  * path: the model reads them through the plugin's and the MCP server's tools (the folder is in
  * details, and engine status names it for a person).
@@ -138,7 +147,7 @@ export const goneDiaryDirText = (dir: string): string =>
 export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
   new DiaryError(
     'diary-missing',
-    '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载），这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。 / The diary folder is missing (deleted, moved away, or its drive is not mounted), so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again.',
+    `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载），这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted), so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again. ${START_AFRESH_EN}`,
     { diaryDir },
   );
 
@@ -149,7 +158,7 @@ export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
 export const goneDiaryIndexError = (diaryDir: string): DiaryError =>
   new DiaryError(
     'diary-missing',
-    `日记文件夹不见了：${diaryDir}（被删除、移走，或所在的磁盘没有挂载），这次没有建索引；索引原样保留，文件夹回来后再运行。 / The diary folder is missing: ${diaryDir} (deleted, moved away, or its drive is not mounted), so nothing was indexed; the index is kept as it is — run it again once the folder is back.`,
+    `日记文件夹不见了：${diaryDir}（被删除、移走，或所在的磁盘没有挂载），这次没有建索引；索引原样保留，文件夹回来后再运行。${START_AFRESH_ZH} / The diary folder is missing: ${diaryDir} (deleted, moved away, or its drive is not mounted), so nothing was indexed; the index is kept as it is — run it again once the folder is back. ${START_AFRESH_EN}`,
     { diaryDir },
   );
 
@@ -175,8 +184,8 @@ export const goneDiaryReadError = (docId: string, path: string): DiaryError =>
  */
 export function goneDiaryToolText(use: 'search' | 'listing'): string {
   return use === 'search'
-    ? '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): memories cannot be searched until it is back, so no result does not mean there is no such memory.'
-    : '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back.';
+    ? `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted): memories cannot be searched until it is back, so no result does not mean there is no such memory. ${START_AFRESH_EN}`
+    : `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted): the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back. ${START_AFRESH_EN}`;
 }
 
 /**

@@ -9,10 +9,17 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { openEngine, type OpenEngineOptions } from '../../src/engine.ts';
+import { goneDiaryDirText, goneDiaryIndexError, goneDiaryToolText, goneDiaryWriteError } from '../../src/diary/errors.ts';
 import { isEngramError } from '../../src/errors.ts';
 import { seedCorpus, tempDirs } from '../engine/helpers.ts';
 
 const DINNER = '川菜馆 聚餐 订位';
+
+/**
+ * What the gone words tell a person who deleted the folder on purpose: create it again to start
+ * afresh, and that an empty folder empties the index at the next sync. Chinese first, then English.
+ */
+const START_AFRESH = /有意删除.*从头开始.*重新创建.*空文件夹.*下次同步.*清空索引.* \/ .*deleted it on purpose.*start afresh.*create the folder again.*empty folder empties the index at the next sync/s;
 
 function writeAll(diaryDir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -27,8 +34,24 @@ const refusedAsGone = (e: unknown): boolean => {
   assert.equal(e.code, 'diary-missing', `${e.code}: ${e.message}`);
   assert.match(e.message, /^日记文件夹不见了.* \/ The diary folder is missing/s, e.message);
   assert.doesNotMatch(e.message, /先创建它|create it or point/, e.message);
+  assert.match(e.message, START_AFRESH);
   return true;
 };
+
+test('every gone wording tells a person who deleted the folder on purpose how to start afresh', () => {
+  const texts: [what: string, text: string][] = [
+    ['goneDiaryDirText', goneDiaryDirText('/home/me/diaries')],
+    ['goneDiaryIndexError', goneDiaryIndexError('/home/me/diaries').message],
+    ['goneDiaryWriteError', goneDiaryWriteError('/home/me/diaries').message],
+    ['goneDiaryToolText search', goneDiaryToolText('search')],
+    ['goneDiaryToolText listing', goneDiaryToolText('listing')],
+  ];
+  for (const [what, text] of texts) {
+    assert.match(text, START_AFRESH, `${what}: ${text}`);
+    // One ' / ' between the languages: the console splits a detail there (recall-gates reasonText).
+    assert.equal(text.split(' / ').length, 2, `${what}: ${text}`);
+  }
+});
 
 // The openers' options: the CLI's and the plugin's (none about the folder), the console's and the
 // MCP server's (they create a missing folder).
@@ -63,6 +86,7 @@ for (const folder of ['named', 'default'] as const) {
       const status = await engine.status();
       assert.equal(status.documents, seeded, 'every document is still in the index');
       assert.ok(status.diaryMissing?.message.includes(diaryDir), `status says where the folder was expected: ${JSON.stringify(status.diaryMissing)}`);
+      assert.match(status.diaryMissing?.message ?? '', START_AFRESH);
 
       const recalled = await engine.recall(DINNER);
       assert.deepEqual(recalled.hits, [], 'nothing is injected from a folder that is not there');
