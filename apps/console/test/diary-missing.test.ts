@@ -45,6 +45,9 @@ test("the Index page's banner names the folder, since when, and that recall wait
   const enText = diaryMissingText(gone, te, when);
   assert.equal(enText?.title, 'The diary folder is missing: recall is paused');
   assert.match(enText?.body ?? '', /^Expected at \/home\/me\/diaries, missing since 2026-12-06 15:00 .*Nothing is injected until it is back/);
+  // Someone who deleted it on purpose is told how to start afresh, as the engine's words say.
+  assert.match(zhText.body, /有意删除.*重新创建这个文件夹/);
+  assert.match(enText?.body ?? '', /on purpose.*create the folder again/);
   assert.equal(diaryMissingText({ diaryDir: '/home/me/diaries', diaryMissing: null }, tz, when), null, 'no banner while the folder is there');
 });
 
