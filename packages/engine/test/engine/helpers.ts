@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, type Engine, type OpenEngineOptions } from '../../src/engine.ts';
@@ -28,6 +28,18 @@ export async function engineOverNotes(notes: readonly [string, string, string][]
   const engine = await openTestEngine(dirs, {}, { embedding: { provider: 'none' }, timeDecay: { enabled: false } });
   await engine.index({ full: true });
   return engine;
+}
+
+/** An engine over seedCorpus in a new temp folder, closed and removed when test `t` ends. */
+export async function seededEngine(t: { after: (fn: () => void) => void }): Promise<{ dirs: ReturnType<typeof tempDirs>; engine: Engine }> {
+  const dirs = tempDirs();
+  seedCorpus(dirs.diaryDir);
+  const engine = await openTestEngine(dirs);
+  t.after(() => {
+    engine.close();
+    rmSync(dirs.root, { recursive: true, force: true });
+  });
+  return { dirs, engine };
 }
 
 /** A small corpus of distinct topics, written as diary files. */

@@ -8,20 +8,14 @@ import { existsSync, rmSync } from 'node:fs';
 import { clientFailure, failureLine } from '../../src/errors.ts';
 import { test } from 'node:test';
 import { mcpTools } from '../../src/mcp/tools.ts';
-import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+import { seededEngine } from '../engine/helpers.ts';
 
 const SEARCH_NOTICE = /^日记文件夹不见了.*无法检索记忆.* \/ The diary folder is missing.*cannot be searched until it is back/;
 const LISTING_NOTICE = /^日记文件夹不见了.*不在磁盘上.* \/ The diary folder is missing.*not on disk right now/;
 const NOTICE = /日记文件夹不见了|diary folder is missing/;
 
 test('MCP recall and search say the diary folder is missing instead of "nothing relevant", and the index listing says its memories are not on disk', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   const tools = mcpTools({ engine, workspace: null, env: {} });
   const run = async (name: string, args: Record<string, unknown>) => {
     const tool = tools.find((x) => x.name === name);
@@ -61,13 +55,7 @@ test('MCP recall and search say the diary folder is missing instead of "nothing 
 // back — not "create it" (for an unmounted drive, the notes would land under the mount point), in
 // fixed words without a path, as the model reads every refusal (failureLine).
 test('MCP write while the diary folder is gone: refused as the folder gone, for each kind of write, and nothing is created', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   const write = mcpTools({ engine, workspace: null, env: {} }).find((x) => x.name === 'write');
   assert.ok(write);
   rmSync(dirs.diaryDir, { recursive: true });
@@ -91,13 +79,7 @@ test('MCP write while the diary folder is gone: refused as the folder gone, for 
 // memory can be read once it is back, in fixed words — not "[not-found] root directory does not
 // exist: <path>", read by the model as a memory gone.
 test('MCP read while the diary folder is gone: the folder is missing, the memory can be read once it is back, no path', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   const read = mcpTools({ engine, workspace: null, env: {} }).find((x) => x.name === 'read');
   assert.ok(read);
   const id = (await engine.resolve('2026-10-24-dinner.txt'))!.id;

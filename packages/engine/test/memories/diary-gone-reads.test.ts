@@ -8,19 +8,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isEngramError } from '../../src/errors.ts';
-import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+import { seededEngine } from '../engine/helpers.ts';
 
 const DINNER = '2026-10-24-dinner.txt';
 const GONE_READ = /^日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）.*这篇记忆.*回来.*读取.*没有丢失.* \/ The diary folder is missing \(deleted, moved away, or its drive is not mounted\).*this memory.*cannot be read until it is back.*nothing is lost/s;
 
 test('reading, locating or opening a memory while the diary folder is gone says the folder is missing, not "cannot read <path>: ENOENT"', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   const docId = (await engine.read(DINNER))!.docId;
 
   rmSync(dirs.diaryDir, { recursive: true });
@@ -48,13 +42,7 @@ test('reading, locating or opening a memory while the diary folder is gone says 
 });
 
 test('one file deleted while the folder is there is still that file unreadable, not the folder gone', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   await engine.read(DINNER);
   rmSync(join(dirs.diaryDir, DINNER));
   await assert.rejects(engine.read(DINNER), (e: unknown) => isEngramError(e) && e.code === 'file-unreadable' && !/日记文件夹不见了/.test(e.message));

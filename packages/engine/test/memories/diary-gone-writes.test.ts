@@ -8,18 +8,12 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { isEngramError } from '../../src/errors.ts';
-import { openTestEngine, seedCorpus, tempDirs } from '../engine/helpers.ts';
+import { seedCorpus, seededEngine } from '../engine/helpers.ts';
 
 const DINNER = '2026-10-24-dinner.txt';
 
 test('every write to an engine whose diary folder is gone is refused as the folder gone, creates nothing, and works again once it is back', async (t) => {
-  const dirs = tempDirs();
-  seedCorpus(dirs.diaryDir);
-  const engine = await openTestEngine(dirs);
-  t.after(() => {
-    engine.close();
-    rmSync(dirs.root, { recursive: true, force: true });
-  });
+  const { dirs, engine } = await seededEngine(t);
   const opened = await engine.read(DINNER);
   assert.ok(opened);
 
