@@ -1,6 +1,6 @@
 // Reading one diary file as the scanner does (size limit, text decoding), the size rule every write
 // follows, and which files count as diaries.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fsCode } from './errors.ts';
 import { assertWritableBytes, decodeText, DEFAULT_MAX_FILE_BYTES } from './textfile.ts';
@@ -80,6 +80,15 @@ function readOpenFile(fd: number, size: number): Buffer {
     length += n;
   }
   return length === size ? buf : buf.subarray(0, length);
+}
+
+/** Whether `p` is a directory, at once (false when it is missing or unreachable: a drive gone). */
+export function isDirectorySync(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `p` is a directory (false when it is missing or unreadable). */

@@ -2,10 +2,10 @@
 // vectors) under the writer lock, re-indexing the files a write touched, the live pick-up of outside
 // changes, and the vector integrity sample. Keeps the live in-memory index in step after each run.
 import { bumpGeneration, chunkTextsByIds, corpusCounts, isUnreachable, loadChunkTexts } from '@engram/db';
-import { statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexProgress, IndexReport } from '../api.ts';
 import { goneDiaryIndexError } from '../diary/errors.ts';
+import { isDirectorySync } from '../diary/files.ts';
 import { processAlive } from '../diary/lock.ts';
 import { sweepOrphanTemps } from '../diary/fsio.ts';
 import { asDatabaseOutage, databaseBusyError, databaseUnreachableError, errorMessage, isDatabaseBusy } from '../errors.ts';
@@ -57,14 +57,6 @@ export interface DiaryFolderGone {
   since: string;
 }
 
-const isFolder = (path: string): boolean => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // not there, or not reachable (a drive gone): either way there are no diary files to show
-  }
-};
-
 export class IndexService {
   /** Resident memories the last run found (config.runtime.memories come first). */
   resident: { text: string; critical: boolean }[] = [];
@@ -105,7 +97,8 @@ export class IndexService {
     const s = this.s;
     if (s.indexOwner) return null;
     const dir = s.config.diaryDir;
-    if (isFolder(dir)) {
+    // Not there, or not reachable (a drive gone): either way there are no diary files to show.
+    if (isDirectorySync(dir)) {
       if (this.diaryGoneSince !== null) {
         this.diaryGoneSince = null;
         s.log('info', 'diary folder is back: recall resumed', { diaryDir: dir });

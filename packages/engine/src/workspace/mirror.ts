@@ -4,12 +4,13 @@
 // memories change, and never a memory source — it is refused where the diary scan would read it.
 // A Memory.md without the marker is the person's own file: it is never overwritten. The part under
 // the notes marker (「手记」) is theirs too and is carried over verbatim on every rewrite.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { EngramConfig } from '../config/schema.ts';
 import { localDateString, localTimeString } from '../diary/dates.ts';
 import { DiaryError } from '../diary/errors.ts';
+import { isDirectorySync } from '../diary/files.ts';
 import { createFileExclusive, replaceIfUnchanged } from '../diary/fsio.ts';
 import { GLOBAL_WORKSPACE } from '../diary/meta.ts';
 import type { MemoryIndexReader } from '../memories/ports.ts';
@@ -96,13 +97,6 @@ function within(inner: string, outer: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-const isFolder = (path: string): boolean => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Writes (or rewrites) the workspace's Memory.md when its memories changed; never throws. Refused,
@@ -120,7 +114,7 @@ export async function refreshMemoryMirror(
   const config = engine.config;
   if (!config.workspace.mirror) return outcome('off', '设置里关掉了 Memory.md 镜像，没有写入。');
   if (workspace.id === GLOBAL_WORKSPACE || !folder) return outcome('no-folder', '这个工作区没有对应的文件夹，不写 Memory.md。');
-  if (!isFolder(folder)) return outcome('no-folder', `工作区文件夹不存在：${folder}，没有写入 Memory.md。`);
+  if (!isDirectorySync(folder)) return outcome('no-folder', `工作区文件夹不存在：${folder}，没有写入 Memory.md。`);
   for (const root of [config.diaryDir, config.legacyDir]) {
     if (root && within(path, root)) {
       return outcome('inside-diary', `工作区文件夹在日记文件夹（${root}）里面：Memory.md 会被当成一条记忆读回去，所以没有写入。`);
