@@ -62,7 +62,8 @@ export function isTalkWord(term: string): boolean {
 
 // A question that opens with a question word asks about something: its one content word is its topic
 // ("where are we going for our anniversary?", "where did I park?").
-const OPENS_WITH_QUESTION_WORD = /^\W*(?:what|what's|whats|where|where's|when|when's|which|who|who's|whom|whose|why|how|how's)\b/iu;
+const QUESTION_WORDS = "what|what's|whats|where|where's|when|when's|which|who|who's|whom|whose|why|how|how's";
+const OPENS_WITH_QUESTION_WORD = new RegExp(`^\\W*(?:${QUESTION_WORDS})\\b`, 'iu');
 
 /** True for an English line that opens with a question word (what, where, when, which, who, why, how). */
 export function opensWithQuestionWord(text: string): boolean {
@@ -72,7 +73,10 @@ export function opensWithQuestionWord(text: string): boolean {
 // An English line asks when it carries a question mark, or opens with a question word or with an
 // auxiliary verb as a question does ("is the backup done", "did we pick a database", "can you find the
 // router password"): people type questions without the mark. "remind me…", "tell me…" ask too.
-const ASKS_IN_ENGLISH_OPENING = /^\W*(?:what|what's|whats|where|where's|when|when's|which|who|who's|whom|whose|why|how|how's|is|isn't|are|aren't|was|wasn't|were|weren't|do|does|doesn't|did|didn't|don't|can|can't|could|couldn't|would|wouldn't|should|shouldn't|will|won't|have|haven't|has|hasn't|had|any|anyone|anything|remind me|tell me|show me|find)\b/iu;
+const ASKS_IN_ENGLISH_OPENING = new RegExp(
+  `^\\W*(?:${QUESTION_WORDS}|is|isn't|are|aren't|was|wasn't|were|weren't|do|does|doesn't|did|didn't|don't|can|can't|could|couldn't|would|wouldn't|should|shouldn't|will|won't|have|haven't|has|hasn't|had|any|anyone|anything|remind me|tell me|show me|find)\\b`,
+  'iu',
+);
 
 /** True for an English line that asks: a question mark anywhere, or a question word, an auxiliary verb or a request for a memory first. */
 export function asksInEnglish(text: string): boolean {

@@ -55,12 +55,13 @@ export const gate: RecallStage = {
       removals = fused.map((c) => ({ gate: name, chunkId: c.chunkId, docId: c.docId, title: run.titleOf(c.docId), detail, evidence: c.evidence }));
     } else {
       const namesTitle = titleNamedBy(run.query, distinctive);
+      const hasVector = (id: string) => deps.semantic?.hasVector?.(id) ?? true;
       ({ kept, removals, queryGate, named } = applyGates(fused, {
         distinctive,
         semanticRan: run.semantic.ran,
         cfg: bars,
         titleOf: run.titleOf,
-        hasVector: (id) => deps.semantic?.hasVector?.(id) ?? true,
+        hasVector,
         maxIdf: run.maxIdf,
         hybridThreshold: cfg.hybridGate.threshold,
         hybridVeto: cfg.hybridGate.veto,
@@ -73,7 +74,6 @@ export const gate: RecallStage = {
       // the words cannot tell a note about "the dog needs a walk" from one that mentions both in passing.
       const statementBar = english && run.reordered && run.options.typedAs !== 'search' && !asksInEnglish(run.query) ? cfg.english.minStatementCosine : 0;
       if (statementBar > 0) {
-        const hasVector = (id: string) => deps.semantic?.hasVector?.(id) ?? true;
         const supported: typeof kept = [];
         for (const c of kept) {
           const unsupported = statementSupportVerdict(c, statementBar, hasVector);
