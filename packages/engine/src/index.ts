@@ -7,6 +7,7 @@ export { configSchema, secretPaths, type EngramConfig, type EngramConfigInput } 
 export { resolveBase, applyOverlay } from './config/resolve.ts';
 export { deepMerge, maskSecrets, MASK } from './config/merge.ts';
 export { renderRecallBlock, sanitizeTagName, formatItemPrefix, fitToBudget } from './recall/render.ts';
+export { pausedForMissingDiary } from './recall/explain.ts';
 export type { Logger, LogLevel } from './log.ts';
 export { stderrLogger, silentLogger } from './log.ts';
 export { BUILTIN_DIARY_GUIDELINE } from './diary/template.ts';

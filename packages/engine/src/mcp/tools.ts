@@ -13,7 +13,7 @@ import * as z from 'zod';
 import type { Engine } from '../engine.ts';
 import { EngramError } from '../errors.ts';
 import { recallJson } from '../cli/output.ts';
-import type { RecallResult } from '../recall/types.ts';
+import { pausedForMissingDiary } from '../recall/explain.ts';
 import { goneDiaryToolText, listedWhileDiaryGone } from '../diary/errors.ts';
 import { GLOBAL_WORKSPACE, type MemoryMeta } from '../diary/meta.ts';
 import { filterHits, filterProblem, isFiltering, parseInlineFilters, searchArchive } from '../search/filters.ts';
@@ -56,9 +56,6 @@ const refuse = (message: string): never => {
 const text = (_name: string) => z.string({ error: '需要字符串 / must be a string' });
 const int = () => z.number({ error: '需要整数 / must be an integer' }).int('需要整数 / must be an integer');
 
-/** A recall that ran nothing because the diary folder is gone (its own reason, explain.gate.silencedBy). */
-const isDiaryMissing = (result: RecallResult): boolean => result.explain.gate.silencedBy?.rule === 'diary-missing';
-
 /** The recall tool: what the plugin would inject for this message, as the injection block. */
 function recallTool(ctx: McpToolContext): McpToolSpec {
   return {
@@ -67,7 +64,7 @@ function recallTool(ctx: McpToolContext): McpToolSpec {
     input: { message: text('message').min(1, 'message 不能为空 / must not be empty') },
     async run(args) {
       const result = await ctx.engine.recall(String(args.message), { workspace: ctx.workspace });
-      if (isDiaryMissing(result)) return { text: goneDiaryToolText('search'), structured: recallJson(result) };
+      if (pausedForMissingDiary(result)) return { text: goneDiaryToolText('search'), structured: recallJson(result) };
       const block = result.hits.length > 0 ? ctx.engine.renderInjection(result) : `没有足够相关的记忆${result.explain.gate.removed > 0 ? `(相关性闸门剔除了 ${result.explain.gate.removed} 条)` : ''}。`;
       return { text: block, structured: recallJson(result) };
     },
@@ -113,7 +110,7 @@ function searchTool(ctx: McpToolContext): McpToolSpec {
         const summaries = await engine.summariesOf(kept.map((h) => h.docId));
         hits = kept.map((h) => ({ docId: h.docId, date: h.date, title: h.title, score: h.score, summary: summaries.get(h.docId)?.summary || h.text, ...(h.kind ? { kind: h.kind } : {}), ...(h.goal ? { goal: h.goal } : {}) }));
         gated = result.explain.gate.removed;
-        gone = isDiaryMissing(result);
+        gone = pausedForMissingDiary(result);
       }
       const structured = { query, hits, gated, ...(gone ? { diaryMissing: true } : {}) };
       // Nothing found with the folder gone says why: an empty answer alone reads as "no such memory".

@@ -133,6 +133,9 @@ export function recallResultOf(input: {
   };
 }
 
+/** Whether a recall read nothing because the diary folder is gone (its own reason, explain.gate.silencedBy): no hits then say nothing about the memories. */
+export const pausedForMissingDiary = (result: Pick<RecallResult, 'explain'>): boolean => result.explain.gate.silencedBy?.rule === 'diary-missing';
+
 /**
  * The result of a recall silenced before any stage ran (RecallDeps.silenced: the diary folder is
  * gone): no hits, and the reason where every silenced recall carries it, explain.gate.silencedBy.

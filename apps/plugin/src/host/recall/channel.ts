@@ -4,7 +4,7 @@
 //   message (default) — a user-role message appended to this step's decision.messages, deduped
 //                        against what the history already shows;
 //   context            — the text of a placeholder context, filled in the assemble waterfall.
-import { renderRecallBlock, shownRuleOptionsOf, splitShownHits, type Engine, type EngramConfig, type RecallResult, type ShownRuleOptions } from '@engram/engine';
+import { pausedForMissingDiary, renderRecallBlock, shownRuleOptionsOf, splitShownHits, type Engine, type EngramConfig, type RecallResult, type ShownRuleOptions } from '@engram/engine';
 import type { HostEvent, HostLogger, HostSession, UserMessage } from '../core/host-types.ts';
 import { emptyFreezeState, pickTrigger, type FreezeState, type Trigger } from './freeze.ts';
 import { blockKey, itemKey, normaliseMaxMessages, shownRecall, type ItemIdentity } from './dedupe.ts';
@@ -141,7 +141,7 @@ export class RecallChannel {
     // diary folder gone, what was recalled from it before is not shown again either (context mode
     // renders the frozen view on every step): the files it came from are not there.
     if (result.hits.length === 0) {
-      if (result.explain.gate.silencedBy?.rule === 'diary-missing') state.view = null;
+      if (pausedForMissingDiary(result)) state.view = null;
       return;
     }
     state.freeze = { ...state.freeze, frozen: true };

@@ -17,6 +17,7 @@ import {
   isFiltering,
   mergeFilters,
   parseInlineFilters,
+  pausedForMissingDiary,
   searchArchive,
   type SearchFilter,
   visibleIn,
@@ -380,7 +381,7 @@ export function createTools(deps: ToolDeps): ToolDefinition[] {
         const summaries = await engine().summariesOf(kept.map((h) => h.docId));
         return {
           // Recall's own reason for finding nothing, not a second look at the folder.
-          ...(result.explain.gate.silencedBy?.rule === 'diary-missing' ? { diaryMissing: true } : {}),
+          ...(pausedForMissingDiary(result) ? { diaryMissing: true } : {}),
           query,
           time: result.explain.time ?? null,
           gated: result.explain.gate.removed,
