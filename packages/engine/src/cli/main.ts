@@ -155,10 +155,8 @@ async function cmdRecall(args: string[]) {
   if (!values.stdin && positionals.length === 0) throw new UsageError('recall 需要一个查询（QUERY）或 --stdin / recall needs a QUERY argument or --stdin');
   await withEngine(values, async (engine) => {
     await checkWorkspace(engine, values.workspace as string | undefined);
-    // Recall is paused while the data dir's folder is gone, and an empty result alone reads as
-    // "nothing relevant": status's line first, on stderr (stdout stays the result a script parses).
-    const gone = engine.diaryFolderGone();
-    if (gone) err(`WARNING ${goneDiaryDirText(gone.dir)}`);
+    // Recall is paused while the folder is gone, and an empty result alone reads as "nothing relevant".
+    warnIfDiaryGone(engine);
     const run = async (q: string) => {
       const r = await engine.recall(q, { k, only: only as 'lexical' | 'semantic' | undefined, workspace: (values.workspace as string | undefined) ?? null });
       if (values.json) printJson(recallJson(r));
@@ -299,11 +297,8 @@ async function cmdList(args: string[]) {
   const pageSize = values.all || (values.json && limit === undefined) ? Number.MAX_SAFE_INTEGER : (limit ?? LIST_PAGE);
   await withEngine(values, async (engine) => {
     await checkWorkspace(engine, values.workspace as string | undefined);
-    // The index is listed as it is while the data dir's folder is gone (nothing is lost; a drive may
-    // be remounting), but not as if its files were there: status's line first, on stderr, so stdout
-    // stays the listing a script parses.
-    const gone = engine.diaryFolderGone();
-    if (gone) err(`WARNING ${goneDiaryDirText(gone.dir)}`);
+    // The index is listed as it is (nothing is lost; a drive may be remounting), but not as if its files were there.
+    warnIfDiaryGone(engine);
     const page = await engine.listPage({ includeArchived: Boolean(values.archived), workspace: (values.workspace as string | undefined) ?? null, offset, limit: pageSize, order: 'list' });
     if (values.json) {
       printJson(page.items);
@@ -354,6 +349,12 @@ async function cmdMigrate(args: string[]) {
     out(`migrated ${report.migrated.length}, skipped ${report.skipped.length}`);
     for (const s of report.skipped) out(`skipped: ${s.src}: ${s.reason}`);
   }
+}
+
+/** With the data dir's diary folder gone, status's line first, on stderr: stdout stays the result a script parses. */
+function warnIfDiaryGone(engine: Engine): void {
+  const gone = engine.diaryFolderGone();
+  if (gone) err(`WARNING ${goneDiaryDirText(gone.dir)}`);
 }
 
 /**
