@@ -129,6 +129,10 @@ export const missingDiaryDirText = (dir: string): string =>
 const START_AFRESH_ZH = '若是有意删除、想从头开始：重新创建这个文件夹即可（空文件夹会在下次同步时清空索引）。';
 const START_AFRESH_EN = 'If you deleted it on purpose to start afresh, create the folder again (an empty folder empties the index at the next sync).';
 
+/** How every gone wording without a path opens: what is missing and why it may be. */
+const GONE_ZH = '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）';
+const GONE_EN = 'The diary folder is missing (deleted, moved away, or its drive is not mounted)';
+
 /**
  * The words for the diary folder gone under a running engine (deleted, moved away, its drive
  * unmounted): recall is paused and nothing is lost, Chinese first. Unlike missingDiaryDirText it does
@@ -147,7 +151,7 @@ export const goneDiaryDirText = (dir: string): string =>
 export const goneDiaryWriteError = (diaryDir: string): DiaryError =>
   new DiaryError(
     'diary-missing',
-    `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载），这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted), so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again. ${START_AFRESH_EN}`,
+    `${GONE_ZH}，这次没有写入。请等它回来后再写；不要新建这个文件夹：磁盘没有挂载时，新建的文件夹会落在挂载点下面的磁盘上，磁盘重新挂上后里面的记忆就看不见了。${START_AFRESH_ZH} / ${GONE_EN}, so nothing was written. Write again once it is back; do not create the folder: with its drive unmounted, a new folder would sit on the disk under the mount point, hidden once the drive is mounted again. ${START_AFRESH_EN}`,
     { diaryDir },
   );
 
@@ -171,7 +175,7 @@ export const goneDiaryIndexError = (diaryDir: string): DiaryError =>
 export const goneDiaryReadError = (docId: string, path: string): DiaryError =>
   new DiaryError(
     'diary-missing',
-    '日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：这篇记忆的文件在它回来之前无法读取；记忆没有丢失，文件夹回来后即可读取。 / The diary folder is missing (deleted, moved away, or its drive is not mounted): this memory\'s file cannot be read until it is back; nothing is lost, and it can be read again once the folder is back.',
+    `${GONE_ZH}：这篇记忆的文件在它回来之前无法读取；记忆没有丢失，文件夹回来后即可读取。 / ${GONE_EN}: this memory's file cannot be read until it is back; nothing is lost, and it can be read again once the folder is back.`,
     { docId, path },
   );
 
@@ -184,8 +188,8 @@ export const goneDiaryReadError = (docId: string, path: string): DiaryError =>
  */
 export function goneDiaryToolText(use: 'search' | 'listing'): string {
   return use === 'search'
-    ? `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted): memories cannot be searched until it is back, so no result does not mean there is no such memory. ${START_AFRESH_EN}`
-    : `日记文件夹不见了（被删除、移走，或所在的磁盘没有挂载）：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。${START_AFRESH_ZH} / The diary folder is missing (deleted, moved away, or its drive is not mounted): the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back. ${START_AFRESH_EN}`;
+    ? `${GONE_ZH}：在它回来之前无法检索记忆，没有结果不代表没有相关记忆。${START_AFRESH_ZH} / ${GONE_EN}: memories cannot be searched until it is back, so no result does not mean there is no such memory. ${START_AFRESH_EN}`
+    : `${GONE_ZH}：以下记忆列自索引，文件此刻不在磁盘上；没有丢失，文件夹回来后即可读取。${START_AFRESH_ZH} / ${GONE_EN}: the memories below are listed from the index and are not on disk right now; nothing is lost, and they can be read again once it is back. ${START_AFRESH_EN}`;
 }
 
 /**
